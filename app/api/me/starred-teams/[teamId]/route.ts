@@ -1,0 +1,38 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { starResult, starSnapshotBody, teamIdParams, unstarResult } from "@/lib/stars/schemas";
+import { starTeam, unstarTeam } from "@/lib/stars/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  PUT: route(
+    {
+      summary: "Star a team",
+      description:
+        "Idempotent. The id may be a provider club id with no team row. The optional body is a display snapshot: only keys sent are stored or refreshed, null clears. A new id past the 50-club cap answers 409 STARRED_TEAMS_LIMIT. Starring creates no follow.",
+      tags: ["Stars"],
+      auth: "bearer",
+      params: teamIdParams,
+      body: starSnapshotBody,
+      bodyRequired: false,
+      rateLimit: "write",
+      envelope: false,
+      response: starResult,
+      errors: ["STARRED_TEAMS_LIMIT"],
+    },
+    ({ user, params, body }) => starTeam(db, user.id, params.teamId, body ?? {}),
+  ),
+  DELETE: route(
+    {
+      summary: "Unstar a team",
+      description: "Idempotent: answers `{ starred: false }` whether or not the team was starred.",
+      tags: ["Stars"],
+      auth: "bearer",
+      params: teamIdParams,
+      rateLimit: "write",
+      envelope: false,
+      response: unstarResult,
+    },
+    ({ user, params }) => unstarTeam(db, user.id, params.teamId),
+  ),
+});

@@ -1,0 +1,21 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { checkUsernameQuery, usernameAvailability } from "@/lib/users/schemas";
+import { isUsernameAvailable } from "@/lib/users/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "Is a display handle free?",
+      description: "Case-insensitive. Reserved handles are never available. A malformed handle is a 400.",
+      tags: ["Users"],
+      auth: "public",
+      query: checkUsernameQuery,
+      rateLimit: "public",
+      envelope: false,
+      response: usernameAvailability,
+    },
+    ({ query }) => isUsernameAvailable(db, query.username),
+  ),
+});

@@ -1,0 +1,24 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { settings, settingsPatch } from "@/lib/users/schemas";
+import { getSettings, updateSettings } from "@/lib/users/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    { summary: "Read settings", tags: ["Users"], auth: "bearer", response: settings },
+    ({ user }) => getSettings(db, user.id),
+  ),
+  PATCH: route(
+    {
+      summary: "Update settings",
+      description: "Only the fields sent change. privateProfile sets the user's private flag.",
+      tags: ["Users"],
+      auth: "bearer",
+      body: settingsPatch,
+      rateLimit: "write",
+      response: settings,
+    },
+    ({ user, body }) => updateSettings(db, user.id, body),
+  ),
+});

@@ -1,0 +1,22 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { earnBody, earnResult } from "@/lib/rep/schemas";
+import { earn } from "@/lib/rep/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Earn Rep",
+      description:
+        "Claims client-earnable Rep. The server picks amount and source. The same idempotencyKey never grants twice: a retry replays the first result (`replayed: true`); the same key with a different earnKind or targetId is 409 IDEMPOTENCY_KEY_REUSED. Arena check-in, daily-quest completion and game ratings are awarded by the server and answer 403 EARN_KIND_SERVER_AWARDED.",
+      tags: ["Rep"],
+      auth: "bearer",
+      body: earnBody,
+      rateLimit: "earn",
+      response: earnResult,
+      errors: ["EARN_KIND_SERVER_AWARDED", "ALREADY_EARNED", "IDEMPOTENCY_KEY_REUSED"],
+    },
+    ({ user, body }) => earn(db, user.id, body),
+  ),
+});

@@ -1,0 +1,20 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { ledgerPage, ledgerQuery } from "@/lib/rep/schemas";
+import { ledgerPage as readLedgerPage } from "@/lib/rep/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "Rep ledger",
+      description: "Newest first (createdAt desc, then id desc), keyset-paginated. `nextCursor` is present only when more entries remain.",
+      tags: ["Rep"],
+      auth: "bearer",
+      query: ledgerQuery,
+      envelope: false,
+      response: ledgerPage,
+    },
+    ({ user, query }) => readLedgerPage(db, user.id, query),
+  ),
+});

@@ -1,0 +1,125 @@
+// Writes the demo data of ./seed-data into the database. Deterministic and idempotent: every row has a fixed id and
+// fixed timestamps (createdAt and updatedAt included). Per table, rows that are missing are inserted (createMany with
+// skipDuplicates), rows that differ from the seed are updated back to it, and rows that already match are not
+// written at all, so a re-run changes nothing, not even the physical order of rows (pg_dump stays byte-identical).
+// Rows the seed does not own (users, follows, …) are never touched.
+
+import type { PrismaClient } from "../generated/prisma/client";
+import {
+  CONFERENCES,
+  DIVISIONS,
+  GAMES,
+  LEAGUES,
+  PLAYERS,
+  QUESTS,
+  REWARDS,
+  SEED_TIMESTAMP,
+  TEAMS,
+} from "./seed-data";
+
+export interface SeedCounts {
+  leagues: number;
+  teams: number;
+  players: number;
+  games: number;
+  quests: number;
+  rewards: number;
+}
+
+type Row = { id: string } & Record<string, unknown>;
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  }
+  return a === b;
+}
+
+/** Splits the seed rows into those missing from `existing` and those whose seeded fields differ. */
+function plan<T extends Row>(existing: readonly Row[], rows: readonly T[]): { missing: T[]; changed: T[] } {
+  const byId = new Map(existing.map((r) => [r.id, r]));
+  const missing: T[] = [];
+  const changed: T[] = [];
+  for (const row of rows) {
+    const current = byId.get(row.id);
+    if (!current) missing.push(row);
+    else if (Object.keys(row).some((k) => !sameValue(current[k], row[k]))) changed.push(row);
+  }
+  return { missing, changed };
+}
+
+export async function seed(db: PrismaClient): Promise<SeedCounts> {
+  // Fixed timestamps are passed explicitly: Prisma only stamps @updatedAt itself when the field is omitted.
+  const stamp = new Date(SEED_TIMESTAMP);
+  const times = { createdAt: stamp, updatedAt: stamp };
+
+  const leagues = LEAGUES.map((l) => ({ ...l, archivedAt: null, ...times }));
+  const conferences = CONFERENCES.map((c) => ({ ...c }));
+  const divisions = DIVISIONS.map((d) => ({ ...d }));
+  const teams = TEAMS.map((t) => ({
+    ...t,
+    foundedDate: new Date(`${t.foundedDate}T00:00:00.000Z`),
+    archivedAt: t.archivedAt === null ? null : new Date(t.archivedAt),
+    ...times,
+  }));
+  const players = PLAYERS.map((p) => ({ ...p, ...times }));
+  const games = GAMES.map((g) => ({ ...g, startsAt: new Date(g.startsAt), ...times }));
+  const quests = QUESTS.map((q) => ({ ...q, createdAt: stamp }));
+  const rewards = REWARDS.map((r) => ({ ...r, createdAt: stamp }));
+
+  await db.$transaction(
+    async (tx) => {
+      // Parents before children (foreign keys): leagues → conferences → divisions → teams → players, games.
+      {
+        const p = plan(await tx.league.findMany({ where: { id: { in: leagues.map((r) => r.id) } } }), leagues);
+        if (p.missing.length) await tx.league.createMany({ data: p.missing, skipDuplicates: true });
+        for (const { id, ...data } of p.changed) await tx.league.update({ where: { id }, data });
+      }
+      {
+        const p = plan(await tx.conference.findMany({ where: { id: { in: conferences.map((r) => r.id) } } }), conferences);
+        if (p.missing.length) await tx.conference.createMany({ data: p.missing, skipDuplicates: true });
+        for (const { id, ...data } of p.changed) await tx.conference.update({ where: { id }, data });
+      }
+      {
+        const p = plan(await tx.division.findMany({ where: { id: { in: divisions.map((r) => r.id) } } }), divisions);
+        if (p.missing.length) await tx.division.createMany({ data: p.missing, skipDuplicates: true });
+        for (const { id, ...data } of p.changed) await tx.division.update({ where: { id }, data });
+      }
+      {
+        const p = plan(await tx.team.findMany({ where: { id: { in: teams.map((r) => r.id) } } }), teams);
+        if (p.missing.length) await tx.team.createMany({ data: p.missing, skipDuplicates: true });
+        for (const { id, ...data } of p.changed) await tx.team.update({ where: { id }, data });
+      }
+      {
+        const p = plan(await tx.player.findMany({ where: { id: { in: players.map((r) => r.id) } } }), players);
+        if (p.missing.length) await tx.player.createMany({ data: p.missing, skipDuplicates: true });
+        for (const { id, ...data } of p.changed) await tx.player.update({ where: { id }, data });
+      }
+      {
+        const p = plan(await tx.game.findMany({ where: { id: { in: games.map((r) => r.id) } } }), games);
+        if (p.missing.length) await tx.game.createMany({ data: p.missing, skipDuplicates: true });
+        for (const { id, ...data } of p.changed) await tx.game.update({ where: { id }, data });
+      }
+      {
+        const p = plan(await tx.quest.findMany({ where: { id: { in: quests.map((r) => r.id) } } }), quests);
+        if (p.missing.length) await tx.quest.createMany({ data: p.missing, skipDuplicates: true });
+        for (const { id, ...data } of p.changed) await tx.quest.update({ where: { id }, data });
+      }
+      {
+        const p = plan(await tx.reward.findMany({ where: { id: { in: rewards.map((r) => r.id) } } }), rewards);
+        if (p.missing.length) await tx.reward.createMany({ data: p.missing, skipDuplicates: true });
+        for (const { id, ...data } of p.changed) await tx.reward.update({ where: { id }, data });
+      }
+    },
+    { timeout: 60_000 },
+  );
+
+  return {
+    leagues: LEAGUES.length,
+    teams: TEAMS.length,
+    players: PLAYERS.length,
+    games: GAMES.length,
+    quests: QUESTS.length,
+    rewards: REWARDS.length,
+  };
+}

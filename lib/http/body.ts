@@ -1,0 +1,57 @@
+import { DomainError } from "./errors";
+
+/** Marks an empty body on a route whose body is optional. */
+export const UNSET_BODY = Symbol("unset-body");
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+const tooLarge = (limit: number) =>
+  new DomainError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit} bytes.`);
+
+/**
+ * Reads a JSON body through a size limit (413 past it, without buffering the rest).
+ * Returns UNSET_BODY for an empty body when the body is optional.
+ */
+export async function readJsonBody(req: Request, limit: number, required: boolean): Promise<unknown> {
+  const declared = req.headers.get("content-length");
+  if (declared && Number(declared) > limit) throw tooLarge(limit);
+
+  const text = await readText(req, limit);
+  if (text.trim() === "") {
+    if (!required) return UNSET_BODY;
+    throw new DomainError("VALIDATION_ERROR", "A JSON request body is required.", [{ path: "body", message: "Required" }]);
+  }
+  const type = req.headers.get("content-type") ?? "";
+  if (!JSON_TYPE.test(type)) {
+    throw new DomainError("VALIDATION_ERROR", "The request body must be sent as application/json.", [
+      { path: "headers.content-type", message: `Expected application/json, got ${type ? JSON.stringify(type.slice(0, 100)) : "none"}` },
+    ]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DomainError("VALIDATION_ERROR", "The request body is not valid JSON.", [{ path: "body", message: "Malformed JSON" }]);
+  }
+}
+
+async function readText(req: Request, limit: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new DomainError("VALIDATION_ERROR", "The request body is not valid UTF-8.", [{ path: "body", message: "Invalid UTF-8" }]);
+  }
+}

@@ -1,0 +1,209 @@
+import { randomUUID } from "node:crypto";
+import { z, type ZodType } from "zod";
+import { verifySessionToken, type Identity } from "../auth/tokens";
+import { resolveUser, type AuthUser } from "../auth/users";
+import { DomainError, ERROR_CODES, type ErrorCode, type ErrorDetail } from "./errors";
+import { log } from "./log";
+import { limiterFor, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
+import { readJsonBody, UNSET_BODY } from "./body";
+
+// The one request pipeline: auth → rate limit → parse & validate → handler → serialize → errors.
+
+export type AuthMode = "public" | "bearer" | "optional" | "admin";
+
+export interface RouteConfig<P, Q, B, R> {
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: AuthMode;
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  /** A body schema is required unless this is false (then an empty body parses as undefined). */
+  bodyRequired?: boolean;
+  /** Largest accepted body in bytes (default 16 KiB). */
+  bodyLimit?: number;
+  rateLimit?: RateLimitPolicy;
+  /** Schema of `data` in the envelope, or of the whole body when envelope is false. */
+  response: ZodType<R>;
+  /** `{ success: true, data }` (default) or the bare object the spec names for this route. */
+  envelope?: boolean;
+  status?: number;
+  /** Error codes this route can answer beyond those implied by auth, validation and rate limits. */
+  errors?: ErrorCode[];
+  deprecated?: boolean;
+}
+
+export interface HandlerContext<P, Q, B, A extends AuthMode> {
+  params: P;
+  query: Q;
+  body: B;
+  user: A extends "bearer" | "admin" ? AuthUser : AuthUser | null;
+  req: Request;
+  requestId: string;
+}
+
+export interface RouteHandler {
+  (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Response>;
+  config: RouteConfig<unknown, unknown, unknown, unknown>;
+}
+
+export const DEFAULT_BODY_LIMIT = 16 * 1024;
+
+/** Lets a handler choose the status or add headers. */
+export class Reply<R> {
+  constructor(
+    readonly data: R,
+    readonly init: { status?: number; headers?: Record<string, string> } = {},
+  ) {}
+}
+export const reply = <R>(data: R, init?: { status?: number; headers?: Record<string, string> }) => new Reply(data, init);
+
+const validateResponses = process.env.VALIDATE_RESPONSES === "1";
+
+export function route<P = undefined, Q = undefined, B = undefined, R = unknown, A extends AuthMode = AuthMode>(
+  config: RouteConfig<P, Q, B, R> & { auth: A },
+  handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R | Reply<R>>,
+): RouteHandler {
+  const run = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    let status = 500;
+    let rate: RateLimitResult | undefined;
+    try {
+      const user = await authenticate(req, config.auth);
+      if (config.rateLimit) {
+        rate = await limiterFor(config.rateLimit)(user ? `u:${user.id}` : `ip:${clientAddress(req)}`);
+        if (!rate.allowed) {
+          const retryAfter = Math.max(1, Math.ceil((rate.reset - Date.now()) / 1000));
+          throw new DomainError("RATE_LIMITED", `Too many requests. Retry in ${retryAfter} s.`, undefined, {
+            "Retry-After": String(retryAfter),
+          });
+        }
+      }
+      const params = config.params ? parse(config.params, await nextCtx.params, "params") : (undefined as P);
+      const query = config.query ? parse(config.query, queryObject(req), "query") : (undefined as Q);
+      let body = undefined as B;
+      if (config.body) {
+        const raw = await readJsonBody(req, config.bodyLimit ?? DEFAULT_BODY_LIMIT, config.bodyRequired !== false);
+        body = raw === UNSET_BODY ? (undefined as B) : parse(config.body, raw, "body");
+      }
+      const result = await handler({ params, query, body, user: user as never, req, requestId });
+      const out = result instanceof Reply ? result : new Reply(result as R);
+      if (validateResponses) assertResponse(config, out.data);
+      status = out.init.status ?? config.status ?? 200;
+      const payload = config.envelope === false ? out.data : { success: true, data: out.data };
+      return Response.json(payload, { status, headers: { ...baseHeaders(requestId, rate), ...out.init.headers } });
+    } catch (error) {
+      const response = errorResponse(error, requestId, rate, req);
+      status = response.status;
+      return response;
+    } finally {
+      log(status >= 500 ? "error" : "info", {
+        msg: "request",
+        requestId,
+        method: req.method,
+        route: routeLabel(req),
+        status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+  };
+  return Object.assign(run, { config: config as RouteConfig<unknown, unknown, unknown, unknown> });
+}
+
+async function authenticate(req: Request, mode: AuthMode): Promise<AuthUser | null> {
+  if (mode === "public") return null;
+  const header = req.headers.get("authorization");
+  if (!header) {
+    if (mode === "optional") return null;
+    throw new DomainError("UNAUTHORIZED", "Sign in required: send Authorization: Bearer <session token>.");
+  }
+  const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
+  if (!match) throw new DomainError("UNAUTHORIZED", "The Authorization header must be 'Bearer <session token>'.");
+  const identity: Identity = await verifySessionToken(match[1]);
+  if (mode === "admin" && !identity.isAdmin) throw new DomainError("FORBIDDEN", "This route is for staff only.");
+  return resolveUser(identity);
+}
+
+export function parse<T>(schema: ZodType<T>, value: unknown, where: "params" | "query" | "body"): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, issuesToDetails(result.error, where));
+}
+
+export function issuesToDetails(error: z.ZodError, where: string): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: [where, ...issue.path.map(String)].join("."),
+    message: issue.message,
+  }));
+}
+
+function queryObject(req: Request): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URL(req.url).searchParams) {
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+function requestIdOf(req: Request): string {
+  const incoming = req.headers.get("x-request-id");
+  return incoming && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
+}
+
+function clientAddress(req: Request): string {
+  const forwarded = req.headers.get("x-forwarded-for");
+  if (forwarded) return forwarded.split(",")[0]!.trim();
+  return req.headers.get("x-real-ip") ?? "unknown";
+}
+
+function routeLabel(req: Request): string {
+  try {
+    return new URL(req.url).pathname;
+  } catch {
+    return "?";
+  }
+}
+
+function baseHeaders(requestId: string, rate?: RateLimitResult): Record<string, string> {
+  const headers: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store" };
+  if (rate && !rate.degraded) {
+    headers["X-RateLimit-Limit"] = String(rate.limit);
+    headers["X-RateLimit-Remaining"] = String(Math.max(0, rate.remaining));
+    headers["X-RateLimit-Reset"] = String(Math.ceil(rate.reset / 1000));
+  }
+  return headers;
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  return { success: false as const, error: { code, message, ...(details?.length ? { details } : {}) } };
+}
+
+export function errorResponse(error: unknown, requestId: string, rate?: RateLimitResult, req?: Request): Response {
+  if (error instanceof DomainError) {
+    return Response.json(errorBody(error.code, error.message, error.details), {
+      status: error.status,
+      headers: { ...baseHeaders(requestId, rate), ...error.headers },
+    });
+  }
+  log("error", {
+    msg: "unhandled error",
+    requestId,
+    route: req ? routeLabel(req) : undefined,
+    error: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+  return Response.json(errorBody("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id if you report it."), {
+    status: ERROR_CODES.INTERNAL_ERROR.status,
+    headers: baseHeaders(requestId, rate),
+  });
+}
+
+function assertResponse(config: RouteConfig<unknown, unknown, unknown, unknown>, data: unknown): void {
+  const result = config.response.safeParse(data);
+  if (!result.success) {
+    throw new Error(`Response does not match its schema (${config.summary}): ${JSON.stringify(result.error.issues).slice(0, 500)}`);
+  }
+}

@@ -1,0 +1,160 @@
+import { z, type ZodType } from "zod";
+import { ERROR_CODES, type ErrorCode } from "../http/errors";
+import type { RouteHandler } from "../http/route";
+import { ROUTE_MODULES } from "./routes";
+
+// Builds the OpenAPI 3.1 document from the same route declarations the pipeline enforces.
+
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Json = Record<string, unknown>;
+
+export function routeConfigs(): { path: string; method: (typeof HTTP_METHODS)[number]; handler: RouteHandler }[] {
+  const out = [];
+  for (const [path, mod] of Object.entries(ROUTE_MODULES)) {
+    for (const method of HTTP_METHODS) {
+      const handler = mod[method] as RouteHandler | undefined;
+      if (handler && "config" in handler) out.push({ path, method, handler });
+    }
+  }
+  return out;
+}
+
+const schemaOf = (schema: ZodType, io: "input" | "output"): Json => {
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any", reused: "inline" }) as Json;
+  delete json.$schema;
+  return json;
+};
+
+function parameters(schema: ZodType | undefined, location: "path" | "query"): Json[] {
+  if (!schema) return [];
+  const json = schemaOf(schema, "input") as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, prop]) => {
+    const { description, ...rest } = prop as Json;
+    return {
+      name,
+      in: location,
+      required: location === "path" || (json.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+const errorRef = { $ref: "#/components/schemas/Error" };
+
+function errorCodesFor(h: RouteHandler): ErrorCode[] {
+  const c = h.config;
+  const codes = new Set<ErrorCode>(c.errors ?? []);
+  if (c.params || c.query || c.body || c.auth !== "public") codes.add("VALIDATION_ERROR");
+  if (c.auth !== "public") codes.add("UNAUTHORIZED");
+  if (c.auth === "admin") codes.add("FORBIDDEN");
+  if (c.body) codes.add("PAYLOAD_TOO_LARGE");
+  if (c.rateLimit) codes.add("RATE_LIMITED");
+  codes.add("INTERNAL_ERROR");
+  if (!(c.params || c.query || c.body)) codes.delete("VALIDATION_ERROR");
+  return [...codes];
+}
+
+function operation(path: string, method: string, h: RouteHandler): Json {
+  const c = h.config;
+  const data = schemaOf(c.response, "output");
+  const success = c.envelope === false
+    ? data
+    : { type: "object", required: ["success", "data"], properties: { success: { const: true }, data } };
+  const responses: Json = {
+    [String(c.status ?? 200)]: { description: "Success", content: { "application/json": { schema: success } } },
+  };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesFor(h)) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    responses[String(status)] = {
+      description: codes.map((code) => `${code}: ${ERROR_CODES[code].description}`).join(" "),
+      content: { "application/json": { schema: errorRef } },
+    };
+  }
+  const security =
+    c.auth === "public" ? [] : c.auth === "optional" ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
+  return {
+    operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ?? "").toUpperCase())}`,
+    summary: c.summary,
+    ...(c.description ? { description: c.description } : {}),
+    tags: c.tags,
+    security,
+    "x-auth": c.auth,
+    ...(c.rateLimit ? { "x-rate-limit-policy": c.rateLimit } : {}),
+    ...(c.deprecated ? { deprecated: true } : {}),
+    parameters: [...parameters(c.params, "path"), ...parameters(c.query, "query")],
+    ...(c.body
+      ? {
+          requestBody: {
+            required: c.bodyRequired !== false,
+            content: { "application/json": { schema: schemaOf(c.body, "input") } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+let cached: Json | undefined;
+
+export function openApiDocument(): Json {
+  if (cached) return cached;
+  const paths: Record<string, Json> = {};
+  for (const { path, method, handler } of routeConfigs()) {
+    (paths[path] ??= {})[method.toLowerCase()] = operation(path, method, handler);
+  }
+  paths["/api/openapi.json"] = {
+    get: {
+      operationId: "getOpenApiDocument",
+      summary: "This OpenAPI document",
+      tags: ["Platform"],
+      security: [],
+      "x-auth": "public",
+      responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } },
+    },
+  };
+  cached = {
+    openapi: "3.1.0",
+    info: {
+      title: "Fan Engagement API",
+      version: "1.0.0",
+      description:
+        "Backend of the fan-engagement platform. Successful responses use `{ success: true, data }` unless an operation documents a bare object. Every error is `{ success: false, error: { code, message, details? } }`; every response carries `X-Request-Id`. Unknown /api paths answer 404 NOT_FOUND; a known path with another method answers 405 with an Allow header.",
+    },
+    servers: [{ url: "/" }],
+    tags: [...new Set(Object.values(paths).flatMap((p) => Object.values(p).flatMap((op) => (op as { tags: string[] }).tags)))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Clerk session token (RS256). Staff routes need the claim metadata.role = \"admin\"." },
+      },
+      schemas: {
+        Error: {
+          type: "object",
+          required: ["success", "error"],
+          properties: {
+            success: { const: false },
+            error: {
+              type: "object",
+              required: ["code", "message"],
+              properties: {
+                code: { type: "string", enum: Object.keys(ERROR_CODES) },
+                message: { type: "string" },
+                details: {
+                  type: "array",
+                  items: { type: "object", required: ["path", "message"], properties: { path: { type: "string" }, message: { type: "string" } } },
+                },
+              },
+            },
+          },
+        },
+      },
+      "x-error-codes": Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v])),
+    },
+  };
+  return cached;
+}

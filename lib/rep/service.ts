@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import type { Db } from "../db/client";
+import { DomainError } from "../http/errors";
+import { decodeTimeCursor, encodeCursor } from "../http/cursor";
+import { CLIENT_EARN_KINDS, SERVER_AWARDED_KINDS, type ClientEarnKind } from "./earn-kinds";
+import type { EarnInput } from "./schemas";
+import type { RepSource } from "../generated/prisma/enums";
+
+interface EntryRow {
+  id: string;
+  source: RepSource;
+  amount: number;
+  reason: string;
+  createdAt: Date;
+}
+
+export function toLedgerEntry(row: EntryRow) {
+  return { id: row.id, source: row.source, amount: row.amount, timestamp: row.createdAt.toISOString(), reason: row.reason };
+}
+
+/** Keyset page of a user's ledger, newest first (created_at desc, id desc). */
+export async function ledgerPage(db: Db, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
+  const after = cursor ? decodeTimeCursor(cursor) : undefined;
+  // Row comparison keeps the scan on the (user_id, created_at desc, id desc) index at any depth.
+  const rows = after
+    ? await db.$queryRaw<EntryRow[]>`
+        SELECT id::text AS id, source, amount, reason, created_at AS "createdAt" FROM rep_entries
+        WHERE user_id = ${userId}::uuid AND (created_at, id) < (${after.at}::timestamptz, ${after.id}::uuid)
+        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`
+    : await db.$queryRaw<EntryRow[]>`
+        SELECT id::text AS id, source, amount, reason, created_at AS "createdAt" FROM rep_entries
+        WHERE user_id = ${userId}::uuid
+        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    entries: page.map(toLedgerEntry),
+    ...(rows.length > limit && last ? { nextCursor: encodeCursor(last.createdAt.getTime(), last.id) } : {}),
+  };
+}
+
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+const requestHash = (input: EarnInput) =>
+  createHash("sha256").update(`${input.earnKind}\u0000${input.targetId ?? ""}`).digest("hex");
+
+function grantKeyFor(kind: ClientEarnKind, targetId: string | undefined, now: Date): string {
+  const rule = CLIENT_EARN_KINDS[kind];
+  if (rule.scope === "once") return kind;
+  if (rule.scope === "daily") return `${kind}:${utcDay(now)}`;
+  return `${kind}:target:${targetId}`;
+}
+
+/**
+ * Grants client-claimable Rep. The user's row is locked for the transaction, so every earn of one user is
+ * serialized: the idempotency replay, the once/daily/per-target grant key and the daily cap are all decided
+ * under that lock and backed by unique constraints on (user, idempotency_key) and (user, grant_key).
+ */
+export async function earn(db: Db, userId: string, input: EarnInput, now = new Date()) {
+  if ((SERVER_AWARDED_KINDS as readonly string[]).includes(input.earnKind)) {
+    throw new DomainError(
+      "EARN_KIND_SERVER_AWARDED",
+      `${input.earnKind} Rep is awarded by the server when the action happens; it cannot be claimed through this route.`,
+    );
+  }
+  const kind = input.earnKind as ClientEarnKind;
+  const rule: { amount: number; source: RepSource; reason: string; scope: string; dailyCap?: number } = CLIENT_EARN_KINDS[kind];
+  if (rule.scope === "perTarget" && !input.targetId) {
+    throw new DomainError("VALIDATION_ERROR", `${kind} needs a targetId.`, [{ path: "body.targetId", message: "Required" }]);
+  }
+  if (rule.scope !== "perTarget" && input.targetId !== undefined) {
+    throw new DomainError("VALIDATION_ERROR", `${kind} does not take a targetId.`, [{ path: "body.targetId", message: "Not accepted for this earnKind" }]);
+  }
+  const hash = requestHash(input);
+
+  return db.$transaction(
+    async (tx) => {
+      const locked = await tx.$queryRaw<{ rep_balance: number }[]>`
+        SELECT rep_balance FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+      if (locked.length === 0) throw new DomainError("UNAUTHORIZED", "Unknown user.");
+
+      const prior = await tx.repEntry.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: input.idempotencyKey } } });
+      if (prior) {
+        if (prior.requestHash !== hash) {
+          throw new DomainError("IDEMPOTENCY_KEY_REUSED", "This idempotency key was already used with a different earnKind or targetId.");
+        }
+        return { entry: toLedgerEntry(prior), balance: locked[0]!.rep_balance, replayed: true };
+      }
+
+      const grantKey = grantKeyFor(kind, input.targetId, now);
+      if (await tx.repEntry.findUnique({ where: { userId_grantKey: { userId, grantKey } }, select: { id: true } })) {
+        throw new DomainError("ALREADY_EARNED", alreadyEarnedMessage(kind, rule.scope));
+      }
+      if (rule.dailyCap !== undefined) {
+        const dayStart = new Date(`${utcDay(now)}T00:00:00.000Z`);
+        const today = await tx.repEntry.count({ where: { userId, earnKind: kind, createdAt: { gte: dayStart } } });
+        if (today >= rule.dailyCap) {
+          throw new DomainError("ALREADY_EARNED", `${kind} can be earned at most ${rule.dailyCap} times per UTC day.`);
+        }
+      }
+      const entry = await tx.repEntry.create({
+        data: {
+          userId,
+          source: rule.source,
+          amount: rule.amount,
+          reason: rule.reason,
+          earnKind: kind,
+          targetId: input.targetId ?? null,
+          grantKey,
+          idempotencyKey: input.idempotencyKey,
+          requestHash: hash,
+          createdAt: now,
+        },
+      });
+      const user = await tx.user.update({
+        where: { id: userId },
+        data: { repBalance: { increment: rule.amount } },
+        select: { repBalance: true },
+      });
+      return { entry: toLedgerEntry(entry), balance: user.repBalance, replayed: false };
+    },
+    { maxWait: 10_000, timeout: 10_000 },
+  );
+}
+
+function alreadyEarnedMessage(kind: string, scope: string): string {
+  if (scope === "daily") return `${kind} was already earned today (UTC).`;
+  if (scope === "perTarget") return `${kind} was already earned for this target.`;
+  return `${kind} can be earned only once.`;
+}

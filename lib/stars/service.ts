@@ -1,0 +1,130 @@
+import type { Db, DbTx } from "../db/client";
+import { DomainError } from "../http/errors";
+import { mergeItem, STARRED_TEAMS_CAP, type StarSnapshot } from "./schemas";
+
+// Stars are HQ bookmarks: no follow, no social surface. The cap is held by locking the user's row for the
+// transaction, so concurrent stars of one user are serialized and counted under the lock.
+
+interface StarRow {
+  teamId: string;
+  slug: string | null;
+  name: string | null;
+  logo: string | null;
+  starredAt: Date;
+}
+
+const TX = { maxWait: 15_000, timeout: 15_000 };
+
+async function lockUser(tx: DbTx, userId: string) {
+  await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+}
+
+/** The live team row wins over the stored snapshot; with no row, the snapshot stands and source/providerId are null. */
+async function present(db: DbTx, stars: StarRow[]) {
+  if (stars.length === 0) return [];
+  const teams = await db.team.findMany({
+    where: { id: { in: stars.map((s) => s.teamId) } },
+    select: { id: true, slug: true, name: true, logo: true, source: true, providerId: true },
+  });
+  const byId = new Map(teams.map((t) => [t.id, t]));
+  return stars.map((s) => {
+    const team = byId.get(s.teamId);
+    return {
+      id: s.teamId,
+      slug: team ? team.slug : s.slug,
+      name: team ? team.name : s.name,
+      logo: team ? team.logo : s.logo,
+      source: team ? team.source : null,
+      providerId: team ? team.providerId : null,
+      starredAt: s.starredAt.toISOString(),
+    };
+  });
+}
+
+const STAR_SELECT = { teamId: true, slug: true, name: true, logo: true, starredAt: true } as const;
+
+export async function listStars(db: DbTx, userId: string) {
+  const stars = await db.starredTeam.findMany({
+    where: { userId },
+    orderBy: [{ starredAt: "desc" }, { teamId: "asc" }],
+    select: STAR_SELECT,
+  });
+  return present(db, stars);
+}
+
+/** Only the snapshot keys present are written; an explicit null clears. */
+function snapshotUpdate(snapshot: StarSnapshot) {
+  const data: StarSnapshot = {};
+  for (const key of ["slug", "name", "logo"] as const) if (snapshot[key] !== undefined) data[key] = snapshot[key];
+  return data;
+}
+
+export async function starTeam(db: Db, userId: string, teamId: string, snapshot: StarSnapshot = {}) {
+  const row = await db.$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const existing = await tx.starredTeam.findUnique({ where: { userId_teamId: { userId, teamId } }, select: STAR_SELECT });
+    if (existing) {
+      const data = snapshotUpdate(snapshot);
+      if (Object.keys(data).length === 0) return existing;
+      return tx.starredTeam.update({ where: { userId_teamId: { userId, teamId } }, data, select: STAR_SELECT });
+    }
+    const count = await tx.starredTeam.count({ where: { userId } });
+    if (count >= STARRED_TEAMS_CAP) {
+      throw new DomainError("STARRED_TEAMS_LIMIT", `You can star at most ${STARRED_TEAMS_CAP} clubs. Unstar one first.`);
+    }
+    return tx.starredTeam.create({ data: { userId, teamId, ...snapshotUpdate(snapshot) }, select: STAR_SELECT });
+  }, TX);
+  const [team] = await present(db, [row]);
+  return { starred: true as const, team: team! };
+}
+
+export async function unstarTeam(db: Db, userId: string, teamId: string) {
+  await db.starredTeam.deleteMany({ where: { userId, teamId } });
+  return { starred: false as const };
+}
+
+type Rejection = { index: number; id: string | null; reason: "invalid" | "over_cap" };
+
+/** Additive merge: existing ids refresh their snapshot, new ids are starred until the cap. */
+export async function mergeStars(db: Db, userId: string, items: unknown[]) {
+  const rejected: Rejection[] = [];
+  const valid: { index: number; item: ReturnType<typeof mergeItem.parse> }[] = [];
+  items.forEach((raw, index) => {
+    const parsed = mergeItem.safeParse(raw);
+    if (parsed.success) valid.push({ index, item: parsed.data });
+    else {
+      const id = raw && typeof raw === "object" && typeof (raw as { id?: unknown }).id === "string" ? (raw as { id: string }).id : null;
+      rejected.push({ index, id, reason: "invalid" });
+    }
+  });
+
+  let added = 0;
+  let skipped = 0;
+  await db.$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const starred = new Set(
+      (await tx.starredTeam.findMany({ where: { userId }, select: { teamId: true } })).map((s) => s.teamId),
+    );
+    const fresh: { userId: string; teamId: string; slug?: string | null; name?: string | null; logo?: string | null }[] = [];
+    for (const { index, item } of valid) {
+      const { id, ...snapshot } = item;
+      const data = snapshotUpdate(snapshot);
+      if (starred.has(id)) {
+        const pending = fresh.find((f) => f.teamId === id);
+        if (pending) Object.assign(pending, data);
+        else if (Object.keys(data).length) await tx.starredTeam.update({ where: { userId_teamId: { userId, teamId: id } }, data });
+      } else if (starred.size >= STARRED_TEAMS_CAP) {
+        skipped++;
+        rejected.push({ index, id, reason: "over_cap" });
+      } else {
+        starred.add(id);
+        fresh.push({ userId, teamId: id, ...data });
+        added++;
+      }
+    }
+    if (fresh.length) await tx.starredTeam.createMany({ data: fresh });
+  }, TX);
+
+  rejected.sort((a, b) => a.index - b.index);
+  return { teams: await listStars(db, userId), added, skipped, rejected };
+}

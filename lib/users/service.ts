@@ -1,0 +1,71 @@
+import type { Db } from "../db/client";
+import type { AuthUser } from "../auth/users";
+import { notFound } from "../http/errors";
+import type { SettingsPatch } from "./schemas";
+
+const SETTINGS_SELECT = {
+  isPrivate: true,
+  notifyTeams: true,
+  notifyMilestones: true,
+  notifyCommunity: true,
+  analyticsPersonalization: true,
+} as const;
+
+function toSettings(u: { isPrivate: boolean; notifyTeams: boolean; notifyMilestones: boolean; notifyCommunity: boolean; analyticsPersonalization: boolean }) {
+  return {
+    privateProfile: u.isPrivate,
+    notifyTeams: u.notifyTeams,
+    notifyMilestones: u.notifyMilestones,
+    notifyCommunity: u.notifyCommunity,
+    analyticsPersonalization: u.analyticsPersonalization,
+  };
+}
+
+export async function getCurrentUser(db: Db, auth: AuthUser) {
+  const user = await db.user.findUnique({
+    where: { id: auth.id },
+    include: { _count: { select: { rewardClaims: true } } },
+  });
+  if (!user) throw notFound("User");
+  return {
+    id: user.id,
+    handle: user.handle,
+    displayName: user.displayName,
+    avatarUrl: user.avatarUrl,
+    bio: user.bio,
+    isPrivate: user.isPrivate,
+    role: auth.isAdmin ? ("admin" as const) : ("fan" as const),
+    onboarded: user.onboardedAt !== null,
+    ugcTermsVersion: user.ugcTermsVersion,
+    repBalance: user.repBalance,
+    claimedRewardsCount: user._count.rewardClaims,
+    settings: toSettings(user),
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export async function getSettings(db: Db, userId: string) {
+  const user = await db.user.findUnique({ where: { id: userId }, select: SETTINGS_SELECT });
+  if (!user) throw notFound("User");
+  return toSettings(user);
+}
+
+export async function updateSettings(db: Db, userId: string, patch: SettingsPatch) {
+  const { privateProfile, ...rest } = patch;
+  const user = await db.user.update({
+    where: { id: userId },
+    data: { ...rest, ...(privateProfile !== undefined ? { isPrivate: privateProfile } : {}) },
+    select: SETTINGS_SELECT,
+  });
+  return toSettings(user);
+}
+
+// Handles no fan may take: they would impersonate staff or the platform.
+const RESERVED = new Set(["admin", "administrator", "support", "staff", "moderator", "system", "root", "api", "help", "official"]);
+
+export async function isUsernameAvailable(db: Db, username: string) {
+  const key = username.toLowerCase();
+  if (RESERVED.has(key)) return { available: false };
+  const taken = await db.user.findUnique({ where: { handleKey: key }, select: { id: true } });
+  return { available: !taken };
+}
