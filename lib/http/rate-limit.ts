@@ -1,4 +1,5 @@
 import { Ratelimit } from "@upstash/ratelimit";
+import { z } from "zod";
 import { env } from "../env";
 import { scriptRedis, type ScriptRedis } from "../redis/client";
 import { log } from "./log";
@@ -37,7 +38,7 @@ export function createLimiter(
   redis: ScriptRedis,
   { timeoutMs, prefix }: { timeoutMs: number; prefix: string },
 ): Limiter {
-  const { tokens, window } = RATE_LIMIT_POLICIES[policy];
+  const { tokens, window } = { ...RATE_LIMIT_POLICIES[policy], ...overrides()[policy] };
   const limiter = new Ratelimit({
     redis: redis as never,
     limiter: Ratelimit.slidingWindow(tokens, window),
@@ -56,6 +57,22 @@ export function createLimiter(
       return { allowed: true, limit: tokens, remaining: tokens, reset: Date.now(), degraded: true };
     }
   };
+}
+
+type Duration = `${number} ${"ms" | "s" | "m" | "h"}`;
+const overrideSchema = z.record(
+  z.enum(Object.keys(RATE_LIMIT_POLICIES) as [RateLimitPolicy, ...RateLimitPolicy[]]),
+  z.object({ tokens: z.number().int().min(1), window: z.string().regex(/^\d+ (ms|s|m|h)$/).transform((w) => w as Duration) }),
+);
+
+function overrides(): Partial<Record<RateLimitPolicy, { tokens: number; window: Duration }>> {
+  const raw = env().RATE_LIMIT_OVERRIDES;
+  if (!raw) return {};
+  try {
+    return overrideSchema.parse(JSON.parse(raw));
+  } catch (error) {
+    throw new Error(`Invalid environment: RATE_LIMIT_OVERRIDES: ${error instanceof Error ? error.message : error}`);
+  }
 }
 
 const limiters = new Map<RateLimitPolicy, Limiter>();

@@ -16,7 +16,7 @@ type TeamRow = Prisma.TeamGetPayload<{ include: typeof TEAM_INCLUDE }>;
 
 export function toTeam(t: TeamRow) {
   const league = t.league;
-  const sport = normalizeSport(t.sport || league?.sport);
+  const sport = normalizeSport(t.sport);
   return {
     id: t.id,
     slug: t.slug,

@@ -1,0 +1,7 @@
+import { inject } from "vitest";
+
+// Domain tests import lib modules that read the environment: point them at this run's database.
+process.env.DATABASE_URL = inject("databaseUrl");
+process.env.DB_POOL_SIZE = "4";
+process.env.CLERK_JWT_KEY = inject("publicKey");
+process.env.LOG_LEVEL = "silent";
