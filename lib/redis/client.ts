@@ -58,11 +58,11 @@ export class TcpScriptRedis implements ScriptRedis {
   }
 }
 
-/** A TCP client that fails fast while Redis is down instead of queueing commands. */
+/** A TCP client whose commands fail within about a second while Redis is down, instead of waiting for it. */
 export function createTcpRedis(url: string): IORedis {
   const client = new IORedis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
     connectTimeout: 1_000,
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
