@@ -48,6 +48,21 @@ function plan<T extends Row>(existing: readonly Row[], rows: readonly T[]): { mi
   return { missing, changed };
 }
 
+// The three calls every seeded model shares; Prisma's per-model delegates have no common type.
+interface Delegate {
+  findMany(args: { where: { id: { in: string[] } } }): Promise<Row[]>;
+  createMany(args: { data: Row[]; skipDuplicates: boolean }): Promise<unknown>;
+  update(args: { where: { id: string }; data: Record<string, unknown> }): Promise<unknown>;
+}
+
+/** Inserts the seed rows that are missing and rewrites those that drifted; leaves matching rows untouched. */
+async function sync(model: unknown, rows: readonly Row[]): Promise<void> {
+  const m = model as Delegate;
+  const p = plan(await m.findMany({ where: { id: { in: rows.map((r) => r.id) } } }), rows);
+  if (p.missing.length) await m.createMany({ data: p.missing, skipDuplicates: true });
+  for (const { id, ...data } of p.changed) await m.update({ where: { id }, data });
+}
+
 export async function seed(db: PrismaClient): Promise<SeedCounts> {
   // Fixed timestamps are passed explicitly: Prisma only stamps @updatedAt itself when the field is omitted.
   const stamp = new Date(SEED_TIMESTAMP);
@@ -70,46 +85,14 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
   await db.$transaction(
     async (tx) => {
       // Parents before children (foreign keys): leagues → conferences → divisions → teams → players, games.
-      {
-        const p = plan(await tx.league.findMany({ where: { id: { in: leagues.map((r) => r.id) } } }), leagues);
-        if (p.missing.length) await tx.league.createMany({ data: p.missing, skipDuplicates: true });
-        for (const { id, ...data } of p.changed) await tx.league.update({ where: { id }, data });
-      }
-      {
-        const p = plan(await tx.conference.findMany({ where: { id: { in: conferences.map((r) => r.id) } } }), conferences);
-        if (p.missing.length) await tx.conference.createMany({ data: p.missing, skipDuplicates: true });
-        for (const { id, ...data } of p.changed) await tx.conference.update({ where: { id }, data });
-      }
-      {
-        const p = plan(await tx.division.findMany({ where: { id: { in: divisions.map((r) => r.id) } } }), divisions);
-        if (p.missing.length) await tx.division.createMany({ data: p.missing, skipDuplicates: true });
-        for (const { id, ...data } of p.changed) await tx.division.update({ where: { id }, data });
-      }
-      {
-        const p = plan(await tx.team.findMany({ where: { id: { in: teams.map((r) => r.id) } } }), teams);
-        if (p.missing.length) await tx.team.createMany({ data: p.missing, skipDuplicates: true });
-        for (const { id, ...data } of p.changed) await tx.team.update({ where: { id }, data });
-      }
-      {
-        const p = plan(await tx.player.findMany({ where: { id: { in: players.map((r) => r.id) } } }), players);
-        if (p.missing.length) await tx.player.createMany({ data: p.missing, skipDuplicates: true });
-        for (const { id, ...data } of p.changed) await tx.player.update({ where: { id }, data });
-      }
-      {
-        const p = plan(await tx.game.findMany({ where: { id: { in: games.map((r) => r.id) } } }), games);
-        if (p.missing.length) await tx.game.createMany({ data: p.missing, skipDuplicates: true });
-        for (const { id, ...data } of p.changed) await tx.game.update({ where: { id }, data });
-      }
-      {
-        const p = plan(await tx.quest.findMany({ where: { id: { in: quests.map((r) => r.id) } } }), quests);
-        if (p.missing.length) await tx.quest.createMany({ data: p.missing, skipDuplicates: true });
-        for (const { id, ...data } of p.changed) await tx.quest.update({ where: { id }, data });
-      }
-      {
-        const p = plan(await tx.reward.findMany({ where: { id: { in: rewards.map((r) => r.id) } } }), rewards);
-        if (p.missing.length) await tx.reward.createMany({ data: p.missing, skipDuplicates: true });
-        for (const { id, ...data } of p.changed) await tx.reward.update({ where: { id }, data });
-      }
+      await sync(tx.league, leagues);
+      await sync(tx.conference, conferences);
+      await sync(tx.division, divisions);
+      await sync(tx.team, teams);
+      await sync(tx.player, players);
+      await sync(tx.game, games);
+      await sync(tx.quest, quests);
+      await sync(tx.reward, rewards);
     },
     { timeout: 60_000 },
   );

@@ -1,0 +1,64 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../lib/db/client";
+import { ensureDatabase, migrate } from "../../lib/db/migrate";
+import { seed } from "../../lib/db/seed";
+
+const ADMIN = process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const url = new URL(ADMIN);
+url.pathname = `/fan_seed_${Math.random().toString(36).slice(2, 10)}`;
+const db = createDb(url.toString(), 2);
+
+const TABLES = ["leagues", "conferences", "divisions", "teams", "players", "games", "quests", "rewards"];
+
+async function snapshot(): Promise<string> {
+  const parts: string[] = [];
+  for (const t of TABLES) {
+    const rows = await db.$queryRawUnsafe<unknown[]>(`SELECT * FROM ${t} ORDER BY id`);
+    parts.push(JSON.stringify(rows));
+  }
+  return parts.join("\n");
+}
+
+beforeAll(async () => {
+  await ensureDatabase(url.toString());
+  await migrate(url.toString());
+  await seed(db);
+});
+
+afterAll(async () => {
+  await db.$disconnect();
+  const c = new pg.Client({ connectionString: ADMIN });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS "${url.pathname.slice(1)}" WITH (FORCE)`);
+  await c.end();
+});
+
+describe("demo seed", () => {
+  it("is deterministic and idempotent, and restores rows that drifted", async () => {
+    const first = await snapshot();
+    await seed(db);
+    expect(await snapshot()).toBe(first);
+    await db.team.update({ where: { id: "tm_hch" }, data: { name: "Changed" } });
+    await db.game.delete({ where: { id: "gm_nfl_001" } });
+    await seed(db);
+    expect(await snapshot()).toBe(first);
+  });
+
+  it("covers what the demo and the tests need", async () => {
+    const sports = await db.league.findMany({ distinct: ["sport"], select: { sport: true } });
+    expect(sports.length).toBeGreaterThanOrEqual(3);
+    expect(await db.conference.count()).toBeGreaterThan(0);
+    expect(await db.division.count()).toBeGreaterThan(0);
+    expect(await db.team.count()).toBeGreaterThanOrEqual(30);
+    expect(await db.team.count({ where: { archivedAt: { not: null } } })).toBe(1);
+    expect(await db.team.count({ where: { sport: "" } })).toBe(1);
+    expect(await db.player.count({ where: { active: false } })).toBeGreaterThan(0);
+    expect(await db.player.count({ where: { active: true, availability: { not: "available" } } })).toBeGreaterThan(0);
+    expect(await db.player.count({ where: { active: true, availability: "available" } })).toBeGreaterThan(0);
+    expect(await db.game.count({ where: { status: "final", homeScore: { not: null }, awayScore: { not: null } } })).toBeGreaterThan(0);
+    expect(await db.game.count({ where: { status: "scheduled" } })).toBeGreaterThan(0);
+    expect(await db.quest.count()).toBeGreaterThan(0);
+    expect(await db.reward.count()).toBeGreaterThan(0);
+  });
+});
