@@ -3,7 +3,7 @@ import type { AuthUser } from "../auth/users";
 import { notFound } from "../http/errors";
 import { decodeCursor, encodeCursor } from "../http/cursor";
 import type { Prisma } from "../generated/prisma/client";
-import { normalizeSport } from "./sport";
+import { hasOvertimeLosses, normalizeSport } from "./sport";
 import { DEFAULT_TEAM_PAGE, type TeamsQuery } from "./schemas";
 
 const TEAM_INCLUDE = {
@@ -105,7 +105,7 @@ export async function getTeamDetail(db: Db, idOrSlug: string, viewer: AuthUser |
   if (!t || t.archivedAt) throw notFound("Team");
 
   const [record, staff] = await Promise.all([
-    teamRecord(db, t.id, t.league?.season ?? null),
+    teamRecord(db, t.id, t.league?.season ?? null, recordSport(t.league?.sport, t.sport)),
     viewer && !viewer.isAdmin
       ? db.teamStaff.findUnique({ where: { userId_teamId: { userId: viewer.id, teamId: t.id } }, select: { teamId: true } })
       : null,
@@ -120,14 +120,29 @@ export async function getTeamDetail(db: Db, idOrSlug: string, viewer: AuthUser |
   };
 }
 
-/** Win/loss record over the team's finished games of the league's current season. */
-export async function teamRecord(db: Db, teamId: string, season: string | null) {
+/** The sport whose scoring rules a record follows: the league's, else the team's own. */
+function recordSport(leagueSport: string | null | undefined, teamSport: string): string {
+  const fromLeague = normalizeSport(leagueSport);
+  return fromLeague !== "other" ? fromLeague : normalizeSport(teamSport);
+}
+
+/**
+ * Win/loss record over the team's finished games of the league's current season. Only sports that keep an
+ * overtime-loss column (hockey) count a defeat after regulation apart; elsewhere it is a plain loss.
+ * `sport` is the league's sport (else the team's); when omitted it is read from the team row.
+ */
+export async function teamRecord(db: Db, teamId: string, season: string | null, sport?: string | null) {
+  if (sport === undefined) {
+    const row = await db.team.findUnique({ where: { id: teamId }, select: { sport: true, league: { select: { sport: true } } } });
+    sport = row ? recordSport(row.league?.sport, row.sport) : null;
+  }
+  const otlColumn = hasOvertimeLosses(sport);
   const rows = await db.$queryRaw<{ wins: number; losses: number; ties: number; otl: number; played: number }[]>`
     SELECT
       count(*) FILTER (WHERE my > their)::int AS wins,
-      count(*) FILTER (WHERE my < their AND NOT overtime)::int AS losses,
+      count(*) FILTER (WHERE my < their AND NOT (overtime AND ${otlColumn}::boolean))::int AS losses,
       count(*) FILTER (WHERE my = their)::int AS ties,
-      count(*) FILTER (WHERE my < their AND overtime)::int AS otl,
+      count(*) FILTER (WHERE my < their AND overtime AND ${otlColumn}::boolean)::int AS otl,
       count(*)::int AS played
     FROM (
       SELECT CASE WHEN home_team_id = ${teamId} THEN home_score ELSE away_score END AS my,
