@@ -16,7 +16,7 @@ export const intQuery = (min: number, max: number, fallback: number) =>
 export const cursorQuery = z
   .string()
   .min(1)
-  .max(512)
+  .max(1024)
   .optional()
   .meta({ description: "Opaque cursor from the previous page's nextCursor." });
 

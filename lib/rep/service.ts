@@ -18,9 +18,25 @@ export function toLedgerEntry(row: EntryRow) {
   return { id: row.id, source: row.source, amount: row.amount, timestamp: row.createdAt.toISOString(), reason: row.reason };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A ledger cursor: a well-formed v1 time cursor whose time is a real date and whose id is a uuid (rep_entries.id).
+ * Anything else is a 400 here, never a SQL cast error (22P02) or an invalid Date reaching the query (500).
+ */
+function decodeLedgerCursor(cursor: string): { at: Date; id: string } {
+  const after = decodeTimeCursor(cursor);
+  if (Number.isNaN(after.at.getTime()) || !UUID.test(after.id)) {
+    throw new DomainError("VALIDATION_ERROR", "The cursor is invalid or expired; start again without it.", [
+      { path: "query.cursor", message: "Invalid cursor" },
+    ]);
+  }
+  return after;
+}
+
 /** Keyset page of a user's ledger, newest first (created_at desc, id desc). */
 export async function ledgerPage(db: Db, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
-  const after = cursor ? decodeTimeCursor(cursor) : undefined;
+  const after = cursor ? decodeLedgerCursor(cursor) : undefined;
   // Row comparison keeps the scan on the (user_id, created_at desc, id desc) index at any depth.
   const rows = after
     ? await db.$queryRaw<EntryRow[]>`

@@ -1,21 +1,63 @@
+import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db/client";
 import type { AuthUser } from "../auth/users";
 import { notFound } from "../http/errors";
 import { decodeCursor, encodeCursor } from "../http/cursor";
-import type { Prisma } from "../generated/prisma/client";
-import { hasOvertimeLosses, normalizeSport } from "./sport";
+import { hasOvertimeLosses, normalizeSport, SPORT_PATTERN_SQL } from "./sport";
 import { DEFAULT_TEAM_PAGE, type TeamsQuery } from "./schemas";
 
-const TEAM_INCLUDE = {
-  league: true,
-  conference: { select: { id: true, name: true } },
-  division: { select: { id: true, name: true } },
-} as const;
+// Team reads are hand-written SQL: one round trip joins the team with its league, conference and division
+// (Prisma's include would send one query per relation on these hot public routes).
 
-type TeamRow = Prisma.TeamGetPayload<{ include: typeof TEAM_INCLUDE }>;
+interface TeamRow {
+  id: string;
+  slug: string;
+  name: string;
+  shortName: string | null;
+  abbreviation: string | null;
+  city: string | null;
+  sport: string;
+  logo: string | null;
+  primaryColor: string | null;
+  secondaryColor: string | null;
+  rank: number | null;
+  fanCount: number;
+  isOfficial: boolean;
+  source: string;
+  providerId: string | null;
+  archivedAt: Date | null;
+  foundedDate: Date | null;
+  leagueId: string | null;
+  leagueSlug: string | null;
+  leagueName: string | null;
+  leagueShortName: string | null;
+  leagueSport: string | null;
+  leagueSeason: string | null;
+  leagueLogo: string | null;
+  leaguePrimaryColor: string | null;
+  leagueSecondaryColor: string | null;
+  conferenceId: string | null;
+  conferenceName: string | null;
+  divisionId: string | null;
+  divisionName: string | null;
+}
+
+const TEAM_COLUMNS = Prisma.sql`
+  t.id, t.slug, t.name, t.short_name AS "shortName", t.abbreviation, t.city, t.sport, t.logo,
+  t.primary_color AS "primaryColor", t.secondary_color AS "secondaryColor", t.rank, t.fan_count AS "fanCount",
+  t.is_official AS "isOfficial", t.source, t.provider_id AS "providerId", t.archived_at AS "archivedAt",
+  t.founded_date AS "foundedDate",
+  l.id AS "leagueId", l.slug AS "leagueSlug", l.name AS "leagueName", l.short_name AS "leagueShortName",
+  l.sport AS "leagueSport", l.season AS "leagueSeason", l.logo AS "leagueLogo",
+  l.primary_color AS "leaguePrimaryColor", l.secondary_color AS "leagueSecondaryColor",
+  c.id AS "conferenceId", c.name AS "conferenceName", d.id AS "divisionId", d.name AS "divisionName"`;
+
+const TEAM_FROM = Prisma.sql`teams t
+  LEFT JOIN leagues l ON l.id = t.league_id
+  LEFT JOIN conferences c ON c.id = t.conference_id
+  LEFT JOIN divisions d ON d.id = t.division_id`;
 
 export function toTeam(t: TeamRow) {
-  const league = t.league;
   const sport = normalizeSport(t.sport);
   return {
     id: t.id,
@@ -32,61 +74,65 @@ export function toTeam(t: TeamRow) {
     isOfficial: t.isOfficial,
     source: t.source,
     providerId: t.providerId,
-    leagueInfo: league
+    leagueInfo: t.leagueId
       ? {
-          id: league.id,
-          slug: league.slug,
-          name: league.name,
-          shortName: league.shortName,
-          sport: normalizeSport(league.sport),
-          season: league.season,
-          logo: league.logo,
-          colors: { primary: league.primaryColor, secondary: league.secondaryColor },
-          href: `/api/leagues/${league.slug}/standings`,
+          id: t.leagueId,
+          slug: t.leagueSlug!,
+          name: t.leagueName!,
+          shortName: t.leagueShortName,
+          sport: normalizeSport(t.leagueSport),
+          season: t.leagueSeason,
+          logo: t.leagueLogo,
+          colors: { primary: t.leaguePrimaryColor, secondary: t.leagueSecondaryColor },
+          href: `/api/leagues/${t.leagueSlug}/standings`,
         }
       : { id: "", slug: "", name: "", shortName: null, sport, season: null, logo: null, colors: { primary: null, secondary: null }, href: "" },
-    conference: t.conference,
-    division: t.division,
+    conference: t.conferenceId ? { id: t.conferenceId, name: t.conferenceName! } : null,
+    division: t.divisionId ? { id: t.divisionId, name: t.divisionName! } : null,
   };
 }
 
-async function currentSeason(db: Db): Promise<string | null> {
-  const r = await db.league.aggregate({ _max: { season: true }, where: { archivedAt: null } });
-  return r._max.season;
-}
+const currentSeason = async (db: Db) =>
+  (await db.$queryRaw<{ season: string | null }[]>`SELECT max(season) AS season FROM leagues WHERE archived_at IS NULL`)[0]!.season;
 
 export async function findTeamBySlug(db: Db, slug: string) {
-  const t = await db.team.findUnique({ where: { slug: slug.toLowerCase() }, include: TEAM_INCLUDE });
+  const [t] = await db.$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE t.slug = ${slug.toLowerCase()}`;
   if (!t || t.archivedAt) throw notFound("Team");
   return { team: toTeam(t) };
 }
 
-/** GET /api/teams without slug: the full list, or a filtered/paginated page with total. */
+/** GET /api/teams without slug: the full list, or a filtered/paginated page with total. Ordered by name, then id. */
 export async function listTeams(db: Db, q: Omit<TeamsQuery, "slug">) {
-  const where: Prisma.TeamWhereInput = { archivedAt: null };
+  const filters = [Prisma.sql`t.archived_at IS NULL`];
   if (q.sport) {
+    // Compare normalised values, so "Hockey " matches hockey and unusable values match other.
     const sport = normalizeSport(q.sport);
-    where.sport = sport === "other" ? { in: ["", "other"] } : sport;
+    filters.push(
+      sport === "other"
+        ? Prisma.sql`NOT (lower(btrim(t.sport)) ~ ${SPORT_PATTERN_SQL})`
+        : Prisma.sql`lower(btrim(t.sport)) = ${sport}`,
+    );
   }
-  if (q.league) where.league = { OR: [{ id: q.league }, { slug: q.league.toLowerCase() }] };
+  if (q.league) filters.push(Prisma.sql`(l.id = ${q.league} OR l.slug = ${q.league.toLowerCase()})`);
+  const where = Prisma.join(filters, " AND ");
   const paginated = q.cursor !== undefined || q.limit !== undefined;
   const filtered = q.sport !== undefined || q.league !== undefined;
-  const season = await currentSeason(db);
 
   if (!paginated && !filtered) {
-    const teams = await db.team.findMany({ where, include: TEAM_INCLUDE, orderBy: [{ name: "asc" }, { id: "asc" }] });
+    const [teams, season] = await Promise.all([
+      db.$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ORDER BY t.name, t.id`,
+      currentSeason(db),
+    ]);
     return { teams: teams.map(toTeam), season };
   }
 
   const limit = q.limit ?? DEFAULT_TEAM_PAGE;
-  const pageWhere: Prisma.TeamWhereInput = { ...where };
-  if (q.cursor) {
-    const { sortKey: name, id } = decodeCursor(q.cursor);
-    pageWhere.OR = [{ name: { gt: name } }, { name, id: { gt: id } }];
-  }
-  const [rows, total] = await Promise.all([
-    db.team.findMany({ where: pageWhere, include: TEAM_INCLUDE, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit + 1 }),
-    db.team.count({ where }),
+  const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const keyset = after ? Prisma.sql`AND (t.name, t.id) > (${after.sortKey}, ${after.id})` : Prisma.empty;
+  const [rows, [{ total }], season] = await Promise.all([
+    db.$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ${keyset} ORDER BY t.name, t.id LIMIT ${limit + 1}`,
+    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${TEAM_FROM} WHERE ${where}`,
+    currentSeason(db),
   ]);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
@@ -98,22 +144,51 @@ export async function listTeams(db: Db, q: Omit<TeamsQuery, "slug">) {
   };
 }
 
-/** Id first, then slug (case-insensitive). Archived or missing → 404. */
+interface RecordCounts {
+  wins: number;
+  losses: number;
+  ties: number;
+  overtimeDefeats: number;
+  played: number;
+}
+
+/**
+ * Id first, then slug (case-insensitive); archived or missing → 404. One query reads the team, its league
+ * links and its record over the finished games of the league's season.
+ */
 export async function getTeamDetail(db: Db, idOrSlug: string, viewer: AuthUser | null) {
-  let t = await db.team.findUnique({ where: { id: idOrSlug }, include: TEAM_INCLUDE });
-  if (!t) t = await db.team.findUnique({ where: { slug: idOrSlug.toLowerCase() }, include: TEAM_INCLUDE });
+  const [t] = await db.$queryRaw<(TeamRow & RecordCounts)[]>`
+    SELECT ${TEAM_COLUMNS}, r.*
+    FROM ${TEAM_FROM}
+    LEFT JOIN LATERAL (
+      SELECT count(*) FILTER (WHERE my > their)::int AS wins,
+             count(*) FILTER (WHERE my < their AND NOT overtime)::int AS losses,
+             count(*) FILTER (WHERE my < their AND overtime)::int AS "overtimeDefeats",
+             count(*) FILTER (WHERE my = their)::int AS ties,
+             count(*)::int AS played
+      FROM (
+        SELECT CASE WHEN g.home_team_id = t.id THEN g.home_score ELSE g.away_score END AS my,
+               CASE WHEN g.home_team_id = t.id THEN g.away_score ELSE g.home_score END AS their,
+               g.overtime
+        FROM games g
+        WHERE (g.home_team_id = t.id OR g.away_team_id = t.id)
+          AND g.status = 'final' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL
+          AND (l.season IS NULL OR g.season = l.season)
+      ) x
+    ) r ON true
+    WHERE t.id = ${idOrSlug} OR t.slug = ${idOrSlug.toLowerCase()}
+    ORDER BY (t.id = ${idOrSlug}) DESC
+    LIMIT 1`;
   if (!t || t.archivedAt) throw notFound("Team");
 
-  const [record, staff] = await Promise.all([
-    teamRecord(db, t.id, t.league?.season ?? null, recordSport(t.league?.sport, t.sport)),
+  const staff =
     viewer && !viewer.isAdmin
-      ? db.teamStaff.findUnique({ where: { userId_teamId: { userId: viewer.id, teamId: t.id } }, select: { teamId: true } })
-      : null,
-  ]);
+      ? await db.teamStaff.findUnique({ where: { userId_teamId: { userId: viewer.id, teamId: t.id } }, select: { teamId: true } })
+      : null;
   return {
     team: {
       ...toTeam(t),
-      teamRecord: record,
+      teamRecord: toTeamRecord(t, recordSport(t.leagueSport, t.sport)),
       foundedDate: t.foundedDate ? t.foundedDate.toISOString().slice(0, 10) : null,
       viewerCanPostAsTeam: viewer ? viewer.isAdmin || staff !== null : false,
     },
@@ -121,49 +196,17 @@ export async function getTeamDetail(db: Db, idOrSlug: string, viewer: AuthUser |
 }
 
 /** The sport whose scoring rules a record follows: the league's, else the team's own. */
-function recordSport(leagueSport: string | null | undefined, teamSport: string): string {
+function recordSport(leagueSport: string | null, teamSport: string): string {
   const fromLeague = normalizeSport(leagueSport);
   return fromLeague !== "other" ? fromLeague : normalizeSport(teamSport);
 }
 
-/**
- * Win/loss record over the team's finished games of the league's current season. Only sports that keep an
- * overtime-loss column (hockey) count a defeat after regulation apart; elsewhere it is a plain loss.
- * `sport` is the league's sport (else the team's); when omitted it is read from the team row.
- */
-export async function teamRecord(db: Db, teamId: string, season: string | null, sport?: string | null) {
-  if (sport === undefined) {
-    const row = await db.team.findUnique({ where: { id: teamId }, select: { sport: true, league: { select: { sport: true } } } });
-    sport = row ? recordSport(row.league?.sport, row.sport) : null;
-  }
-  const otlColumn = hasOvertimeLosses(sport);
-  const rows = await db.$queryRaw<{ wins: number; losses: number; ties: number; otl: number; played: number }[]>`
-    SELECT
-      count(*) FILTER (WHERE my > their)::int AS wins,
-      count(*) FILTER (WHERE my < their AND NOT (overtime AND ${otlColumn}::boolean))::int AS losses,
-      count(*) FILTER (WHERE my = their)::int AS ties,
-      count(*) FILTER (WHERE my < their AND overtime AND ${otlColumn}::boolean)::int AS otl,
-      count(*)::int AS played
-    FROM (
-      SELECT CASE WHEN home_team_id = ${teamId} THEN home_score ELSE away_score END AS my,
-             CASE WHEN home_team_id = ${teamId} THEN away_score ELSE home_score END AS their,
-             overtime
-      FROM games
-      WHERE (home_team_id = ${teamId} OR away_team_id = ${teamId})
-        AND status = 'final' AND home_score IS NOT NULL AND away_score IS NOT NULL
-        AND (${season}::text IS NULL OR season = ${season}::text)
-    ) g`;
-  const r = rows[0] ?? { wins: 0, losses: 0, ties: 0, otl: 0, played: 0 };
-  const parts = [r.wins, r.losses];
-  if (r.ties) parts.push(r.ties);
-  if (r.otl) parts.push(r.otl);
-  return {
-    gamesPlayed: r.played,
-    wins: r.wins,
-    losses: r.losses,
-    ties: r.ties,
-    overtimeLosses: r.otl,
-    summary: parts.join("-"),
-  };
+/** Only sports that keep an overtime-loss column (hockey) count a defeat after regulation apart; elsewhere it is a loss. */
+export function toTeamRecord(c: RecordCounts, sport: string) {
+  const otl = hasOvertimeLosses(sport) ? c.overtimeDefeats : 0;
+  const losses = c.losses + c.overtimeDefeats - otl;
+  const parts = [c.wins, losses];
+  if (c.ties) parts.push(c.ties);
+  if (otl) parts.push(otl);
+  return { gamesPlayed: c.played, wins: c.wins, losses, ties: c.ties, overtimeLosses: otl, summary: parts.join("-") };
 }
-

@@ -1,0 +1,576 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+
+// Rep: POST /api/v1/engage/rep/earn and GET /api/v1/engage/rep/ledger.
+
+const EARN = "/api/v1/engage/rep/earn";
+const LEDGER = "/api/v1/engage/rep/ledger";
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const key = () => `k-${randomUUID()}`;
+const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64url");
+
+async function signedUp() {
+  const user = newUser();
+  const res = await api("GET", LEDGER, { headers: user.auth });
+  expect(res.status).toBe(200);
+  return { ...user, userId: await userIdOf(user.sub) };
+}
+
+const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
+const rowsOf = (userId: string) => db().repEntry.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
+const earn = (auth: Record<string, string>, json: unknown) => api("POST", EARN, { headers: auth, json });
+
+function yesterdayAt(hour = 12) {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() - 1);
+  d.setUTCHours(hour, 0, 0, 0);
+  return d;
+}
+
+/** Asserts a write was refused and left no trace. */
+async function expectNothingWritten(userId: string, balance = 0, rows = 0) {
+  expect(await balanceOf(userId)).toBe(balance);
+  expect(await db().repEntry.count({ where: { userId } })).toBe(rows);
+}
+
+describe("POST /api/v1/engage/rep/earn", () => {
+  it("grants daily_visit: envelope with entry, balance and replayed:false; ledger and balance follow", async () => {
+    const { auth, userId } = await signedUp();
+    const idempotencyKey = key();
+    const before = Date.now();
+    const res = await earn(auth, { earnKind: "daily_visit", idempotencyKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        entry: { id: expect.stringMatching(UUID), source: "serviceDirect", amount: 5, timestamp: expect.stringMatching(ISO), reason: "Daily visit" },
+        balance: 5,
+        replayed: false,
+      },
+    });
+    const at = Date.parse(res.body.data.entry.timestamp);
+    expect(at).toBeGreaterThanOrEqual(before - 5_000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 5_000);
+
+    const ledger = await api("GET", LEDGER, { headers: auth });
+    expect(ledger.status).toBe(200);
+    expect(ledger.body).toEqual({ entries: [res.body.data.entry] });
+    expect(await balanceOf(userId)).toBe(5);
+    const rows = await rowsOf(userId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: res.body.data.entry.id, earnKind: "daily_visit", idempotencyKey, amount: 5, targetId: null });
+  });
+
+  it.each([
+    ["profile_completed", undefined, 50, "serviceDirect", "Completed your profile"],
+    ["notifications_enabled", undefined, 20, "serviceDirect", "Turned on notifications"],
+    ["article_read", "article_1", 2, "fanAmp", "Read an article"],
+    ["post_shared", "post_1", 10, "fanAmp", "Shared a post"],
+  ])("grants %s (target %s): amount %i, source %s", async (earnKind, targetId, amount, source, reason) => {
+    const { auth, userId } = await signedUp();
+    const res = await earn(auth, { earnKind, idempotencyKey: key(), ...(targetId ? { targetId } : {}) });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      entry: { id: expect.stringMatching(UUID), source, amount, timestamp: expect.stringMatching(ISO), reason },
+      balance: amount,
+      replayed: false,
+    });
+    expect(await balanceOf(userId)).toBe(amount);
+    const rows = await rowsOf(userId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ earnKind, targetId: targetId ?? null, amount });
+  });
+
+  it("the balance accumulates across kinds and counts what was already there", async () => {
+    const { auth, userId } = await signedUp();
+    await db().user.update({ where: { id: userId }, data: { repBalance: 100 } });
+    const a = await earn(auth, { earnKind: "daily_visit", idempotencyKey: key() });
+    expect(a.body.data.balance).toBe(105);
+    const b = await earn(auth, { earnKind: "profile_completed", idempotencyKey: key() });
+    expect(b.body.data.balance).toBe(155);
+    const c = await earn(auth, { earnKind: "article_read", idempotencyKey: key(), targetId: "a1" });
+    expect(c.body.data.balance).toBe(157);
+    expect(await balanceOf(userId)).toBe(157);
+    const ledger = await api("GET", LEDGER, { headers: auth });
+    expect(ledger.body.entries.map((e: { id: string }) => e.id)).toEqual([c, b, a].map((r) => r.body.data.entry.id));
+  });
+
+  it("the same key replays the first result without a second grant", async () => {
+    const { auth, userId } = await signedUp();
+    const idempotencyKey = key();
+    const first = await earn(auth, { earnKind: "article_read", idempotencyKey, targetId: "art-9" });
+    expect(first.status).toBe(200);
+    const second = await earn(auth, { earnKind: "article_read", idempotencyKey, targetId: "art-9" });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ success: true, data: { entry: first.body.data.entry, balance: 2, replayed: true } });
+    const third = await earn(auth, { earnKind: "article_read", idempotencyKey, targetId: "art-9" });
+    expect(third.body.data).toEqual({ entry: first.body.data.entry, balance: 2, replayed: true });
+    await expectNothingWritten(userId, 2, 1);
+  });
+
+  it("a replay reports the current balance and still works after other grants", async () => {
+    const { auth, userId } = await signedUp();
+    const idempotencyKey = key();
+    const first = await earn(auth, { earnKind: "daily_visit", idempotencyKey });
+    await earn(auth, { earnKind: "notifications_enabled", idempotencyKey: key() });
+    const replay = await earn(auth, { earnKind: "daily_visit", idempotencyKey });
+    expect(replay.status).toBe(200);
+    expect(replay.body.data).toEqual({ entry: first.body.data.entry, balance: 25, replayed: true });
+    await expectNothingWritten(userId, 25, 2);
+  });
+
+  it("a key is scoped to its user", async () => {
+    const a = await signedUp();
+    const b = await signedUp();
+    const idempotencyKey = key();
+    const ra = await earn(a.auth, { earnKind: "daily_visit", idempotencyKey });
+    const rb = await earn(b.auth, { earnKind: "daily_visit", idempotencyKey });
+    expect(ra.status).toBe(200);
+    expect(rb.status).toBe(200);
+    expect(rb.body.data.replayed).toBe(false);
+    expect(rb.body.data.entry.id).not.toBe(ra.body.data.entry.id);
+    expect(await balanceOf(a.userId)).toBe(5);
+    expect(await balanceOf(b.userId)).toBe(5);
+  });
+
+  it("the same key with another earnKind or targetId is 409 IDEMPOTENCY_KEY_REUSED", async () => {
+    const { auth, userId } = await signedUp();
+    const idempotencyKey = key();
+    expect((await earn(auth, { earnKind: "article_read", idempotencyKey, targetId: "t1" })).status).toBe(200);
+    for (const json of [
+      { earnKind: "article_read", idempotencyKey, targetId: "t2" },
+      { earnKind: "post_shared", idempotencyKey, targetId: "t1" },
+      { earnKind: "daily_visit", idempotencyKey },
+    ]) {
+      const res = await earn(auth, json);
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ success: false, error: { code: "IDEMPOTENCY_KEY_REUSED", message: expect.any(String) } });
+    }
+    await expectNothingWritten(userId, 2, 1);
+  });
+
+  it("daily_visit: a new key the same UTC day is 409 ALREADY_EARNED", async () => {
+    const { auth, userId } = await signedUp();
+    expect((await earn(auth, { earnKind: "daily_visit", idempotencyKey: key() })).status).toBe(200);
+    const again = await earn(auth, { earnKind: "daily_visit", idempotencyKey: key() });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ success: false, error: { code: "ALREADY_EARNED", message: expect.any(String) } });
+    await expectNothingWritten(userId, 5, 1);
+  });
+
+  it("daily_visit earned yesterday can be earned again today", async () => {
+    const { auth, userId } = await signedUp();
+    const y = yesterdayAt();
+    await db().repEntry.create({
+      data: {
+        userId,
+        source: "serviceDirect",
+        amount: 5,
+        reason: "Daily visit",
+        earnKind: "daily_visit",
+        grantKey: `daily_visit:${y.toISOString().slice(0, 10)}`,
+        idempotencyKey: key(),
+        createdAt: y,
+      },
+    });
+    const res = await earn(auth, { earnKind: "daily_visit", idempotencyKey: key() });
+    expect(res.status).toBe(200);
+    expect(res.body.data.replayed).toBe(false);
+    expect(await db().repEntry.count({ where: { userId } })).toBe(2);
+  });
+
+  it.each(["profile_completed", "notifications_enabled"])("%s is granted only once", async (earnKind) => {
+    const { auth, userId } = await signedUp();
+    const first = await earn(auth, { earnKind, idempotencyKey: key() });
+    expect(first.status).toBe(200);
+    const amount = first.body.data.entry.amount;
+    const again = await earn(auth, { earnKind, idempotencyKey: key() });
+    expect(again.status).toBe(409);
+    expect(errorOf(again).code).toBe("ALREADY_EARNED");
+    await expectNothingWritten(userId, amount, 1);
+  });
+
+  it("profile_completed earned on an earlier day still cannot be earned again", async () => {
+    const { auth, userId } = await signedUp();
+    await db().repEntry.create({
+      data: {
+        userId,
+        source: "serviceDirect",
+        amount: 50,
+        reason: "Completed your profile",
+        earnKind: "profile_completed",
+        grantKey: "profile_completed",
+        createdAt: new Date("2026-01-01T00:00:00.000Z"),
+      },
+    });
+    const res = await earn(auth, { earnKind: "profile_completed", idempotencyKey: key() });
+    expect(res.status).toBe(409);
+    expect(errorOf(res).code).toBe("ALREADY_EARNED");
+    await expectNothingWritten(userId, 0, 1);
+  });
+
+  it.each(["article_read", "post_shared"])("%s: same target with a new key is 409, a new target is 200", async (earnKind) => {
+    const { auth, userId } = await signedUp();
+    const first = await earn(auth, { earnKind, idempotencyKey: key(), targetId: "target-A" });
+    expect(first.status).toBe(200);
+    const amount = first.body.data.entry.amount;
+    const same = await earn(auth, { earnKind, idempotencyKey: key(), targetId: "target-A" });
+    expect(same.status).toBe(409);
+    expect(errorOf(same).code).toBe("ALREADY_EARNED");
+    const other = await earn(auth, { earnKind, idempotencyKey: key(), targetId: "target-B" });
+    expect(other.status).toBe(200);
+    expect(other.body.data.balance).toBe(2 * amount);
+    await expectNothingWritten(userId, 2 * amount, 2);
+  });
+
+  it("per-target grants of different kinds do not collide", async () => {
+    const { auth, userId } = await signedUp();
+    expect((await earn(auth, { earnKind: "article_read", idempotencyKey: key(), targetId: "x1" })).status).toBe(200);
+    expect((await earn(auth, { earnKind: "post_shared", idempotencyKey: key(), targetId: "x1" })).status).toBe(200);
+    await expectNothingWritten(userId, 12, 2);
+  });
+
+  it.each([
+    ["article_read", 10, 2],
+    ["post_shared", 5, 10],
+  ])("%s: the daily cap of %i is 409 ALREADY_EARNED past it", async (earnKind, cap, amount) => {
+    const { auth, userId } = await signedUp();
+    for (let i = 0; i < cap; i++) {
+      const res = await earn(auth, { earnKind, idempotencyKey: key(), targetId: `t${i}` });
+      expect(res.status).toBe(200);
+    }
+    const over = await earn(auth, { earnKind, idempotencyKey: key(), targetId: `t${cap}` });
+    expect(over.status).toBe(409);
+    expect(errorOf(over).code).toBe("ALREADY_EARNED");
+    await expectNothingWritten(userId, cap * amount, cap);
+    // Another kind is unaffected by this kind's cap.
+    const otherKind = earnKind === "article_read" ? "post_shared" : "article_read";
+    expect((await earn(auth, { earnKind: otherKind, idempotencyKey: key(), targetId: "fresh" })).status).toBe(200);
+  });
+
+  it("the daily cap counts only today's grants", async () => {
+    const { auth, userId } = await signedUp();
+    const y = yesterdayAt(23);
+    await db().repEntry.createMany({
+      data: Array.from({ length: 10 }, (_, i) => ({
+        userId,
+        source: "fanAmp" as const,
+        amount: 2,
+        reason: "Read an article",
+        earnKind: "article_read",
+        targetId: `old${i}`,
+        grantKey: `article_read:target:old${i}`,
+        createdAt: y,
+      })),
+    });
+    const res = await earn(auth, { earnKind: "article_read", idempotencyKey: key(), targetId: "today" });
+    expect(res.status).toBe(200);
+    // ... but a target read on an earlier day stays earned.
+    const old = await earn(auth, { earnKind: "article_read", idempotencyKey: key(), targetId: "old3" });
+    expect(old.status).toBe(409);
+    expect(errorOf(old).code).toBe("ALREADY_EARNED");
+  });
+
+  it.each(["arena_check_in", "daily_quest_completion", "game_rating"])(
+    "%s is server-awarded: 403 EARN_KIND_SERVER_AWARDED, nothing written",
+    async (earnKind) => {
+      const { auth, userId } = await signedUp();
+      const res = await earn(auth, { earnKind, idempotencyKey: key() });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ success: false, error: { code: "EARN_KIND_SERVER_AWARDED", message: expect.any(String) } });
+      const withTarget = await earn(auth, { earnKind, idempotencyKey: key(), targetId: "game_1" });
+      expect(withTarget.status).toBe(403);
+      expect(errorOf(withTarget).code).toBe("EARN_KIND_SERVER_AWARDED");
+      await expectNothingWritten(userId);
+    },
+  );
+
+  it.each([
+    ["unknown earnKind", { earnKind: "free_money", idempotencyKey: "key-12345678" }, "body.earnKind"],
+    ["missing earnKind", { idempotencyKey: "key-12345678" }, "body.earnKind"],
+    ["earnKind not a string", { earnKind: 5, idempotencyKey: "key-12345678" }, "body.earnKind"],
+    ["missing idempotencyKey", { earnKind: "daily_visit" }, "body.idempotencyKey"],
+    ["too-short idempotencyKey", { earnKind: "daily_visit", idempotencyKey: "1234567" }, "body.idempotencyKey"],
+    ["too-long idempotencyKey", { earnKind: "daily_visit", idempotencyKey: "k".repeat(129) }, "body.idempotencyKey"],
+    ["idempotencyKey with spaces", { earnKind: "daily_visit", idempotencyKey: "has spaces here" }, "body.idempotencyKey"],
+    ["idempotencyKey not a string", { earnKind: "daily_visit", idempotencyKey: 12345678 }, "body.idempotencyKey"],
+    ["targetId on daily_visit", { earnKind: "daily_visit", idempotencyKey: "key-12345678", targetId: "x" }, "body.targetId"],
+    ["targetId on profile_completed", { earnKind: "profile_completed", idempotencyKey: "key-12345678", targetId: "x" }, "body.targetId"],
+    ["missing targetId on article_read", { earnKind: "article_read", idempotencyKey: "key-12345678" }, "body.targetId"],
+    ["missing targetId on post_shared", { earnKind: "post_shared", idempotencyKey: "key-12345678" }, "body.targetId"],
+    ["empty targetId", { earnKind: "article_read", idempotencyKey: "key-12345678", targetId: "" }, "body.targetId"],
+    ["targetId over 128", { earnKind: "article_read", idempotencyKey: "key-12345678", targetId: "t".repeat(129) }, "body.targetId"],
+    ["unknown key", { earnKind: "daily_visit", idempotencyKey: "key-12345678", amount: 1000 }, "body"],
+  ])("%s is 400 VALIDATION_ERROR naming %s", async (_label, json, path) => {
+    const { auth, userId } = await signedUp();
+    const res = await earn(auth, json);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: expect.any(Array) },
+    });
+    expect(errorOf(res).details!.map((d) => d.path)).toContain(path);
+    await expectNothingWritten(userId);
+  });
+
+  it("an idempotencyKey of exactly 8 and 128 allowed characters is accepted", async () => {
+    const { auth } = await signedUp();
+    expect((await earn(auth, { earnKind: "daily_visit", idempotencyKey: "aZ0_.:-9" })).status).toBe(200);
+    expect((await earn(auth, { earnKind: "profile_completed", idempotencyKey: "k".repeat(128) })).status).toBe(200);
+  });
+
+  it("without a token or with a bad token is 401 and writes nothing", async () => {
+    const res = await api("POST", EARN, { json: { earnKind: "daily_visit", idempotencyKey: key() } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } });
+    const bad = await api("POST", EARN, { headers: { authorization: "Bearer nope" }, json: { earnKind: "daily_visit", idempotencyKey: key() } });
+    expect(bad.status).toBe(401);
+    expect(errorOf(bad).code).toBe("UNAUTHORIZED");
+  });
+
+  it("50 concurrent earns with one key grant once; every answer carries the same entry", async () => {
+    const { auth, userId } = await signedUp();
+    const idempotencyKey = key();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => earn(auth, { earnKind: "profile_completed", idempotencyKey })),
+    );
+    for (const r of results) expect(r.status).toBe(200);
+    const ids = new Set(results.map((r) => r.body.data.entry.id));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.body.data.replayed === false)).toHaveLength(1);
+    expect(results.filter((r) => r.body.data.replayed === true)).toHaveLength(49);
+    for (const r of results) expect(r.body.data.balance).toBe(50);
+    await expectNothingWritten(userId, 50, 1);
+  });
+
+  it("50 concurrent earns with one key by a brand-new user grant once", async () => {
+    const { auth, sub } = newUser();
+    const idempotencyKey = key();
+    const results = await Promise.all(Array.from({ length: 50 }, () => earn(auth, { earnKind: "daily_visit", idempotencyKey })));
+    for (const r of results) expect(r.status).toBe(200);
+    expect(new Set(results.map((r) => r.body.data.entry.id)).size).toBe(1);
+    expect(results.filter((r) => r.body.data.replayed === false)).toHaveLength(1);
+    await expectNothingWritten(await userIdOf(sub), 5, 1);
+  });
+
+  it("concurrent earns of a daily kind with distinct keys grant once", async () => {
+    const { auth, userId } = await signedUp();
+    const results = await Promise.all(Array.from({ length: 20 }, () => earn(auth, { earnKind: "daily_visit", idempotencyKey: key() })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const refused = results.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) expect(errorOf(r).code).toBe("ALREADY_EARNED");
+    await expectNothingWritten(userId, 5, 1);
+  });
+
+  it("concurrent per-target earns never pass the daily cap", async () => {
+    const { auth, userId } = await signedUp();
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => earn(auth, { earnKind: "article_read", idempotencyKey: key(), targetId: `c${i}` })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 409 && errorOf(r).code === "ALREADY_EARNED")).toHaveLength(15);
+    await expectNothingWritten(userId, 20, 10);
+  });
+});
+
+describe("GET /api/v1/engage/rep/ledger", () => {
+  interface Expected {
+    id: string;
+    source: string;
+    amount: number;
+    timestamp: string;
+    reason: string;
+  }
+
+  /** Inserts n entries: groups of three share a createdAt (id breaks the tie); ids are random, not insertion-ordered. */
+  async function seedLedger(userId: string, n: number, tag = "seed"): Promise<Expected[]> {
+    const base = Date.parse("2026-10-01T12:00:00.000Z");
+    const sources = ["fanAmp", "club", "playerAmp", "serviceDirect"] as const;
+    const rows = Array.from({ length: n }, (_, i) => ({
+      id: randomUUID(),
+      userId,
+      source: sources[i % 4]!,
+      amount: i - 5,
+      reason: `${tag} ${i}`,
+      earnKind: "seeded",
+      grantKey: `${tag}:${i}`,
+      createdAt: new Date(base - Math.floor(i / 3) * 60_000),
+    }));
+    // Insert in shuffled order so physical order says nothing.
+    const shuffled = [...rows].sort(() => Math.random() - 0.5);
+    await db().repEntry.createMany({ data: shuffled });
+    return rows
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .map((r) => ({ id: r.id, source: r.source, amount: r.amount, timestamp: r.createdAt.toISOString(), reason: r.reason }));
+  }
+
+  async function walk(auth: Record<string, string>, limit: number) {
+    const pages: Expected[][] = [];
+    let cursor: string | undefined;
+    for (let guard = 0; guard < 200; guard++) {
+      const qs = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+      const res = await api("GET", `${LEDGER}?${qs}`, { headers: auth });
+      expect(res.status).toBe(200);
+      pages.push(res.body.entries);
+      if (!("nextCursor" in res.body)) {
+        expect(Object.keys(res.body)).toEqual(["entries"]);
+        return pages;
+      }
+      expect(typeof res.body.nextCursor).toBe("string");
+      expect(res.body.entries).toHaveLength(limit);
+      cursor = res.body.nextCursor;
+    }
+    throw new Error("pagination did not end");
+  }
+
+  it("answers bare { entries: [] } with no nextCursor for a new user", async () => {
+    const { auth } = newUser();
+    const res = await api("GET", LEDGER, { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ entries: [] });
+    expect("nextCursor" in res.body).toBe(false);
+  });
+
+  it("walks 45 entries with limit=20 as 20, 20, 5 in createdAt desc, id desc order", async () => {
+    const { auth, userId } = await signedUp();
+    const expected = await seedLedger(userId, 45);
+    const pages = await walk(auth, 20);
+    expect(pages.map((p) => p.length)).toEqual([20, 20, 5]);
+    const all = pages.flat();
+    expect(new Set(all.map((e) => e.id)).size).toBe(45);
+    expect(all).toEqual(expected);
+  });
+
+  it.each([1, 2, 3, 7, 44, 45])("walks the same 45 entries with limit=%i without duplicates or gaps", async (limit) => {
+    const { auth, userId } = await signedUp();
+    const expected = await seedLedger(userId, 45);
+    const pages = await walk(auth, limit);
+    const sizes = [...Array.from({ length: Math.floor(45 / limit) }, () => limit), ...(45 % limit ? [45 % limit] : [])];
+    expect(pages.map((p) => p.length)).toEqual(sizes);
+    expect(pages.flat()).toEqual(expected);
+  });
+
+  it("an exact multiple of the page size ends without a nextCursor on the last full page", async () => {
+    const { auth, userId } = await signedUp();
+    const expected = await seedLedger(userId, 40);
+    const first = await api("GET", `${LEDGER}?limit=20`, { headers: auth });
+    expect(first.body.entries).toEqual(expected.slice(0, 20));
+    expect(typeof first.body.nextCursor).toBe("string");
+    const second = await api("GET", `${LEDGER}?limit=20&cursor=${encodeURIComponent(first.body.nextCursor)}`, { headers: auth });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ entries: expected.slice(20, 40) });
+  });
+
+  it("defaults to 20 entries per page and accepts 1 and 100", async () => {
+    const { auth, userId } = await signedUp();
+    const expected = await seedLedger(userId, 45);
+    const def = await api("GET", LEDGER, { headers: auth });
+    expect(def.status).toBe(200);
+    expect(def.body.entries).toEqual(expected.slice(0, 20));
+    expect(typeof def.body.nextCursor).toBe("string");
+    const next = await api("GET", `${LEDGER}?cursor=${encodeURIComponent(def.body.nextCursor)}`, { headers: auth });
+    expect(next.body.entries).toEqual(expected.slice(20, 40));
+    const one = await api("GET", `${LEDGER}?limit=1`, { headers: auth });
+    expect(one.body.entries).toEqual(expected.slice(0, 1));
+    expect(typeof one.body.nextCursor).toBe("string");
+    const max = await api("GET", `${LEDGER}?limit=100`, { headers: auth });
+    expect(max.body).toEqual({ entries: expected });
+  });
+
+  it.each(["0", "101", "abc", "1.5", "-1", "", "1e2", " 5"])("limit=%j is 400 VALIDATION_ERROR on query.limit", async (limit) => {
+    const { auth } = newUser();
+    const res = await api("GET", `${LEDGER}?limit=${encodeURIComponent(limit)}`, { headers: auth });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: expect.any(Array) },
+    });
+    expect(errorOf(res).details!.map((d) => d.path)).toEqual(["query.limit"]);
+  });
+
+  const VALID_ID = "0190f3b4-7c2e-7a51-8f00-0123456789ab";
+  it.each([
+    ["garbage characters", "!!!not-a-cursor!!!"],
+    ["base64 of junk", b64("junk")],
+    ["base64 of binary junk", Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x7c, 0x7c]).toString("base64url")],
+    ["bad version", b64(`v2|1760000000000|${VALID_ID}`)],
+    ["missing version", b64(`1760000000000|${VALID_ID}`)],
+    ["too many parts", b64(`v1|1760000000000|${VALID_ID}|x`)],
+    ["non-numeric time", b64(`v1|yesterday|${VALID_ID}`)],
+    ["negative time", b64(`v1|-5|${VALID_ID}`)],
+    ["fractional time", b64(`v1|1.5|${VALID_ID}`)],
+    ["time past the Date range", b64(`v1|9007199254740991|${VALID_ID}`)],
+    ["id not a uuid", b64("v1|1760000000000|not-a-uuid")],
+    ["id with SQL", b64("v1|1760000000000|x' OR '1'='1")],
+    ["empty id", b64("v1|1760000000000|")],
+    ["over 512 characters", "A".repeat(600)],
+  ])("cursor: %s is 400 VALIDATION_ERROR, never 500", async (_label, cursor) => {
+    const { auth, userId } = await signedUp();
+    await seedLedger(userId, 3);
+    const res = await api("GET", `${LEDGER}?cursor=${encodeURIComponent(cursor)}`, { headers: auth });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details!.map((d) => d.path)).toEqual(["query.cursor"]);
+  });
+
+  it("a well-formed cursor made by hand pages from its position", async () => {
+    const { auth, userId } = await signedUp();
+    const expected = await seedLedger(userId, 6);
+    const future = await api("GET", `${LEDGER}?cursor=${b64(`v1|${Date.parse("2100-01-01T00:00:00.000Z")}|${VALID_ID}`)}`, { headers: auth });
+    expect(future.status).toBe(200);
+    expect(future.body).toEqual({ entries: expected });
+    const epoch = await api("GET", `${LEDGER}?cursor=${b64(`v1|0|${VALID_ID}`)}`, { headers: auth });
+    expect(epoch.status).toBe(200);
+    expect(epoch.body).toEqual({ entries: [] });
+    // Positioned on the third entry (same createdAt group, id tie-break): the rest follow.
+    const third = expected[2]!;
+    const mid = await api("GET", `${LEDGER}?cursor=${b64(`v1|${Date.parse(third.timestamp)}|${third.id}`)}`, { headers: auth });
+    expect(mid.status).toBe(200);
+    expect(mid.body).toEqual({ entries: expected.slice(3) });
+  });
+
+  it("an empty cursor parameter is 400", async () => {
+    const { auth } = newUser();
+    const res = await api("GET", `${LEDGER}?cursor=`, { headers: auth });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+  });
+
+  it("never shows another user's entries, even through that user's cursor", async () => {
+    const a = await signedUp();
+    const b = await signedUp();
+    const ea = await seedLedger(a.userId, 25, "a");
+    const eb = await seedLedger(b.userId, 5, "b");
+    const pagesA = await walk(a.auth, 20);
+    expect(pagesA.flat()).toEqual(ea);
+    const full = await api("GET", `${LEDGER}?limit=100`, { headers: b.auth });
+    expect(full.body).toEqual({ entries: eb });
+    // A's cursor in B's hands pages B's ledger only.
+    const aFirst = await api("GET", `${LEDGER}?limit=3`, { headers: a.auth });
+    const cross = await api("GET", `${LEDGER}?limit=100&cursor=${encodeURIComponent(aFirst.body.nextCursor)}`, { headers: b.auth });
+    expect(cross.status).toBe(200);
+    for (const e of cross.body.entries) expect(eb.map((x) => x.id)).toContain(e.id);
+    expect(cross.body.entries.some((e: Expected) => ea.some((x) => x.id === e.id))).toBe(false);
+  });
+
+  it("earned entries come first (newest), ahead of older seeded entries", async () => {
+    const { auth, userId } = await signedUp();
+    const expected = await seedLedger(userId, 4);
+    const earned = await earn(auth, { earnKind: "daily_visit", idempotencyKey: key() });
+    const res = await api("GET", LEDGER, { headers: auth });
+    expect(res.body).toEqual({ entries: [earned.body.data.entry, ...expected] });
+  });
+
+  it("without a token or with a bad token is 401", async () => {
+    const res = await api("GET", LEDGER);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } });
+    const bad = await api("GET", LEDGER, { headers: { authorization: "Bearer x.y.z" } });
+    expect(bad.status).toBe(401);
+    expect(errorOf(bad).code).toBe("UNAUTHORIZED");
+  });
+});
