@@ -43,13 +43,26 @@ async function present(db: DbTx, stars: StarRow[]) {
 
 const STAR_SELECT = { teamId: true, slug: true, name: true, logo: true, starredAt: true } as const;
 
+/** One round trip: the stars joined with whatever team rows exist (the live row wins over the snapshot). */
 export async function listStars(db: DbTx, userId: string) {
-  const stars = await db.starredTeam.findMany({
-    where: { userId },
-    orderBy: [{ starredAt: "desc" }, { teamId: "asc" }],
-    select: STAR_SELECT,
-  });
-  return present(db, stars);
+  const rows = await db.$queryRaw<(StarRow & { source: string | null; providerId: string | null })[]>`
+    SELECT s.team_id AS "teamId", s.starred_at AS "starredAt",
+           CASE WHEN t.id IS NULL THEN s.slug ELSE t.slug END AS slug,
+           CASE WHEN t.id IS NULL THEN s.name ELSE t.name END AS name,
+           CASE WHEN t.id IS NULL THEN s.logo ELSE t.logo END AS logo,
+           t.source, t.provider_id AS "providerId"
+    FROM starred_teams s LEFT JOIN teams t ON t.id = s.team_id
+    WHERE s.user_id = ${userId}::uuid
+    ORDER BY s.starred_at DESC, s.team_id`;
+  return rows.map((r) => ({
+    id: r.teamId,
+    slug: r.slug,
+    name: r.name,
+    logo: r.logo,
+    source: r.source,
+    providerId: r.providerId,
+    starredAt: r.starredAt.toISOString(),
+  }));
 }
 
 /** Only the snapshot keys present are written; an explicit null clears. */

@@ -11,6 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const key = () => `k-${randomUUID()}`;
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64url");
+/** A cursor in the server's current format (base64url of JSON [version, sortKey, id]), built by hand. */
+const cur = (...parts: unknown[]) => b64(JSON.stringify(parts));
 
 async function signedUp() {
   const user = newUser();
@@ -497,17 +499,17 @@ describe("GET /api/v1/engage/rep/ledger", () => {
     ["garbage characters", "!!!not-a-cursor!!!"],
     ["base64 of junk", b64("junk")],
     ["base64 of binary junk", Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x7c, 0x7c]).toString("base64url")],
-    ["bad version", b64(`v2|1760000000000|${VALID_ID}`)],
-    ["missing version", b64(`1760000000000|${VALID_ID}`)],
-    ["too many parts", b64(`v1|1760000000000|${VALID_ID}|x`)],
-    ["non-numeric time", b64(`v1|yesterday|${VALID_ID}`)],
-    ["negative time", b64(`v1|-5|${VALID_ID}`)],
-    ["fractional time", b64(`v1|1.5|${VALID_ID}`)],
-    ["time past the Date range", b64(`v1|9007199254740991|${VALID_ID}`)],
-    ["id not a uuid", b64("v1|1760000000000|not-a-uuid")],
-    ["id with SQL", b64("v1|1760000000000|x' OR '1'='1")],
-    ["empty id", b64("v1|1760000000000|")],
-    ["over 512 characters", "A".repeat(600)],
+    ["bad version", cur("v2", "1760000000000", VALID_ID)],
+    ["missing version", cur("1760000000000", VALID_ID)],
+    ["too many parts", cur("v1", "1760000000000", VALID_ID, "x")],
+    ["non-numeric time", cur("v1", "yesterday", VALID_ID)],
+    ["negative time", cur("v1", "-5", VALID_ID)],
+    ["fractional time", cur("v1", "1.5", VALID_ID)],
+    ["time past the Date range", cur("v1", "9007199254740991", VALID_ID)],
+    ["id not a uuid", cur("v1", "1760000000000", "not-a-uuid")],
+    ["id with SQL", cur("v1", "1760000000000", "x' OR '1'='1")],
+    ["empty id", cur("v1", "1760000000000", "")],
+    ["over 1024 characters", "A".repeat(1100)],
   ])("cursor: %s is 400 VALIDATION_ERROR, never 500", async (_label, cursor) => {
     const { auth, userId } = await signedUp();
     await seedLedger(userId, 3);
@@ -520,15 +522,15 @@ describe("GET /api/v1/engage/rep/ledger", () => {
   it("a well-formed cursor made by hand pages from its position", async () => {
     const { auth, userId } = await signedUp();
     const expected = await seedLedger(userId, 6);
-    const future = await api("GET", `${LEDGER}?cursor=${b64(`v1|${Date.parse("2100-01-01T00:00:00.000Z")}|${VALID_ID}`)}`, { headers: auth });
+    const future = await api("GET", `${LEDGER}?cursor=${cur("v1", String(Date.parse("2100-01-01T00:00:00.000Z")), VALID_ID)}`, { headers: auth });
     expect(future.status).toBe(200);
     expect(future.body).toEqual({ entries: expected });
-    const epoch = await api("GET", `${LEDGER}?cursor=${b64(`v1|0|${VALID_ID}`)}`, { headers: auth });
+    const epoch = await api("GET", `${LEDGER}?cursor=${cur("v1", "0", VALID_ID)}`, { headers: auth });
     expect(epoch.status).toBe(200);
     expect(epoch.body).toEqual({ entries: [] });
     // Positioned on the third entry (same createdAt group, id tie-break): the rest follow.
     const third = expected[2]!;
-    const mid = await api("GET", `${LEDGER}?cursor=${b64(`v1|${Date.parse(third.timestamp)}|${third.id}`)}`, { headers: auth });
+    const mid = await api("GET", `${LEDGER}?cursor=${cur("v1", String(Date.parse(third.timestamp)), third.id)}`, { headers: auth });
     expect(mid.status).toBe(200);
     expect(mid.body).toEqual({ entries: expected.slice(3) });
   });

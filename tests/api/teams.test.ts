@@ -270,7 +270,7 @@ describe("GET /api/teams filters and pagination", () => {
     expect(errorOf(res).details?.map((d) => d.path)).toEqual(["query.limit"]);
   });
 
-  it.each(["garbage!", "abc", Buffer.from("v2|x|y").toString("base64url"), Buffer.from("v1||tm_hch").toString("base64url")])(
+  it.each(["garbage!", "abc", Buffer.from(JSON.stringify(["v2", "x", "y"])).toString("base64url"), Buffer.from(JSON.stringify(["v1", "", "tm_hch"])).toString("base64url")])(
     "garbage cursor %j is 400 VALIDATION_ERROR at query.cursor",
     async (cursor) => {
       const res = await api("GET", `/api/teams?cursor=${encodeURIComponent(cursor)}`);
