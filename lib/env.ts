@@ -15,6 +15,8 @@ const schema = z.object({
   CLERK_JWT_KEY: z.string().optional(),
   CLERK_AUTHORIZED_PARTIES: z.string().optional(),
   CLERK_CLOCK_SKEW_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  // How long a process keeps a team's public detail (0 = never); syncs in the same process clear it.
+  TEAM_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -37,16 +37,17 @@ function decodeLedgerCursor(cursor: string): { at: Date; id: string } {
 /** Keyset page of a user's ledger, newest first (created_at desc, id desc). */
 export async function ledgerPage(db: Db, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeLedgerCursor(cursor) : undefined;
-  // Row comparison keeps the scan on the (user_id, created_at desc, id desc) index at any depth.
+  // Row comparison keeps the scan on the (user_id, created_at desc, id desc) index at any depth. Order by e.id
+  // (the uuid), not the text alias, or PostgreSQL adds a sort step.
   const rows = after
     ? await db.$queryRaw<EntryRow[]>`
-        SELECT id::text AS id, source, amount, reason, created_at AS "createdAt" FROM rep_entries
-        WHERE user_id = ${userId}::uuid AND (created_at, id) < (${after.at}::timestamptz, ${after.id}::uuid)
-        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`
+        SELECT e.id::text AS id, e.source, e.amount, e.reason, e.created_at AS "createdAt" FROM rep_entries e
+        WHERE e.user_id = ${userId}::uuid AND (e.created_at, e.id) < (${after.at}::timestamptz, ${after.id}::uuid)
+        ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit + 1}`
     : await db.$queryRaw<EntryRow[]>`
-        SELECT id::text AS id, source, amount, reason, created_at AS "createdAt" FROM rep_entries
-        WHERE user_id = ${userId}::uuid
-        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+        SELECT e.id::text AS id, e.source, e.amount, e.reason, e.created_at AS "createdAt" FROM rep_entries e
+        WHERE e.user_id = ${userId}::uuid
+        ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit + 1}`;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {

@@ -1,6 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db/client";
 import type { AuthUser } from "../auth/users";
+import { env } from "../env";
 import { notFound } from "../http/errors";
 import { decodeCursor, encodeCursor } from "../http/cursor";
 import { hasOvertimeLosses, normalizeSport, SPORT_PATTERN_SQL } from "./sport";
@@ -152,11 +153,44 @@ interface RecordCounts {
   played: number;
 }
 
-/**
- * Id first, then slug (case-insensitive); archived or missing → 404. One query reads the team, its league
- * links and its record over the finished games of the league's season.
- */
+/** Id first, then slug (case-insensitive); archived or missing → 404. */
 export async function getTeamDetail(db: Db, idOrSlug: string, viewer: AuthUser | null) {
+  const team = await cachedPublicDetail(db, idOrSlug);
+  if (!team) throw notFound("Team");
+  const staff =
+    viewer && !viewer.isAdmin
+      ? await db.teamStaff.findUnique({ where: { userId_teamId: { userId: viewer.id, teamId: team.id } }, select: { teamId: true } })
+      : null;
+  return { team: { ...team, viewerCanPostAsTeam: viewer ? viewer.isAdmin || staff !== null : false } };
+}
+
+type PublicDetail = Awaited<ReturnType<typeof readPublicDetail>>;
+
+// Team detail is the same for every viewer but viewerCanPostAsTeam, and changes only when a sync runs, so it
+// is kept briefly per process (the spec asks clients to tolerate a short delay after syncs). Caching the
+// promise also folds concurrent misses into one query.
+const detailCache = new Map<string, { expires: number; value: Promise<PublicDetail> }>();
+
+function cachedPublicDetail(db: Db, idOrSlug: string): Promise<PublicDetail> {
+  const ttl = env().TEAM_CACHE_TTL_MS;
+  if (ttl <= 0) return readPublicDetail(db, idOrSlug);
+  const now = Date.now();
+  const hit = detailCache.get(idOrSlug);
+  if (hit && hit.expires > now) return hit.value;
+  if (detailCache.size >= 1_000) detailCache.clear();
+  const value = readPublicDetail(db, idOrSlug);
+  detailCache.set(idOrSlug, { expires: now + ttl, value });
+  value.catch(() => detailCache.delete(idOrSlug));
+  return value;
+}
+
+/** Drops cached team details, e.g. after a sync or an archive in this process. */
+export function forgetTeamDetails(): void {
+  detailCache.clear();
+}
+
+/** One query reads the team, its league links and its record over the finished games of the league's season. */
+async function readPublicDetail(db: Db, idOrSlug: string) {
   const [t] = await db.$queryRaw<(TeamRow & RecordCounts)[]>`
     SELECT ${TEAM_COLUMNS}, r.*
     FROM ${TEAM_FROM}
@@ -179,19 +213,11 @@ export async function getTeamDetail(db: Db, idOrSlug: string, viewer: AuthUser |
     WHERE t.id = ${idOrSlug} OR t.slug = ${idOrSlug.toLowerCase()}
     ORDER BY (t.id = ${idOrSlug}) DESC
     LIMIT 1`;
-  if (!t || t.archivedAt) throw notFound("Team");
-
-  const staff =
-    viewer && !viewer.isAdmin
-      ? await db.teamStaff.findUnique({ where: { userId_teamId: { userId: viewer.id, teamId: t.id } }, select: { teamId: true } })
-      : null;
+  if (!t || t.archivedAt) return null;
   return {
-    team: {
-      ...toTeam(t),
-      teamRecord: toTeamRecord(t, recordSport(t.leagueSport, t.sport)),
-      foundedDate: t.foundedDate ? t.foundedDate.toISOString().slice(0, 10) : null,
-      viewerCanPostAsTeam: viewer ? viewer.isAdmin || staff !== null : false,
-    },
+    ...toTeam(t),
+    teamRecord: toTeamRecord(t, recordSport(t.leagueSport, t.sport)),
+    foundedDate: t.foundedDate ? t.foundedDate.toISOString().slice(0, 10) : null,
   };
 }
 
