@@ -133,10 +133,12 @@ export function parse<T>(schema: ZodType<T>, value: unknown, where: "params" | "
 }
 
 export function issuesToDetails(error: z.ZodError, where: string): ErrorDetail[] {
-  return error.issues.map((issue) => ({
-    path: [where, ...issue.path.map(String)].join("."),
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    const path = [where, ...issue.path.map(String)];
+    // One detail per unknown field, named, rather than one for the object that holds them.
+    if (issue.code === "unrecognized_keys") return issue.keys.map((key) => ({ path: [...path, key].join("."), message: "Unknown field" }));
+    return [{ path: path.join("."), message: issue.message }];
+  });
 }
 
 function queryObject(req: Request): Record<string, string | string[]> {

@@ -305,7 +305,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
     ["missing targetId on post_shared", { earnKind: "post_shared", idempotencyKey: "key-12345678" }, "body.targetId"],
     ["empty targetId", { earnKind: "article_read", idempotencyKey: "key-12345678", targetId: "" }, "body.targetId"],
     ["targetId over 128", { earnKind: "article_read", idempotencyKey: "key-12345678", targetId: "t".repeat(129) }, "body.targetId"],
-    ["unknown key", { earnKind: "daily_visit", idempotencyKey: "key-12345678", amount: 1000 }, "body"],
+    ["unknown key", { earnKind: "daily_visit", idempotencyKey: "key-12345678", amount: 1000 }, "body.amount"],
   ])("%s is 400 VALIDATION_ERROR naming %s", async (_label, json, path) => {
     const { auth, userId } = await signedUp();
     const res = await earn(auth, json);

@@ -234,7 +234,7 @@ describe("PUT /api/me/starred-teams/{teamId}", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,
-      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "body", message: expect.stringContaining("color") }] },
+      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "body.color", message: "Unknown field" }] },
     });
     expect(await starCount(await userIdOf(sub))).toBe(0);
   });
