@@ -50,20 +50,11 @@ export interface RouteHandler {
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
 
-/** Lets a handler choose the status or add headers. */
-export class Reply<R> {
-  constructor(
-    readonly data: R,
-    readonly init: { status?: number; headers?: Record<string, string> } = {},
-  ) {}
-}
-export const reply = <R>(data: R, init?: { status?: number; headers?: Record<string, string> }) => new Reply(data, init);
-
 const validateResponses = process.env.VALIDATE_RESPONSES === "1";
 
 export function route<P = undefined, Q = undefined, B = undefined, R = unknown, A extends AuthMode = AuthMode>(
   config: RouteConfig<P, Q, B, R> & { auth: A },
-  handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R | Reply<R>>,
+  handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R>,
 ): RouteHandler {
   const run = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
     const started = performance.now();
@@ -88,12 +79,10 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
         const raw = await readJsonBody(req, config.bodyLimit ?? DEFAULT_BODY_LIMIT, config.bodyRequired !== false);
         body = raw === UNSET_BODY ? (undefined as B) : parse(config.body, raw, "body");
       }
-      const result = await handler({ params, query, body, user: user as never, req, requestId });
-      const out = result instanceof Reply ? result : new Reply(result as R);
-      if (validateResponses) assertResponse(config, out.data);
-      status = out.init.status ?? config.status ?? 200;
-      const payload = config.envelope === false ? out.data : { success: true, data: out.data };
-      return Response.json(payload, { status, headers: { ...baseHeaders(requestId, rate), ...out.init.headers } });
+      const data = await handler({ params, query, body, user: user as never, req, requestId });
+      if (validateResponses) assertResponse(config, data);
+      status = config.status ?? 200;
+      return Response.json(config.envelope === false ? data : { success: true, data }, { status, headers: baseHeaders(requestId, rate) });
     } catch (error) {
       const response = errorResponse(error, requestId, rate, req);
       status = response.status;

@@ -5,54 +5,35 @@ import { mergeItem, STARRED_TEAMS_CAP, type StarSnapshot } from "./schemas";
 // Stars are HQ bookmarks: no follow, no social surface. The cap is held by locking the user's row for the
 // transaction, so concurrent stars of one user are serialized and counted under the lock.
 
-interface StarRow {
-  teamId: string;
-  slug: string | null;
-  name: string | null;
-  logo: string | null;
-  starredAt: Date;
-}
-
 const TX = { maxWait: 15_000, timeout: 15_000 };
 
 async function lockUser(tx: DbTx, userId: string) {
   await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
 }
 
-/** The live team row wins over the stored snapshot; with no row, the snapshot stands and source/providerId are null. */
-async function present(db: DbTx, stars: StarRow[]) {
-  if (stars.length === 0) return [];
-  const teams = await db.team.findMany({
-    where: { id: { in: stars.map((s) => s.teamId) } },
-    select: { id: true, slug: true, name: true, logo: true, source: true, providerId: true },
-  });
-  const byId = new Map(teams.map((t) => [t.id, t]));
-  return stars.map((s) => {
-    const team = byId.get(s.teamId);
-    return {
-      id: s.teamId,
-      slug: team ? team.slug : s.slug,
-      name: team ? team.name : s.name,
-      logo: team ? team.logo : s.logo,
-      source: team ? team.source : null,
-      providerId: team ? team.providerId : null,
-      starredAt: s.starredAt.toISOString(),
-    };
-  });
+interface StarEntryRow {
+  teamId: string;
+  slug: string | null;
+  name: string | null;
+  logo: string | null;
+  source: string | null;
+  providerId: string | null;
+  starredAt: Date;
 }
 
-const STAR_SELECT = { teamId: true, slug: true, name: true, logo: true, starredAt: true } as const;
-
-/** One round trip: the stars joined with whatever team rows exist (the live row wins over the snapshot). */
-export async function listStars(db: DbTx, userId: string) {
-  const rows = await db.$queryRaw<(StarRow & { source: string | null; providerId: string | null })[]>`
+/**
+ * Starred entries in one round trip: each star joined with its team row when one exists. The live row wins over
+ * the stored snapshot; with no row the snapshot stands and source/providerId are null.
+ */
+async function starEntries(db: DbTx, userId: string, onlyTeamId?: string) {
+  const rows = await db.$queryRaw<StarEntryRow[]>`
     SELECT s.team_id AS "teamId", s.starred_at AS "starredAt",
            CASE WHEN t.id IS NULL THEN s.slug ELSE t.slug END AS slug,
            CASE WHEN t.id IS NULL THEN s.name ELSE t.name END AS name,
            CASE WHEN t.id IS NULL THEN s.logo ELSE t.logo END AS logo,
            t.source, t.provider_id AS "providerId"
     FROM starred_teams s LEFT JOIN teams t ON t.id = s.team_id
-    WHERE s.user_id = ${userId}::uuid
+    WHERE s.user_id = ${userId}::uuid AND (${onlyTeamId ?? null}::text IS NULL OR s.team_id = ${onlyTeamId ?? null}::text)
     ORDER BY s.starred_at DESC, s.team_id`;
   return rows.map((r) => ({
     id: r.teamId,
@@ -65,6 +46,8 @@ export async function listStars(db: DbTx, userId: string) {
   }));
 }
 
+export const listStars = (db: DbTx, userId: string) => starEntries(db, userId);
+
 /** Only the snapshot keys present are written; an explicit null clears. */
 function snapshotUpdate(snapshot: StarSnapshot) {
   const data: StarSnapshot = {};
@@ -73,22 +56,22 @@ function snapshotUpdate(snapshot: StarSnapshot) {
 }
 
 export async function starTeam(db: Db, userId: string, teamId: string, snapshot: StarSnapshot = {}) {
-  const row = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     await lockUser(tx, userId);
-    const existing = await tx.starredTeam.findUnique({ where: { userId_teamId: { userId, teamId } }, select: STAR_SELECT });
+    const existing = await tx.starredTeam.findUnique({ where: { userId_teamId: { userId, teamId } }, select: { teamId: true } });
+    const data = snapshotUpdate(snapshot);
     if (existing) {
-      const data = snapshotUpdate(snapshot);
-      if (Object.keys(data).length === 0) return existing;
-      return tx.starredTeam.update({ where: { userId_teamId: { userId, teamId } }, data, select: STAR_SELECT });
+      if (Object.keys(data).length) await tx.starredTeam.update({ where: { userId_teamId: { userId, teamId } }, data });
+    } else {
+      const count = await tx.starredTeam.count({ where: { userId } });
+      if (count >= STARRED_TEAMS_CAP) {
+        throw new DomainError("STARRED_TEAMS_LIMIT", `You can star at most ${STARRED_TEAMS_CAP} clubs. Unstar one first.`);
+      }
+      await tx.starredTeam.create({ data: { userId, teamId, ...data } });
     }
-    const count = await tx.starredTeam.count({ where: { userId } });
-    if (count >= STARRED_TEAMS_CAP) {
-      throw new DomainError("STARRED_TEAMS_LIMIT", `You can star at most ${STARRED_TEAMS_CAP} clubs. Unstar one first.`);
-    }
-    return tx.starredTeam.create({ data: { userId, teamId, ...snapshotUpdate(snapshot) }, select: STAR_SELECT });
+    const [team] = await starEntries(tx, userId, teamId);
+    return { starred: true as const, team: team! };
   }, TX);
-  const [team] = await present(db, [row]);
-  return { starred: true as const, team: team! };
 }
 
 export async function unstarTeam(db: Db, userId: string, teamId: string) {
@@ -113,7 +96,7 @@ export async function mergeStars(db: Db, userId: string, items: unknown[]) {
 
   let added = 0;
   let skipped = 0;
-  await db.$transaction(async (tx) => {
+  const teams = await db.$transaction(async (tx) => {
     await lockUser(tx, userId);
     const starred = new Set(
       (await tx.starredTeam.findMany({ where: { userId }, select: { teamId: true } })).map((s) => s.teamId),
@@ -136,8 +119,9 @@ export async function mergeStars(db: Db, userId: string, items: unknown[]) {
       }
     }
     if (fresh.length) await tx.starredTeam.createMany({ data: fresh });
+    return starEntries(tx, userId);
   }, TX);
 
   rejected.sort((a, b) => a.index - b.index);
-  return { teams: await listStars(db, userId), added, skipped, rejected };
+  return { teams, added, skipped, rejected };
 }
