@@ -3,7 +3,7 @@ import { DomainError } from "./errors";
 // Opaque, versioned keyset cursors: base64url of JSON ["v1", sortKey, id]. Clients must not parse them.
 const VERSION = "v1";
 
-const invalid = () =>
+export const invalidCursor = () =>
   new DomainError("VALIDATION_ERROR", "The cursor is invalid or expired; start again without it.", [
     { path: "query.cursor", message: "Invalid cursor" },
   ]);
@@ -13,16 +13,16 @@ export function encodeCursor(sortKey: string | number, id: string): string {
 }
 
 export function decodeCursor(cursor: string): { sortKey: string; id: string } {
-  if (!/^[A-Za-z0-9_-]{1,1024}$/.test(cursor)) throw invalid();
+  if (!/^[A-Za-z0-9_-]{1,1024}$/.test(cursor)) throw invalidCursor();
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    throw invalid();
+    throw invalidCursor();
   }
-  if (!Array.isArray(parts) || parts.length !== 3 || parts[0] !== VERSION) throw invalid();
+  if (!Array.isArray(parts) || parts.length !== 3 || parts[0] !== VERSION) throw invalidCursor();
   const [, sortKey, id] = parts;
-  if (typeof sortKey !== "string" || typeof id !== "string" || !sortKey || !id) throw invalid();
+  if (typeof sortKey !== "string" || typeof id !== "string" || !sortKey || !id) throw invalidCursor();
   return { sortKey, id };
 }
 
@@ -30,6 +30,6 @@ export function decodeCursor(cursor: string): { sortKey: string; id: string } {
 export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
   const { sortKey, id } = decodeCursor(cursor);
   const ms = Number(sortKey);
-  if (!/^\d{1,15}$/.test(sortKey) || Number.isNaN(new Date(ms).getTime())) throw invalid();
+  if (!/^\d{1,15}$/.test(sortKey) || Number.isNaN(new Date(ms).getTime())) throw invalidCursor();
   return { at: new Date(ms), id };
 }
