@@ -674,3 +674,34 @@ export const REWARDS: readonly SeedReward[] = [
     active: true,
   },
 ];
+
+export interface SeedPack {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  priceRep: number;
+  isFreeStarter: boolean;
+  active: boolean;
+}
+
+export const PACKS: readonly SeedPack[] = [
+  {
+    id: "pk_starter",
+    slug: "starter-pack",
+    name: "Starter Pack",
+    description: "Five collectibles to begin a binder; every new fan gets one at onboarding.",
+    priceRep: 0,
+    isFreeStarter: true,
+    active: true,
+  },
+  {
+    id: "pk_gameday",
+    slug: "gameday-pack",
+    name: "Gameday Pack",
+    description: "Eight collectibles from this week's games.",
+    priceRep: 250,
+    isFreeStarter: false,
+    active: true,
+  },
+];

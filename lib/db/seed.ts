@@ -10,6 +10,7 @@ import {
   DIVISIONS,
   GAMES,
   LEAGUES,
+  PACKS,
   PLAYERS,
   QUESTS,
   REWARDS,
@@ -24,6 +25,7 @@ export interface SeedCounts {
   games: number;
   quests: number;
   rewards: number;
+  packs: number;
 }
 
 type Row = { id: string } & Record<string, unknown>;
@@ -81,6 +83,7 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
   const games = GAMES.map((g) => ({ ...g, startsAt: new Date(g.startsAt), ...times }));
   const quests = QUESTS.map((q) => ({ ...q, createdAt: stamp }));
   const rewards = REWARDS.map((r) => ({ ...r, createdAt: stamp }));
+  const packs = PACKS.map((p) => ({ ...p, createdAt: stamp }));
 
   await db.$transaction(
     async (tx) => {
@@ -93,6 +96,7 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
       await sync(tx.game, games);
       await sync(tx.quest, quests);
       await sync(tx.reward, rewards);
+      await sync(tx.pack, packs);
     },
     { timeout: 60_000 },
   );
@@ -104,5 +108,6 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
     games: GAMES.length,
     quests: QUESTS.length,
     rewards: REWARDS.length,
+    packs: PACKS.length,
   };
 }

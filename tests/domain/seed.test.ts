@@ -9,7 +9,7 @@ const url = new URL(ADMIN);
 url.pathname = `/fan_seed_${Math.random().toString(36).slice(2, 10)}`;
 const db = createDb(url.toString(), 2);
 
-const TABLES = ["leagues", "conferences", "divisions", "teams", "players", "games", "quests", "rewards"];
+const TABLES = ["leagues", "conferences", "divisions", "teams", "players", "games", "quests", "rewards", "packs"];
 
 async function snapshot(): Promise<string> {
   const parts: string[] = [];
@@ -60,5 +60,6 @@ describe("demo seed", () => {
     expect(await db.game.count({ where: { status: "scheduled" } })).toBeGreaterThan(0);
     expect(await db.quest.count()).toBeGreaterThan(0);
     expect(await db.reward.count()).toBeGreaterThan(0);
+    expect(await db.pack.count({ where: { isFreeStarter: true, active: true } })).toBe(1);
   });
 });

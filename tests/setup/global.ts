@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import net from "node:net";
 import type { TestProject } from "vitest/node";
 import pg from "pg";
@@ -37,6 +38,29 @@ async function waitForHealth(url: string, server: ChildProcess, output: () => st
   throw new Error(`next start did not become healthy:\n${output()}`);
 }
 
+export interface Fixture {
+  /** Environment for the server under test. */
+  env: Record<string, string>;
+  /** Values tests can read with inject("fixtures")[name]. */
+  provided?: Record<string, string>;
+  teardown?: () => Promise<void>;
+}
+
+async function loadFixtures(ctx: { run: string }) {
+  const dir = path.join(import.meta.dirname, "server-env");
+  const env: Record<string, string> = {};
+  const provided: Record<string, Record<string, string>> = {};
+  const teardown: (() => Promise<void>)[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts")).sort()) {
+    const mod = (await import(path.join(dir, file))) as { default: (c: { run: string }) => Promise<Fixture> };
+    const fixture = await mod.default(ctx);
+    Object.assign(env, fixture.env);
+    provided[file.replace(/\.ts$/, "")] = fixture.provided ?? {};
+    if (fixture.teardown) teardown.push(fixture.teardown);
+  }
+  return { env, provided, teardown };
+}
+
 export default async function setup(project: TestProject) {
   if (!existsSync(`${process.env.NEXT_DIST_DIR ?? ".next"}/BUILD_ID`)) throw new Error("No production build: run `npm run build` first (npm test does).");
   const run = randomBytes(4).toString("hex");
@@ -57,6 +81,8 @@ export default async function setup(project: TestProject) {
     publicKeyEncoding: { type: "spki", format: "pem" },
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
+  // Fixtures in tests/setup/server-env/*.ts add server environment (and may start local stand-ins).
+  const fixtures = await loadFixtures({ run });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const redisPrefix = `test:${run}`;
@@ -81,6 +107,7 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
       CLERK_TELEMETRY_DISABLED: "1",
+      ...fixtures.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -93,9 +120,11 @@ export default async function setup(project: TestProject) {
   project.provide("privateKey", privateKey);
   project.provide("publicKey", publicKey);
   project.provide("redisPrefix", redisPrefix);
+  project.provide("fixtures", fixtures.provided);
 
   return async () => {
     server.kill("SIGTERM");
+    for (const stop of fixtures.teardown) await stop();
     await new Promise((r) => setTimeout(r, 300));
     if (process.env.TEST_SERVER_LOG) console.log(logs);
     const unexpected = logs.split("\n").filter((l) => l.includes('"unhandled error"'));
@@ -114,5 +143,7 @@ declare module "vitest" {
     privateKey: string;
     publicKey: string;
     redisPrefix: string;
+    /** Values fixtures hand to tests (e.g. a stand-in's URL), by fixture file name. */
+    fixtures: Record<string, Record<string, string>>;
   }
 }
