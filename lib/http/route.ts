@@ -54,7 +54,7 @@ const validateResponses = process.env.VALIDATE_RESPONSES === "1";
 
 export function route<P = undefined, Q = undefined, B = undefined, R = unknown, A extends AuthMode = AuthMode>(
   config: RouteConfig<P, Q, B, R> & { auth: A },
-  handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R>,
+  handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R | Response>,
 ): RouteHandler {
   const run = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
     const started = performance.now();
@@ -80,6 +80,12 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
         body = raw === UNSET_BODY ? (undefined as B) : parse(config.body, raw, "body");
       }
       const data = await handler({ params, query, body, user: user as never, req, requestId });
+      // Redirects and binary bodies: a handler may return a Response, which passes through as-is.
+      if (data instanceof Response) {
+        status = data.status;
+        for (const [k, v] of Object.entries(baseHeaders(requestId, rate))) if (!data.headers.has(k)) data.headers.set(k, v);
+        return data;
+      }
       if (validateResponses) assertResponse(config, data);
       status = config.status ?? 200;
       return Response.json(config.envelope === false ? data : { success: true, data }, { status, headers: baseHeaders(requestId, rate) });
