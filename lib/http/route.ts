@@ -83,8 +83,9 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
       // Redirects and binary bodies: a handler may return a Response, which passes through as-is.
       if (data instanceof Response) {
         status = data.status;
-        for (const [k, v] of Object.entries(baseHeaders(requestId, rate))) if (!data.headers.has(k)) data.headers.set(k, v);
-        return data;
+        const headers = new Headers(data.headers); // Response.redirect()'s own headers are immutable
+        for (const [k, v] of Object.entries(baseHeaders(requestId, rate))) if (!headers.has(k)) headers.set(k, v);
+        return new Response(data.body, { status: data.status, headers });
       }
       if (validateResponses) assertResponse(config, data);
       status = config.status ?? 200;
