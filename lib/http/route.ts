@@ -32,6 +32,8 @@ export interface RouteConfig<P, Q, B, R> {
   /** Error codes this route can answer beyond those implied by auth, validation and rate limits. */
   errors?: ErrorCode[];
   deprecated?: boolean;
+  /** Document-only overrides for routes that are not JSON in and out (multipart uploads, redirects, images). */
+  openapi?: { requestBody?: unknown; successResponses?: Record<string, unknown> };
 }
 
 export interface HandlerContext<P, Q, B, A extends AuthMode> {

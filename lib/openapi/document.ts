@@ -61,7 +61,7 @@ function operation(path: string, method: string, h: RouteHandler): Json {
   const success = c.envelope === false
     ? data
     : { type: "object", required: ["success", "data"], properties: { success: { const: true }, data } };
-  const responses: Json = {
+  const responses: Json = c.openapi?.successResponses ?? {
     [String(c.status ?? 200)]: { description: "Success", content: { "application/json": { schema: success } } },
   };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -87,7 +87,9 @@ function operation(path: string, method: string, h: RouteHandler): Json {
     ...(c.rateLimit ? { "x-rate-limit-policy": c.rateLimit } : {}),
     ...(c.deprecated ? { deprecated: true } : {}),
     parameters: [...parameters(c.params, "path"), ...parameters(c.query, "query")],
-    ...(c.body
+    ...(c.openapi?.requestBody
+      ? { requestBody: c.openapi.requestBody }
+      : c.body
       ? {
           requestBody: {
             required: c.bodyRequired !== false,
