@@ -14,12 +14,38 @@ const schema = z.object({
   RATE_LIMIT_OVERRIDES: z.string().optional(),
   CLERK_JWT_KEY: z.string().optional(),
   CLERK_AUTHORIZED_PARTIES: z.string().optional(),
+  CLERK_SECRET_KEY: z.string().min(1).optional(),
+  CLERK_API_URL: z.string().url().optional(),
+  // Hosted sign-in page the mobile flow sends the browser to (Clerk Account Portal or the web app's page).
+  CLERK_SIGN_IN_URL: z.string().url().default("https://accounts.example.com/sign-in"),
+  // Public origin of this service, used to build the mobile OAuth callback URL.
+  APP_URL: z.string().url().default("http://localhost:3000"),
+  MOBILE_OAUTH_PROVIDERS: z.string().default("google,apple"),
+  // Exact redirect URIs the native apps may be sent back to (comma-separated). Anything else is refused.
+  MOBILE_REDIRECT_URIS: z.string().default("fanapp://auth/callback"),
+  // HMAC key for the mobile OAuth state; required in production.
+  MOBILE_STATE_SECRET: z.string().min(32).optional(),
+  MOBILE_MIN_VERSION: z.string().default("1.0.0"),
+  MOBILE_LATEST_VERSION: z.string().default("1.0.0"),
+  MOBILE_UPDATE_URL_IOS: z.string().url().optional(),
+  MOBILE_UPDATE_URL_ANDROID: z.string().url().optional(),
   CLERK_CLOCK_SKEW_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   // How long a process keeps a team's public detail (0 = never); syncs in the same process clear it.
   TEAM_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   // The Terms of Use version a user must have accepted to post user-generated content.
   UGC_TERMS_VERSION: z.string().min(1).default("2026-01"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Uploads: Vercel Blob when BLOB_READ_WRITE_TOKEN is set, else files under UPLOAD_DIR served at GET /files/{key}.
+  BLOB_READ_WRITE_TOKEN: z.string().min(1).optional(),
+  UPLOAD_DIR: z.string().min(1).default(".data/uploads"),
+  // Prefix of the URLs of locally stored files, e.g. https://api.example.com/files (default: the relative /files).
+  UPLOAD_PUBLIC_BASE_URL: z.string().regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, "an http(s) URL or an absolute path").optional(),
+  // Image proxy: comma-separated hosts it may fetch from (exact host, or *.example.com for any subdomain).
+  IMAGE_PROXY_ALLOWED_HOSTS: z.string().default(""),
+  // Tests and local stand-ins only: comma-separated host=ip:port pins that skip DNS and the private-address check.
+  IMAGE_PROXY_HOST_OVERRIDES: z.string().regex(/^\s*$|^\s*[a-z0-9.-]+=[0-9a-f.:[\]]+:\d{1,5}\s*(,\s*[a-z0-9.-]+=[0-9a-f.:[\]]+:\d{1,5}\s*)*$/i, "comma-separated host=ip:port").optional(),
+  IMAGE_PROXY_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(5 * 1024 * 1024),
+  IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -5,7 +5,15 @@ export interface AuthUser {
   id: string;
   externalId: string;
   isAdmin: boolean;
+  /** The identity-provider session (sid claim) and when its token expires. */
+  sessionId: string | null;
+  expiresAt: Date;
 }
+
+const session = (identity: Identity) => ({
+  sessionId: typeof identity.claims.sid === "string" ? identity.claims.sid : null,
+  expiresAt: new Date(identity.claims.exp * 1000),
+});
 
 // externalId → user id. Users are never re-keyed, so a short-lived in-process cache saves a query per request.
 const CACHE_TTL_MS = 60_000;
@@ -16,7 +24,7 @@ const cache = new Map<string, { id: string; expires: number }>();
 export async function resolveUser(identity: Identity): Promise<AuthUser> {
   const now = Date.now();
   const hit = cache.get(identity.externalId);
-  if (hit && hit.expires > now) return { id: hit.id, externalId: identity.externalId, isAdmin: identity.isAdmin };
+  if (hit && hit.expires > now) return { id: hit.id, externalId: identity.externalId, isAdmin: identity.isAdmin, ...session(identity) };
 
   const externalId = identity.externalId;
   let row = await db.user.findUnique({ where: { externalId }, select: { id: true } });
@@ -27,7 +35,7 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   }
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(externalId, { id: row.id, expires: now + CACHE_TTL_MS });
-  return { id: row.id, externalId, isAdmin: identity.isAdmin };
+  return { id: row.id, externalId, isAdmin: identity.isAdmin, ...session(identity) };
 }
 
 /** Forget a cached mapping (tests and account deletion). */

@@ -10,6 +10,8 @@ export const RATE_LIMIT_POLICIES = {
   write: { tokens: 60, window: "60 s" },
   /** Rep earn attempts by a signed-in user. */
   earn: { tokens: 30, window: "60 s" },
+  /** Mobile token exchanges by client address: slows down guessing. */
+  exchange: { tokens: 20, window: "60 s" },
   /** Public lookups by client address. */
   public: { tokens: 300, window: "60 s" },
 } as const;
@@ -60,7 +62,7 @@ export function createLimiter(
 }
 
 type Duration = `${number} ${"ms" | "s" | "m" | "h"}`;
-const overrideSchema = z.record(
+const overrideSchema = z.partialRecord(
   z.enum(Object.keys(RATE_LIMIT_POLICIES) as [RateLimitPolicy, ...RateLimitPolicy[]]),
   z.object({ tokens: z.number().int().min(1), window: z.string().regex(/^\d+ (ms|s|m|h)$/).transform((w) => w as Duration) }),
 );

@@ -1,7 +1,9 @@
 // Every public API route module, by its OpenAPI path. Each domain keeps its own table in ./routes/;
 // a test checks the union against app/api/**/route.ts.
 import foundation from "./routes/foundation";
+import identity from "./routes/identity";
 
 export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   ...foundation,
+  ...identity,
 };

@@ -1,0 +1,34 @@
+import { identityProvider } from "@/lib/identity/provider";
+import { log } from "@/lib/http/log";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { logoutResult } from "@/lib/mobile/schemas";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Sign out",
+      description:
+        "Revokes the identity-provider session of the token (its `sid`) and clears the session cookie. Best effort toward the provider: if it cannot be reached the answer is still 200 with `sessionRevoked: false`, and the client should drop its token anyway.",
+      tags: ["Auth"],
+      auth: "bearer",
+      rateLimit: "write",
+      response: logoutResult,
+    },
+    async ({ user, requestId }) => {
+      let sessionRevoked = false;
+      if (user.sessionId) {
+        try {
+          await identityProvider().revokeSession(user.sessionId);
+          sessionRevoked = true;
+        } catch (error) {
+          log("warn", { msg: "session revoke failed", requestId, error: String(error) });
+        }
+      }
+      return Response.json(
+        { success: true, data: { loggedOut: true, sessionRevoked } },
+        { headers: { "Set-Cookie": "__session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" } },
+      );
+    },
+  ),
+});

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { redirectResponse } from "@/lib/mobile/docs";
+import { clearNonceCookie, completeSignIn } from "@/lib/mobile/flow";
+import { callbackQuery } from "@/lib/mobile/schemas";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "Finish native sign-in",
+      description:
+        "Reached from the identity provider after sign-in, with the provider's session (the `__session` cookie, or a Bearer token). Checks the signed `state` and the nonce cookie, mints a one-time mobile session token (128 hex characters, valid 5 minutes, stored hashed) and redirects to the app as `<redirect_uri>#token=…`. Every failure after a valid state redirects as `#error=<code>` (`access_denied` and other provider errors, `state_mismatch`, `not_signed_in`, `server_error`); a missing, forged or expired state answers 400 because it names no trusted redirect.",
+      tags: ["Auth"],
+      auth: "public",
+      query: callbackQuery,
+      response: z.never(),
+      openapi: { successResponses: redirectResponse("To the app: `#token=…` or `#error=…`.") },
+    },
+    async ({ query, req }) => {
+      const location = await completeSignIn(db, {
+        state: query.state,
+        error: query.error,
+        cookieHeader: req.headers.get("cookie"),
+        authorization: req.headers.get("authorization"),
+      });
+      return new Response(null, {
+        status: 302,
+        headers: { Location: location, "Set-Cookie": clearNonceCookie(), "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+      });
+    },
+  ),
+});

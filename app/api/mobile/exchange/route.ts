@@ -1,0 +1,34 @@
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/http/errors";
+import { methods } from "@/lib/http/methods";
+import { parse, route } from "@/lib/http/route";
+import { exchangeBody, mobileToken, signInTicket } from "@/lib/mobile/schemas";
+import { exchangeMobileToken } from "@/lib/mobile/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Exchange a mobile session token for a sign-in ticket",
+      description:
+        "Public. The token comes in the body `{ token }` or as `Authorization: Bearer <token>`. Not 128 hex characters → 400 VALIDATION_ERROR; unknown, expired or already used → 401 UNAUTHORIZED. The token is consumed atomically (of concurrent exchanges exactly one succeeds). If the identity provider fails, the answer is 500 INTERNAL_ERROR and the token is not burned. The client creates a session from the ticket with the ticket strategy. Rate-limited per client address.",
+      tags: ["Auth"],
+      auth: "public",
+      body: exchangeBody,
+      bodyRequired: false,
+      rateLimit: "exchange",
+      response: signInTicket,
+      errors: ["UNAUTHORIZED"],
+    },
+    async ({ body, req }) => {
+      let token = body?.token;
+      if (!token) {
+        const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
+        if (!bearer) {
+          throw new DomainError("VALIDATION_ERROR", "Send the token as { token } or as a Bearer token.", [{ path: "body.token", message: "Required" }]);
+        }
+        token = parse(mobileToken, bearer, "body");
+      }
+      return exchangeMobileToken(db, token);
+    },
+  ),
+});

@@ -1,0 +1,106 @@
+import { createClerkClient, type ClerkClient } from "@clerk/backend";
+import { ensureDevKeyPair } from "../auth/keys";
+import { signSessionToken } from "../auth/sign";
+import { env } from "../env";
+
+// The identity provider behind one small interface. Production: Clerk's Backend API (CLERK_SECRET_KEY;
+// CLERK_API_URL overrides its address, which tests point at a local stand-in). Without a secret key outside
+// production: a built-in development provider, so the whole mobile flow can be walked on a laptop.
+
+export interface IdpUser {
+  externalId: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  username: string | null;
+  imageUrl: string | null;
+}
+
+export interface IdentityProvider {
+  readonly name: "clerk" | "development";
+  /** Where the browser signs in with `provider` (e.g. google, apple) and then returns to `returnUrl`. */
+  signInUrl(provider: string, returnUrl: string): string;
+  /** A one-time ticket the native app turns into a session (Clerk: a sign-in token). */
+  createSignInTicket(externalId: string, ttlSeconds: number): Promise<{ ticket: string; expiresAt: Date }>;
+  getUser(externalId: string): Promise<IdpUser | null>;
+  revokeSession(sessionId: string): Promise<void>;
+}
+
+export class ClerkProvider implements IdentityProvider {
+  readonly name = "clerk" as const;
+  private readonly clerk: ClerkClient;
+
+  constructor(secretKey: string, apiUrl: string | undefined, private readonly signInPage: string) {
+    this.clerk = createClerkClient({ secretKey, ...(apiUrl ? { apiUrl } : {}) });
+  }
+
+  signInUrl(provider: string, returnUrl: string): string {
+    const url = new URL(this.signInPage);
+    url.searchParams.set("redirect_url", returnUrl);
+    url.searchParams.set("strategy", `oauth_${provider}`);
+    return url.toString();
+  }
+
+  async createSignInTicket(externalId: string, ttlSeconds: number) {
+    const token = await this.clerk.signInTokens.createSignInToken({ userId: externalId, expiresInSeconds: ttlSeconds });
+    if (!token?.token) throw new Error("Clerk returned no sign-in token");
+    return { ticket: token.token, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
+  }
+
+  async getUser(externalId: string): Promise<IdpUser | null> {
+    try {
+      const u = await this.clerk.users.getUser(externalId);
+      const email = u.emailAddresses.find((e) => e.id === u.primaryEmailAddressId) ?? u.emailAddresses[0];
+      return {
+        externalId: u.id,
+        email: email?.emailAddress ?? null,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        username: u.username,
+        imageUrl: u.imageUrl || null,
+      };
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return null;
+      throw error;
+    }
+  }
+
+  async revokeSession(sessionId: string) {
+    await this.clerk.sessions.revokeSession(sessionId);
+  }
+}
+
+/** Laptop-only provider: signs in anyone by user id at /dev/sign-in and mints tickets that are session tokens. */
+export class DevelopmentProvider implements IdentityProvider {
+  readonly name = "development" as const;
+
+  signInUrl(provider: string, returnUrl: string): string {
+    return `/dev/sign-in?provider=${encodeURIComponent(provider)}&redirect_url=${encodeURIComponent(returnUrl)}`;
+  }
+
+  async createSignInTicket(externalId: string, ttlSeconds: number) {
+    const ticket = signSessionToken(ensureDevKeyPair().privateKey, externalId, { ttlSeconds });
+    return { ticket, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
+  }
+
+  async getUser(externalId: string): Promise<IdpUser> {
+    return { externalId, email: `${externalId}@dev.local`, firstName: null, lastName: null, username: null, imageUrl: null };
+  }
+
+  async revokeSession() {}
+}
+
+let instance: IdentityProvider | undefined;
+
+export function identityProvider(): IdentityProvider {
+  if (instance) return instance;
+  const e = env();
+  if (e.CLERK_SECRET_KEY) {
+    instance = new ClerkProvider(e.CLERK_SECRET_KEY, e.CLERK_API_URL, e.CLERK_SIGN_IN_URL);
+  } else if (e.NODE_ENV !== "production") {
+    instance = new DevelopmentProvider();
+  } else {
+    throw new Error("CLERK_SECRET_KEY is required in production (identity provider).");
+  }
+  return instance;
+}

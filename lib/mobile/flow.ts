@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import { verifySessionToken } from "../auth/tokens";
+import { resolveUser } from "../auth/users";
+import type { Db } from "../db/client";
+import { env } from "../env";
+import { DomainError } from "../http/errors";
+import { identityProvider } from "../identity/provider";
+import { isAllowedRedirect, mobileProviders } from "./config";
+import { issueMobileToken } from "./service";
+import { NONCE_COOKIE, signState, STATE_TTL_MS, verifyState } from "./state";
+
+// The native sign-in flow: start → (identity provider sign-in in the browser) → callback → exchange → ticket.
+
+/** Identity-provider session cookie set on this app's domain by the sign-in page (Clerk's `__session`). */
+export const SESSION_COOKIE = "__session";
+
+export function parseCookies(header: string | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0) {
+      try {
+        out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        // ignore a malformed cookie value
+      }
+    }
+  }
+  return out;
+}
+
+const secureCookie = () => (env().APP_URL.startsWith("https:") ? "; Secure" : "");
+
+/** Validates provider and redirect URI (no open redirect), then sends the browser to the provider's sign-in. */
+export function startSignIn(provider: string, redirectUri: string): { location: string; setCookie: string } {
+  if (!mobileProviders().includes(provider)) {
+    throw new DomainError("VALIDATION_ERROR", `Unknown sign-in provider. Use one of: ${mobileProviders().join(", ")}.`, [
+      { path: "query.provider", message: "Not a configured provider" },
+    ]);
+  }
+  if (!isAllowedRedirect(redirectUri)) {
+    throw new DomainError("VALIDATION_ERROR", "redirect_uri is not an allowed app redirect URI.", [
+      { path: "query.redirect_uri", message: "Not in the allow-list" },
+    ]);
+  }
+  const nonce = randomBytes(16).toString("base64url");
+  const state = signState({ provider, redirectUri, nonce });
+  const callback = new URL("/api/mobile/callback", env().APP_URL);
+  callback.searchParams.set("state", state);
+  return {
+    location: identityProvider().signInUrl(provider, callback.toString()),
+    setCookie: `${NONCE_COOKIE}=${nonce}; Path=/api/mobile; Max-Age=${STATE_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secureCookie()}`,
+  };
+}
+
+export const clearNonceCookie = () => `${NONCE_COOKIE}=; Path=/api/mobile; Max-Age=0; HttpOnly; SameSite=Lax${secureCookie()}`;
+
+/**
+ * Finishes the browser leg. A state that is missing, forged or expired cannot name a trusted redirect, so it is a
+ * 400; every later failure returns the app's redirect URI with `#error=…`, success with `#token=…` (a fragment,
+ * so the token never reaches a server log or Referer).
+ */
+export async function completeSignIn(
+  db: Db,
+  input: { state?: string; error?: string; cookieHeader: string | null; authorization: string | null },
+): Promise<string> {
+  const state = verifyState(input.state);
+  if (!state || !isAllowedRedirect(state.redirectUri)) {
+    throw new DomainError("VALIDATION_ERROR", "The sign-in state is missing, invalid or expired. Start sign-in again.", [
+      { path: "query.state", message: "Invalid or expired state" },
+    ]);
+  }
+  const back = (fragment: string) => `${state.redirectUri}#${fragment}`;
+  if (input.error) return back(`error=${encodeURIComponent(input.error.replace(/[^\w.-]/g, "_"))}`);
+
+  const cookies = parseCookies(input.cookieHeader);
+  if (cookies[NONCE_COOKIE] !== state.nonce) return back("error=state_mismatch");
+
+  const bearer = /^Bearer\s+(\S+)$/i.exec(input.authorization ?? "")?.[1];
+  const sessionToken = cookies[SESSION_COOKIE] ?? bearer;
+  if (!sessionToken) return back("error=not_signed_in");
+  let userId: string;
+  try {
+    userId = (await resolveUser(await verifySessionToken(sessionToken))).id;
+  } catch (error) {
+    if (error instanceof DomainError) return back("error=not_signed_in");
+    throw error;
+  }
+  try {
+    return back(`token=${await issueMobileToken(db, userId, state.redirectUri)}`);
+  } catch {
+    return back("error=server_error");
+  }
+}
+
+/** Wallet linking returns through here: only to an allow-listed app URI, carrying the address or an error. */
+export function walletCallbackTarget(redirectUri: string, address?: string, error?: string): string {
+  if (!isAllowedRedirect(redirectUri)) {
+    throw new DomainError("VALIDATION_ERROR", "redirect_uri is not an allowed app redirect URI.", [
+      { path: "query.redirect_uri", message: "Not in the allow-list" },
+    ]);
+  }
+  if (error) return `${redirectUri}#error=${encodeURIComponent(error.replace(/[^\w.-]/g, "_"))}`;
+  if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return `${redirectUri}#error=invalid_address`;
+  return `${redirectUri}#wallet=${address}`;
+}

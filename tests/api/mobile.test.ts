@@ -1,0 +1,294 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { api, baseUrl, db, errorOf, newUser, token } from "../helpers";
+
+const standIn = inject("fixtures").clerk!.url!;
+const APP = "fanapp://auth/callback";
+const ip = () => ({ "x-forwarded-for": `198.51.100.${Math.floor(Math.random() * 250)}, ${randomUUID()}`.split(",")[1]!.trim() });
+
+async function control(path: string, body?: unknown, method = "POST") {
+  const res = await fetch(`${standIn}/__control/${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
+}
+
+async function raw(path: string, headers: Record<string, string> = {}) {
+  return fetch(`${baseUrl}${path}`, { redirect: "manual", headers });
+}
+
+/** Runs start, then callback with the session of `sub`; returns the callback's Location. */
+async function signIn(sub: string, opts: { redirect?: string; nonce?: string; session?: string | null } = {}) {
+  const start = await raw(`/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(opts.redirect ?? APP)}`, ip());
+  expect(start.status).toBe(302);
+  const signInUrl = new URL(start.headers.get("location")!);
+  const callback = new URL(signInUrl.searchParams.get("redirect_url")!);
+  const nonce = /mobile_oauth_nonce=([^;]+)/.exec(start.headers.get("set-cookie") ?? "")![1]!;
+  const cookies = [`mobile_oauth_nonce=${opts.nonce ?? nonce}`];
+  const session = opts.session === undefined ? token(sub) : opts.session;
+  if (session) cookies.push(`__session=${session}`);
+  const res = await raw(`${callback.pathname}${callback.search}`, { cookie: cookies.join("; ") });
+  return { res, location: res.headers.get("location") ?? "", state: callback.searchParams.get("state")! };
+}
+
+async function mobileToken(sub: string): Promise<string> {
+  const { location } = await signIn(sub);
+  const m = /#token=([0-9a-f]{128})$/.exec(location);
+  expect(m, location).not.toBeNull();
+  return m![1]!;
+}
+
+const exchange = (t: unknown, headers: Record<string, string> = ip()) => api("POST", "/api/mobile/exchange", { headers, json: { token: t } });
+
+describe("GET /api/mobile/start", () => {
+  it("redirects to the provider's sign-in with a signed state and sets a nonce cookie", async () => {
+    const res = await raw(`/api/mobile/start?provider=apple&redirect_uri=${encodeURIComponent(APP)}`, ip());
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe("https://accounts.example.com/sign-in");
+    expect(location.searchParams.get("strategy")).toBe("oauth_apple");
+    const callback = new URL(location.searchParams.get("redirect_url")!);
+    expect(`${callback.origin}${callback.pathname}`).toBe("https://api.example.com/api/mobile/callback");
+    expect(callback.searchParams.get("state")).toMatch(/^[\w-]+\.[\w-]+$/);
+    expect(res.headers.get("set-cookie")).toMatch(/^mobile_oauth_nonce=[\w-]+; Path=\/api\/mobile; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
+  });
+
+  it.each([
+    ["not in the allow-list", "https://evil.example.com/cb"],
+    ["a prefix of an allowed URI", "fanapp://auth/callback.evil"],
+    ["an allowed URI with extra path", "fanapp://auth/callback/x"],
+    ["an allowed URI with a query", "fanapp://auth/callback?x=1"],
+  ])("refuses a redirect_uri %s with a 400 JSON error, never a redirect", async (_label, uri) => {
+    const res = await api("GET", `/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(uri)}`, { headers: ip() });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.body.error).toEqual({ code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "query.redirect_uri", message: "Not in the allow-list" }] });
+  });
+
+  it("refuses an unknown provider and missing parameters", async () => {
+    const res = await api("GET", `/api/mobile/start?provider=myspace&redirect_uri=${encodeURIComponent(APP)}`, { headers: ip() });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).details).toEqual([{ path: "query.provider", message: "Not a configured provider" }]);
+    const missing = await api("GET", "/api/mobile/start", { headers: ip() });
+    expect(missing.status).toBe(400);
+    expect(errorOf(missing).details!.map((d) => d.path).sort()).toEqual(["query.provider", "query.redirect_uri"]);
+  });
+});
+
+describe("GET /api/mobile/callback", () => {
+  it("mints a one-time token into the URL fragment and stores only its hash", async () => {
+    const { sub } = newUser();
+    const { res, location } = await signIn(sub);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("set-cookie")).toContain("mobile_oauth_nonce=; Path=/api/mobile; Max-Age=0");
+    const t = /^fanapp:\/\/auth\/callback#token=([0-9a-f]{128})$/.exec(location)![1]!;
+    const user = await db().user.findUniqueOrThrow({ where: { externalId: sub } });
+    const rows = await db().mobileSessionToken.findMany({ where: { userId: user.id } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.tokenHash).toBe(createHash("sha256").update(t).digest("hex"));
+    expect(JSON.stringify(rows)).not.toContain(t);
+    expect(rows[0]!.expiresAt.getTime() - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect(rows[0]!.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+  });
+
+  it("answers the other allowed redirect URI it was started with", async () => {
+    const { location } = await signIn(newUser().sub, { redirect: "https://app.example.com/mobile/callback" });
+    expect(location).toMatch(/^https:\/\/app\.example\.com\/mobile\/callback#token=[0-9a-f]{128}$/);
+  });
+
+  it("redirects with #error for a nonce mismatch, no session or an invalid session", async () => {
+    expect((await signIn(newUser().sub, { nonce: "other" })).location).toBe(`${APP}#error=state_mismatch`);
+    expect((await signIn(newUser().sub, { session: null })).location).toBe(`${APP}#error=not_signed_in`);
+    expect((await signIn(newUser().sub, { session: "not.a.jwt" })).location).toBe(`${APP}#error=not_signed_in`);
+    expect((await signIn(newUser().sub, { session: token("user_expired", { ttlSeconds: -60 }) })).location).toBe(`${APP}#error=not_signed_in`);
+  });
+
+  it("passes a provider error back to the app", async () => {
+    const { state } = await signIn(newUser().sub);
+    const res = await raw(`/api/mobile/callback?state=${encodeURIComponent(state)}&error=access_denied`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`${APP}#error=access_denied`);
+  });
+
+  it("answers 400 JSON for a missing or forged state (no trusted redirect)", async () => {
+    const missing = await api("GET", "/api/mobile/callback");
+    expect(missing.status).toBe(400);
+    expect(errorOf(missing).details).toEqual([{ path: "query.state", message: "Invalid or expired state" }]);
+    const { state } = await signIn(newUser().sub);
+    const [body] = state.split(".");
+    const payload = JSON.parse(Buffer.from(body!, "base64url").toString());
+    const forgedBody = Buffer.from(JSON.stringify({ ...payload, redirectUri: "https://evil.example.com" })).toString("base64url");
+    const forged = await api("GET", `/api/mobile/callback?state=${forgedBody}.${state.split(".")[1]}`);
+    expect(forged.status).toBe(400);
+    expect(forged.headers.get("location")).toBeNull();
+  });
+});
+
+describe("POST /api/mobile/exchange", () => {
+  it("returns a sign-in ticket once; a second exchange of the same token is 401", async () => {
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    const first = await exchange(t);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ success: true, data: { ticket: expect.stringMatching(/^ticket_/), expiresAt: expect.any(String) } });
+    const ttl = Date.parse(first.body.data.expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(9 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(10 * 60_000);
+    const calls = (await control("calls", undefined, "GET")) as { path: string; body: { user_id: string; expires_in_seconds: number } }[];
+    expect(calls.filter((c) => c.path === "/v1/sign_in_tokens" && c.body.user_id === sub)).toEqual([
+      { method: "POST", path: "/v1/sign_in_tokens", body: { user_id: sub, expires_in_seconds: 600 } },
+    ]);
+    const second = await exchange(t);
+    expect(second.status).toBe(401);
+    expect(second.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } });
+  });
+
+  it("accepts the token as a Bearer credential, in either letter case", async () => {
+    const t = await mobileToken(newUser().sub);
+    const res = await api("POST", "/api/mobile/exchange", { headers: { ...ip(), authorization: `Bearer ${t.toUpperCase()}` } });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ["too short", "ab".repeat(63)],
+    ["too long", "ab".repeat(65)],
+    ["not hex", "zz".repeat(64)],
+    ["a number", 12345],
+    ["empty", ""],
+  ])("a token that is %s is 400 VALIDATION_ERROR", async (_label, t) => {
+    const res = await exchange(t);
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details![0]!.path).toBe("body.token");
+  });
+
+  it("a malformed Bearer token, or none at all, is 400", async () => {
+    const bad = await api("POST", "/api/mobile/exchange", { headers: { ...ip(), authorization: "Bearer xyz" } });
+    expect(bad.status).toBe(400);
+    const none = await api("POST", "/api/mobile/exchange", { headers: ip() });
+    expect(none.status).toBe(400);
+    expect(errorOf(none).code).toBe("VALIDATION_ERROR");
+  });
+
+  it("an unknown or expired token is 401", async () => {
+    expect((await exchange(randomBytes(64).toString("hex"))).status).toBe(401);
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    await db().mobileSessionToken.updateMany({
+      where: { tokenHash: createHash("sha256").update(t).digest("hex") },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect((await exchange(t)).status).toBe(401);
+  });
+
+  it("a provider failure is 500 INTERNAL_ERROR and does not burn the token", async () => {
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    await control("fail", { userId: sub });
+    const failed = await exchange(t);
+    expect(failed.status).toBe(500);
+    expect(failed.body).toEqual({ success: false, error: { code: "INTERNAL_ERROR", message: expect.any(String) } });
+    await control("recover", { userId: sub });
+    const retry = await exchange(t);
+    expect(retry.status).toBe(200);
+  });
+
+  it("20 concurrent exchanges of one token: exactly one succeeds", async () => {
+    const t = await mobileToken(newUser().sub);
+    const headers = ip();
+    const results = await Promise.all(Array.from({ length: 20 }, () => exchange(t, headers)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 401)).toHaveLength(19);
+  });
+
+  it("is rate-limited per client address", async () => {
+    const headers = ip();
+    const results = [];
+    for (let i = 0; i < 21; i++) results.push(await exchange(randomBytes(64).toString("hex"), headers));
+    expect(results.slice(0, 20).every((r) => r.status === 401)).toBe(true);
+    expect(results[20]!.status).toBe(429);
+    expect(errorOf(results[20]!).code).toBe("RATE_LIMITED");
+    expect(Number(results[20]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("session routes", () => {
+  it("GET /api/mobile/verify describes the session; 401 without one", async () => {
+    const { sub, auth } = newUser();
+    const res = await api("GET", "/api/mobile/verify", { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      valid: true,
+      userId: expect.any(String),
+      externalId: sub,
+      sessionId: `sess_${sub}`,
+      role: "fan",
+      expiresAt: expect.any(String),
+    });
+    expect((await api("GET", "/api/mobile/verify")).status).toBe(401);
+  });
+
+  it("POST /api/auth/native-token mints a ticket for the caller (deprecated path)", async () => {
+    const { sub, auth } = newUser();
+    const res = await api("POST", "/api/auth/native-token", { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.body.data.ticket).toMatch(/^ticket_/);
+    const calls = (await control("calls", undefined, "GET")) as { path: string; body: { user_id: string } }[];
+    expect(calls.some((c) => c.path === "/v1/sign_in_tokens" && c.body.user_id === sub)).toBe(true);
+    expect((await api("POST", "/api/auth/native-token")).status).toBe(401);
+    const doc = await api("GET", "/api/openapi.json");
+    expect(doc.body.paths["/api/auth/native-token"].post.deprecated).toBe(true);
+  });
+
+  it("GET /api/auth/validate: anonymous, signed in, invalid", async () => {
+    expect((await api("GET", "/api/auth/validate")).body).toEqual({ success: true, data: { authenticated: false } });
+    const { auth } = newUser();
+    const ok = await api("GET", "/api/auth/validate", { headers: auth });
+    expect(ok.body.data).toEqual({ authenticated: true, userId: expect.any(String), expiresAt: expect.any(String) });
+    expect((await api("GET", "/api/auth/validate", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
+  });
+
+  it("POST /api/logout revokes the provider session and clears the cookie", async () => {
+    const { sub, auth } = newUser();
+    const res = await api("POST", "/api/logout", { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { loggedOut: true, sessionRevoked: true } });
+    expect(res.headers.get("set-cookie")).toContain("__session=; Path=/; Max-Age=0");
+    const calls = (await control("calls", undefined, "GET")) as { method: string; path: string }[];
+    expect(calls).toContainEqual(expect.objectContaining({ method: "POST", path: `/v1/sessions/sess_${sub}/revoke` }));
+    expect((await api("POST", "/api/logout")).status).toBe(401);
+  });
+});
+
+describe("GET /api/mobile/version", () => {
+  it("reports the configured versions and whether an update is needed", async () => {
+    expect((await api("GET", "/api/mobile/version")).body.data).toEqual({ minimumVersion: "2.1.0", latestVersion: "2.4.1", updateUrl: null });
+    expect((await api("GET", "/api/mobile/version?platform=ios&currentVersion=2.0.9")).body.data).toEqual({
+      minimumVersion: "2.1.0", latestVersion: "2.4.1", updateUrl: "https://apps.apple.com/app/id000000", updateRequired: true, updateAvailable: true,
+    });
+    expect((await api("GET", "/api/mobile/version?currentVersion=2.10.0")).body.data).toMatchObject({ updateRequired: false, updateAvailable: false });
+    expect((await api("GET", "/api/mobile/version?currentVersion=2.2.0")).body.data).toMatchObject({ updateRequired: false, updateAvailable: true });
+    expect((await api("GET", "/api/mobile/version?currentVersion=v2")).status).toBe(400);
+    expect((await api("GET", "/api/mobile/version?platform=windows")).status).toBe(400);
+  });
+});
+
+describe("GET /api/mobile/wallet-callback", () => {
+  it("returns to the app with the address or an error; refuses other redirects", async () => {
+    const addr = "0x" + "ab".repeat(20);
+    const ok = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&address=${addr}`);
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe(`${APP}#wallet=${addr}`);
+    const bad = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&address=0x123`);
+    expect(bad.headers.get("location")).toBe(`${APP}#error=invalid_address`);
+    const declined = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&error=user_rejected`);
+    expect(declined.headers.get("location")).toBe(`${APP}#error=user_rejected`);
+    const evil = await api("GET", `/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent("https://evil.example.com")}&address=${addr}`);
+    expect(evil.status).toBe(400);
+    expect(evil.headers.get("location")).toBeNull();
+  });
+});
