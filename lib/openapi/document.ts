@@ -19,11 +19,32 @@ export function routeConfigs(): { path: string; method: (typeof HTTP_METHODS)[nu
   return out;
 }
 
-const schemaOf = (schema: ZodType, io: "input" | "output"): Json => {
+// Named schemas (`.meta({ id })`) go to components/schemas, shared by every operation that uses them.
+let components: Record<string, Json> = {};
+
+function schemaOf(schema: ZodType, io: "input" | "output"): Json {
   const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any", reused: "inline" }) as Json;
   delete json.$schema;
-  return json;
-};
+  const defs = (json.$defs ?? {}) as Record<string, Json>;
+  delete json.$defs;
+  // The same id can differ between request (input) and response (output) forms; keep both, apart.
+  const names: Record<string, string> = {};
+  for (const [id, def] of Object.entries(defs)) {
+    const existing = components[id];
+    names[id] = !existing || JSON.stringify(existing) === JSON.stringify(def) ? id : `${id}${io === "input" ? "Input" : "Output"}`;
+  }
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!node || typeof node !== "object") return node;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node)) {
+      out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/") ? `#/components/schemas/${names[v.slice(8)]}` : rewrite(v);
+    }
+    return out;
+  };
+  for (const [id, def] of Object.entries(defs)) components[names[id]!] = rewrite(def) as Json;
+  return rewrite(json) as Json;
+}
 
 function parameters(schema: ZodType | undefined, location: "path" | "query"): Json[] {
   if (!schema) return [];
@@ -51,7 +72,7 @@ function errorCodesFor(h: RouteHandler): ErrorCode[] {
   if (c.body) codes.add("PAYLOAD_TOO_LARGE");
   if (c.rateLimit) codes.add("RATE_LIMITED");
   codes.add("INTERNAL_ERROR");
-  if (!(c.params || c.query || c.body)) codes.delete("VALIDATION_ERROR");
+  if (!(c.params || c.query || c.body || c.errors?.includes("VALIDATION_ERROR"))) codes.delete("VALIDATION_ERROR");
   return [...codes];
 }
 
@@ -105,6 +126,7 @@ let cached: Json | undefined;
 
 export function openApiDocument(): Json {
   if (cached) return cached;
+  components = {};
   const paths: Record<string, Json> = {};
   for (const { path, method, handler } of routeConfigs()) {
     (paths[path] ??= {})[method.toLowerCase()] = operation(path, method, handler);
@@ -135,6 +157,7 @@ export function openApiDocument(): Json {
         bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Clerk session token (RS256). Staff routes need the claim metadata.role = \"admin\"." },
       },
       schemas: {
+        ...components,
         Error: {
           type: "object",
           required: ["success", "error"],

@@ -48,3 +48,27 @@ describe("contract", () => {
     expect(doc.components.schemas.Error).toBeDefined();
   });
 });
+
+describe("OpenAPI references", () => {
+  it("every $ref resolves inside the document, and named schemas live in components", () => {
+    const doc = openApiDocument() as Record<string, unknown> & { components: { schemas: Record<string, unknown> } };
+    const refs: string[] = [];
+    const walk = (node: unknown) => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === "object") {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === "$ref" && typeof v === "string") refs.push(v);
+          else walk(v);
+        }
+      }
+    };
+    walk(doc);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(doc.components.schemas[ref.slice("#/components/schemas/".length)], ref).toBeDefined();
+    }
+    expect(JSON.stringify(doc)).not.toContain("$defs");
+    expect(doc.components.schemas.StarredTeam).toBeDefined();
+  });
+});
