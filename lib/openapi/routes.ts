@@ -2,8 +2,10 @@
 // a test checks the union against app/api/**/route.ts.
 import foundation from "./routes/foundation";
 import identity from "./routes/identity";
+import invitesSupport from "./routes/invites-support";
 
 export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   ...foundation,
   ...identity,
+  ...invitesSupport,
 };

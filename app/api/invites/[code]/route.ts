@@ -1,0 +1,22 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { inviteCodeParams, invitePreview } from "@/lib/invites/schemas";
+import { getInvitePreview } from "@/lib/invites/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "Look up an invite code",
+      description:
+        "Public preview for an invite link: the inviter's handle, display name and avatar, nothing more. The code is case-insensitive; a malformed code is 400 and an unknown one 404. Rate-limited per client address (policy `public`) to resist guessing.",
+      tags: ["Invites"],
+      auth: "public",
+      params: inviteCodeParams,
+      rateLimit: "public",
+      response: invitePreview,
+      errors: ["NOT_FOUND"],
+    },
+    ({ params }) => getInvitePreview(db, params.code),
+  ),
+});
