@@ -34,6 +34,8 @@ const schema = z.object({
   TEAM_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   // The Terms of Use version a user must have accepted to post user-generated content.
   UGC_TERMS_VERSION: z.string().min(1).default("2026-01"),
+  // Where the current Terms of Use can be read (GET /api/user/terms).
+  UGC_TERMS_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Uploads: Vercel Blob when BLOB_READ_WRITE_TOKEN is set, else files under UPLOAD_DIR served at GET /files/{key}.
   BLOB_READ_WRITE_TOKEN: z.string().min(1).optional(),

@@ -3,6 +3,7 @@
 
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, description: "The request's path, query or body is invalid." },
+  URL_NOT_ALLOWED: { status: 400, description: "The image proxy may not fetch this URL (not https, credentials, host not allow-listed, or a private/reserved address)." },
   UNAUTHORIZED: { status: 401, description: "Missing, malformed, expired or wrongly signed credentials." },
   FORBIDDEN: { status: 403, description: "Authenticated, but not allowed to do this." },
   EARN_KIND_SERVER_AWARDED: { status: 403, description: "This kind of Rep is awarded by the server, never through the earn route." },
@@ -14,6 +15,7 @@ export const ERROR_CODES = {
   IDEMPOTENCY_KEY_REUSED: { status: 409, description: "The idempotency key was already used with different parameters." },
   USERNAME_TAKEN: { status: 409, description: "The display handle belongs to another user." },
   FAVORITE_TEAMS_LIMIT: { status: 409, description: "At most 5 favorite teams, not counting official teams." },
+  CANNOT_BLOCK_SELF: { status: 400, description: "A user cannot block themselves." },
   INVITE_ALREADY_REDEEMED: { status: 409, description: "This account already redeemed an invite." },
   INVITE_OWN_CODE: { status: 409, description: "An invite code cannot be redeemed by its owner." },
   UGC_TERMS_REQUIRED: { status: 403, description: "Accept the current Terms of Use before posting." },

@@ -3,9 +3,11 @@
 import foundation from "./routes/foundation";
 import identity from "./routes/identity";
 import invitesSupport from "./routes/invites-support";
+import users from "./routes/users";
 
 export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   ...foundation,
   ...identity,
   ...invitesSupport,
+  ...users,
 };

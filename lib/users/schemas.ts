@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
 
 export const settings = z
   .object({
@@ -50,3 +50,264 @@ export const checkUsernameQuery = z.strictObject({
 export const usernameAvailability = z.object({ available: z.boolean() }).meta({ id: "UsernameAvailability" });
 
 export type SettingsPatch = z.infer<typeof settingsPatch>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Profile, onboarding, blocks, terms and the caller's history lists.
+
+export const DISPLAY_NAME_MAX = 50;
+export const BIO_MAX = 280;
+/** Favorite teams that count against the cap; official teams (Team.isOfficial) do not count. */
+export const FAVORITE_TEAMS_CAP = 5;
+/** Longest favoriteTeamIds array accepted at all (official teams included). */
+export const FAVORITE_TEAMS_MAX_ITEMS = 25;
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// PostgreSQL text cannot hold NUL; other control characters have no place in names either.
+const noControl = (s: string) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s);
+const noNul = (s: string) => !s.includes("\u0000");
+
+const handleInput = z
+  .string()
+  .regex(HANDLE_PATTERN, "3-30 characters: letters, digits and underscores")
+  .meta({
+    description:
+      "Display handle, 3..30 of [A-Za-z0-9_]. Unique case-insensitively; the case you send is kept. Reserved handles (admin, support, staff, …) answer 409 USERNAME_TAKEN.",
+    example: "Pat_Fan",
+  });
+
+const displayNameInput = z
+  .string()
+  .trim()
+  .min(1, "Must not be empty")
+  .max(DISPLAY_NAME_MAX)
+  .refine((s) => noControl(s) && !/[\r\n\t]/.test(s), "Must be one line without control characters")
+  .meta({ description: `Trimmed, 1..${DISPLAY_NAME_MAX} characters, one line.`, example: "Pat Fan" });
+
+const bioInput = z
+  .string()
+  .trim()
+  .max(BIO_MAX)
+  .refine(noNul, "Must not contain NUL characters")
+  .nullable()
+  .meta({ description: `Trimmed, 0..${BIO_MAX} characters; "" or null clears it.` });
+
+const favoriteTeamIdsInput = z
+  .array(idString)
+  .max(FAVORITE_TEAMS_MAX_ITEMS)
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    ids.forEach((id, index) => {
+      if (seen.has(id)) ctx.addIssue({ code: "custom", path: [index], message: `Duplicate team id ${id}` });
+      seen.add(id);
+    });
+  })
+  .meta({
+    description: `Replaces the whole list, in the order given (display order). Ids must be unique and name existing, non-archived teams (else 400 naming the index). At most ${FAVORITE_TEAMS_CAP} non-official teams; official teams do not count (else 409 FAVORITE_TEAMS_LIMIT). [] clears the list.`,
+  });
+
+const profileFields = {
+  handle: handleInput.optional(),
+  displayName: displayNameInput.optional(),
+  bio: bioInput.optional(),
+  favoriteTeamIds: favoriteTeamIdsInput.optional(),
+};
+
+export const profilePatch = z
+  .strictObject(profileFields)
+  .refine((v) => Object.keys(v).length > 0, { message: "Send at least one field." })
+  .meta({ id: "UserProfilePatch", description: "Only the fields sent change. Unknown fields are rejected." });
+
+export const onboardingBody = z
+  .strictObject({
+    ...profileFields,
+    acceptTermsVersion: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({ description: "Accept the Terms of Use during onboarding; must equal the current version (else 409 TERMS_VERSION_MISMATCH and nothing changes)." }),
+  })
+  .meta({ id: "OnboardingInput", description: "Every field is optional; the same rules as PATCH /api/user/profile apply. An empty body completes onboarding without profile changes." });
+
+export const favoriteTeamSummary = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    shortName: z.string().nullable(),
+    abbreviation: z.string().nullable(),
+    logo: z.string().nullable(),
+    sport: z.string().meta({ description: "Never null; unknown or empty becomes \"other\"." }),
+    colors: z.object({ primary: z.string().nullable(), secondary: z.string().nullable() }),
+    isOfficial: z.boolean().meta({ description: "Official teams do not count against the favorite-teams cap." }),
+    archived: z.boolean().meta({ description: "The team was archived after it was picked; it stays listed until the list is replaced." }),
+  })
+  .meta({ id: "FavoriteTeamSummary" });
+
+export const favoriteTeam = z
+  .object({
+    id: z.string().meta({ description: "Team id as stored on the profile." }),
+    team: favoriteTeamSummary.nullable().meta({ description: "null when the team row no longer exists." }),
+  })
+  .meta({ id: "FavoriteTeam" });
+
+export const profile = z
+  .object({
+    id: z.string(),
+    handle: z.string().nullable(),
+    displayName: z.string().nullable(),
+    bio: z.string().nullable(),
+    email: z.string().nullable().meta({ description: "From the identity provider (POST /api/user/sync-idp); only ever shown to its owner." }),
+    avatarUrl: z.string().nullable(),
+    avatarThumbhash: z.string().nullable().meta({ description: "Base64 thumbhash of the uploaded avatar, for a placeholder while it loads." }),
+    bannerUrl: z.string().nullable(),
+    bannerThumbhash: z.string().nullable(),
+    favoriteTeams: z.array(favoriteTeam).meta({ description: "In display order." }),
+    isPrivate: z.boolean(),
+    onboarded: z.boolean(),
+    ugcTermsVersion: z.string().nullable().meta({ description: "The Terms of Use version the user accepted, or null." }),
+    ugcTermsAcceptedAt: isoDateTime.nullable(),
+    currentTermsVersion: z.string().meta({ description: "The version that must be accepted to post." }),
+    termsAccepted: z.boolean().meta({ description: "ugcTermsVersion equals currentTermsVersion (the user may post)." }),
+    idpSyncedAt: isoDateTime.nullable().meta({ description: "Last POST /api/user/sync-idp." }),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: "UserProfile" });
+
+export const onboardingResult = z
+  .object({
+    completed: z.literal(true),
+    freePackId: z
+      .string()
+      .nullable()
+      .meta({ description: "Id of the free starter pack purchase (the same on every repeat), or null when the grant degraded (no active starter pack, or the grant failed); a later onboarding call retries it." }),
+  })
+  .meta({ id: "OnboardingResult" });
+
+export const syncIdpBody = z.strictObject({}).meta({ id: "SyncIdpInput", description: "No fields; the body may be omitted." });
+
+export const isOnboardedResult = z.object({ isOnboarded: z.boolean() }).meta({ id: "IsOnboarded" });
+
+// Blocks -----------------------------------------------------------------------------------------------------
+
+export const blockBody = z
+  .strictObject({
+    blockedUserId: z
+      .string()
+      .min(1, "Must not be empty")
+      .regex(UUID_PATTERN, "Must be a user id (UUID)")
+      .transform((s) => s.toLowerCase())
+      .optional()
+      .meta({ description: "Id of the user to block." }),
+    handle: z
+      .string()
+      .min(1, "Must not be empty")
+      .regex(/^@?[A-Za-z0-9_]{3,30}$/, "3-30 characters: letters, digits and underscores (a leading @ is allowed)")
+      .transform((s) => s.replace(/^@/, ""))
+      .optional()
+      .meta({ description: "Display handle of the user to block (case-insensitive, optional leading @)." }),
+  })
+  .refine((v) => v.blockedUserId !== undefined || v.handle !== undefined, { message: "Send blockedUserId or handle." })
+  .meta({ id: "UserBlockCreate", description: "At least one of blockedUserId and handle; when both are sent they must name the same user." });
+
+export const blockedUser = z
+  .object({
+    id: z.string(),
+    handle: z.string().nullable(),
+    displayName: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+    blockedAt: isoDateTime,
+  })
+  .meta({ id: "BlockedUser" });
+
+export const blockResult = z.object({ blocked: z.literal(true), user: blockedUser }).meta({ id: "UserBlockResult" });
+export const unblockResult = z.object({ blocked: z.literal(false), userId: z.string() }).meta({ id: "UserUnblockResult" });
+
+export const blockListQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 20) });
+export const blockPage = z
+  .object({
+    blocks: z.array(blockedUser),
+    nextCursor: z.string().optional().meta({ description: "Present only when more blocks remain." }),
+  })
+  .meta({ id: "UserBlockPage" });
+
+export const blockedUserParams = z.strictObject({
+  userId: z
+    .string()
+    .regex(UUID_PATTERN, "Must be a user id (UUID)")
+    .transform((s) => s.toLowerCase())
+    .meta({ description: "Id of the blocked user." }),
+});
+
+// Teams, quests, NFTs ------------------------------------------------------------------------------------------
+
+export const userTeams = z
+  .object({
+    joinedTeamIds: z.array(z.string()).meta({ description: "Teams joined (leaderboard entries), oldest join first." }),
+    followedTeamIds: z.array(z.string()).meta({ description: "Teams followed (social follows), oldest follow first." }),
+  })
+  .meta({ id: "UserTeams" });
+
+export const completedQuestsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) });
+export const completedQuest = z
+  .object({
+    questId: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    teamId: z.string().nullable().meta({ description: "Team the quest belongs to, or null for a global quest." }),
+    repReward: z.number().int(),
+    isDaily: z.boolean(),
+    completedAt: isoDateTime,
+  })
+  .meta({ id: "CompletedQuest" });
+export const completedQuestPage = z
+  .object({
+    quests: z.array(completedQuest),
+    nextCursor: z.string().optional().meta({ description: "Present only when more completions remain." }),
+  })
+  .meta({ id: "CompletedQuestPage" });
+
+export const pendingNftsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 50) });
+export const pendingNft = z
+  .object({
+    id: z.string(),
+    itemType: z.string(),
+    itemId: z.string(),
+    name: z.string(),
+    imageUrl: z.string().nullable(),
+    status: z.enum(["pending", "minting"]).meta({ description: "pending: queued. minting: being written to the wallet." }),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: "PendingNft" });
+export const pendingNftPage = z
+  .object({
+    nfts: z.array(pendingNft),
+    nextCursor: z.string().optional().meta({ description: "Present only when more queued items remain." }),
+  })
+  .meta({ id: "PendingNftPage" });
+
+// Terms ----------------------------------------------------------------------------------------------------------
+
+export const termsBody = z
+  .strictObject({
+    version: z.string().min(1, "Must not be empty").max(64).meta({ description: "The version being accepted; must be the current one." }),
+  })
+  .meta({ id: "TermsAcceptance" });
+export const termsAccepted = z
+  .object({
+    version: z.string(),
+    acceptedAt: isoDateTime.meta({ description: "When this version was first accepted (re-accepting keeps it)." }),
+  })
+  .meta({ id: "TermsAccepted" });
+export const currentTerms = z
+  .object({
+    currentVersion: z.string(),
+    url: z.string().optional().meta({ description: "Where the terms can be read; present when the service is configured with UGC_TERMS_URL." }),
+  })
+  .meta({ id: "CurrentTerms" });
+
+export type ProfilePatch = z.infer<typeof profilePatch>;
+export type OnboardingInput = z.infer<typeof onboardingBody>;
+export type BlockInput = z.infer<typeof blockBody>;

@@ -63,9 +63,12 @@ export async function updateSettings(db: Db, userId: string, patch: SettingsPatc
 // Handles no fan may take: they would impersonate staff or the platform.
 const RESERVED = new Set(["admin", "administrator", "support", "staff", "moderator", "system", "root", "api", "help", "official"]);
 
+/** Whether a handle (any case) is reserved for staff or the platform. */
+export const isReservedHandle = (handle: string) => RESERVED.has(handle.toLowerCase());
+
 export async function isUsernameAvailable(db: Db, username: string) {
   const key = username.toLowerCase();
-  if (RESERVED.has(key)) return { available: false };
+  if (isReservedHandle(key)) return { available: false };
   const taken = await db.user.findUnique({ where: { handleKey: key }, select: { id: true } });
   return { available: !taken };
 }

@@ -1,0 +1,36 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { blockUser, listBlocks } from "@/lib/users/blocks";
+import { blockBody, blockListQuery, blockPage, blockResult } from "@/lib/users/schemas";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "Users I blocked",
+      description:
+        "The caller's blocks, most recent first (blockedAt desc, then user id desc), keyset-paginated: `limit` 1..100 (default 20); `nextCursor` is present only when more remain.",
+      tags: ["Users"],
+      auth: "bearer",
+      query: blockListQuery,
+      response: blockPage,
+    },
+    ({ user, query }) => listBlocks(db, user.id, query),
+  ),
+  POST: route(
+    {
+      summary: "Block a user",
+      description:
+        "Body `{ blockedUserId?, handle? }`: at least one; empty strings are rejected (400 naming the field); when both are sent they must name the same user (else 400). " +
+        "Idempotent: blocking an already blocked user answers the same 200 with the original blockedAt, and only one block row ever exists (also under concurrent requests). " +
+        "Unknown user: 404 NOT_FOUND. Blocking yourself: 400 CANNOT_BLOCK_SELF.",
+      tags: ["Users"],
+      auth: "bearer",
+      body: blockBody,
+      rateLimit: "write",
+      response: blockResult,
+      errors: ["NOT_FOUND", "CANNOT_BLOCK_SELF"],
+    },
+    ({ user, body }) => blockUser(db, user.id, body),
+  ),
+});

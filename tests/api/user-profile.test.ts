@@ -1,0 +1,419 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, inject, it } from "vitest";
+import { api, db, errorOf, newUser, token, userIdOf } from "../helpers";
+
+const standIn = inject("fixtures").clerk!.url!;
+
+// Seeded teams: tm_hch and tm_fpb are the two official teams; tm_dvs is archived; the rest are ordinary.
+const OFFICIAL = ["tm_hch", "tm_fpb"];
+const ORDINARY = ["tm_gfg", "tm_pap", "tm_rmr", "tm_sls", "tm_irf", "tm_kpk", "tm_bsb"];
+const ARCHIVED = "tm_dvs";
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const freshHandle = (prefix = "Fan") => `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+
+async function signedIn() {
+  const u = newUser();
+  const res = await api("GET", "/api/user", { headers: u.auth });
+  expect(res.status).toBe(200);
+  return { ...u, id: await userIdOf(u.sub) };
+}
+
+const patch = (auth: Record<string, string>, json: unknown) => api("PATCH", "/api/user/profile", { headers: auth, json });
+const profileOf = async (auth: Record<string, string>) => {
+  const res = await api("GET", "/api/user/profile", { headers: auth });
+  expect(res.status).toBe(200);
+  return res.body.data;
+};
+
+async function control(path: string, body: unknown, method = "POST") {
+  const res = await fetch(`${standIn}/__control/${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe("GET /api/user/profile", () => {
+  it("answers the enveloped profile of a new user with defaults", async () => {
+    const { auth, id } = await signedIn();
+    const terms = await api("GET", "/api/user/terms");
+    const res = await api("GET", "/api/user/profile", { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        id,
+        handle: null,
+        displayName: null,
+        bio: null,
+        email: null,
+        avatarUrl: null,
+        avatarThumbhash: null,
+        bannerUrl: null,
+        bannerThumbhash: null,
+        favoriteTeams: [],
+        isPrivate: false,
+        onboarded: false,
+        ugcTermsVersion: null,
+        ugcTermsAcceptedAt: null,
+        currentTermsVersion: terms.body.data.currentVersion,
+        termsAccepted: false,
+        idpSyncedAt: null,
+        createdAt: expect.stringMatching(ISO),
+      },
+    });
+  });
+
+  it("reflects stored media, privacy and terms fields", async () => {
+    const { auth, id } = await signedIn();
+    const current = (await api("GET", "/api/user/terms")).body.data.currentVersion;
+    const at = new Date("2026-02-03T04:05:06.789Z");
+    await db().user.update({
+      where: { id },
+      data: {
+        avatarUrl: "https://cdn.example.com/a.webp",
+        avatarThumbhash: "AAAA",
+        bannerUrl: "https://cdn.example.com/b.webp",
+        bannerThumbhash: "BBBB",
+        isPrivate: true,
+        ugcTermsVersion: current,
+        ugcTermsAcceptedAt: at,
+      },
+    });
+    const data = await profileOf(auth);
+    expect(data).toMatchObject({
+      avatarUrl: "https://cdn.example.com/a.webp",
+      avatarThumbhash: "AAAA",
+      bannerUrl: "https://cdn.example.com/b.webp",
+      bannerThumbhash: "BBBB",
+      isPrivate: true,
+      ugcTermsVersion: current,
+      ugcTermsAcceptedAt: at.toISOString(),
+      termsAccepted: true,
+    });
+    await db().user.update({ where: { id }, data: { ugcTermsVersion: "1999-01" } });
+    expect((await profileOf(auth)).termsAccepted).toBe(false);
+  });
+
+  it("lists favorite teams in position order, with a null team where no team row exists", async () => {
+    const { auth, id } = await signedIn();
+    await db().favoriteTeam.createMany({
+      data: [
+        { userId: id, teamId: "tm_ghost_club", position: 1 },
+        { userId: id, teamId: "tm_hch", position: 2 },
+        { userId: id, teamId: "tm_gfg", position: 0 },
+      ],
+    });
+    const data = await profileOf(auth);
+    expect(data.favoriteTeams.map((f: { id: string }) => f.id)).toEqual(["tm_gfg", "tm_ghost_club", "tm_hch"]);
+    expect(data.favoriteTeams[1]).toEqual({ id: "tm_ghost_club", team: null });
+    expect(data.favoriteTeams[2].team).toMatchObject({ id: "tm_hch", slug: "harbor-city-hawks", name: "Harbor City Hawks", isOfficial: true, archived: false, sport: expect.any(String) });
+    expect(data.favoriteTeams[0].team).toMatchObject({ id: "tm_gfg", isOfficial: false, colors: { primary: "#4B3621", secondary: "#F2A900" } });
+  });
+
+  it("without a token is 401", async () => {
+    const res = await api("GET", "/api/user/profile");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } });
+  });
+});
+
+describe("PATCH /api/user/profile", () => {
+  it("updates handle, displayName and bio, answers the profile and persists", async () => {
+    const { auth, id } = await signedIn();
+    const handle = freshHandle("Pat");
+    const res = await patch(auth, { handle, displayName: "  Pat Fan  ", bio: "  Hawks since '98  " });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.data).toMatchObject({ id, handle, displayName: "Pat Fan", bio: "Hawks since '98" });
+    const row = await db().user.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ handle, handleKey: handle.toLowerCase(), displayName: "Pat Fan", bio: "Hawks since '98" });
+    // Only the fields sent change.
+    const again = await patch(auth, { bio: "new bio" });
+    expect(again.body.data).toMatchObject({ handle, displayName: "Pat Fan", bio: "new bio" });
+    // GET /api/user sees the same values.
+    const me = await api("GET", "/api/user", { headers: auth });
+    expect(me.body.data).toMatchObject({ handle, displayName: "Pat Fan", bio: "new bio" });
+  });
+
+  it("bio \"\" or null clears it; 280 characters is the longest", async () => {
+    const { auth, id } = await signedIn();
+    expect((await patch(auth, { bio: "x".repeat(280) })).status).toBe(200);
+    expect((await db().user.findUniqueOrThrow({ where: { id } })).bio).toHaveLength(280);
+    const cleared = await patch(auth, { bio: "" });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.bio).toBeNull();
+    await patch(auth, { bio: "back" });
+    const nulled = await patch(auth, { bio: null });
+    expect(nulled.body.data.bio).toBeNull();
+    expect((await db().user.findUniqueOrThrow({ where: { id } })).bio).toBeNull();
+    const long = await patch(auth, { bio: "x".repeat(281) });
+    expect(long.status).toBe(400);
+    expect(errorOf(long).details?.map((d) => d.path)).toEqual(["body.bio"]);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["only spaces", "   "],
+    ["51 characters", "n".repeat(51)],
+    ["a newline", "Pat\nFan"],
+    ["a number", 42],
+    ["null", null],
+  ])("displayName %s is 400 at body.displayName", async (_label, displayName) => {
+    const { auth, id } = await signedIn();
+    const res = await patch(auth, { displayName });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details?.map((d) => d.path)).toContain("body.displayName");
+    expect((await db().user.findUniqueOrThrow({ where: { id } })).displayName).toBeNull();
+  });
+
+  it("displayName of 50 characters (after trimming) is accepted", async () => {
+    const { auth } = await signedIn();
+    const res = await patch(auth, { displayName: `  ${"d".repeat(50)}  ` });
+    expect(res.status).toBe(200);
+    expect(res.body.data.displayName).toBe("d".repeat(50));
+  });
+
+  it.each([["ab"], ["a".repeat(31)], ["has space"], ["dash-ed"], ["émile"], [""]])("malformed handle %j is 400 at body.handle", async (handle) => {
+    const { auth, id } = await signedIn();
+    const res = await patch(auth, { handle });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details?.map((d) => d.path)).toEqual(["body.handle"]);
+    expect((await db().user.findUniqueOrThrow({ where: { id } })).handle).toBeNull();
+  });
+
+  it("a handle held by another user, in any case, is 409 USERNAME_TAKEN", async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    const handle = freshHandle("Taken");
+    expect((await patch(a.auth, { handle })).status).toBe(200);
+    for (const candidate of [handle, handle.toLowerCase(), handle.toUpperCase()]) {
+      const res = await patch(b.auth, { handle: candidate });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ success: false, error: { code: "USERNAME_TAKEN", message: expect.any(String), details: [{ path: "body.handle", message: "Taken" }] } });
+    }
+    expect((await db().user.findUniqueOrThrow({ where: { id: b.id } })).handle).toBeNull();
+    // check-username agrees.
+    const check = await api("GET", `/api/user/check-username?username=${handle.toLowerCase()}`, { headers: { "x-forwarded-for": `10.250.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+    expect(check.body).toEqual({ available: false });
+  });
+
+  it("changing only the case of your own handle is allowed", async () => {
+    const { auth, id } = await signedIn();
+    const handle = freshHandle("case");
+    expect((await patch(auth, { handle })).status).toBe(200);
+    const upper = handle.toUpperCase();
+    const res = await patch(auth, { handle: upper });
+    expect(res.status).toBe(200);
+    expect(res.body.data.handle).toBe(upper);
+    expect(await db().user.findUniqueOrThrow({ where: { id } })).toMatchObject({ handle: upper, handleKey: handle.toLowerCase() });
+    // Re-sending the same handle is fine too.
+    expect((await patch(auth, { handle: upper })).status).toBe(200);
+  });
+
+  it("a new handle frees the old one for others", async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    const first = freshHandle("first");
+    expect((await patch(a.auth, { handle: first })).status).toBe(200);
+    expect((await patch(a.auth, { handle: freshHandle("second") })).status).toBe(200);
+    const res = await patch(b.auth, { handle: first.toLowerCase() });
+    expect(res.status).toBe(200);
+    expect(res.body.data.handle).toBe(first.toLowerCase());
+  });
+
+  it.each(["admin", "Support", "STAFF", "official"])("reserved handle %s is 409 USERNAME_TAKEN", async (handle) => {
+    const { auth, id } = await signedIn();
+    const res = await patch(auth, { handle });
+    expect(res.status).toBe(409);
+    expect(errorOf(res)).toEqual({ code: "USERNAME_TAKEN", message: expect.stringContaining("reserved"), details: [{ path: "body.handle", message: "Reserved" }] });
+    expect((await db().user.findUniqueOrThrow({ where: { id } })).handleKey).toBeNull();
+  });
+
+  it("eight users racing for one handle: exactly one wins, the rest get 409 USERNAME_TAKEN", async () => {
+    const users = await Promise.all(Array.from({ length: 8 }, () => signedIn()));
+    const handle = freshHandle("Race");
+    const results = await Promise.all(users.map((u, i) => patch(u.auth, { handle: i % 2 ? handle.toUpperCase() : handle })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(errorOf(r).code).toBe("USERNAME_TAKEN");
+    const holders = await db().user.findMany({ where: { handleKey: handle.toLowerCase() } });
+    expect(holders).toHaveLength(1);
+    const winner = users[results.findIndex((r) => r.status === 200)]!;
+    expect(holders[0]!.id).toBe(winner.id);
+  });
+
+  it("favoriteTeamIds replaces the list in the given order", async () => {
+    const { auth, id } = await signedIn();
+    const first = await patch(auth, { favoriteTeamIds: ["tm_rmr", "tm_hch", "tm_gfg"] });
+    expect(first.status).toBe(200);
+    expect(first.body.data.favoriteTeams.map((f: { id: string }) => f.id)).toEqual(["tm_rmr", "tm_hch", "tm_gfg"]);
+    expect(first.body.data.favoriteTeams.every((f: { team: unknown }) => f.team !== null)).toBe(true);
+    const second = await patch(auth, { favoriteTeamIds: ["tm_gfg", "tm_sls"] });
+    expect(second.body.data.favoriteTeams.map((f: { id: string }) => f.id)).toEqual(["tm_gfg", "tm_sls"]);
+    const rows = await db().favoriteTeam.findMany({ where: { userId: id }, orderBy: { position: "asc" } });
+    expect(rows.map((r) => [r.teamId, r.position])).toEqual([["tm_gfg", 0], ["tm_sls", 1]]);
+    const cleared = await patch(auth, { favoriteTeamIds: [] });
+    expect(cleared.body.data.favoriteTeams).toEqual([]);
+    expect(await db().favoriteTeam.count({ where: { userId: id } })).toBe(0);
+  });
+
+  it("five ordinary teams plus the official ones are allowed; official teams do not count", async () => {
+    const { auth, id } = await signedIn();
+    const ids = [OFFICIAL[0]!, ...ORDINARY.slice(0, 5), OFFICIAL[1]!];
+    const res = await patch(auth, { favoriteTeamIds: ids });
+    expect(res.status).toBe(200);
+    expect(res.body.data.favoriteTeams.map((f: { id: string }) => f.id)).toEqual(ids);
+    expect(await db().favoriteTeam.count({ where: { userId: id } })).toBe(7);
+  });
+
+  it("a sixth ordinary team is 409 FAVORITE_TEAMS_LIMIT and the old list stays", async () => {
+    const { auth, id } = await signedIn();
+    expect((await patch(auth, { favoriteTeamIds: ["tm_kpk"] })).status).toBe(200);
+    const res = await patch(auth, { favoriteTeamIds: [...ORDINARY.slice(0, 6), ...OFFICIAL] });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ success: false, error: { code: "FAVORITE_TEAMS_LIMIT", message: expect.any(String) } });
+    const rows = await db().favoriteTeam.findMany({ where: { userId: id } });
+    expect(rows.map((r) => r.teamId)).toEqual(["tm_kpk"]);
+  });
+
+  it("unknown and archived team ids are 400 naming each index; nothing changes", async () => {
+    const { auth, id } = await signedIn();
+    expect((await patch(auth, { favoriteTeamIds: ["tm_kpk"] })).status).toBe(200);
+    const res = await patch(auth, { favoriteTeamIds: ["tm_gfg", "tm_nope", ARCHIVED], displayName: "Changed" });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details?.map((d) => d.path)).toEqual(["body.favoriteTeamIds.1", "body.favoriteTeamIds.2"]);
+    const row = await db().user.findUniqueOrThrow({ where: { id }, include: { favoriteTeams: true } });
+    expect(row.displayName).toBeNull();
+    expect(row.favoriteTeams.map((f) => f.teamId)).toEqual(["tm_kpk"]);
+  });
+
+  it("duplicate ids are 400 naming the repeated index", async () => {
+    const { auth } = await signedIn();
+    const res = await patch(auth, { favoriteTeamIds: ["tm_gfg", "tm_pap", "tm_gfg"] });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).details?.map((d) => d.path)).toEqual(["body.favoriteTeamIds.2"]);
+  });
+
+  it("a wrongly typed favoriteTeamIds is 400", async () => {
+    const { auth } = await signedIn();
+    for (const favoriteTeamIds of ["tm_gfg", [1], [""], null, Array.from({ length: 26 }, (_, i) => `tm_${i}`)]) {
+      const res = await patch(auth, { favoriteTeamIds });
+      expect(res.status).toBe(400);
+      expect(errorOf(res).details?.[0]?.path).toMatch(/^body\.favoriteTeamIds/);
+    }
+  });
+
+  it("the whole patch is one transaction: a taken handle leaves favorites and name untouched", async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    const handle = freshHandle("atomic");
+    expect((await patch(a.auth, { handle })).status).toBe(200);
+    expect((await patch(b.auth, { favoriteTeamIds: ["tm_kpk"], displayName: "Before" })).status).toBe(200);
+    const res = await patch(b.auth, { handle, displayName: "After", favoriteTeamIds: ["tm_gfg", "tm_pap"] });
+    expect(res.status).toBe(409);
+    expect(errorOf(res).code).toBe("USERNAME_TAKEN");
+    const row = await db().user.findUniqueOrThrow({ where: { id: b.id }, include: { favoriteTeams: true } });
+    expect(row.displayName).toBe("Before");
+    expect(row.favoriteTeams.map((f) => f.teamId)).toEqual(["tm_kpk"]);
+  });
+
+  it("an unknown field is 400 naming it, and nothing is written", async () => {
+    const { auth, id } = await signedIn();
+    const res = await patch(auth, { displayName: "Pat", avatarUrl: "https://evil.example.com/x.png" });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).details).toEqual([{ path: "body.avatarUrl", message: "Unknown field" }]);
+    expect((await db().user.findUniqueOrThrow({ where: { id } })).displayName).toBeNull();
+  });
+
+  it("an empty object, a non-object and a missing body are 400", async () => {
+    const { auth } = await signedIn();
+    for (const json of [{}, [], "x"]) {
+      const res = await patch(auth, json);
+      expect(res.status).toBe(400);
+      expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    }
+    const empty = await api("PATCH", "/api/user/profile", { headers: auth });
+    expect(empty.status).toBe(400);
+  });
+
+  it("without a token is 401", async () => {
+    const res = await patch({}, { displayName: "x" });
+    expect(res.status).toBe(401);
+    expect(errorOf(res).code).toBe("UNAUTHORIZED");
+  });
+});
+
+describe("POST /api/user/sync-idp", () => {
+  it("copies email, name and image from the provider and stamps idpSyncedAt", async () => {
+    const { sub, auth, id } = await signedIn();
+    await control(`users/${sub}`, { first_name: "Pat", last_name: "Fan", username: "patfan", image_url: "https://img.example.com/pat.png", email: "pat@example.com" }, "PUT");
+    const before = Date.now();
+    const res = await api("POST", "/api/user/sync-idp", { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.data).toMatchObject({ id, email: "pat@example.com", displayName: "Pat Fan", avatarUrl: "https://img.example.com/pat.png", idpSyncedAt: expect.stringMatching(ISO) });
+    expect(new Date(res.body.data.idpSyncedAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    const row = await db().user.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ email: "pat@example.com", displayName: "Pat Fan", avatarUrl: "https://img.example.com/pat.png" });
+    expect(row.idpSyncedAt).not.toBeNull();
+  });
+
+  it("keeps a display name the user set and an avatar the user uploaded; email follows the provider", async () => {
+    const { sub, auth, id } = await signedIn();
+    expect((await patch(auth, { displayName: "My Own Name" })).status).toBe(200);
+    await db().user.update({ where: { id }, data: { avatarUrl: "/files/profile/mine.webp", avatarKey: "profile/mine.webp", avatarThumbhash: "TH" } });
+    await control(`users/${sub}`, { first_name: "Provider", last_name: "Name", username: null, image_url: "https://img.example.com/other.png", email: "new@example.com" }, "PUT");
+    const res = await api("POST", "/api/user/sync-idp", { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ displayName: "My Own Name", avatarUrl: "/files/profile/mine.webp", avatarThumbhash: "TH", email: "new@example.com" });
+    const row = await db().user.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ displayName: "My Own Name", avatarUrl: "/files/profile/mine.webp", avatarKey: "profile/mine.webp", email: "new@example.com" });
+  });
+
+  it("a provider avatar (no upload) follows the provider on the next sync", async () => {
+    const { sub, auth } = await signedIn();
+    await control(`users/${sub}`, { first_name: "A", last_name: null, username: null, image_url: "https://img.example.com/1.png", email: "a@example.com" }, "PUT");
+    expect((await api("POST", "/api/user/sync-idp", { headers: auth })).body.data).toMatchObject({ avatarUrl: "https://img.example.com/1.png", displayName: "A" });
+    await control(`users/${sub}`, { first_name: "B", last_name: "C", username: null, image_url: "https://img.example.com/2.png", email: "a@example.com" }, "PUT");
+    const res = await api("POST", "/api/user/sync-idp", { headers: auth });
+    // The name was set by the first sync, so it stays; the image is the provider's, so it follows.
+    expect(res.body.data).toMatchObject({ avatarUrl: "https://img.example.com/2.png", displayName: "A" });
+  });
+
+  it("a user the provider does not know is 404 NOT_FOUND and nothing changes", async () => {
+    const sub = `user_missing_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    const auth = { authorization: `Bearer ${token(sub)}` };
+    const res = await api("POST", "/api/user/sync-idp", { headers: auth });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: { code: "NOT_FOUND", message: expect.any(String) } });
+    const row = await db().user.findUniqueOrThrow({ where: { externalId: sub } });
+    expect(row.idpSyncedAt).toBeNull();
+  });
+
+  it("a provider failure is 502 UPSTREAM_ERROR and nothing changes", async () => {
+    const { sub, auth, id } = await signedIn();
+    await control("fail", { userId: sub });
+    try {
+      const res = await api("POST", "/api/user/sync-idp", { headers: auth });
+      expect(res.status).toBe(502);
+      expect(res.body).toEqual({ success: false, error: { code: "UPSTREAM_ERROR", message: expect.any(String) } });
+      const row = await db().user.findUniqueOrThrow({ where: { id } });
+      expect(row).toMatchObject({ idpSyncedAt: null, email: null });
+    } finally {
+      await control("recover", { userId: sub });
+    }
+    expect((await api("POST", "/api/user/sync-idp", { headers: auth })).status).toBe(200);
+  });
+
+  it("without a token is 401", async () => {
+    const res = await api("POST", "/api/user/sync-idp");
+    expect(res.status).toBe(401);
+    expect(errorOf(res).code).toBe("UNAUTHORIZED");
+  });
+});
