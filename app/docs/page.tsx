@@ -8,7 +8,7 @@ type Op = {
   description?: string;
   "x-auth": string;
   parameters?: { name: string; in: string; required: boolean; description?: string }[];
-  requestBody?: { content: { "application/json": { schema: unknown } } };
+  requestBody?: { content: Record<string, { schema?: unknown }> };
   responses: Record<string, { description: string }>;
   deprecated?: boolean;
 };
@@ -52,7 +52,7 @@ export default function Docs() {
               <details>
                 <summary>Request body</summary>
                 <pre style={{ background: "#f6f6f6", padding: 8, overflowX: "auto" }}>
-                  {JSON.stringify(op.requestBody.content["application/json"].schema, null, 2)}
+                  {JSON.stringify(Object.values(op.requestBody.content)[0]?.schema, null, 2)}
                 </pre>
               </details>
             ) : null}

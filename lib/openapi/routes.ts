@@ -3,11 +3,13 @@
 import foundation from "./routes/foundation";
 import identity from "./routes/identity";
 import invitesSupport from "./routes/invites-support";
+import uploads from "./routes/uploads";
 import users from "./routes/users";
 
 export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   ...foundation,
   ...identity,
   ...invitesSupport,
+  ...uploads,
   ...users,
 };

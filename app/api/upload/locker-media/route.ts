@@ -1,0 +1,29 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { UPLOAD_KINDS } from "@/lib/uploads/kinds";
+import { readMultipartUpload } from "@/lib/uploads/multipart";
+import { multipartBody, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
+import { storeLockerMedia } from "@/lib/uploads/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Upload an image for a locker-room post",
+      description: "Stores the image for a later locker-room post (reference it by url). Changes nothing else.",
+      tags: ["Locker room"],
+      auth: "bearer",
+      body: undefined, // multipart: read by the handler through a size-limited reader
+      rateLimit: "write",
+      status: 201,
+      response: uploadResult,
+      errors: [...UPLOAD_ERRORS],
+      openapi: { requestBody: multipartBody("locker-media") },
+    },
+    async ({ req, user }) => {
+      const { file } = await readMultipartUpload(req, UPLOAD_KINDS["locker-media"].maxBytes);
+      const { key: _key, ...result } = await storeLockerMedia(db, user.id, file.bytes);
+      return result;
+    },
+  ),
+});

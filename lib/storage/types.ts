@@ -1,0 +1,15 @@
+export interface StoredObject {
+  bytes: Buffer;
+  contentType: string;
+}
+
+/** Where uploaded files live. Keys are unique per upload (a fresh UUID), so stored files never change. */
+export interface Storage {
+  readonly driver: "local" | "vercel-blob";
+  /** Stores bytes under key; the returned URL is what clients load. */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<{ url: string }>;
+  /** Removes a stored file; a missing file is not an error. */
+  delete(key: string): Promise<void>;
+  /** Reads a stored file back (drivers whose files the app serves itself); null when missing. */
+  get?(key: string): Promise<StoredObject | null>;
+}

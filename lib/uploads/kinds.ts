@@ -1,0 +1,30 @@
+// Per-kind limits. Input limits are on the uploaded file; every image is re-encoded to WebP within the bounds.
+
+export type UploadKind = "profile" | "banner" | "binder-cover" | "locker-media";
+
+export interface KindSpec {
+  /** Largest accepted file, bytes. */
+  maxBytes: number;
+  /** "cover": centre-cropped square of at most `width` (never enlarged); "inside": fits within width×height. */
+  fit: "cover" | "inside";
+  width: number;
+  height: number;
+  /** First segment of the storage key. */
+  prefix: string;
+  quality: number;
+}
+
+const MB = 1024 * 1024;
+
+export const UPLOAD_KINDS: Record<UploadKind, KindSpec> = {
+  profile: { maxBytes: 5 * MB, fit: "cover", width: 512, height: 512, prefix: "avatars", quality: 82 },
+  banner: { maxBytes: 8 * MB, fit: "inside", width: 1500, height: 500, prefix: "banners", quality: 82 },
+  "binder-cover": { maxBytes: 8 * MB, fit: "inside", width: 1200, height: 1200, prefix: "binder-covers", quality: 82 },
+  "locker-media": { maxBytes: 10 * MB, fit: "inside", width: 2048, height: 2048, prefix: "locker-media", quality: 82 },
+};
+
+/** Decoding bombs: more pixels than this are refused before decoding (a 48 MP phone photo still fits). */
+export const MAX_INPUT_PIXELS = 50_000_000;
+
+/** Bytes of multipart framing (boundaries, part headers, small fields) allowed on top of the file limit. */
+export const MULTIPART_OVERHEAD = 64 * 1024;

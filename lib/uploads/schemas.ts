@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { UPLOAD_KINDS, type UploadKind } from "./kinds";
+
+export const uploadResult = z.object({
+  id: z.string().meta({ description: "MediaUpload id of the stored image." }),
+  url: z.string().meta({ description: "Where the stored image is served (Vercel Blob URL, or /files/{key} for local storage)." }),
+  thumbhash: z.string().meta({ description: "ThumbHash of the image, base64: a blurred placeholder while it loads." }),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  contentType: z.string().meta({ description: "Always image/webp: every upload is re-encoded." }),
+  bytes: z.number().int().positive().meta({ description: "Size of the stored (re-encoded) file." }),
+});
+
+export const binderCoverResult = uploadResult.extend({ binderId: z.string() });
+
+export const binderIdField = z.uuid("binderId must be a binder id (UUID)");
+
+const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
+
+export function describeKind(kind: UploadKind): string {
+  const k = UPLOAD_KINDS[kind];
+  const shape = k.fit === "cover" ? `centre-cropped to a square of at most ${k.width}×${k.height}` : `resized to fit within ${k.width}×${k.height} (never enlarged)`;
+  return (
+    `multipart/form-data with the image in \`file\` (at most ${mb(k.maxBytes)}). The type is read from the bytes: ` +
+    "JPEG, PNG, WebP, GIF (first frame) or AVIF; SVG and everything else is 415 UNSUPPORTED_MEDIA_TYPE; a truncated or corrupt " +
+    `image is 422 INVALID_IMAGE. The image is auto-rotated, stripped of metadata, ${shape} and re-encoded as WebP.`
+  );
+}
+
+/** OpenAPI request body of an upload route (the pipeline only documents JSON bodies). */
+export function multipartBody(kind: UploadKind, extra: Record<string, unknown> = {}) {
+  const required = ["file", ...Object.keys(extra)];
+  return {
+    required: true,
+    description: describeKind(kind),
+    content: {
+      "multipart/form-data": {
+        schema: {
+          type: "object",
+          required,
+          properties: {
+            file: {
+              type: "string",
+              format: "binary",
+              contentMediaType: "application/octet-stream",
+              description: `The image, at most ${UPLOAD_KINDS[kind].maxBytes} bytes.`,
+            },
+            ...extra,
+          },
+        },
+        encoding: { file: { contentType: "image/jpeg, image/png, image/webp, image/gif, image/avif" } },
+      },
+    },
+  };
+}
+
+export const UPLOAD_ERRORS = ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INVALID_IMAGE"] as const;
