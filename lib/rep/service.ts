@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Db } from "../db/client";
+import type { Db, Pool } from "../db/client";
 import { DomainError } from "../http/errors";
 import { decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { CLIENT_EARN_KINDS, SERVER_AWARDED_KINDS, type ClientEarnKind } from "./earn-kinds";
@@ -27,20 +27,17 @@ function decodeLedgerCursor(cursor: string): { at: Date; id: string } {
   return after;
 }
 
-/** Keyset page of a user's ledger, newest first (created_at desc, id desc). */
-export async function ledgerPage(db: Db, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
+const LEDGER_COLUMNS = `SELECT e.id, e.source, e.amount, e.reason, e.created_at AS "createdAt" FROM rep_entries e`;
+// Row comparison keeps the scan on the (user_id, created_at desc, id desc) index at any depth.
+const LEDGER_FIRST = `${LEDGER_COLUMNS} WHERE e.user_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`;
+const LEDGER_AFTER = `${LEDGER_COLUMNS} WHERE e.user_id = $1 AND (e.created_at, e.id) < ($3, $4) ORDER BY e.created_at DESC, e.id DESC LIMIT $2`;
+
+/** Keyset page of a user's ledger, newest first (created_at desc, id desc). A hot read: plain pg, prepared once. */
+export async function ledgerPage(pool: Pool, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeLedgerCursor(cursor) : undefined;
-  // Row comparison keeps the scan on the (user_id, created_at desc, id desc) index at any depth. Order by e.id
-  // (the uuid), not the text alias, or PostgreSQL adds a sort step.
-  const rows = after
-    ? await db.$queryRaw<EntryRow[]>`
-        SELECT e.id::text AS id, e.source, e.amount, e.reason, e.created_at AS "createdAt" FROM rep_entries e
-        WHERE e.user_id = ${userId}::uuid AND (e.created_at, e.id) < (${after.at}::timestamptz, ${after.id}::uuid)
-        ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit + 1}`
-    : await db.$queryRaw<EntryRow[]>`
-        SELECT e.id::text AS id, e.source, e.amount, e.reason, e.created_at AS "createdAt" FROM rep_entries e
-        WHERE e.user_id = ${userId}::uuid
-        ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit + 1}`;
+  const { rows } = after
+    ? await pool.query<EntryRow>({ name: "rep_ledger_after", text: LEDGER_AFTER, values: [userId, limit + 1, after.at, after.id] })
+    : await pool.query<EntryRow>({ name: "rep_ledger_first", text: LEDGER_FIRST, values: [userId, limit + 1] });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {

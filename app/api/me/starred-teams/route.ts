@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { db, pool } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { mergeBody, mergeResult, starredTeamsList } from "@/lib/stars/schemas";
@@ -7,7 +7,7 @@ import { listStars, mergeStars } from "@/lib/stars/service";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     { summary: "Starred teams (HQ bookmarks)", tags: ["Stars"], auth: "bearer", response: starredTeamsList },
-    async ({ user }) => ({ teams: await listStars(db, user.id) }),
+    async ({ user }) => ({ teams: await listStars(pool, user.id) }),
   ),
   POST: route(
     {

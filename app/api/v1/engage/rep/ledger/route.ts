@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { pool } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { ledgerPage, ledgerQuery } from "@/lib/rep/schemas";
@@ -15,6 +15,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       envelope: false,
       response: ledgerPage,
     },
-    ({ user, query }) => readLedgerPage(db, user.id, query),
+    ({ user, query }) => readLedgerPage(pool, user.id, query),
   ),
 });
