@@ -705,3 +705,22 @@ export const PACKS: readonly SeedPack[] = [
     active: true,
   },
 ];
+
+export interface SeedAchievement {
+  id: string;
+  teamId: string;
+  key: string;
+  title: string;
+  description: string | null;
+  icon: string | null;
+  season: string | null;
+  awardedAt: string;
+}
+
+export const ACHIEVEMENTS: readonly SeedAchievement[] = [
+  { id: "ach_hch_champions_2025", teamId: "tm_hch", key: "champions-2025", title: "2025 Champions", description: "Won the 2025 championship game.", icon: "trophy", season: "2025", awardedAt: "2026-02-09T03:00:00.000Z" },
+  { id: "ach_hch_division_2025", teamId: "tm_hch", key: "division-2025", title: "Division Winners 2025", description: "Finished first in the division.", icon: "banner", season: "2025", awardedAt: "2026-01-05T03:00:00.000Z" },
+  { id: "ach_hch_fans_100k", teamId: "tm_hch", key: "fans-100k", title: "100K Fans", description: "More than 100,000 fans follow the club.", icon: "crowd", season: null, awardedAt: "2026-06-01T00:00:00.000Z" },
+  { id: "ach_lsl_streak_10", teamId: "tm_lsl", key: "win-streak-10", title: "Ten Straight", description: "Ten wins in a row.", icon: "flame", season: "2026", awardedAt: "2026-11-01T04:00:00.000Z" },
+  { id: "ach_fpb_cup_2026", teamId: "tm_fpb", key: "cup-2026", title: "Cup Winners 2026", description: "Lifted the cup.", icon: "cup", season: "2026", awardedAt: "2026-05-20T20:00:00.000Z" },
+];

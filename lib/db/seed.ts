@@ -6,6 +6,7 @@
 
 import type { PrismaClient } from "../generated/prisma/client";
 import {
+  ACHIEVEMENTS,
   CONFERENCES,
   DIVISIONS,
   GAMES,
@@ -26,6 +27,7 @@ export interface SeedCounts {
   quests: number;
   rewards: number;
   packs: number;
+  achievements: number;
 }
 
 type Row = { id: string } & Record<string, unknown>;
@@ -84,6 +86,7 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
   const quests = QUESTS.map((q) => ({ ...q, createdAt: stamp }));
   const rewards = REWARDS.map((r) => ({ ...r, createdAt: stamp }));
   const packs = PACKS.map((p) => ({ ...p, createdAt: stamp }));
+  const achievements = ACHIEVEMENTS.map((a) => ({ ...a, awardedAt: new Date(a.awardedAt) }));
 
   await db.$transaction(
     async (tx) => {
@@ -97,6 +100,7 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
       await sync(tx.quest, quests);
       await sync(tx.reward, rewards);
       await sync(tx.pack, packs);
+      await sync(tx.teamAchievement, achievements);
     },
     { timeout: 60_000 },
   );
@@ -109,5 +113,6 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
     quests: QUESTS.length,
     rewards: REWARDS.length,
     packs: PACKS.length,
+    achievements: ACHIEVEMENTS.length,
   };
 }

@@ -24,6 +24,8 @@ export interface IdentityProvider {
   createSignInTicket(externalId: string, ttlSeconds: number): Promise<{ ticket: string; expiresAt: Date }>;
   getUser(externalId: string): Promise<IdpUser | null>;
   revokeSession(sessionId: string): Promise<void>;
+  /** Grants or revokes the staff role (Clerk: public metadata role = "admin", read from the session claims). */
+  setAdmin(externalId: string, admin: boolean): Promise<void>;
 }
 
 export class ClerkProvider implements IdentityProvider {
@@ -68,6 +70,10 @@ export class ClerkProvider implements IdentityProvider {
   async revokeSession(sessionId: string) {
     await this.clerk.sessions.revokeSession(sessionId);
   }
+
+  async setAdmin(externalId: string, admin: boolean) {
+    await this.clerk.users.updateUserMetadata(externalId, { publicMetadata: { role: admin ? "admin" : null } });
+  }
 }
 
 /** Laptop-only provider: signs in anyone by user id at /dev/sign-in and mints tickets that are session tokens. */
@@ -88,6 +94,9 @@ export class DevelopmentProvider implements IdentityProvider {
   }
 
   async revokeSession() {}
+
+  // Development tokens carry the role they were minted with (npm run token -- <id> --admin); nothing to store.
+  async setAdmin() {}
 }
 
 let instance: IdentityProvider | undefined;

@@ -1,16 +1,18 @@
 import { z, type ZodType } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../http/errors";
 import type { RouteHandler } from "../http/route";
-import { ROUTE_MODULES } from "./routes";
+import { INTERNAL_ROUTE_MODULES, ROUTE_MODULES } from "./routes";
 
 // Builds the OpenAPI 3.1 document from the same route declarations the pipeline enforces.
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Json = Record<string, unknown>;
 
-export function routeConfigs(): { path: string; method: (typeof HTTP_METHODS)[number]; handler: RouteHandler }[] {
+type Modules = Record<string, Record<string, unknown>>;
+
+export function routeConfigs(modules: Modules = ROUTE_MODULES): { path: string; method: (typeof HTTP_METHODS)[number]; handler: RouteHandler }[] {
   const out = [];
-  for (const [path, mod] of Object.entries(ROUTE_MODULES)) {
+  for (const [path, mod] of Object.entries(modules)) {
     for (const method of HTTP_METHODS) {
       const handler = mod[method] as RouteHandler | undefined;
       if (handler && "config" in handler) out.push({ path, method, handler });
@@ -122,16 +124,22 @@ function operation(path: string, method: string, h: RouteHandler): Json {
   };
 }
 
-let cached: Json | undefined;
+const cache = new Map<string, Json>();
 
-export function openApiDocument(): Json {
-  if (cached) return cached;
+/** The public contract (GET /api/openapi.json). */
+export const openApiDocument = () => buildDocument("public", ROUTE_MODULES);
+/** Staff, cron and other internal routes, kept out of the public contract (GET /api/admin/openapi.json). */
+export const internalOpenApiDocument = () => buildDocument("internal", INTERNAL_ROUTE_MODULES);
+
+function buildDocument(kind: "public" | "internal", modules: Modules): Json {
+  const hit = cache.get(kind);
+  if (hit) return hit;
   components = {};
   const paths: Record<string, Json> = {};
-  for (const { path, method, handler } of routeConfigs()) {
+  for (const { path, method, handler } of routeConfigs(modules)) {
     (paths[path] ??= {})[method.toLowerCase()] = operation(path, method, handler);
   }
-  paths["/api/openapi.json"] = {
+  if (kind === "public") paths["/api/openapi.json"] = {
     get: {
       operationId: "getOpenApiDocument",
       summary: "This OpenAPI document",
@@ -141,10 +149,10 @@ export function openApiDocument(): Json {
       responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } },
     },
   };
-  cached = {
+  const doc: Json = {
     openapi: "3.1.0",
     info: {
-      title: "Fan Engagement API",
+      title: kind === "public" ? "Fan Engagement API" : "Fan Engagement API — internal (staff, cron)",
       version: "1.0.0",
       description:
         "Backend of the fan-engagement platform. Successful responses use `{ success: true, data }` unless an operation documents a bare object. Every error is `{ success: false, error: { code, message, details? } }`; every response carries `X-Request-Id`. Unknown /api paths answer 404 NOT_FOUND; a known path with another method answers 405 with an Allow header.",
@@ -181,5 +189,6 @@ export function openApiDocument(): Json {
       "x-error-codes": Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v])),
     },
   };
-  return cached;
+  cache.set(kind, doc);
+  return doc;
 }

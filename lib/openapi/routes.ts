@@ -1,5 +1,5 @@
-// Every public API route module, by its OpenAPI path. Each domain keeps its own table in ./routes/;
-// a test checks the union against app/api/**/route.ts.
+// Every API route module, by its OpenAPI path: the public contract and, apart, the internal routes (staff
+// console, cron). Each domain keeps its own tables in ./routes/; a test checks the union against app/api/**/route.ts.
 import foundation from "./routes/foundation";
 import identity from "./routes/identity";
 import invitesSupport from "./routes/invites-support";
@@ -13,3 +13,5 @@ export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   ...uploads,
   ...users,
 };
+
+export const INTERNAL_ROUTE_MODULES: Record<string, Record<string, unknown>> = {};

@@ -1,12 +1,12 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openApiDocument, routeConfigs } from "../../lib/openapi/document";
-import { ROUTE_MODULES } from "../../lib/openapi/routes";
+import { internalOpenApiDocument, openApiDocument, routeConfigs } from "../../lib/openapi/document";
+import { INTERNAL_ROUTE_MODULES, ROUTE_MODULES } from "../../lib/openapi/routes";
 
 const API = path.join(process.cwd(), "app", "api");
-// Routes that are infrastructure, not operations: the JSON 404 catch-all and the document itself (added by hand).
-const NOT_OPERATIONS = new Set(["/api/{...path}", "/api/openapi.json"]);
+// Routes that are infrastructure, not operations: the JSON 404 catch-all and the documents themselves.
+const NOT_OPERATIONS = new Set(["/api/{...path}", "/api/openapi.json", "/api/admin/openapi.json"]);
 
 function routeFiles(dir = API): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -22,9 +22,17 @@ const toOpenApiPath = (file: string) =>
 describe("contract", () => {
   it("every route file has OpenAPI operations and every operation has a route file", () => {
     const files = routeFiles().map(toOpenApiPath).filter((p) => !NOT_OPERATIONS.has(p)).sort();
-    expect(Object.keys(ROUTE_MODULES).sort()).toEqual(files);
+    expect([...Object.keys(ROUTE_MODULES), ...Object.keys(INTERNAL_ROUTE_MODULES)].sort()).toEqual(files);
     const doc = openApiDocument() as { paths: Record<string, Record<string, unknown>> };
-    expect(Object.keys(doc.paths).filter((p) => !NOT_OPERATIONS.has(p)).sort()).toEqual(files);
+    const internal = internalOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };
+    const documented = [...Object.keys(doc.paths), ...Object.keys(internal.paths)].filter((p) => !NOT_OPERATIONS.has(p));
+    expect(documented.sort()).toEqual(files);
+  });
+
+  it("staff and cron routes stay out of the public contract", () => {
+    const doc = openApiDocument() as { paths: Record<string, unknown> };
+    for (const p of Object.keys(doc.paths)) expect(p).not.toMatch(/^\/api\/(admin|cron)\//);
+    for (const p of Object.keys(INTERNAL_ROUTE_MODULES)) expect(p).toMatch(/^\/api\/(admin|cron)\//);
   });
 
   it("every exported method of a route module is a declared route, and the document lists exactly those", () => {

@@ -9,7 +9,7 @@ const url = new URL(ADMIN);
 url.pathname = `/fan_seed_${Math.random().toString(36).slice(2, 10)}`;
 const db = createDb(url.toString(), 2);
 
-const TABLES = ["leagues", "conferences", "divisions", "teams", "players", "games", "quests", "rewards", "packs"];
+const TABLES = ["leagues", "conferences", "divisions", "teams", "players", "games", "quests", "rewards", "packs", "team_achievements"];
 
 async function snapshot(): Promise<string> {
   const parts: string[] = [];
