@@ -34,8 +34,12 @@ export async function readJsonBody(req: Request, limit: number, required: boolea
   }
 }
 
-async function readText(req: Request, limit: number): Promise<string> {
-  if (!req.body) return "";
+/**
+ * The raw body, read while counting: past `limit` bytes the stream is cancelled and `tooBig()` is thrown, whatever
+ * Content-Length claimed (a client can lie, or send chunked). For JSON, multipart and signed webhook bodies alike.
+ */
+export async function readBodyBytes(req: Request, limit: number, tooBig: () => Error = () => tooLarge(limit)): Promise<Buffer> {
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -45,12 +49,17 @@ async function readText(req: Request, limit: number): Promise<string> {
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooBig();
     }
     chunks.push(value);
   }
+  return Buffer.concat(chunks);
+}
+
+async function readText(req: Request, limit: number): Promise<string> {
+  const bytes = await readBodyBytes(req, limit);
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new DomainError("VALIDATION_ERROR", "The request body is not valid UTF-8.", [{ path: "body", message: "Invalid UTF-8" }]);
   }

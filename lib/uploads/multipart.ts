@@ -1,3 +1,4 @@
+import { readBodyBytes } from "../http/body";
 import { DomainError } from "../http/errors";
 import { MULTIPART_OVERHEAD } from "./kinds";
 
@@ -28,7 +29,7 @@ export async function readMultipartUpload(req: Request, maxFileBytes: number): P
   const limit = maxFileBytes + MULTIPART_OVERHEAD;
   const declared = req.headers.get("content-length");
   if (declared && Number(declared) > limit) throw tooLarge(maxFileBytes);
-  const body = await readLimited(req, limit, maxFileBytes);
+  const body = await readBodyBytes(req, limit, () => tooLarge(maxFileBytes));
 
   let form: FormData;
   try {
@@ -51,22 +52,4 @@ export async function readMultipartUpload(req: Request, maxFileBytes: number): P
     file: { bytes: new Uint8Array(await file.arrayBuffer()), name: (file as File).name ?? "", type: file.type },
     fields,
   };
-}
-
-async function readLimited(req: Request, limit: number, maxFileBytes: number): Promise<Buffer> {
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxFileBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
