@@ -8,17 +8,32 @@ export type Db = PrismaClient;
 export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 export type Pool = pg.Pool;
 
-// The pool is sized on purpose: a 2-core box with PostgreSQL beside it does best with few connections.
-export const createPool = (url = databaseUrl(), max = dbPoolSize()) =>
-  new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+// Pools are sized on purpose: a 2-core box with PostgreSQL beside it does best with few connections.
+const poolConfig = (url: string, max: number): pg.PoolConfig => ({
+  connectionString: url,
+  max,
+  idleTimeoutMillis: 30_000,
+  connectionTimeoutMillis: 5_000,
+});
 
-export function createDb(url = databaseUrl(), max = dbPoolSize(), pool = createPool(url, max)): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(pool) });
+/** A standalone pool (scripts, tests); the caller ends it. */
+export const createPool = (url = databaseUrl(), max = dbPoolSize()) => new pg.Pool(poolConfig(url, max));
+
+/** A standalone client (scripts, tests) that owns its pool: $disconnect closes it. */
+export function createDb(url = databaseUrl(), max = dbPoolSize()): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg(poolConfig(url, max)) });
+}
+
+function createAppPool(): pg.Pool {
+  const pool = new pg.Pool(poolConfig(databaseUrl(), dbPoolSize()));
+  // An idle connection dropped by the server (restart, failover) must not crash the process; the pool replaces it.
+  pool.on("error", (error) => process.stderr.write(JSON.stringify({ level: "warn", msg: "idle database connection lost", error: error.message }) + "\n"));
+  return pool;
 }
 
 // One pool and one client per process (Next dev reloads modules, so keep them on globalThis). Prisma runs on the
 // pool; the hottest reads use it directly with named prepared statements (planned once per connection, and
 // about 0.15 ms less Node CPU per query than Prisma's raw-query path, measured).
 const g = globalThis as unknown as { __pool?: pg.Pool; __db?: PrismaClient };
-export const pool: pg.Pool = g.__pool ?? (g.__pool = createPool());
-export const db: PrismaClient = g.__db ?? (g.__db = createDb(undefined, undefined, pool));
+export const pool: pg.Pool = g.__pool ?? (g.__pool = createAppPool());
+export const db: PrismaClient = g.__db ?? (g.__db = new PrismaClient({ adapter: new PrismaPg(pool) }));
