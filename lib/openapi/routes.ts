@@ -3,6 +3,8 @@
 import foundation from "./routes/foundation";
 import identity from "./routes/identity";
 import invitesSupport from "./routes/invites-support";
+import leagues from "./routes/leagues";
+import teams from "./routes/teams";
 import uploads from "./routes/uploads";
 import users from "./routes/users";
 
@@ -10,6 +12,8 @@ export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   ...foundation,
   ...identity,
   ...invitesSupport,
+  ...leagues,
+  ...teams,
   ...uploads,
   ...users,
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, idString } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
 
 const colors = z.object({ primary: z.string().nullable(), secondary: z.string().nullable() });
 
@@ -89,3 +89,124 @@ export const teamDetailResult = z.object({ team: teamDetail }).meta({ id: "TeamD
 
 export const DEFAULT_TEAM_PAGE = 50;
 export type TeamsQuery = z.infer<typeof teamsQuery>;
+
+// Search, follows, joins, roster, head-to-head, achievements -----------------------------------------------------
+
+export const TEAM_SEARCH_SORTS = ["rank", "name", "fans"] as const;
+export type TeamSearchSort = (typeof TEAM_SEARCH_SORTS)[number];
+
+export const teamSearchQuery = z.strictObject({
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: "1..100 characters (surrounding spaces ignored): case-insensitive substring of name, short name, city or abbreviation." }),
+  sport: z.string().min(1).max(40).optional().meta({ description: "Filter by sport, compared normalised (e.g. \"Hockey \" = hockey; unusable values = other)." }),
+  league: z.string().min(1).max(128).optional().meta({ description: "Filter by league id or slug." }),
+  cursor: cursorQuery.meta({ description: "Opaque cursor from the previous page's nextCursor; it remembers the sort (a cursor of another sort is 400)." }),
+  limit: intQuery(1, 50, 20),
+  sort: z
+    .enum(TEAM_SEARCH_SORTS)
+    .default("name")
+    .meta({ description: "name: name, id. rank: rank ascending with unranked teams last, then id. fans: fanCount descending, then id. Default name." }),
+});
+export type TeamSearchQuery = z.infer<typeof teamSearchQuery>;
+
+export const teamSearchResult = z
+  .object({
+    teams: z.array(team),
+    nextCursor: z.string().optional().meta({ description: "Present when more teams match." }),
+  })
+  .meta({ id: "TeamSearchResult" });
+
+export const followedTeamsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 50) });
+
+export const followedTeam = team.extend({ followedAt: isoDateTime }).meta({ id: "FollowedTeam" });
+export const followedTeamsResult = z
+  .object({
+    teams: z.array(followedTeam).meta({ description: "Newest follow first (followedAt desc, then team id desc). Archived teams are left out." }),
+    nextCursor: z.string().optional().meta({ description: "Present when more follows remain." }),
+  })
+  .meta({ id: "FollowedTeamsResult" });
+
+export const followResult = z
+  .object({ following: z.literal(true), teamId: z.string(), followedAt: isoDateTime.meta({ description: "When the follow was first made." }) })
+  .meta({ id: "TeamFollowResult" });
+export const unfollowResult = z.object({ following: z.literal(false), teamId: z.string() }).meta({ id: "TeamUnfollowResult" });
+
+export const teamMembershipResult = z
+  .object({
+    joinedTeamIds: z.array(z.string()).meta({ description: "Teams joined (leaderboard entries), oldest join first." }),
+    followedTeamIds: z.array(z.string()).meta({ description: "Teams followed (social follows), oldest follow first." }),
+  })
+  .meta({ id: "TeamMembershipResult" });
+
+export const rosterPlayer = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    jersey: z.string().nullable(),
+    position: z.string().nullable(),
+    role: z.string().nullable(),
+    duty: z.string().nullable(),
+    photo: z.string().optional().meta({ description: "Omitted when the player has no art." }),
+    availability: z
+      .enum(["injured", "suspended", "unavailable"])
+      .optional()
+      .meta({ description: "Omitted when the player is available." }),
+  })
+  .meta({ id: "RosterPlayer" });
+export const rosterResult = z
+  .object({ players: z.array(rosterPlayer).meta({ description: "Active players only; numeric jerseys ascending, then other jerseys, then name, then id." }) })
+  .meta({ id: "RosterResult" });
+
+export const headToHeadQuery = z.strictObject({
+  opponentId: idString.meta({ description: "The other team's id or slug; required and not the same team as {id}." }),
+});
+export const headToHeadMeeting = z
+  .object({
+    gameId: z.string(),
+    playedAt: isoDateTime.meta({ description: "Start time of the game." }),
+    season: z.string().nullable(),
+    venue: z.string().nullable(),
+    homeTeamId: z.string(),
+    awayTeamId: z.string(),
+    homeScore: z.number().int(),
+    awayScore: z.number().int(),
+    overtime: z.boolean().meta({ description: "Decided after regulation (overtime or shootout)." }),
+    winnerId: z.string().nullable().meta({ description: "null for a draw." }),
+    result: z.enum(["win", "loss", "tie"]).meta({ description: "From {id}'s side." }),
+  })
+  .meta({ id: "HeadToHeadMeeting" });
+export const headToHeadResult = z
+  .object({
+    team: team,
+    opponent: team,
+    record: z
+      .object({
+        gamesPlayed: z.number().int(),
+        wins: z.number().int(),
+        losses: z.number().int(),
+        ties: z.number().int(),
+      })
+      .meta({ description: "{id}'s record against the opponent over every finished meeting with scores, all seasons." }),
+    recentMeetings: z.array(headToHeadMeeting).meta({ description: "The five most recent finished meetings with scores, newest first." }),
+  })
+  .meta({ id: "HeadToHeadResult" });
+
+export const teamAchievement = z
+  .object({
+    id: z.string(),
+    key: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    icon: z.string().nullable(),
+    season: z.string().nullable(),
+    awardedAt: isoDateTime,
+  })
+  .meta({ id: "TeamAchievement" });
+export const teamAchievementsResult = z
+  .object({ achievements: z.array(teamAchievement).meta({ description: "Newest first (awardedAt desc, then id)." }) })
+  .meta({ id: "TeamAchievementsResult" });

@@ -10,7 +10,7 @@ import { DEFAULT_TEAM_PAGE, type TeamsQuery } from "./schemas";
 // Team reads are hand-written SQL: one round trip joins the team with its league, conference and division
 // (Prisma's include would send one query per relation on these hot public routes).
 
-interface TeamRow {
+export interface TeamRow {
   id: string;
   slug: string;
   name: string;
@@ -43,7 +43,7 @@ interface TeamRow {
   divisionName: string | null;
 }
 
-const TEAM_COLUMNS = Prisma.sql`
+export const TEAM_COLUMNS = Prisma.sql`
   t.id, t.slug, t.name, t.short_name AS "shortName", t.abbreviation, t.city, t.sport, t.logo,
   t.primary_color AS "primaryColor", t.secondary_color AS "secondaryColor", t.rank, t.fan_count AS "fanCount",
   t.is_official AS "isOfficial", t.source, t.provider_id AS "providerId", t.archived_at AS "archivedAt",
@@ -53,7 +53,7 @@ const TEAM_COLUMNS = Prisma.sql`
   l.primary_color AS "leaguePrimaryColor", l.secondary_color AS "leagueSecondaryColor",
   c.id AS "conferenceId", c.name AS "conferenceName", d.id AS "divisionId", d.name AS "divisionName"`;
 
-const TEAM_FROM = Prisma.sql`teams t
+export const TEAM_FROM = Prisma.sql`teams t
   LEFT JOIN leagues l ON l.id = t.league_id
   LEFT JOIN conferences c ON c.id = t.conference_id
   LEFT JOIN divisions d ON d.id = t.division_id`;
@@ -102,19 +102,24 @@ export async function findTeamBySlug(db: Db, slug: string) {
   return { team: toTeam(t) };
 }
 
+/** Compares normalised values, so "Hockey " matches hockey and unusable values match other (t = teams). */
+export function sportFilter(value: string): Prisma.Sql {
+  const sport = normalizeSport(value);
+  return sport === "other"
+    ? Prisma.sql`NOT (lower(btrim(t.sport)) ~ ${SPORT_PATTERN_SQL})`
+    : Prisma.sql`lower(btrim(t.sport)) = ${sport}`;
+}
+
+/** League by id or slug (l = leagues, joined by TEAM_FROM). */
+export function leagueFilter(value: string): Prisma.Sql {
+  return Prisma.sql`(l.id = ${value} OR l.slug = ${value.toLowerCase()})`;
+}
+
 /** GET /api/teams without slug: the full list, or a filtered/paginated page with total. Ordered by name, then id. */
 export async function listTeams(db: Db, q: Omit<TeamsQuery, "slug">) {
   const filters = [Prisma.sql`t.archived_at IS NULL`];
-  if (q.sport) {
-    // Compare normalised values, so "Hockey " matches hockey and unusable values match other.
-    const sport = normalizeSport(q.sport);
-    filters.push(
-      sport === "other"
-        ? Prisma.sql`NOT (lower(btrim(t.sport)) ~ ${SPORT_PATTERN_SQL})`
-        : Prisma.sql`lower(btrim(t.sport)) = ${sport}`,
-    );
-  }
-  if (q.league) filters.push(Prisma.sql`(l.id = ${q.league} OR l.slug = ${q.league.toLowerCase()})`);
+  if (q.sport) filters.push(sportFilter(q.sport));
+  if (q.league) filters.push(leagueFilter(q.league));
   const where = Prisma.join(filters, " AND ");
   const paginated = q.cursor !== undefined || q.limit !== undefined;
   const filtered = q.sport !== undefined || q.league !== undefined;

@@ -1,0 +1,21 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { listTeamAchievements } from "@/lib/teams/achievements";
+import { teamAchievementsResult, teamIdParams } from "@/lib/teams/schemas";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "Team achievements",
+      description:
+        "`{ success, data: { achievements } }`: the team's badges, newest first; an empty list for a team without badges. `{id}` is a team id or slug; missing or archived teams answer 404.",
+      tags: ["Teams"],
+      auth: "public",
+      params: teamIdParams,
+      response: teamAchievementsResult,
+      errors: ["NOT_FOUND"],
+    },
+    ({ params }) => listTeamAchievements(db, params.id),
+  ),
+});
