@@ -48,6 +48,14 @@ const schema = z.object({
   IMAGE_PROXY_HOST_OVERRIDES: z.string().regex(/^\s*$|^\s*[a-z0-9.-]+=[0-9a-f.:[\]]+:\d{1,5}\s*(,\s*[a-z0-9.-]+=[0-9a-f.:[\]]+:\d{1,5}\s*)*$/i, "comma-separated host=ip:port").optional(),
   IMAGE_PROXY_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(5 * 1024 * 1024),
   IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  // League/team sync: the fixture feed file (relative to the working directory) unless SYNC_FEED_URL is set.
+  SYNC_FEED_FILE: z.string().min(1).default("lib/sync/fixtures/feed.json"),
+  SYNC_FEED_URL: z.string().url().optional(),
+  SYNC_FEED_TOKEN: z.string().min(1).optional(),
+  // HMAC-SHA256 key of POST /api/webhooks/leagues-sync (unset: every delivery is refused).
+  LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
+  // Vercel Cron's Bearer secret for GET /api/cron/leagues-sync (unset: every call is refused).
+  CRON_SECRET: z.string().min(16).optional(),
 });
 
 export type Env = z.infer<typeof schema>;

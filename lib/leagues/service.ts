@@ -152,7 +152,9 @@ async function readStandings(db: Db, idOrSlug: string): Promise<Standings | null
 // Standings are the same for every caller and change only when games finish or a sync runs, so they are kept
 // briefly per process (TEAM_CACHE_TTL_MS, like team details; clients tolerate a short delay after syncs).
 // Caching the promise folds concurrent misses into one read.
-const standingsCache = new Map<string, { expires: number; value: Promise<Standings | null> }>();
+// On globalThis for the same reason as the team-detail cache: one cache per process, whichever bundle clears it.
+const standingsCache = ((globalThis as unknown as { __standingsCache?: Map<string, { expires: number; value: Promise<Standings | null> }> }).__standingsCache ??=
+  new Map());
 
 export async function getStandings(db: Db, idOrSlug: string): Promise<Standings> {
   const ttl = env().TEAM_CACHE_TTL_MS;

@@ -4,6 +4,7 @@ import foundation from "./routes/foundation";
 import identity from "./routes/identity";
 import invitesSupport from "./routes/invites-support";
 import leagues from "./routes/leagues";
+import { internalRoutes as syncInternal, publicRoutes as syncPublic } from "./routes/sync";
 import teams from "./routes/teams";
 import uploads from "./routes/uploads";
 import users from "./routes/users";
@@ -13,9 +14,12 @@ export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   ...identity,
   ...invitesSupport,
   ...leagues,
+  ...syncPublic,
   ...teams,
   ...uploads,
   ...users,
 };
 
-export const INTERNAL_ROUTE_MODULES: Record<string, Record<string, unknown>> = {};
+export const INTERNAL_ROUTE_MODULES: Record<string, Record<string, unknown>> = {
+  ...syncInternal,
+};

@@ -174,7 +174,10 @@ type PublicDetail = Awaited<ReturnType<typeof readPublicDetail>>;
 // Team detail is the same for every viewer but viewerCanPostAsTeam, and changes only when a sync runs, so it
 // is kept briefly per process (the spec asks clients to tolerate a short delay after syncs). Caching the
 // promise also folds concurrent misses into one query.
-const detailCache = new Map<string, { expires: number; value: Promise<PublicDetail> }>();
+// On globalThis: Next bundles route handlers and server actions apart, and a sync or archive run from the staff
+// console must clear the same cache the API reads.
+const detailCache = ((globalThis as unknown as { __teamDetailCache?: Map<string, { expires: number; value: Promise<PublicDetail> }> }).__teamDetailCache ??=
+  new Map());
 
 function cachedPublicDetail(db: Db, idOrSlug: string): Promise<PublicDetail> {
   const ttl = env().TEAM_CACHE_TTL_MS;

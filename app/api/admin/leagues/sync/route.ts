@@ -1,0 +1,22 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { syncRunSchema, syncTriggerBody } from "@/lib/sync/schemas";
+import { runSync } from "@/lib/sync/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Sync leagues from the provider",
+      description:
+        "Runs a sync of the leagues, conferences and divisions of the provider feed now (scope `leagues`), in one transaction: all or nothing. Runs never interleave: one started while another is in progress waits for it. Only rows owned by the feed's provider (League/Team `source`) are created, updated or archived. Answers the run record (201) whatever its outcome: `status` is `succeeded` with a summary of what changed, or `failed` with `error` (nothing changed). Optional body `{ dryRun: true }` computes the summary and writes nothing.",
+      tags: ["Admin"],
+      auth: "admin",
+      body: syncTriggerBody,
+      bodyRequired: false,
+      status: 201,
+      response: syncRunSchema,
+    },
+    ({ body, user }) => runSync(db, { scope: "leagues", trigger: "admin", actor: user.externalId, dryRun: body?.dryRun === true }),
+  ),
+});
