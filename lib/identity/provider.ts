@@ -14,6 +14,8 @@ export interface IdpUser {
   lastName: string | null;
   username: string | null;
   imageUrl: string | null;
+  /** The staff role the provider holds (Clerk: public metadata role = "admin"); null when the provider keeps none. */
+  isAdmin: boolean | null;
 }
 
 export interface IdentityProvider {
@@ -60,6 +62,7 @@ export class ClerkProvider implements IdentityProvider {
         lastName: u.lastName,
         username: u.username,
         imageUrl: u.imageUrl || null,
+        isAdmin: (u.publicMetadata as { role?: unknown } | null)?.role === "admin",
       };
     } catch (error) {
       if ((error as { status?: number }).status === 404) return null;
@@ -90,7 +93,7 @@ export class DevelopmentProvider implements IdentityProvider {
   }
 
   async getUser(externalId: string): Promise<IdpUser> {
-    return { externalId, email: `${externalId}@dev.local`, firstName: null, lastName: null, username: null, imageUrl: null };
+    return { externalId, email: `${externalId}@dev.local`, firstName: null, lastName: null, username: null, imageUrl: null, isAdmin: null };
   }
 
   async revokeSession() {}

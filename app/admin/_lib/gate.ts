@@ -1,0 +1,33 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { checkStaff, signInUrl, type ConsoleSession, type Staff } from "@/lib/admin/staff";
+import { SESSION_COOKIE } from "@/lib/mobile/flow";
+
+// The console's access control, without middleware: every page and every server action calls one of these
+// before reading or changing anything. The layout is not enough on its own: Next renders a page's segment
+// independently of its layout's output (and a layout is not re-run on client navigations), and server actions
+// can be invoked directly with a POST.
+
+/** This request's console session, verified once per request (React cache). */
+export const consoleSession = cache(async (): Promise<ConsoleSession> => checkStaff((await cookies()).get(SESSION_COOKIE)?.value));
+
+function bounce(session: ConsoleSession, returnPath: string): never {
+  if (session.kind === "anonymous") redirect(signInUrl(returnPath));
+  // Signed in without the staff role: the 403 page (a route handler, so the status is a real 403).
+  redirect("/admin/forbidden");
+}
+
+/** For pages: the staff member, or a redirect to sign-in (anonymous) or to the 403 page (not staff). */
+export async function requireStaff(returnPath: string): Promise<Staff> {
+  const session = await consoleSession();
+  if (session.kind !== "staff") bounce(session, returnPath);
+  return session;
+}
+
+/** For server actions: the same check, repeated on every call, before any effect. */
+export async function requireStaffAction(): Promise<Staff> {
+  const session = await checkStaff((await cookies()).get(SESSION_COOKIE)?.value);
+  if (session.kind !== "staff") bounce(session, "/admin");
+  return session;
+}

@@ -1,0 +1,71 @@
+import { SYNC_ENTITIES, type SyncRunView } from "@/lib/sync/service";
+import { styles, when } from "./ui";
+
+const STATUS_COLOR = { running: "#8a6d00", succeeded: "#2e6b36", failed: "#a33" } as const;
+
+export function RunStatus({ status }: { status: SyncRunView["status"] }) {
+  return <strong style={{ color: STATUS_COLOR[status] }}>{status}</strong>;
+}
+
+/** One sync run: who/when/status, the per-entity counts and the list of changes. */
+export function RunDetail({ run, headingLevel = 2 }: { run: SyncRunView; headingLevel?: 1 | 2 }) {
+  const H = headingLevel === 1 ? "h1" : "h2";
+  const summary = run.summary;
+  const changes = summary?.changes ?? [];
+  return (
+    <section aria-labelledby={`run-${run.id}`} data-testid="sync-run" data-status={run.status}>
+      <H id={`run-${run.id}`}>
+        {run.scope[0]!.toUpperCase() + run.scope.slice(1)} sync: <RunStatus status={run.status} />
+      </H>
+      <p style={styles.muted}>
+        Run <code>{run.id}</code> · {run.trigger}
+        {run.actor ? ` by ${run.actor}` : ""} · started {when(run.startedAt)}
+        {run.finishedAt ? ` · finished ${when(run.finishedAt)}` : ""}
+        {summary?.dryRun ? " · dry run (nothing written)" : ""}
+      </p>
+      {run.error ? <p role="alert" style={{ color: "#a33" }}>Error: {run.error}</p> : null}
+      {summary ? (
+        <>
+          <table style={{ ...styles.table, maxWidth: 640 }} aria-label="Summary">
+            <thead>
+              <tr>
+                <th style={styles.th} scope="col">Entity</th>
+                <th style={styles.th} scope="col">Created</th>
+                <th style={styles.th} scope="col">Updated</th>
+                <th style={styles.th} scope="col">Archived</th>
+                <th style={styles.th} scope="col">Unchanged</th>
+              </tr>
+            </thead>
+            <tbody>
+              {SYNC_ENTITIES.map((e) => {
+                const c = summary[e] ?? { created: 0, updated: 0, archived: 0, unchanged: 0 };
+                return (
+                  <tr key={e} data-entity={e}>
+                    <th scope="row" style={styles.rowHead}>{e}</th>
+                    <td style={styles.td} data-count="created">{c.created}</td>
+                    <td style={styles.td} data-count="updated">{c.updated}</td>
+                    <td style={styles.td} data-count="archived">{c.archived}</td>
+                    <td style={styles.td} data-count="unchanged">{c.unchanged}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <h3>Changes ({changes.length}{summary.changesTruncated ? "+, list truncated" : ""})</h3>
+          {changes.length === 0 ? (
+            <p>Nothing changed.</p>
+          ) : (
+            <ul aria-label="Changes" style={{ fontSize: 14, maxHeight: 420, overflowY: "auto", border: "1px solid #eee", padding: "8px 8px 8px 28px" }}>
+              {changes.map((c, i) => (
+                <li key={`${c.entity}:${c.id}:${i}`}>
+                  {c.change} {c.entity.replace(/s$/, "")} <code>{c.id}</code>
+                  {c.fields?.length ? ` (${c.fields.join(", ")})` : ""}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}

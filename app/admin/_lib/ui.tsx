@@ -1,0 +1,42 @@
+import type { CSSProperties, ReactNode } from "react";
+
+// Small shared pieces for the console's server-rendered pages (plain HTML, inline styles, no client script).
+
+export const styles = {
+  table: { borderCollapse: "collapse", width: "100%", fontSize: 14 } satisfies CSSProperties,
+  th: { textAlign: "left", borderBottom: "2px solid #ccc", padding: "6px 8px" } satisfies CSSProperties,
+  td: { borderBottom: "1px solid #eee", padding: "6px 8px", verticalAlign: "top" } satisfies CSSProperties,
+  rowHead: { borderBottom: "1px solid #eee", padding: "6px 8px", verticalAlign: "top", textAlign: "left", fontWeight: 500 } satisfies CSSProperties,
+  form: { display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", margin: "12px 0" } satisfies CSSProperties,
+  label: { display: "flex", flexDirection: "column", gap: 4, fontSize: 14 } satisfies CSSProperties,
+  input: { padding: "6px 8px", fontSize: 14, border: "1px solid #999", borderRadius: 4 } satisfies CSSProperties,
+  button: { padding: "6px 12px", fontSize: 14, border: "1px solid #245", borderRadius: 4, background: "#1f4e79", color: "#fff", cursor: "pointer" } satisfies CSSProperties,
+  secondary: { padding: "4px 10px", fontSize: 13, border: "1px solid #777", borderRadius: 4, background: "#fff", color: "#1a1a1a", cursor: "pointer" } satisfies CSSProperties,
+  muted: { color: "#555" } satisfies CSSProperties,
+};
+
+export function Notice({ kind = "ok", children }: { kind?: "ok" | "error"; children: ReactNode }) {
+  const palette = kind === "ok" ? { background: "#e8f4ea", border: "#3c7d46" } : { background: "#fbeaea", border: "#a33" };
+  return (
+    <p role={kind === "error" ? "alert" : "status"} style={{ background: palette.background, borderLeft: `4px solid ${palette.border}`, padding: "8px 12px" }}>
+      {children}
+    </p>
+  );
+}
+
+export function Stat({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+  return (
+    <div style={{ border: "1px solid #ddd", borderRadius: 6, padding: "12px 16px", minWidth: 150 }}>
+      <dt style={{ fontSize: 13, color: "#555" }}>{label}</dt>
+      <dd data-testid={testId} style={{ margin: 0, fontSize: 28, fontWeight: 600 }}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+export const when = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "—");
+
+/** First value of a search parameter. */
+export const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+export type SearchParams = Promise<Record<string, string | string[] | undefined>>;

@@ -1,0 +1,82 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { setTeamArchived, teamIdSchema, teamSearchSchema } from "@/lib/admin/teams";
+import { externalIdSchema, SelfRevokeError, setStaffRole } from "@/lib/admin/users";
+import { db } from "@/lib/db/client";
+import { log } from "@/lib/http/log";
+import { runSync } from "@/lib/sync/service";
+import { requireStaffAction } from "./_lib/gate";
+
+// Server actions of the staff console. Each one is a public POST endpoint, so each re-checks the staff session
+// first (requireStaffAction), validates its form fields with zod, then redirects back with a result code
+// (never free text from the request) for the page to display.
+
+const field = (form: FormData, name: string) => {
+  const v = form.get(name);
+  return typeof v === "string" ? v : undefined;
+};
+
+function teamsReturn(form: FormData, extra: Record<string, string>): string {
+  const search = teamSearchSchema.safeParse({ q: field(form, "q"), league: field(form, "league"), archived: field(form, "archived") });
+  const params = new URLSearchParams();
+  if (search.success) {
+    if (search.data.q) params.set("q", search.data.q);
+    if (search.data.league) params.set("league", search.data.league);
+    if (search.data.archived) params.set("archived", "1");
+  }
+  for (const [k, v] of Object.entries(extra)) params.set(k, v);
+  return `/admin/teams?${params}`;
+}
+
+async function changeArchived(form: FormData, archived: boolean) {
+  const staff = await requireStaffAction();
+  const id = teamIdSchema.safeParse(field(form, "teamId"));
+  if (!id.success) redirect(teamsReturn(form, { error: "invalid" }));
+  const result = await setTeamArchived(db, id.data, archived);
+  if (result) log("info", { msg: archived ? "team archived" : "team restored", actor: staff.externalId, team: id.data, changed: result.changed });
+  redirect(teamsReturn(form, result ? { done: archived ? "archived" : "restored", team: id.data } : { error: "missing" }));
+}
+
+export async function archiveTeam(form: FormData) {
+  await changeArchived(form, true);
+}
+
+export async function restoreTeam(form: FormData) {
+  await changeArchived(form, false);
+}
+
+const scopeSchema = z.enum(["leagues", "teams"]);
+
+export async function startSync(form: FormData) {
+  const staff = await requireStaffAction();
+  const scope = scopeSchema.safeParse(field(form, "scope"));
+  if (!scope.success) redirect("/admin/sync?error=scope");
+  // runSync records a failed run rather than throwing; an exception here means the run could not be recorded.
+  let runId: string | null = null;
+  try {
+    runId = (await runSync(db, { scope: scope.data, trigger: "admin", actor: staff.externalId })).id;
+  } catch (error) {
+    log("error", { msg: "console sync failed to start", error: error instanceof Error ? error.message : String(error) });
+  }
+  redirect(runId ? `/admin/sync?run=${runId}` : "/admin/sync?error=start");
+}
+
+export async function changeRole(form: FormData) {
+  const staff = await requireStaffAction();
+  const target = externalIdSchema.safeParse(field(form, "externalId"));
+  const grant = field(form, "grant") === "1";
+  const q = z.string().trim().max(200).catch("").parse(field(form, "q") ?? "");
+  const back = (extra: Record<string, string>) => `/admin/users?${new URLSearchParams({ ...(q ? { q } : {}), ...extra })}`;
+  if (!target.success) redirect(back({ error: "invalid" }));
+  let outcome: Record<string, string>;
+  try {
+    await setStaffRole(staff.externalId, target.data, grant);
+    outcome = { done: grant ? "granted" : "revoked", user: target.data };
+  } catch (error) {
+    if (!(error instanceof SelfRevokeError)) log("error", { msg: "staff role change failed", error: error instanceof Error ? error.message : String(error) });
+    outcome = { error: error instanceof SelfRevokeError ? "self" : "provider", user: target.data };
+  }
+  redirect(back(outcome));
+}

@@ -1,0 +1,22 @@
+import { cookies } from "next/headers";
+import { checkStaff, signInUrl } from "@/lib/admin/staff";
+import { SESSION_COOKIE } from "@/lib/mobile/flow";
+
+// The console's 403 page. A route handler rather than a page so the status is a real 403 (forbidden() needs
+// experimental.authInterrupts). Signed-in staff who land here are sent on to the dashboard.
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  const session = await checkStaff((await cookies()).get(SESSION_COOKIE)?.value);
+  if (session.kind === "staff") return new Response(null, { status: 303, headers: { Location: "/admin" } });
+  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="robots" content="noindex">
+<title>Staff only</title>
+<body style="font-family:system-ui,sans-serif;max-width:560px;margin:64px auto;padding:0 16px;line-height:1.5;color:#1a1a1a">
+<h1>Staff only</h1>
+<p>This console is for staff. ${session.kind === "forbidden" ? "Your account does not have the staff role." : "You are not signed in."}</p>
+<p>If you were just given the role, it applies at your next session refresh: sign out and in again.</p>
+<p><a href="${signInUrl("/admin").replace(/&/g, "&amp;").replace(/"/g, "&quot;")}">Sign in with a staff account</a></p>
+</body></html>`;
+  return new Response(html, { status: 403, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}

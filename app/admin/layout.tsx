@@ -1,0 +1,43 @@
+import type { ReactNode } from "react";
+import { consoleSession } from "./_lib/gate";
+
+// Staff console shell. Access is enforced by every page and server action (see _lib/gate.ts); the layout only
+// decides whether to show the console's navigation, which it never shows to anyone but staff.
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Staff console · Fan Engagement", robots: { index: false, follow: false } };
+
+const NAV = [
+  ["/admin", "Dashboard"],
+  ["/admin/teams", "Teams"],
+  ["/admin/leagues", "Leagues"],
+  ["/admin/sync", "Sync"],
+  ["/admin/users", "Users"],
+] as const;
+
+export default async function AdminLayout({ children }: { children: ReactNode }) {
+  const session = await consoleSession();
+  if (session.kind !== "staff") return <>{children}</>;
+  return (
+    <div style={{ lineHeight: 1.5 }}>
+      <header style={{ background: "#1f2d3d", color: "#fff", padding: "10px 24px", display: "flex", gap: 24, alignItems: "center", flexWrap: "wrap" }}>
+        <strong>Staff console</strong>
+        <nav aria-label="Console">
+          <ul style={{ listStyle: "none", display: "flex", gap: 16, margin: 0, padding: 0 }}>
+            {NAV.map(([href, label]) => (
+              <li key={href}>
+                <a href={href} style={{ color: "#cfe3ff" }}>
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span style={{ marginLeft: "auto", fontSize: 13, color: "#cbd5e1" }}>
+          Signed in as <code>{session.externalId}</code>
+        </span>
+      </header>
+      <main style={{ maxWidth: 1100, margin: "0 auto", padding: "16px 24px 48px" }}>{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { listLeaguesWithCounts } from "@/lib/admin/leagues";
+import { db } from "@/lib/db/client";
+import { requireStaff } from "../_lib/gate";
+import { styles } from "../_lib/ui";
+
+export default async function LeaguesPage() {
+  await requireStaff("/admin/leagues");
+  const leagues = await listLeaguesWithCounts(db);
+  return (
+    <>
+      <h1>Leagues</h1>
+      {leagues.length === 0 ? (
+        <p>
+          No leagues yet. <a href="/admin/sync">Sync leagues</a> from the provider.
+        </p>
+      ) : (
+        <table style={styles.table}>
+          <thead>
+            <tr>
+              <th style={styles.th} scope="col">League</th>
+              <th style={styles.th} scope="col">Sport</th>
+              <th style={styles.th} scope="col">Season</th>
+              <th style={styles.th} scope="col">Source</th>
+              <th style={styles.th} scope="col">Live teams</th>
+              <th style={styles.th} scope="col">Archived teams</th>
+            </tr>
+          </thead>
+          <tbody>
+            {leagues.map((l) => (
+              <tr key={l.id} data-league={l.slug}>
+                <th scope="row" style={styles.rowHead}>
+                  <a href={`/admin/teams?league=${encodeURIComponent(l.id)}`}>{l.name}</a>
+                  {l.archivedAt ? <span style={styles.muted}> (archived)</span> : null}
+                </th>
+                <td style={styles.td}>{l.sport || "—"}</td>
+                <td style={styles.td}>{l.season ?? "—"}</td>
+                <td style={styles.td}>{l.source}</td>
+                <td style={styles.td}>{l.liveTeams}</td>
+                <td style={styles.td}>{l.archivedTeams}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

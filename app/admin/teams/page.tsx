@@ -1,0 +1,102 @@
+import { leagueOptions, searchTeams, teamName, TEAM_SEARCH_LIMIT, teamSearchSchema } from "@/lib/admin/teams";
+import { db } from "@/lib/db/client";
+import { archiveTeam, restoreTeam } from "../actions";
+import { requireStaff } from "../_lib/gate";
+import { first, Notice, styles, when, type SearchParams } from "../_lib/ui";
+
+const ERRORS: Record<string, string> = { invalid: "That request was not valid.", missing: "No such team." };
+
+export default async function TeamsPage({ searchParams }: { searchParams: SearchParams }) {
+  await requireStaff("/admin/teams");
+  const sp = await searchParams;
+  const search = teamSearchSchema.catch({ q: "", league: "", archived: undefined }).parse({
+    q: first(sp.q),
+    league: first(sp.league),
+    archived: first(sp.archived),
+  });
+  const [{ teams, total }, leagues] = await Promise.all([searchTeams(db, search), leagueOptions(db)]);
+  const done = first(sp.done);
+  const doneTeam = first(sp.team);
+  const error = first(sp.error);
+  // The team just changed may be hidden by the current filter (archived teams are): read its name.
+  const doneName = doneTeam ? (teams.find((t) => t.id === doneTeam)?.name ?? (await teamName(db, doneTeam)) ?? doneTeam) : "";
+
+  const keep = (
+    <>
+      <input type="hidden" name="q" value={search.q} />
+      <input type="hidden" name="league" value={search.league} />
+      {search.archived ? <input type="hidden" name="archived" value="1" /> : null}
+    </>
+  );
+
+  return (
+    <>
+      <h1>Teams</h1>
+      {done === "archived" || done === "restored" ? <Notice>{`${doneName} ${done}.`}</Notice> : null}
+      {error ? <Notice kind="error">{ERRORS[error] ?? "Something went wrong."}</Notice> : null}
+      <form method="get" role="search" aria-label="Search teams" style={styles.form}>
+        <label style={styles.label}>
+          Name or slug
+          <input name="q" type="search" defaultValue={search.q} style={styles.input} />
+        </label>
+        <label style={styles.label}>
+          League
+          <select name="league" defaultValue={search.league} style={styles.input}>
+            <option value="">All leagues</option>
+            {leagues.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
+          <input name="archived" type="checkbox" value="1" defaultChecked={Boolean(search.archived)} /> Show archived
+        </label>
+        <button type="submit" style={styles.button}>
+          Search
+        </button>
+      </form>
+      <p style={styles.muted}>
+        {total === 0 ? "No teams match." : total > TEAM_SEARCH_LIMIT ? `Showing ${TEAM_SEARCH_LIMIT} of ${total} teams; narrow the search.` : `${total} team${total === 1 ? "" : "s"}.`}
+      </p>
+      {teams.length ? (
+        <table style={styles.table}>
+          <thead>
+            <tr>
+              <th style={styles.th} scope="col">Team</th>
+              <th style={styles.th} scope="col">Slug</th>
+              <th style={styles.th} scope="col">League</th>
+              <th style={styles.th} scope="col">Source</th>
+              <th style={styles.th} scope="col">Status</th>
+              <th style={styles.th} scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {teams.map((t) => (
+              <tr key={t.id} data-team={t.slug}>
+                <th scope="row" style={styles.rowHead}>{t.name}</th>
+                <td style={styles.td}><code>{t.slug}</code></td>
+                <td style={styles.td}>{t.league?.name ?? "—"}</td>
+                <td style={styles.td}>{t.source}</td>
+                <td style={styles.td}>{t.archivedAt ? `Archived ${when(t.archivedAt)}` : "Live"}</td>
+                <td style={styles.td}>
+                  <form action={t.archivedAt ? restoreTeam : archiveTeam}>
+                    <input type="hidden" name="teamId" value={t.id} />
+                    {keep}
+                    <button type="submit" style={styles.secondary} aria-label={`${t.archivedAt ? "Restore" : "Archive"} ${t.name}`}>
+                      {t.archivedAt ? "Restore" : "Archive"}
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
+        Archived teams disappear from every public read (lists, detail, search) at once; restoring brings them back.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import { lookupUsers, userQuerySchema, type ConsoleUser } from "@/lib/admin/users";
+import { db } from "@/lib/db/client";
+import { changeRole } from "../actions";
+import { requireStaff } from "../_lib/gate";
+import { first, Notice, styles, when, type SearchParams } from "../_lib/ui";
+
+const ERRORS: Record<string, string> = {
+  invalid: "That is not a valid user id.",
+  self: "You cannot revoke your own staff role; ask another staff member.",
+  provider: "The identity provider refused or could not be reached; nothing changed. Try again.",
+};
+const ROLE_LABEL = { admin: "Staff (admin)", fan: "Fan", unknown: "Unknown (not held by the identity provider)" } as const;
+
+export default async function UsersPage({ searchParams }: { searchParams: SearchParams }) {
+  const staff = await requireStaff("/admin/users");
+  const sp = await searchParams;
+  const parsed = userQuerySchema.safeParse(first(sp.q) ?? "");
+  const q = parsed.success ? parsed.data : "";
+  const users: ConsoleUser[] = q ? await lookupUsers(db, q) : [];
+  const done = first(sp.done);
+  const error = first(sp.error);
+  const target = first(sp.user);
+
+  return (
+    <>
+      <h1>Users</h1>
+      {done === "granted" || done === "revoked" ? (
+        <Notice>
+          {`Staff role ${done} for ${target}. `}It applies at the user&apos;s next session refresh (their current session token keeps its
+          old claims until it is renewed, at most about a minute with Clerk).
+        </Notice>
+      ) : null}
+      {error ? <Notice kind="error">{ERRORS[error] ?? "Something went wrong."}</Notice> : null}
+      <form method="get" role="search" aria-label="Look up users" style={styles.form}>
+        <label style={styles.label}>
+          Handle, email or external id
+          <input name="q" type="search" required defaultValue={q} style={{ ...styles.input, minWidth: 320 }} />
+        </label>
+        <button type="submit" style={styles.button}>
+          Look up
+        </button>
+      </form>
+      {q && users.length === 0 ? <p>No user matches “{q}”.</p> : null}
+      {users.length ? (
+        <table style={styles.table}>
+          <thead>
+            <tr>
+              <th style={styles.th} scope="col">External id</th>
+              <th style={styles.th} scope="col">Handle</th>
+              <th style={styles.th} scope="col">Name</th>
+              <th style={styles.th} scope="col">Email</th>
+              <th style={styles.th} scope="col">Joined</th>
+              <th style={styles.th} scope="col">Role</th>
+              <th style={styles.th} scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.externalId} data-user={u.externalId}>
+                <th scope="row" style={styles.rowHead}><code>{u.externalId}</code></th>
+                <td style={styles.td}>{u.handle ? `@${u.handle}` : "—"}</td>
+                <td style={styles.td}>{u.displayName ?? "—"}</td>
+                <td style={styles.td}>{u.email ?? "—"}</td>
+                <td style={styles.td}>{u.id ? when(u.createdAt) : "No account row yet"}</td>
+                <td style={styles.td} data-testid="role">{ROLE_LABEL[u.role]}</td>
+                <td style={styles.td}>
+                  <div style={{ display: "flex", gap: 8 }}>
+                    {u.role !== "admin" ? (
+                      <form action={changeRole}>
+                        <input type="hidden" name="externalId" value={u.externalId} />
+                        <input type="hidden" name="grant" value="1" />
+                        <input type="hidden" name="q" value={q} />
+                        <button type="submit" style={styles.secondary}>Grant admin</button>
+                      </form>
+                    ) : null}
+                    {u.role !== "fan" && u.externalId !== staff.externalId ? (
+                      <form action={changeRole}>
+                        <input type="hidden" name="externalId" value={u.externalId} />
+                        <input type="hidden" name="grant" value="0" />
+                        <input type="hidden" name="q" value={q} />
+                        <button type="submit" style={styles.secondary}>Revoke admin</button>
+                      </form>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
+        Roles live in the identity provider (public metadata <code>role = &quot;admin&quot;</code>, copied into the session token). A change
+        applies at the user&apos;s next session refresh, not to the session they have open now.
+      </p>
+    </>
+  );
+}
