@@ -124,7 +124,27 @@ async function authenticate(req: Request, mode: AuthMode): Promise<AuthUser | nu
   return resolveUser(identity);
 }
 
+/** Path of the first string (value or key) holding U+0000, which PostgreSQL cannot store in text. */
+function nulPath(value: unknown, path: string[]): string[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], [...path, String(i)]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.includes("\u0000")) return [...path, k];
+      const found = nulPath(v, [...path, k]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
 export function parse<T>(schema: ZodType<T>, value: unknown, where: "params" | "query" | "body"): T {
+  const nul = nulPath(value, [where]);
+  if (nul) throw new DomainError("VALIDATION_ERROR", "Text must not contain NUL characters.", [{ path: nul.join("."), message: "Contains U+0000" }]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, issuesToDetails(result.error, where));

@@ -215,12 +215,17 @@ function requestFor(path: string, op: Operation) {
 }
 
 describe("declared auth matches enforced auth (OpenAPI x-auth)", () => {
+  /** Operations of the public contract and of the internal (staff, cron) document. */
   async function operations() {
     const doc = await api("GET", "/api/openapi.json");
     expect(doc.status).toBe(200);
+    const internal = await api("GET", "/api/admin/openapi.json", { headers: { authorization: `Bearer ${token("user_doc_reader", { admin: true })}` } });
+    expect(internal.status).toBe(200);
     const ops: { method: string; path: string; op: Operation }[] = [];
-    for (const [path, byMethod] of Object.entries(doc.body.paths as Record<string, Record<string, Operation>>)) {
-      for (const [method, op] of Object.entries(byMethod)) ops.push({ method: method.toUpperCase(), path, op });
+    for (const d of [doc.body, internal.body]) {
+      for (const [path, byMethod] of Object.entries(d.paths as Record<string, Record<string, Operation>>)) {
+        for (const [method, op] of Object.entries(byMethod)) ops.push({ method: method.toUpperCase(), path, op });
+      }
     }
     return ops;
   }
