@@ -144,7 +144,7 @@ function nulPath(value: unknown, path: string[]): string[] | null {
 
 export function parse<T>(schema: ZodType<T>, value: unknown, where: "params" | "query" | "body"): T {
   const nul = nulPath(value, [where]);
-  if (nul) throw new DomainError("VALIDATION_ERROR", "Text must not contain NUL characters.", [{ path: nul.join("."), message: "Contains U+0000" }]);
+  if (nul) throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, [{ path: nul.join("."), message: "Must not contain NUL characters" }]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, issuesToDetails(result.error, where));

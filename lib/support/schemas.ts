@@ -9,16 +9,12 @@ export const SUPPORT_BODY_LIMIT = 64 * 1024;
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// PostgreSQL text cannot hold NUL; reject it here so it is a 400, not a failed insert.
-const noNul = (s: string) => !s.includes("\u0000");
-
 const subject = z
   .string()
   .trim()
   .min(SUBJECT_MIN)
   .max(SUBJECT_MAX)
   .refine((s) => !/[\r\n]/.test(s), "The subject must be a single line")
-  .refine(noNul, "Must not contain NUL characters")
   .meta({ description: `Trimmed, ${SUBJECT_MIN}..${SUBJECT_MAX} characters, one line.` });
 
 const messageBody = z
@@ -26,7 +22,6 @@ const messageBody = z
   .trim()
   .min(1)
   .max(BODY_MAX)
-  .refine(noNul, "Must not contain NUL characters")
   .meta({ description: `Trimmed, 1..${BODY_MAX} characters.` });
 
 export const ticketStatus = z.enum(["open", "pending", "closed"]).meta({

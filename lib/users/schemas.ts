@@ -65,7 +65,6 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 
 // PostgreSQL text cannot hold NUL; other control characters have no place in names either.
 const noControl = (s: string) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s);
-const noNul = (s: string) => !s.includes("\u0000");
 
 const handleInput = z
   .string()
@@ -88,7 +87,6 @@ const bioInput = z
   .string()
   .trim()
   .max(BIO_MAX)
-  .refine(noNul, "Must not contain NUL characters")
   .nullable()
   .meta({ description: `Trimmed, 0..${BIO_MAX} characters; "" or null clears it.` });
 
