@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Fixture } from "../global";
+import type { Fixture } from "../test-server";
 
 // A local stand-in for the few Clerk Backend API endpoints the service calls. The server under test uses the
 // real @clerk/backend client pointed here with CLERK_API_URL. Control endpoints (/__control/*) let tests make a

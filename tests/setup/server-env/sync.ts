@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Fixture } from "../global";
+import type { Fixture } from "../test-server";
 
 // League sync for the server under test: the black-box feed (its own league, archived, with archived teams, so the
 // seeded leagues/teams other suites count are never touched or joined by live rows) and the two machine secrets.

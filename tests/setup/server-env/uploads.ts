@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import type { Fixture } from "../global";
+import type { Fixture } from "../test-server";
 
 // Uploads and the image proxy:
 //  - a temporary UPLOAD_DIR for the local storage driver (tests read and plant files there);
