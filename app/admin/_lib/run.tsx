@@ -1,5 +1,5 @@
 import { SYNC_ENTITIES, type SyncRunView } from "@/lib/sync/service";
-import { styles, when } from "./ui";
+import { styles, when, TableHead } from "./ui";
 
 const STATUS_COLOR = { running: "#8a6d00", succeeded: "#2e6b36", failed: "#a33" } as const;
 
@@ -27,15 +27,7 @@ export function RunDetail({ run, headingLevel = 2 }: { run: SyncRunView; heading
       {summary ? (
         <>
           <table style={{ ...styles.table, maxWidth: 640 }} aria-label="Summary">
-            <thead>
-              <tr>
-                <th style={styles.th} scope="col">Entity</th>
-                <th style={styles.th} scope="col">Created</th>
-                <th style={styles.th} scope="col">Updated</th>
-                <th style={styles.th} scope="col">Archived</th>
-                <th style={styles.th} scope="col">Unchanged</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Entity", "Created", "Updated", "Archived", "Unchanged"]} />
             <tbody>
               {SYNC_ENTITIES.map((e) => {
                 const c = summary[e] ?? { created: 0, updated: 0, archived: 0, unchanged: 0 };

@@ -40,3 +40,18 @@ export const when = (d: Date | string | null | undefined) => (d ? new Date(d).to
 /** First value of a search parameter. */
 export const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** A table's header row: one column header per label. */
+export function TableHead({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c} style={styles.th} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

@@ -1,7 +1,7 @@
 import { listLeaguesWithCounts } from "@/lib/admin/leagues";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../_lib/gate";
-import { styles } from "../_lib/ui";
+import { styles, TableHead } from "../_lib/ui";
 
 export default async function LeaguesPage() {
   await requireStaff("/admin/leagues");
@@ -15,16 +15,7 @@ export default async function LeaguesPage() {
         </p>
       ) : (
         <table style={styles.table}>
-          <thead>
-            <tr>
-              <th style={styles.th} scope="col">League</th>
-              <th style={styles.th} scope="col">Sport</th>
-              <th style={styles.th} scope="col">Season</th>
-              <th style={styles.th} scope="col">Source</th>
-              <th style={styles.th} scope="col">Live teams</th>
-              <th style={styles.th} scope="col">Archived teams</th>
-            </tr>
-          </thead>
+          <TableHead columns={["League", "Sport", "Season", "Source", "Live teams", "Archived teams"]} />
           <tbody>
             {leagues.map((l) => (
               <tr key={l.id} data-league={l.slug}>

@@ -3,7 +3,7 @@ import { getSyncRun, listSyncRuns } from "@/lib/sync/service";
 import { startSync } from "../actions";
 import { requireStaff } from "../_lib/gate";
 import { RunDetail, RunStatus } from "../_lib/run";
-import { first, Notice, styles, when, type SearchParams } from "../_lib/ui";
+import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = { scope: "Unknown sync scope.", start: "The sync could not be started; see the server log." };
 
@@ -34,16 +34,7 @@ export default async function SyncPage({ searchParams }: { searchParams: SearchP
         <p>No runs yet.</p>
       ) : (
         <table style={styles.table} aria-label="Sync history" data-testid="sync-history">
-          <thead>
-            <tr>
-              <th style={styles.th} scope="col">Started</th>
-              <th style={styles.th} scope="col">Scope</th>
-              <th style={styles.th} scope="col">Trigger</th>
-              <th style={styles.th} scope="col">By</th>
-              <th style={styles.th} scope="col">Status</th>
-              <th style={styles.th} scope="col">Changes</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Started", "Scope", "Trigger", "By", "Status", "Changes"]} />
           <tbody>
             {runs.map((r) => {
               const s = r.summary;

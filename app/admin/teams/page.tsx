@@ -2,7 +2,7 @@ import { leagueOptions, searchTeams, teamName, TEAM_SEARCH_LIMIT, teamSearchSche
 import { db } from "@/lib/db/client";
 import { archiveTeam, restoreTeam } from "../actions";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, when, type SearchParams } from "../_lib/ui";
+import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = { invalid: "That request was not valid.", missing: "No such team." };
 
@@ -62,16 +62,7 @@ export default async function TeamsPage({ searchParams }: { searchParams: Search
       </p>
       {teams.length ? (
         <table style={styles.table}>
-          <thead>
-            <tr>
-              <th style={styles.th} scope="col">Team</th>
-              <th style={styles.th} scope="col">Slug</th>
-              <th style={styles.th} scope="col">League</th>
-              <th style={styles.th} scope="col">Source</th>
-              <th style={styles.th} scope="col">Status</th>
-              <th style={styles.th} scope="col">Action</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Team", "Slug", "League", "Source", "Status", "Action"]} />
           <tbody>
             {teams.map((t) => (
               <tr key={t.id} data-team={t.slug}>

@@ -2,7 +2,7 @@ import { lookupUsers, userQuerySchema, type ConsoleUser } from "@/lib/admin/user
 import { db } from "@/lib/db/client";
 import { changeRole } from "../actions";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, when, type SearchParams } from "../_lib/ui";
+import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = {
   invalid: "That is not a valid user id.",
@@ -43,17 +43,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
       {q && users.length === 0 ? <p>No user matches “{q}”.</p> : null}
       {users.length ? (
         <table style={styles.table}>
-          <thead>
-            <tr>
-              <th style={styles.th} scope="col">External id</th>
-              <th style={styles.th} scope="col">Handle</th>
-              <th style={styles.th} scope="col">Name</th>
-              <th style={styles.th} scope="col">Email</th>
-              <th style={styles.th} scope="col">Joined</th>
-              <th style={styles.th} scope="col">Role</th>
-              <th style={styles.th} scope="col">Action</th>
-            </tr>
-          </thead>
+          <TableHead columns={["External id", "Handle", "Name", "Email", "Joined", "Role", "Action"]} />
           <tbody>
             {users.map((u) => (
               <tr key={u.externalId} data-user={u.externalId}>
