@@ -27,4 +27,7 @@ export const idString = z
   .max(128)
   .regex(/^[^\s/\\]+$/, "Must not contain whitespace or slashes");
 
+/** A UUID in its canonical text form (our uuid primary keys). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const isoDateTime = z.string().meta({ format: "date-time" });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Db, Pool } from "../db/client";
 import { DomainError } from "../http/errors";
 import { decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
+import { UUID_PATTERN } from "../http/schemas";
 import { CLIENT_EARN_KINDS, SERVER_AWARDED_KINDS, type ClientEarnKind } from "./earn-kinds";
 import type { EarnInput } from "./schemas";
 import type { RepSource } from "../generated/prisma/enums";
@@ -18,12 +19,10 @@ export function toLedgerEntry(row: EntryRow) {
   return { id: row.id, source: row.source, amount: row.amount, timestamp: row.createdAt.toISOString(), reason: row.reason };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A time cursor whose id is a uuid (rep_entries.id): anything else is a 400 here, never a SQL cast error. */
 function decodeLedgerCursor(cursor: string): { at: Date; id: string } {
   const after = decodeTimeCursor(cursor);
-  if (!UUID.test(after.id)) throw invalidCursor();
+  if (!UUID_PATTERN.test(after.id)) throw invalidCursor();
   return after;
 }
 

@@ -1,13 +1,11 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 
 export const SUBJECT_MIN = 3;
 export const SUBJECT_MAX = 200;
 export const BODY_MAX = 5000;
 /** Large enough for 5,000 characters even when every one arrives as a JSON \u escape. */
 export const SUPPORT_BODY_LIMIT = 64 * 1024;
-
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const subject = z
   .string()

@@ -2,7 +2,8 @@ import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { notFound } from "../http/errors";
-import { UUID_PATTERN, type CreateTicketInput } from "./schemas";
+import { UUID_PATTERN } from "../http/schemas";
+import type { CreateTicketInput } from "./schemas";
 
 // Support tickets: a fan's conversation with staff. Only the ticket's owner and staff (admin tokens) may see or
 // write a ticket; anyone else gets the same 404 as for a missing id, so ids cannot be probed.

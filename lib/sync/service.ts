@@ -1,3 +1,4 @@
+import { UUID_PATTERN } from "../http/schemas";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { forgetStandings } from "../leagues/service";
@@ -118,7 +119,7 @@ export async function listSyncRuns(
   if (opts.cursor) {
     const { sortKey, id } = decodeCursor(opts.cursor);
     const at = new Date(Number(sortKey));
-    if (!/^\d{1,15}$/.test(sortKey) || !UUID.test(id)) throw invalidCursor();
+    if (!/^\d{1,15}$/.test(sortKey) || !UUID_PATTERN.test(id)) throw invalidCursor();
     where = { OR: [{ startedAt: { lt: at } }, { startedAt: at, id: { lt: id } }] };
   }
   const rows = await db.syncRun.findMany({ where, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: limit + 1 });
@@ -130,11 +131,10 @@ export async function listSyncRuns(
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One run, or null (also for an id that is not a UUID). */
 export async function getSyncRun(db: PrismaClient, id: string): Promise<SyncRunView | null> {
-  if (!UUID.test(id)) return null;
+  if (!UUID_PATTERN.test(id)) return null;
   const row = await db.syncRun.findUnique({ where: { id } });
   return row ? toSyncRunView(row) : null;
 }

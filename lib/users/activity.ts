@@ -1,6 +1,6 @@
 import type { DbTx } from "../db/client";
 import { decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
-import { UUID_PATTERN } from "./schemas";
+import { UUID_PATTERN } from "../http/schemas";
 
 // Read-only lists about the caller: team joins and follows, quest history, the unminted NFT queue.
 

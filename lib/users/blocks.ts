@@ -1,7 +1,8 @@
 import type { Db, DbTx } from "../db/client";
 import { decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { DomainError } from "../http/errors";
-import { UUID_PATTERN, type BlockInput } from "./schemas";
+import { UUID_PATTERN } from "../http/schemas";
+import type { BlockInput } from "./schemas";
 
 // User blocks: one row per (blocker, blocked), held by the primary key, so blocking is idempotent and concurrent
 // blocks of the same user store one row. Unblocking is idempotent too.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 
 export const settings = z
   .object({
@@ -60,8 +60,6 @@ export const BIO_MAX = 280;
 export const FAVORITE_TEAMS_CAP = 5;
 /** Longest favoriteTeamIds array accepted at all (official teams included). */
 export const FAVORITE_TEAMS_MAX_ITEMS = 25;
-
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // PostgreSQL text cannot hold NUL; other control characters have no place in names either.
 const noControl = (s: string) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s);
