@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { errorBody, type RouteHandler } from "./route";
+import { API_SECURITY_HEADERS, errorBody, type RouteHandler } from "./route";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -15,9 +15,9 @@ export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record
   const notAllowed: NextHandler = async (req) =>
     Response.json(errorBody("METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`), {
       status: 405,
-      headers: { Allow: allow, "X-Request-Id": randomUUID() },
+      headers: { Allow: allow, "X-Request-Id": randomUUID(), ...API_SECURITY_HEADERS },
     });
   const table = Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, NextHandler>;
-  const OPTIONS: NextHandler = async () => new Response(null, { status: 204, headers: { Allow: allow } });
+  const OPTIONS: NextHandler = async () => new Response(null, { status: 204, headers: { Allow: allow, ...API_SECURITY_HEADERS } });
   return { ...table, OPTIONS };
 }

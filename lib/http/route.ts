@@ -6,6 +6,7 @@ import { DomainError, ERROR_CODES, type ErrorCode, type ErrorDetail } from "./er
 import { log } from "./log";
 import { limiterFor, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
 import { readJsonBody, UNSET_BODY } from "./body";
+import { clientAddress } from "./client-ip";
 
 // The one request pipeline: auth → rate limit → parse & validate → handler → serialize → errors.
 
@@ -66,7 +67,7 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
     try {
       const user = await authenticate(req, config.auth);
       if (config.rateLimit) {
-        rate = await limiterFor(config.rateLimit)(user ? `u:${user.id}` : `ip:${clientAddress(req)}`);
+        rate = await limiterFor(config.rateLimit)(user ? `u:${user.id}` : `ip:${clientAddress(req.headers)}`);
         if (!rate.allowed) {
           const retryAfter = Math.max(1, Math.ceil((rate.reset - Date.now()) / 1000));
           throw new DomainError("RATE_LIMITED", `Too many requests. Retry in ${retryAfter} s.`, undefined, {
@@ -124,27 +125,57 @@ async function authenticate(req: Request, mode: AuthMode): Promise<AuthUser | nu
   return resolveUser(identity);
 }
 
-/** Path of the first string (value or key) holding U+0000, which PostgreSQL cannot store in text. */
-function nulPath(value: unknown, path: string[]): string[] | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], [...path, String(i)]);
-      if (found) return found;
+/** Deepest nesting of arrays and objects accepted in a request (the depth of the JSON, a scalar body being 0). */
+export const MAX_INPUT_DEPTH = 32;
+
+interface Frame {
+  value: unknown;
+  key: string;
+  depth: number;
+  parent: Frame | null;
+}
+
+const pathOf = (frame: Frame): string => {
+  const keys: string[] = [];
+  for (let f: Frame | null = frame; f; f = f.parent) keys.push(f.key);
+  return keys.reverse().join(".");
+};
+
+/**
+ * The first problem PostgreSQL or the stack would trip on: a string (value or key) holding U+0000, which text
+ * cannot store, or nesting past MAX_INPUT_DEPTH. Iterative, and a path is built only for the problem found, so a
+ * hostile body costs time linear in its size.
+ */
+function inputProblem(value: unknown, where: string): ErrorDetail | null {
+  const stack: Frame[] = [{ value, key: where, depth: 0, parent: null }];
+  while (stack.length) {
+    const frame = stack.pop()!;
+    const v = frame.value;
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return { path: pathOf(frame), message: "Must not contain NUL characters" };
+      continue;
     }
-  } else if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.includes("\u0000")) return [...path, k];
-      const found = nulPath(v, [...path, k]);
-      if (found) return found;
+    if (!v || typeof v !== "object") continue;
+    if (frame.depth >= MAX_INPUT_DEPTH) return { path: pathOf(frame), message: `Nested more than ${MAX_INPUT_DEPTH} levels deep` };
+    const depth = frame.depth + 1;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: String(i), depth, parent: frame });
+    } else {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        const child: Frame = { value: (v as Record<string, unknown>)[key], key, depth, parent: frame };
+        if (key.includes("\u0000")) return { path: pathOf(child), message: "Must not contain NUL characters" };
+        stack.push(child);
+      }
     }
   }
   return null;
 }
 
 export function parse<T>(schema: ZodType<T>, value: unknown, where: "params" | "query" | "body"): T {
-  const nul = nulPath(value, [where]);
-  if (nul) throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, [{ path: nul.join("."), message: "Must not contain NUL characters" }]);
+  const problem = inputProblem(value, where);
+  if (problem) throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, [problem]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, issuesToDetails(result.error, where));
@@ -173,12 +204,6 @@ function requestIdOf(req: Request): string {
   return incoming && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
 }
 
-function clientAddress(req: Request): string {
-  const forwarded = req.headers.get("x-forwarded-for");
-  if (forwarded) return forwarded.split(",")[0]!.trim();
-  return req.headers.get("x-real-ip") ?? "unknown";
-}
-
 function routeLabel(req: Request): string {
   try {
     return new URL(req.url).pathname;
@@ -187,8 +212,17 @@ function routeLabel(req: Request): string {
   }
 }
 
+/** On every API answer: JSON is never a page to render, frame or sniff as something else. */
+export const API_SECURITY_HEADERS: Record<string, string> = {
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  "Referrer-Policy": "no-referrer",
+  "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
+};
+
 function baseHeaders(requestId: string, rate?: RateLimitResult): Record<string, string> {
-  const headers: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store" };
+  const headers: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store", ...API_SECURITY_HEADERS };
   if (rate && !rate.degraded) {
     headers["X-RateLimit-Limit"] = String(rate.limit);
     headers["X-RateLimit-Remaining"] = String(Math.max(0, rate.remaining));

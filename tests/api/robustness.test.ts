@@ -20,6 +20,9 @@ const HOSTILE_BODIES: string[] = [
   "123",
   "{nope",
   '{"a":' .repeat(200) + "1" + "}".repeat(200),
+  // Deep nesting within the 16 KiB body limit: once a stack overflow (500) after blocking the event loop.
+  `{"token":${"[".repeat(8_000)}${"]".repeat(8_000)}}`,
+  `${'{"a":'.repeat(3_000)}1${"}".repeat(3_000)}`,
   JSON.stringify({ id: 1, token: ["x"], teams: "x", earnKind: {}, idempotencyKey: 5, username: null, handle: 1, status: [], scope: 7 }),
   JSON.stringify({ teams: [null, 1, "x", { id: {} }], blockedUserId: "", handle: "", version: {}, subject: "\u0000", message: "\u0000", body: "\u0000" }),
   JSON.stringify({ favoriteTeamIds: Array.from({ length: 1000 }, (_, i) => `t${i}`), bio: "\u0000", displayName: "x".repeat(10_000) }),

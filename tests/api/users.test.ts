@@ -284,7 +284,7 @@ describe("GET /api/user/check-username", () => {
   it("the 6th request from one client address within a minute is 429 RATE_LIMITED with Retry-After", async () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i++) {
-      // The first entry of X-Forwarded-For identifies the client; proxies after it do not matter.
+      // Two trusted proxies (TRUSTED_PROXY_HOPS=2): the client is the second entry from the right; the last one, the edge proxy's address, may vary.
       const res = await api("GET", `/api/user/check-username?username=${freshHandle()}`, { headers: { "x-forwarded-for": `${ip}, 192.0.2.${i + 1}` } });
       expect(res.status).toBe(200);
       expect(res.headers.get("x-ratelimit-limit")).toBe("5");

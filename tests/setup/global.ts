@@ -20,6 +20,9 @@ export default async function setup(project: TestProject) {
         public: { tokens: 5, window: "60 s" },
       }),
       CLERK_AUTHORIZED_PARTIES: "https://app.example.com,https://admin.example.com",
+      // As behind a CDN and a load balancer: the client is the second X-Forwarded-For entry from the right.
+      CLIENT_IP_SOURCE: "forwarded",
+      TRUSTED_PROXY_HOPS: "2",
       VALIDATE_RESPONSES: "1",
     }),
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { errorBody } from "@/lib/http/route";
+import { API_SECURITY_HEADERS, errorBody } from "@/lib/http/route";
 import { contentTypeOfKey, isValidKey, storage } from "@/lib/storage";
 
 // Serves files of the local storage driver (lib/storage/local.ts) at /files/{key}. Outside /api: the answer is
@@ -12,7 +12,7 @@ type Ctx = { params: Promise<{ key?: string[] }> };
 const notFound = (requestId: string) =>
   Response.json(errorBody("NOT_FOUND", "File not found."), {
     status: 404,
-    headers: { "X-Request-Id": requestId, "Cache-Control": "no-store" },
+    headers: { "X-Request-Id": requestId, "Cache-Control": "no-store", ...API_SECURITY_HEADERS },
   });
 
 export async function GET(_req: Request, ctx: Ctx): Promise<Response> {
@@ -28,6 +28,7 @@ export async function GET(_req: Request, ctx: Ctx): Promise<Response> {
       "Content-Type": contentTypeOfKey(key),
       "Content-Length": String(file.bytes.byteLength),
       "Cache-Control": "public, max-age=31536000, immutable",
+      ...API_SECURITY_HEADERS,
       "X-Content-Type-Options": "nosniff",
       // Images only: nothing here may run script even if opened directly.
       "Content-Security-Policy": "default-src 'none'; sandbox",
