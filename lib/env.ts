@@ -13,7 +13,12 @@ const schema = z.object({
   // JSON map of policy → { tokens, window } replacing the built-in numbers, e.g. '{"write":{"tokens":600,"window":"60 s"}}'.
   RATE_LIMIT_OVERRIDES: z.string().optional(),
   CLERK_JWT_KEY: z.string().optional(),
+  // Origins allowed in a session token's azp claim (comma-separated); required in production, and the staff console
+  // then accepts only sessions whose azp is one of them.
   CLERK_AUTHORIZED_PARTIES: z.string().optional(),
+  // The Clerk instance's issuer (its Frontend API URL); a token whose iss differs is refused. Required in production;
+  // elsewhere it defaults to the issuer of the development tokens (npm run token).
+  CLERK_ISSUER: z.string().url().optional(),
   CLERK_SECRET_KEY: z.string().min(1).optional(),
   CLERK_API_URL: z.string().url().optional(),
   // Hosted sign-in page the mobile flow sends the browser to (Clerk Account Portal or the web app's page).
@@ -36,6 +41,11 @@ const schema = z.object({
   UGC_TERMS_VERSION: z.string().min(1).default("2026-01"),
   // Where the current Terms of Use can be read (GET /api/user/terms).
   UGC_TERMS_URL: z.string().url().optional(),
+  // Where a request's client address (for IP rate limits) comes from: "vercel" (Vercel's own header, the default on
+  // Vercel), "forwarded" (X-Forwarded-For, TRUSTED_PROXY_HOPS entries from the right: the default elsewhere) or "none".
+  CLIENT_IP_SOURCE: z.enum(["vercel", "forwarded", "none"]).optional(),
+  // How many proxies in front of the server append to X-Forwarded-For; the client is that many entries from the right.
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Uploads: Vercel Blob when BLOB_READ_WRITE_TOKEN is set, else files under UPLOAD_DIR served at GET /files/{key}.
   BLOB_READ_WRITE_TOKEN: z.string().min(1).optional(),
@@ -71,8 +81,16 @@ export function env(): Env {
   if (parsed.data.UPSTASH_REDIS_REST_URL && !parsed.data.UPSTASH_REDIS_REST_TOKEN) {
     throw new Error("Invalid environment: UPSTASH_REDIS_REST_TOKEN is required with UPSTASH_REDIS_REST_URL");
   }
+  // `next build` evaluates modules with NODE_ENV=production but serves nothing: the server checks at its start.
+  if (parsed.data.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build") {
+    const missing = PRODUCTION_REQUIRED.filter((name) => !parsed.data[name]);
+    if (missing.length) throw new Error(`Invalid environment: ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} required in production`);
+  }
   return (cached = parsed.data);
 }
+
+/** Secrets and settings a production server cannot work without: missing ones stop it at start-up, not at first use. */
+const PRODUCTION_REQUIRED = ["CLERK_JWT_KEY", "CLERK_SECRET_KEY", "CLERK_ISSUER", "CLERK_AUTHORIZED_PARTIES", "MOBILE_STATE_SECRET"] as const;
 
 export const databaseUrl = () => env().DATABASE_URL;
 export const dbPoolSize = () => env().DB_POOL_SIZE;

@@ -3,12 +3,12 @@
 // Options (env): BENCH_DURATION seconds per route (default 10), BENCH_CONNECTIONS (default 16),
 // BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/fan_bench), NEXT_DIST_DIR.
 import { spawn } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import net from "node:net";
 import autocannon from "autocannon";
 import pg from "pg";
-import { signSessionToken } from "../lib/auth/sign";
+import { DEV_ISSUER, signSessionToken } from "../lib/auth/sign";
 import { createDb } from "../lib/db/client";
 import { ensureDatabase, migrate } from "../lib/db/migrate";
 import { seed } from "../lib/db/seed";
@@ -98,9 +98,16 @@ const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   publicKeyEncoding: { type: "spki", format: "pem" },
   privateKeyEncoding: { type: "pkcs8", format: "pem" },
 });
+// What a production server insists on; the bench never calls the identity provider.
+const PRODUCTION_SETTINGS = {
+  CLERK_SECRET_KEY: "sk_test_bench_unused",
+  CLERK_ISSUER: DEV_ISSUER,
+  CLERK_AUTHORIZED_PARTIES: "https://app.example.com",
+  MOBILE_STATE_SECRET: randomBytes(32).toString("hex"),
+};
 const port = await freePort();
 const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: DB_URL, CLERK_JWT_KEY: publicKey, NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT_PREFIX: `bench:${Date.now()}` },
+  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: DB_URL, CLERK_JWT_KEY: publicKey, ...PRODUCTION_SETTINGS, NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT_PREFIX: `bench:${Date.now()}` },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const base = `http://127.0.0.1:${port}`;

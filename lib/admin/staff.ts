@@ -1,11 +1,13 @@
-import { verifySessionToken } from "../auth/tokens";
+import { parties, verifySessionToken } from "../auth/tokens";
 import { env } from "../env";
 import { DomainError } from "../http/errors";
 import { identityProvider } from "../identity/provider";
 
 // Who may use the staff console: a valid identity-provider session (Clerk's `__session` cookie holds the same
 // session JWT the API takes as a Bearer token) whose claims carry metadata.role === "admin". Networkless: the
-// JWT is verified with the PEM key already imported for the API.
+// JWT is verified with the PEM key already imported for the API. The API lets a token without azp through (native
+// apps have no origin); the console does not: when CLERK_AUTHORIZED_PARTIES is set (always in production), its
+// session must come from one of those origins.
 
 export type ConsoleSession =
   | { kind: "anonymous" }
@@ -19,6 +21,8 @@ export async function checkStaff(token: string | undefined | null): Promise<Cons
   if (!token) return { kind: "anonymous" };
   try {
     const identity = await verifySessionToken(token);
+    const allowed = parties();
+    if (allowed && !allowed.includes(String(identity.claims.azp))) return { kind: "anonymous" };
     return identity.isAdmin ? { kind: "staff", externalId: identity.externalId } : { kind: "forbidden", externalId: identity.externalId };
   } catch (error) {
     if (error instanceof DomainError) return { kind: "anonymous" };

@@ -1,5 +1,8 @@
 import { createSign } from "node:crypto";
 
+/** The issuer of development tokens; the verifier expects it when CLERK_ISSUER is unset (never in production). */
+export const DEV_ISSUER = "https://clerk.local.dev";
+
 // Mints RS256 session tokens shaped like Clerk's, for local development, tests and benchmarks only.
 export function signSessionToken(
   privateKeyPem: string,
@@ -11,7 +14,7 @@ export function signSessionToken(
   const payload = {
     sub,
     sid: `sess_${sub}`,
-    iss: "https://clerk.local.dev",
+    iss: DEV_ISSUER,
     iat: now,
     nbf: now,
     exp: now + ttlSeconds,

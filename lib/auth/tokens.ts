@@ -3,14 +3,18 @@ import { decodeJwt } from "@clerk/backend/jwt";
 import { env } from "../env";
 import { DomainError } from "../http/errors";
 import { ensureDevKeyPair } from "./keys";
+import { DEV_ISSUER } from "./sign";
 
 // Clerk session JWTs verified with no network call: RS256 over the PEM public key in CLERK_JWT_KEY.
 // Clerk's own verifyToken re-imports the key on every call (~0.3 ms); we import it once and check
-// the claims Clerk checks (sub, exp, nbf, iat, azp) with the same clock skew.
+// the claims Clerk checks (sub, exp, nbf, iat, azp) with the same clock skew, plus two Clerk's SDK leaves to
+// options: iss must be our instance's issuer, and sid must be present (a session token always names its session;
+// a token without one is some other kind of JWT signed by the same key).
 
 export interface SessionClaims {
   sub: string;
   sid?: string;
+  iss?: string;
   azp?: string;
   exp: number;
   nbf?: number;
@@ -30,7 +34,7 @@ let keyPromise: Promise<CryptoKey> | undefined;
 function publicKeyPem(): string {
   const configured = env().CLERK_JWT_KEY;
   if (configured) return configured.replace(/\\n/g, "\n");
-  if (env().NODE_ENV === "production" && !process.env.ALLOW_DEV_KEYS) {
+  if (env().NODE_ENV === "production") {
     throw new Error("CLERK_JWT_KEY is required in production (the PEM public key of the Clerk instance).");
   }
   return ensureDevKeyPair().publicKey;
@@ -55,13 +59,16 @@ function verificationKey(): Promise<CryptoKey> {
 const unauthorized = (message: string) => new DomainError("UNAUTHORIZED", message);
 
 let authorizedParties: string[] | undefined | null = null;
-function parties(): string[] | undefined {
+/** The azp values CLERK_AUTHORIZED_PARTIES allows, or undefined when it is unset (no azp check; never in production). */
+export function parties(): string[] | undefined {
   if (authorizedParties === null) {
     const raw = env().CLERK_AUTHORIZED_PARTIES;
     authorizedParties = raw ? raw.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
   }
   return authorizedParties;
 }
+
+const issuer = () => env().CLERK_ISSUER?.replace(/\/+$/, "") ?? DEV_ISSUER;
 
 export async function verifySessionToken(token: string): Promise<Identity> {
   let decoded: ReturnType<typeof decodeJwt>;
@@ -86,6 +93,8 @@ export async function verifySessionToken(token: string): Promise<Identity> {
   if (claims.exp * 1000 + skew <= now) throw unauthorized("The bearer token has expired.");
   if (typeof claims.nbf === "number" && claims.nbf * 1000 - skew > now) throw unauthorized("The bearer token is not valid yet.");
   if (typeof claims.iat === "number" && claims.iat * 1000 - skew > now) throw unauthorized("The bearer token was issued in the future.");
+  if (typeof claims.sid !== "string" || claims.sid.length === 0) throw unauthorized("The bearer token is not a session token (no sid).");
+  if (claims.iss !== issuer()) throw unauthorized("The bearer token was issued by another identity provider instance.");
   const allowed = parties();
   if (allowed && claims.azp && !allowed.includes(claims.azp)) throw unauthorized("The bearer token's authorized party is not allowed.");
 

@@ -15,6 +15,8 @@ function chromiumPath(): string {
   }
 }
 
+export const CONSOLE_ORIGIN = "https://api.example.com";
+
 export default async function setup(project: TestProject) {
   const chromium = chromiumPath();
   const server = await startTestServer({
@@ -27,6 +29,8 @@ export default async function setup(project: TestProject) {
       DB_POOL_SIZE: "5",
       RATE_LIMIT_PREFIX: `e2e:${run}`,
       RATE_LIMIT_OVERRIDES: JSON.stringify({ public: { tokens: 100_000, window: "60 s" }, write: { tokens: 100_000, window: "60 s" } }),
+      // The console accepts only sessions from these origins (the clerk fixture's APP_URL is the console's).
+      CLERK_AUTHORIZED_PARTIES: CONSOLE_ORIGIN,
     }),
   });
   project.provide("baseUrl", server.baseUrl);

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { DEV_ISSUER } from "../../lib/auth/sign";
 import { ensureDatabase, migrate } from "../../lib/db/migrate";
 
 // A world for one test run: its own PostgreSQL database (migrated, seeded when asked), a fresh RSA key pair,
@@ -109,6 +110,7 @@ export async function startTestServer(o: TestServerOptions) {
       DATABASE_URL: databaseUrl,
       REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
       CLERK_JWT_KEY: publicKey,
+      CLERK_ISSUER: DEV_ISSUER, // the tests' tokens are signed like the development ones
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
       CLERK_TELEMETRY_DISABLED: "1",

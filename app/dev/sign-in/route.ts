@@ -43,7 +43,10 @@ export async function POST(req: Request) {
   const userId = String(form.get("userId") ?? "");
   const back = safeReturn(String(form.get("redirect_url") ?? ""));
   if (!/^[A-Za-z0-9_]{3,64}$/.test(userId) || !back) return new Response("Bad request", { status: 400 });
-  const token = signSessionToken(ensureDevKeyPair().privateKey, userId, { admin: form.get("admin") === "on" });
+  const token = signSessionToken(ensureDevKeyPair().privateKey, userId, {
+    admin: form.get("admin") === "on",
+    extra: { azp: new URL(env().APP_URL).origin }, // as Clerk's browser sessions carry the page's origin
+  });
   return new Response(null, {
     status: 303,
     headers: { Location: back, "Set-Cookie": `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600` },
