@@ -70,6 +70,10 @@ export async function changeRole(form: FormData) {
   const q = z.string().trim().max(200).catch("").parse(field(form, "q") ?? "");
   const back = (extra: Record<string, string>) => `/admin/users?${new URLSearchParams({ ...(q ? { q } : {}), ...extra })}`;
   if (!target.success) redirect(back({ error: "invalid" }));
+  // The confirmation step: the staff member typed the target's id (a framed or forged one-click POST cannot).
+  if (field(form, "confirm")?.trim() !== target.data) {
+    redirect(`/admin/users/role?${new URLSearchParams({ user: target.data, grant: grant ? "1" : "0", ...(q ? { q } : {}), error: "confirm" })}`);
+  }
   let outcome: Record<string, string>;
   try {
     await setStaffRole(staff.externalId, target.data, grant);

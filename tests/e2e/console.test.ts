@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
 import { createDb } from "../../lib/db/client";
+import { CONSOLE_ORIGIN } from "./setup";
 
 // The staff console in real headless Chromium (Debian's, driven by playwright-core) against `next start`.
 
@@ -11,7 +12,8 @@ const clerkUrl = inject("fixtures").clerk!.url!;
 const db = createDb(inject("databaseUrl"), 2);
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 const STAFF = `user_staff${uid()}`;
-const sessionToken = (sub: string, admin: boolean) => signSessionToken(inject("privateKey"), sub, { admin });
+/** A Clerk browser session's token: it names the console's origin in azp. */
+const sessionToken = (sub: string, admin: boolean) => signSessionToken(inject("privateKey"), sub, { admin, extra: { azp: CONSOLE_ORIGIN } });
 
 let browser: Browser;
 
@@ -234,6 +236,7 @@ describe("staff console", () => {
     await expect(row.getByTestId("role").textContent()).resolves.toBe("Fan");
 
     await row.getByRole("button", { name: "Grant admin" }).click();
+    await confirmRoleChange(target, "Grant admin");
     await page.waitForURL(/done=granted/);
     await expect(page.getByRole("status").textContent()).resolves.toMatch(/next session refresh/);
     const patches = (await clerkCalls()).filter((c) => c.method === "PATCH" && c.path === `/v1/users/${target}/metadata`);
@@ -245,6 +248,7 @@ describe("staff console", () => {
     expect(await page.locator(`tr[data-user="${target}"]`).count()).toBe(1);
     await page.goto(`${baseUrl}/admin/users?q=${target}`);
     await page.locator(`tr[data-user="${target}"]`).getByRole("button", { name: "Revoke admin" }).click();
+    await confirmRoleChange(target, "Revoke admin");
     await page.waitForURL(/done=revoked/);
     const after = (await clerkCalls()).filter((c) => c.method === "PATCH" && c.path === `/v1/users/${target}/metadata`);
     expect(after.map((c) => c.body)).toEqual([{ public_metadata: { role: "admin" } }, { public_metadata: { role: null } }]);
@@ -253,6 +257,61 @@ describe("staff console", () => {
     // Staff cannot revoke their own role.
     await page.goto(`${baseUrl}/admin/users?q=${STAFF}`);
     await expect(page.locator(`tr[data-user="${STAFF}"]`).getByRole("button", { name: "Revoke admin" }).count()).resolves.toBe(0);
+  });
+
+  /** The confirmation step: a wrong id changes nothing; the right one goes through. */
+  async function confirmRoleChange(target: string, button: string) {
+    await page.waitForURL(/\/admin\/users\/role\?/);
+    await expect(page.getByTestId("confirm-user").textContent()).resolves.toBe(target);
+    const roleWrites = async () => (await clerkCalls()).filter((c) => c.method === "PATCH" && c.path === `/v1/users/${target}/metadata`).length;
+    const before = await roleWrites();
+    await page.getByLabel("Type the user id to confirm").fill(`${target}x`);
+    await page.getByRole("button", { name: button }).click();
+    await page.waitForURL(/error=confirm/);
+    await expect(page.getByText("The user id you typed does not match").isVisible()).resolves.toBe(true);
+    expect(await roleWrites()).toBe(before);
+    await page.getByLabel("Type the user id to confirm").fill(target);
+    await page.getByRole("button", { name: button }).click();
+  }
+
+  it("a role change posted without the typed confirmation changes nothing (no one-click grant)", async () => {
+    const target = `user_fan${uid()}`;
+    const handle = `tern${uid()}`;
+    await db.user.create({ data: { externalId: target, handle, handleKey: handle.toLowerCase() } });
+    const cookie = `__session=${sessionToken(STAFF, true)}`;
+    const html = await (await fetch(`${baseUrl}/admin/users/role?user=${target}&grant=1`, { headers: { cookie } })).text();
+    const actionField = /name="(\$ACTION_ID_[^"]+)"/.exec(html)?.[1];
+    expect(actionField).toBeDefined();
+    const before = (await clerkCalls()).filter((c) => c.path === `/v1/users/${target}/metadata`).length;
+    for (const confirm of [undefined, "", "user_someone_else"]) {
+      const form = new FormData();
+      form.set(actionField!, "");
+      form.set("externalId", target);
+      form.set("grant", "1");
+      if (confirm !== undefined) form.set("confirm", confirm);
+      const res = await fetch(`${baseUrl}/admin/users/role`, { method: "POST", body: form, redirect: "manual", headers: { cookie, origin: baseUrl } });
+      expect(res.status).toBeLessThan(400);
+      expect(res.headers.get("location") ?? "").toMatch(/\/admin\/users\/role\?.*error=confirm/);
+    }
+    expect((await clerkCalls()).filter((c) => c.path === `/v1/users/${target}/metadata`).length).toBe(before);
+  });
+
+  it("console pages may not be framed", async () => {
+    const res = await fetch(`${baseUrl}/admin/users`, { headers: { cookie: `__session=${sessionToken(STAFF, true)}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("same-origin");
+  });
+
+  it("refuses a staff session from an origin outside CLERK_AUTHORIZED_PARTIES, or with none", async () => {
+    for (const extra of [{}, { azp: "https://evil.example.com" }]) {
+      const t = signSessionToken(inject("privateKey"), STAFF, { admin: true, extra });
+      const res = await fetch(`${baseUrl}/admin`, { redirect: "manual", headers: { cookie: `__session=${t}` } });
+      expect([303, 307, 308]).toContain(res.status);
+      expect(res.headers.get("location") ?? "").toMatch(/^https:\/\/accounts\.example\.com\/sign-in/);
+    }
   });
 
   it("renders a readable dashboard (screenshot)", async () => {

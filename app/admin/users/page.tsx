@@ -1,6 +1,5 @@
 import { lookupUsers, userQuerySchema, type ConsoleUser } from "@/lib/admin/users";
 import { db } from "@/lib/db/client";
-import { changeRole } from "../actions";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
 
@@ -56,16 +55,16 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
                 <td style={styles.td}>
                   <div style={{ display: "flex", gap: 8 }}>
                     {u.role !== "admin" ? (
-                      <form action={changeRole}>
-                        <input type="hidden" name="externalId" value={u.externalId} />
+                      <form method="get" action="/admin/users/role">
+                        <input type="hidden" name="user" value={u.externalId} />
                         <input type="hidden" name="grant" value="1" />
                         <input type="hidden" name="q" value={q} />
                         <button type="submit" style={styles.secondary}>Grant admin</button>
                       </form>
                     ) : null}
                     {u.role !== "fan" && u.externalId !== staff.externalId ? (
-                      <form action={changeRole}>
-                        <input type="hidden" name="externalId" value={u.externalId} />
+                      <form method="get" action="/admin/users/role">
+                        <input type="hidden" name="user" value={u.externalId} />
                         <input type="hidden" name="grant" value="0" />
                         <input type="hidden" name="q" value={q} />
                         <button type="submit" style={styles.secondary}>Revoke admin</button>

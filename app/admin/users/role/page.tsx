@@ -1,0 +1,59 @@
+import { externalIdSchema, lookupUsers } from "@/lib/admin/users";
+import { db } from "@/lib/db/client";
+import { changeRole } from "../../actions";
+import { requireStaff } from "../../_lib/gate";
+import { first, Notice, styles, type SearchParams } from "../../_lib/ui";
+
+// The confirmation step of a staff-role change: a grant or revoke is never one click. The staff member reads who
+// the change is for and types that user's id; the server action refuses the change unless the typed id matches.
+
+export default async function ConfirmRolePage({ searchParams }: { searchParams: SearchParams }) {
+  await requireStaff("/admin/users");
+  const sp = await searchParams;
+  const target = externalIdSchema.safeParse(first(sp.user) ?? "");
+  const grant = first(sp.grant) === "1";
+  const q = (first(sp.q) ?? "").slice(0, 200);
+  const back = `/admin/users${q ? `?${new URLSearchParams({ q })}` : ""}`;
+  const user = target.success ? (await lookupUsers(db, target.data)).find((u) => u.externalId === target.data) : undefined;
+  if (!target.success || !user) {
+    return (
+      <>
+        <h1>Change staff role</h1>
+        <Notice kind="error">No such user.</Notice>
+        <p><a href={back}>Back to users</a></p>
+      </>
+    );
+  }
+  const verb = grant ? "Grant" : "Revoke";
+  return (
+    <>
+      <h1>{verb} the staff role</h1>
+      {first(sp.error) === "confirm" ? <Notice kind="error">The user id you typed does not match; nothing changed.</Notice> : null}
+      <p>
+        {grant
+          ? "Staff can archive teams, run syncs and change anyone's role, including yours. "
+          : "They lose access to this console at their next session refresh. "}
+        This is for:
+      </p>
+      <dl style={{ display: "grid", gridTemplateColumns: "max-content 1fr", gap: "4px 16px" }}>
+        <dt>User id</dt>
+        <dd style={{ margin: 0 }}><code data-testid="confirm-user">{user.externalId}</code></dd>
+        <dt>Handle</dt>
+        <dd style={{ margin: 0 }}>{user.handle ? `@${user.handle}` : "—"}</dd>
+        <dt>Email</dt>
+        <dd style={{ margin: 0 }}>{user.email ?? "—"}</dd>
+      </dl>
+      <form action={changeRole} style={styles.form}>
+        <input type="hidden" name="externalId" value={user.externalId} />
+        <input type="hidden" name="grant" value={grant ? "1" : "0"} />
+        <input type="hidden" name="q" value={q} />
+        <label style={styles.label}>
+          Type the user id to confirm
+          <input name="confirm" required autoComplete="off" spellCheck={false} style={{ ...styles.input, minWidth: 320 }} />
+        </label>
+        <button type="submit" style={styles.button}>{`${verb} admin`}</button>
+        <a href={back}>Cancel</a>
+      </form>
+    </>
+  );
+}

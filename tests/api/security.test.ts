@@ -1,0 +1,134 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { describe, expect, inject, it } from "vitest";
+import { signSessionToken } from "../../lib/auth/sign";
+import { api, baseUrl, errorOf, newUser, token } from "../helpers";
+
+// Regression tests of the security review's findings on the pipeline, session tokens and start-up.
+
+const nested = (depth: number) => `{"token":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+
+describe("deeply nested JSON", () => {
+  it("a body nested 8,000 deep (16 KiB) on a public route is a 400 that names the limit, quickly", async () => {
+    const body = nested(8_000);
+    expect(body.length).toBeLessThan(16 * 1024);
+    const started = performance.now();
+    const res = await api("POST", "/api/mobile/exchange", { body, headers: { "content-type": "application/json", "x-forwarded-for": `198.18.0.${Math.floor(Math.random() * 250)}` } });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details).toEqual([{ path: expect.stringMatching(/^body\.token(\.0)+$/), message: "Nested more than 32 levels deep" }]);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("nesting up to the limit is still read (and then validated as usual)", async () => {
+    const { auth } = newUser();
+    const res = await api("PATCH", "/api/user/settings", { headers: { ...auth, "content-type": "application/json" }, body: `{"a":${"[".repeat(31)}${"]".repeat(31)}}` });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).details).toContainEqual({ path: "body.a", message: "Unknown field" });
+    expect(JSON.stringify(errorOf(res).details)).not.toMatch(/Nested/);
+  });
+});
+
+describe("client address for IP rate limits (TRUSTED_PROXY_HOPS=2 here)", () => {
+  it("a client rotating the left of X-Forwarded-For does not get fresh buckets", async () => {
+    const client = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await api("GET", `/api/user/check-username?username=rot_${randomUUID().slice(0, 8)}`, {
+        headers: { "x-forwarded-for": `10.${i}.${i}.${i}, 203.0.113.${i + 1}, ${client}, 192.0.2.1` },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+  });
+});
+
+describe("session token claims", () => {
+  const sub = () => `user_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
+  const get = (t: string) => api("GET", "/api/user", { headers: { authorization: `Bearer ${t}` } });
+
+  it("a token without sid is not a session token: 401", async () => {
+    const res = await get(token(sub(), { extra: { sid: undefined } }));
+    expect(res.status).toBe(401);
+    expect(errorOf(res).message).toMatch(/sid/);
+    expect((await get(token(sub(), { extra: { sid: "" } }))).status).toBe(401);
+  });
+
+  it("a token from another issuer is 401, even signed with our key", async () => {
+    for (const iss of ["https://clerk.evil.example.com", undefined, "https://clerk.local.dev/"]) {
+      const res = await get(token(sub(), { extra: { iss } }));
+      expect(res.status).toBe(401);
+    }
+    expect((await get(token(sub()))).status).toBe(200);
+  });
+});
+
+describe("security headers", () => {
+  it("API answers (success, error, 405, OPTIONS) say nosniff, no framing, no referrer", async () => {
+    const answers = [
+      await fetch(`${baseUrl}/api/health`),
+      await fetch(`${baseUrl}/api/user`),
+      await fetch(`${baseUrl}/api/health`, { method: "DELETE" }),
+      await fetch(`${baseUrl}/api/health`, { method: "OPTIONS" }),
+      await fetch(`${baseUrl}/api/no-such-path`),
+    ];
+    for (const res of answers) {
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    }
+  });
+
+  it("pages (docs, console sign-in bounce) may not be framed", async () => {
+    for (const path of ["/docs", "/admin"]) {
+      const res = await fetch(`${baseUrl}${path}`, { redirect: "manual" });
+      expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+    }
+  });
+
+  it("the console refuses a staff session whose azp is not an authorized party", async () => {
+    const staff = (extra: Record<string, unknown>) => signSessionToken(inject("privateKey"), `user_staff_${randomUUID().slice(0, 8)}`, { admin: true, extra });
+    for (const extra of [{}, { azp: "https://evil.example.com" }]) {
+      const res = await fetch(`${baseUrl}/admin`, { redirect: "manual", headers: { cookie: `__session=${staff(extra)}` } });
+      expect([303, 307, 308]).toContain(res.status);
+      expect(res.headers.get("location")).toMatch(/^https:\/\/accounts\.example\.com\/sign-in/);
+    }
+    const ok = await fetch(`${baseUrl}/admin`, { redirect: "manual", headers: { cookie: `__session=${staff({ azp: "https://admin.example.com" })}` } });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe("production start-up", () => {
+  /** Starts `next start` in production with the given environment and returns how it ended within 20 s. */
+  function start(env: Record<string, string | undefined>): Promise<{ code: number | null; output: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", "0", "-H", "127.0.0.1"], {
+        env: { PATH: process.env.PATH, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR, ...env } as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      child.on("exit", (code) => {
+        clearTimeout(timer);
+        resolve({ code, output });
+      });
+    });
+  }
+
+  it("a production server missing a required secret stops at start-up, naming it", { timeout: 30_000 }, async () => {
+    const { code, output } = await start({
+      DATABASE_URL: inject("databaseUrl"),
+      CLERK_JWT_KEY: inject("publicKey"),
+      CLERK_ISSUER: "https://clerk.example.com",
+      CLERK_AUTHORIZED_PARTIES: "https://app.example.com",
+      MOBILE_STATE_SECRET: "x".repeat(32),
+    });
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    expect(output).toMatch(/CLERK_SECRET_KEY is required in production/);
+  });
+});
