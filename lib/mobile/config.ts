@@ -10,3 +10,5 @@ export const isAllowedRedirect = (uri: string) => list(env().MOBILE_REDIRECT_URI
 export const MOBILE_TOKEN_TTL_SECONDS = 5 * 60;
 /** Lifetime of the sign-in ticket handed to the app. */
 export const SIGN_IN_TICKET_TTL_SECONDS = 10 * 60;
+/** How long a sign-in ticket call to the identity provider may take before the exchange answers 504. */
+export const IDENTITY_PROVIDER_TIMEOUT_MS = 5_000;

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db/client";
 import { DomainError } from "../http/errors";
+import { log } from "../http/log";
 import { identityProvider } from "../identity/provider";
-import { MOBILE_TOKEN_TTL_SECONDS, SIGN_IN_TICKET_TTL_SECONDS } from "./config";
+import { IDENTITY_PROVIDER_TIMEOUT_MS, MOBILE_TOKEN_TTL_SECONDS, SIGN_IN_TICKET_TTL_SECONDS } from "./config";
 
 export const MOBILE_TOKEN_PATTERN = /^[0-9a-fA-F]{128}$/;
 const hashToken = (token: string) => createHash("sha256").update(token.toLowerCase()).digest("hex");
@@ -17,22 +18,67 @@ export async function issueMobileToken(db: Db, userId: string, redirectUri: stri
 }
 
 /**
- * Redeems a mobile session token for an identity-provider sign-in ticket. The token is consumed by a conditional
- * UPDATE in the same transaction as the provider call: concurrent exchanges of one token wait on its row and
- * exactly one wins; if the provider fails, the transaction rolls back and the token stays redeemable.
+ * A sign-in ticket from the identity provider, within IDENTITY_PROVIDER_TIMEOUT_MS. A provider error is
+ * 502 UPSTREAM_ERROR; no answer in time is 504 UPSTREAM_TIMEOUT (a late answer is dropped: the ticket is never handed
+ * out). Never call this inside a database transaction.
+ */
+export async function issueSignInTicket(externalId: string, timeoutMs = IDENTITY_PROVIDER_TIMEOUT_MS): Promise<{ ticket: string; expiresAt: string }> {
+  const call = identityProvider().createSignInTicket(externalId, SIGN_IN_TICKET_TTL_SECONDS);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DomainError("UPSTREAM_TIMEOUT", `The identity provider did not answer within ${timeoutMs / 1000} s. Try again.`)),
+      timeoutMs,
+    );
+  });
+  try {
+    const { ticket, expiresAt } = await Promise.race([call, deadline]);
+    return { ticket, expiresAt: expiresAt.toISOString() };
+  } catch (error) {
+    if (error instanceof DomainError) {
+      log("warn", { msg: "identity provider timed out", call: "createSignInTicket", timeoutMs });
+      throw error;
+    }
+    log("warn", { msg: "identity provider failed", call: "createSignInTicket", error: error instanceof Error ? error.message : String(error) });
+    throw new DomainError("UPSTREAM_ERROR", "The identity provider could not issue a sign-in ticket. Try again.");
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Redeems a mobile session token for an identity-provider sign-in ticket.
+ *
+ * The token is consumed by one conditional UPDATE … RETURNING, outside any transaction: of concurrent exchanges of
+ * one token exactly one matches (the others find `consumed_at` set once the winner commits), and no connection or row
+ * lock is held while the provider is called. If the provider then fails or times out, the token is given back
+ * (consumed_at reset, only if it is still our consumption and not expired).
  */
 export async function exchangeMobileToken(db: Db, token: string): Promise<{ ticket: string; expiresAt: string }> {
-  return db.$transaction(
-    async (tx) => {
-      const rows = await tx.$queryRaw<{ external_id: string }[]>`
-        UPDATE mobile_session_tokens m SET consumed_at = now()
-        FROM users u
-        WHERE m.token_hash = ${hashToken(token)} AND m.consumed_at IS NULL AND m.expires_at > now() AND u.id = m.user_id
-        RETURNING u.external_id`;
-      if (rows.length === 0) throw new DomainError("UNAUTHORIZED", "This sign-in token is unknown, expired or already used. Sign in again.");
-      const { ticket, expiresAt } = await identityProvider().createSignInTicket(rows[0]!.external_id, SIGN_IN_TICKET_TTL_SECONDS);
-      return { ticket, expiresAt: expiresAt.toISOString() };
-    },
-    { maxWait: 10_000, timeout: 20_000 },
-  );
+  const tokenHash = hashToken(token);
+  const rows = await db.$queryRaw<{ external_id: string; consumed_at: Date }[]>`
+    UPDATE mobile_session_tokens m SET consumed_at = now()
+    FROM users u
+    WHERE m.token_hash = ${tokenHash} AND m.consumed_at IS NULL AND m.expires_at > now() AND u.id = m.user_id
+    RETURNING u.external_id, m.consumed_at`;
+  if (rows.length === 0) throw new DomainError("UNAUTHORIZED", "This sign-in token is unknown, expired or already used. Sign in again.");
+  const { external_id: externalId, consumed_at: consumedAt } = rows[0]!;
+  try {
+    return await issueSignInTicket(externalId);
+  } catch (error) {
+    await giveBack(db, tokenHash, consumedAt);
+    throw error;
+  }
+}
+
+/** Makes a consumed token redeemable again after the provider failed: only our consumption, only while it is valid. */
+async function giveBack(db: Db, tokenHash: string, consumedAt: Date): Promise<void> {
+  try {
+    await db.$executeRaw`
+      UPDATE mobile_session_tokens SET consumed_at = NULL
+      WHERE token_hash = ${tokenHash} AND consumed_at = ${consumedAt} AND expires_at > now()`;
+  } catch (error) {
+    // The provider's error is the answer; the token simply stays spent.
+    log("warn", { msg: "could not give a mobile session token back", error: error instanceof Error ? error.message : String(error) });
+  }
 }

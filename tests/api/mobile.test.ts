@@ -20,6 +20,18 @@ async function raw(path: string, headers: Record<string, string> = {}) {
   return fetch(`${baseUrl}${path}`, { redirect: "manual", headers });
 }
 
+const sha256hex = (t: string) => createHash("sha256").update(t).digest("hex");
+
+/** Resolves once the stand-in has received a sign-in-token call for `sub` (answered or held). */
+async function providerCalled(sub: string) {
+  for (let i = 0; i < 200; i++) {
+    const calls = (await control("calls", undefined, "GET")) as { path: string; body: { user_id?: string } }[];
+    if (calls.some((c) => c.path === "/v1/sign_in_tokens" && c.body?.user_id === sub)) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`the identity provider was never called for ${sub}`);
+}
+
 /** Runs start, then callback with the session of `sub`; returns the callback's Location. */
 async function signIn(sub: string, opts: { redirect?: string; nonce?: string; session?: string | null } = {}) {
   const start = await raw(`/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(opts.redirect ?? APP)}`, ip());
@@ -185,16 +197,72 @@ describe("POST /api/mobile/exchange", () => {
     expect((await exchange(t)).status).toBe(401);
   });
 
-  it("a provider failure is 500 INTERNAL_ERROR and does not burn the token", async () => {
+  it("a provider failure is 502 UPSTREAM_ERROR and does not burn the token", async () => {
     const { sub } = newUser();
     const t = await mobileToken(sub);
     await control("fail", { userId: sub });
     const failed = await exchange(t);
-    expect(failed.status).toBe(500);
-    expect(failed.body).toEqual({ success: false, error: { code: "INTERNAL_ERROR", message: expect.any(String) } });
+    expect(failed.status).toBe(502);
+    expect(failed.body).toEqual({ success: false, error: { code: "UPSTREAM_ERROR", message: expect.any(String) } });
     await control("recover", { userId: sub });
     const retry = await exchange(t);
     expect(retry.status).toBe(200);
+  });
+
+  it("holds no transaction or row lock while the identity provider answers", async () => {
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    await control("hold", { userId: sub });
+    const pending = exchange(t);
+    try {
+      await providerCalled(sub);
+      // Another connection locks the token row at once: the exchange keeps no transaction open across the call.
+      const locked = await db().$queryRaw<{ consumed: boolean }[]>`
+        SELECT consumed_at IS NOT NULL AS consumed FROM mobile_session_tokens WHERE token_hash = ${sha256hex(t)} FOR UPDATE NOWAIT`;
+      expect(locked).toEqual([{ consumed: true }]);
+      // The token is already spent (committed): a second exchange is refused at once instead of waiting.
+      expect((await exchange(t)).status).toBe(401);
+    } finally {
+      await control("release", { userId: sub });
+    }
+    expect((await pending).status).toBe(200);
+  });
+
+  it("a provider that does not answer in time is 504 UPSTREAM_TIMEOUT and gives the token back", async () => {
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    await control("hold", { userId: sub });
+    const started = Date.now();
+    let timedOut;
+    try {
+      timedOut = await exchange(t);
+    } finally {
+      await control("release", { userId: sub });
+    }
+    expect(timedOut.status).toBe(504);
+    expect(timedOut.body).toEqual({ success: false, error: { code: "UPSTREAM_TIMEOUT", message: expect.any(String) } });
+    expect(Date.now() - started).toBeLessThan(9_000);
+    expect((await exchange(t)).status).toBe(200);
+  });
+
+  it("a token that expires while the provider fails is not given back", async () => {
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    await control("hold", { userId: sub });
+    const pending = exchange(t);
+    let failed;
+    try {
+      await providerCalled(sub);
+      await db().mobileSessionToken.update({ where: { tokenHash: sha256hex(t) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await control("fail", { userId: sub });
+    } finally {
+      await control("release", { userId: sub });
+      failed = await pending;
+      await control("recover", { userId: sub });
+    }
+    expect(failed.status).toBe(502);
+    const row = await db().mobileSessionToken.findUniqueOrThrow({ where: { tokenHash: sha256hex(t) } });
+    expect(row.consumedAt).not.toBeNull();
   });
 
   it("20 concurrent exchanges of one token: exactly one succeeds", async () => {
