@@ -4,6 +4,7 @@ import { resolveUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { env } from "../env";
 import { DomainError } from "../http/errors";
+import { limiterFor } from "../http/rate-limit";
 import { identityProvider } from "../identity/provider";
 import { isAllowedRedirect, mobileProviders } from "./config";
 import { issueMobileToken } from "./service";
@@ -58,7 +59,8 @@ export const clearNonceCookie = () => `${NONCE_COOKIE}=; Path=/api/mobile; Max-A
 /**
  * Finishes the browser leg. A state that is missing, forged or expired cannot name a trusted redirect, so it is a
  * 400; every later failure returns the app's redirect URI with `#error=…`, success with `#token=…` (a fragment,
- * so the token never reaches a server log or Referer).
+ * so the token never reaches a server log or Referer). Tokens minted per user are rate-limited (policy
+ * `mobileCallback`): past the limit the app gets `#error=rate_limited` and no token is minted.
  */
 export async function completeSignIn(
   db: Db,
@@ -86,6 +88,7 @@ export async function completeSignIn(
     if (error instanceof DomainError) return back("error=not_signed_in");
     throw error;
   }
+  if (!(await limiterFor("mobileCallback")(`u:${userId}`)).allowed) return back("error=rate_limited");
   try {
     return back(`token=${await issueMobileToken(db, userId, state.redirectUri)}`);
   } catch {

@@ -126,6 +126,17 @@ describe("GET /api/mobile/callback", () => {
     expect(res.headers.get("location")).toBe(`${APP}#error=access_denied`);
   });
 
+  it("is rate-limited per user: past the limit the app gets #error=rate_limited and no token; other users are unaffected", async () => {
+    const { sub } = newUser();
+    for (let i = 0; i < 10; i++) expect((await signIn(sub)).location).toMatch(/#token=[0-9a-f]{128}$/);
+    const refused = await signIn(sub);
+    expect(refused.res.status).toBe(302);
+    expect(refused.location).toBe(`${APP}#error=rate_limited`);
+    const user = await db().user.findUniqueOrThrow({ where: { externalId: sub } });
+    expect(await db().mobileSessionToken.count({ where: { userId: user.id } })).toBe(10);
+    expect((await signIn(newUser().sub)).location).toMatch(/#token=[0-9a-f]{128}$/);
+  });
+
   it("answers 400 JSON for a missing or forged state (no trusted redirect)", async () => {
     const missing = await api("GET", "/api/mobile/callback");
     expect(missing.status).toBe(400);
