@@ -12,3 +12,5 @@ export const MOBILE_TOKEN_TTL_SECONDS = 5 * 60;
 export const SIGN_IN_TICKET_TTL_SECONDS = 10 * 60;
 /** How long a sign-in ticket call to the identity provider may take before the exchange answers 504. */
 export const IDENTITY_PROVIDER_TIMEOUT_MS = 5_000;
+/** The purge cron deletes tokens that expired or were consumed longer ago than this. */
+export const MOBILE_TOKEN_PURGE_AFTER_SECONDS = 10 * 60;

@@ -69,3 +69,7 @@ export const walletCallbackQuery = z.object({
   address: z.string().max(200).optional(),
   error: z.string().max(200).optional(),
 });
+
+export const mobileTokenPurge = z
+  .object({ deleted: z.number().int().min(0).meta({ description: "Mobile session tokens deleted by this run." }) })
+  .meta({ id: "MobileTokenPurge" });

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { DomainError } from "../http/errors";
 import { log } from "../http/log";
 import { identityProvider } from "../identity/provider";
-import { IDENTITY_PROVIDER_TIMEOUT_MS, MOBILE_TOKEN_TTL_SECONDS, SIGN_IN_TICKET_TTL_SECONDS } from "./config";
+import { IDENTITY_PROVIDER_TIMEOUT_MS, MOBILE_TOKEN_PURGE_AFTER_SECONDS, MOBILE_TOKEN_TTL_SECONDS, SIGN_IN_TICKET_TTL_SECONDS } from "./config";
 
 export const MOBILE_TOKEN_PATTERN = /^[0-9a-fA-F]{128}$/;
 const hashToken = (token: string) => createHash("sha256").update(token.toLowerCase()).digest("hex");
@@ -81,4 +81,28 @@ async function giveBack(db: Db, tokenHash: string, consumedAt: Date): Promise<vo
     // The provider's error is the answer; the token simply stays spent.
     log("warn", { msg: "could not give a mobile session token back", error: error instanceof Error ? error.message : String(error) });
   }
+}
+
+/**
+ * Deletes mobile session tokens that expired or were consumed more than `olderThanSeconds` ago, `batchSize` rows per
+ * statement and at most `maxBatches` statements per call (the next run continues); rows being exchanged right now
+ * are skipped. Answers how many rows it deleted.
+ */
+export async function purgeMobileTokens(
+  db: Db,
+  { olderThanSeconds = MOBILE_TOKEN_PURGE_AFTER_SECONDS, batchSize = 1000, maxBatches = 20 }: { olderThanSeconds?: number; batchSize?: number; maxBatches?: number } = {},
+): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < maxBatches; i++) {
+    const n = await db.$executeRaw`
+      DELETE FROM mobile_session_tokens WHERE token_hash IN (
+        SELECT token_hash FROM mobile_session_tokens
+        WHERE expires_at < now() - ${olderThanSeconds}::int * interval '1 second'
+           OR consumed_at < now() - ${olderThanSeconds}::int * interval '1 second'
+        LIMIT ${batchSize}::int
+        FOR UPDATE SKIP LOCKED)`;
+    deleted += n;
+    if (n < batchSize) break;
+  }
+  return deleted;
 }

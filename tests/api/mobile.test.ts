@@ -1,9 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
+import { purgeMobileTokens } from "../../lib/mobile/service";
 import { api, baseUrl, db, errorOf, newUser, token } from "../helpers";
 
 const standIn = inject("fixtures").clerk!.url!;
+const { cronSecret } = inject("fixtures").sync as { cronSecret: string };
 const APP = "fanapp://auth/callback";
 const ip = () => ({ "x-forwarded-for": `198.51.100.${Math.floor(Math.random() * 250)}, ${randomUUID()}`.split(",")[1]!.trim() });
 
@@ -369,5 +372,70 @@ describe("GET /api/mobile/wallet-callback", () => {
     const evil = await api("GET", `/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent("https://evil.example.com")}&address=${addr}`);
     expect(evil.status).toBe(400);
     expect(evil.headers.get("location")).toBeNull();
+  });
+});
+
+describe("GET /api/cron/mobile-tokens", () => {
+  const cron = (authorization?: string) => api("GET", "/api/cron/mobile-tokens", { headers: authorization === undefined ? {} : { authorization } });
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+
+  async function arrange() {
+    const { sub } = newUser();
+    const user = await db().user.create({ data: { externalId: sub } });
+    const row = (name: string, expiresAt: Date, consumedAt: Date | null = null) => ({
+      tokenHash: sha256hex(`${sub}:${name}`), userId: user.id, redirectUri: APP, expiresAt, consumedAt,
+    });
+    const rows = {
+      expiredLongAgo: row("expiredLongAgo", minutesAgo(60)),
+      consumedLongAgo: row("consumedLongAgo", minutesAgo(20), minutesAgo(24)),
+      justExpired: row("justExpired", minutesAgo(1)),
+      justConsumed: row("justConsumed", minutesAgo(-4), minutesAgo(1)),
+      live: row("live", minutesAgo(-5)),
+    };
+    await db().mobileSessionToken.createMany({ data: Object.values(rows) });
+    const left = async () =>
+      (await db().mobileSessionToken.findMany({ where: { userId: user.id } })).map((r) => Object.entries(rows).find(([, v]) => v.tokenHash === r.tokenHash)![0]).sort();
+    return { left };
+  }
+
+  it.each([
+    ["no header", undefined],
+    ["another secret", "Bearer not-the-cron-secret-000"],
+    ["the bare secret", cronSecret],
+    ["a session token", newUser().auth.authorization],
+  ])("401 with %s, and nothing is deleted", async (_label, authorization) => {
+    const { left } = await arrange();
+    const res = await cron(authorization);
+    expect(res.status).toBe(401);
+    expect(errorOf(res).code).toBe("UNAUTHORIZED");
+    expect(await left()).toHaveLength(5);
+  });
+
+  it("deletes tokens that expired or were consumed more than 10 minutes ago and answers { deleted }", async () => {
+    const { left } = await arrange();
+    const res = await cron(`Bearer ${cronSecret}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { deleted: expect.any(Number) } });
+    expect(res.body.data.deleted).toBeGreaterThanOrEqual(2);
+    expect(await left()).toEqual(["justConsumed", "justExpired", "live"]);
+    expect((await cron(`Bearer ${cronSecret}`)).body.data).toEqual({ deleted: 0 });
+  });
+
+  it("works in bounded batches", async () => {
+    const a = await arrange();
+    const b = await arrange();
+    const c = await arrange();
+    expect(await purgeMobileTokens(db(), { batchSize: 2, maxBatches: 2 })).toBe(4);
+    expect(await purgeMobileTokens(db(), { batchSize: 2, maxBatches: 2 })).toBe(2);
+    expect(await purgeMobileTokens(db(), { batchSize: 2, maxBatches: 2 })).toBe(0);
+    for (const { left } of [a, b, c]) expect(await left()).toEqual(["justConsumed", "justExpired", "live"]);
+  });
+
+  it("is scheduled in vercel.json and documented only in the internal document", async () => {
+    const { crons } = JSON.parse(readFileSync("vercel.json", "utf8")) as { crons: { path: string; schedule: string }[] };
+    expect(crons).toContainEqual({ path: "/api/cron/mobile-tokens", schedule: expect.any(String) });
+    expect((await api("GET", "/api/openapi.json")).body.paths["/api/cron/mobile-tokens"]).toBeUndefined();
+    const internal = await api("GET", "/api/admin/openapi.json", { headers: newUser({ admin: true }).auth });
+    expect(internal.body.paths["/api/cron/mobile-tokens"].get.description).toMatch(/Bearer <CRON_SECRET>/);
   });
 });
