@@ -14,3 +14,8 @@ export const SIGN_IN_TICKET_TTL_SECONDS = 10 * 60;
 export const IDENTITY_PROVIDER_TIMEOUT_MS = 5_000;
 /** The purge cron deletes tokens that expired or were consumed longer ago than this. */
 export const MOBILE_TOKEN_PURGE_AFTER_SECONDS = 10 * 60;
+
+/** PKCE (RFC 7636 §4.2): S256 code_challenge, base64url of a SHA-256 digest without padding. */
+export const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** PKCE (RFC 7636 §4.1): code_verifier, 43–128 unreserved characters. */
+export const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;

@@ -32,8 +32,11 @@ export function parseCookies(header: string | null): Record<string, string> {
 
 const secureCookie = () => (env().APP_URL.startsWith("https:") ? "; Secure" : "");
 
-/** Validates provider and redirect URI (no open redirect), then sends the browser to the provider's sign-in. */
-export function startSignIn(provider: string, redirectUri: string): { location: string; setCookie: string } {
+/**
+ * Validates provider and redirect URI (no open redirect), then sends the browser to the provider's sign-in. A PKCE
+ * code_challenge (S256, checked by the query schema) rides in the signed state to the callback.
+ */
+export function startSignIn(provider: string, redirectUri: string, codeChallenge?: string): { location: string; setCookie: string } {
   if (!mobileProviders().includes(provider)) {
     throw new DomainError("VALIDATION_ERROR", `Unknown sign-in provider. Use one of: ${mobileProviders().join(", ")}.`, [
       { path: "query.provider", message: "Not a configured provider" },
@@ -45,7 +48,7 @@ export function startSignIn(provider: string, redirectUri: string): { location: 
     ]);
   }
   const nonce = randomBytes(16).toString("base64url");
-  const state = signState({ provider, redirectUri, nonce });
+  const state = signState({ provider, redirectUri, nonce, ...(codeChallenge ? { codeChallenge } : {}) });
   const callback = new URL("/api/mobile/callback", env().APP_URL);
   callback.searchParams.set("state", state);
   return {
@@ -90,7 +93,7 @@ export async function completeSignIn(
   }
   if (!(await limiterFor("mobileCallback")(`u:${userId}`)).allowed) return back("error=rate_limited");
   try {
-    return back(`token=${await issueMobileToken(db, userId, state.redirectUri)}`);
+    return back(`token=${await issueMobileToken(db, userId, state.redirectUri, state.codeChallenge ?? null)}`);
   } catch {
     return back("error=server_error");
   }

@@ -8,11 +8,17 @@ import { IDENTITY_PROVIDER_TIMEOUT_MS, MOBILE_TOKEN_PURGE_AFTER_SECONDS, MOBILE_
 export const MOBILE_TOKEN_PATTERN = /^[0-9a-fA-F]{128}$/;
 const hashToken = (token: string) => createHash("sha256").update(token.toLowerCase()).digest("hex");
 
-/** Mints the one-time mobile session token (64 random bytes as 128 hex characters); only its hash is stored. */
-export async function issueMobileToken(db: Db, userId: string, redirectUri: string): Promise<string> {
+/** PKCE S256 (RFC 7636 §4.2): BASE64URL(SHA-256(ASCII(code_verifier))), without padding. */
+export const s256 = (codeVerifier: string) => createHash("sha256").update(codeVerifier, "ascii").digest("base64url");
+
+/**
+ * Mints the one-time mobile session token (64 random bytes as 128 hex characters); only its hash is stored, with
+ * the PKCE code_challenge the sign-in started with (null for a legacy client that sent none).
+ */
+export async function issueMobileToken(db: Db, userId: string, redirectUri: string, codeChallenge: string | null = null): Promise<string> {
   const token = randomBytes(64).toString("hex");
   await db.mobileSessionToken.create({
-    data: { tokenHash: hashToken(token), userId, redirectUri, expiresAt: new Date(Date.now() + MOBILE_TOKEN_TTL_SECONDS * 1000) },
+    data: { tokenHash: hashToken(token), userId, redirectUri, codeChallenge, expiresAt: new Date(Date.now() + MOBILE_TOKEN_TTL_SECONDS * 1000) },
   });
   return token;
 }
@@ -51,17 +57,21 @@ export async function issueSignInTicket(externalId: string, timeoutMs = IDENTITY
  *
  * The token is consumed by one conditional UPDATE … RETURNING, outside any transaction: of concurrent exchanges of
  * one token exactly one matches (the others find `consumed_at` set once the winner commits), and no connection or row
- * lock is held while the provider is called. If the provider then fails or times out, the token is given back
- * (consumed_at reset, only if it is still our consumption and not expired).
+ * lock is held while the provider is called. When the token was minted with a PKCE code_challenge, the same WHERE
+ * clause requires S256(code_verifier) to equal it, so a missing or wrong verifier consumes nothing; a token minted
+ * without one (legacy client) refuses a verifier, so PKCE cannot be silently dropped. If the provider then fails or
+ * times out, the token is given back (consumed_at reset, only if it is still our consumption and not expired).
  */
-export async function exchangeMobileToken(db: Db, token: string): Promise<{ ticket: string; expiresAt: string }> {
+export async function exchangeMobileToken(db: Db, token: string, codeVerifier?: string): Promise<{ ticket: string; expiresAt: string }> {
   const tokenHash = hashToken(token);
+  const challenge = codeVerifier === undefined ? null : s256(codeVerifier);
   const rows = await db.$queryRaw<{ external_id: string; consumed_at: Date }[]>`
     UPDATE mobile_session_tokens m SET consumed_at = now()
     FROM users u
     WHERE m.token_hash = ${tokenHash} AND m.consumed_at IS NULL AND m.expires_at > now() AND u.id = m.user_id
+      AND m.code_challenge IS NOT DISTINCT FROM ${challenge}::text
     RETURNING u.external_id, m.consumed_at`;
-  if (rows.length === 0) throw new DomainError("UNAUTHORIZED", "This sign-in token is unknown, expired or already used. Sign in again.");
+  if (rows.length === 0) throw await refusal(db, tokenHash, challenge);
   const { external_id: externalId, consumed_at: consumedAt } = rows[0]!;
   try {
     return await issueSignInTicket(externalId);
@@ -69,6 +79,17 @@ export async function exchangeMobileToken(db: Db, token: string): Promise<{ tick
     await giveBack(db, tokenHash, consumedAt);
     throw error;
   }
+}
+
+/** Why a token did not redeem: a live token whose PKCE check failed says so; anything else is one generic 401. */
+async function refusal(db: Db, tokenHash: string, challenge: string | null): Promise<DomainError> {
+  const row = await db.mobileSessionToken.findUnique({ where: { tokenHash }, select: { codeChallenge: true, consumedAt: true, expiresAt: true } });
+  if (row && !row.consumedAt && row.expiresAt.getTime() > Date.now()) {
+    if (row.codeChallenge && !challenge) return new DomainError("UNAUTHORIZED", "This sign-in token was started with PKCE: send its code_verifier.");
+    if (row.codeChallenge) return new DomainError("UNAUTHORIZED", "The code_verifier does not match the code_challenge this sign-in started with.");
+    if (challenge) return new DomainError("UNAUTHORIZED", "This sign-in was started without a code_challenge: a code_verifier cannot be checked. Sign in again with PKCE.");
+  }
+  return new DomainError("UNAUTHORIZED", "This sign-in token is unknown, expired or already used. Sign in again.");
 }
 
 /** Makes a consumed token redeemable again after the provider failed: only our consumption, only while it is valid. */

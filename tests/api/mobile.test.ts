@@ -25,6 +25,12 @@ async function raw(path: string, headers: Record<string, string> = {}) {
 
 const sha256hex = (t: string) => createHash("sha256").update(t).digest("hex");
 
+/** A PKCE pair (RFC 7636): a 43-character verifier and its S256 challenge. */
+function pkcePair() {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
 /** Resolves once the stand-in has received a sign-in-token call for `sub` (answered or held). */
 async function providerCalled(sub: string) {
   for (let i = 0; i < 200; i++) {
@@ -36,8 +42,9 @@ async function providerCalled(sub: string) {
 }
 
 /** Runs start, then callback with the session of `sub`; returns the callback's Location. */
-async function signIn(sub: string, opts: { redirect?: string; nonce?: string; session?: string | null } = {}) {
-  const start = await raw(`/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(opts.redirect ?? APP)}`, ip());
+async function signIn(sub: string, opts: { redirect?: string; nonce?: string; session?: string | null; challenge?: string } = {}) {
+  const pkce = opts.challenge ? `&code_challenge=${opts.challenge}&code_challenge_method=S256` : "";
+  const start = await raw(`/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(opts.redirect ?? APP)}${pkce}`, ip());
   expect(start.status).toBe(302);
   const signInUrl = new URL(start.headers.get("location")!);
   const callback = new URL(signInUrl.searchParams.get("redirect_url")!);
@@ -49,14 +56,16 @@ async function signIn(sub: string, opts: { redirect?: string; nonce?: string; se
   return { res, location: res.headers.get("location") ?? "", state: callback.searchParams.get("state")! };
 }
 
-async function mobileToken(sub: string): Promise<string> {
-  const { location } = await signIn(sub);
+async function mobileToken(sub: string, challenge?: string): Promise<string> {
+  const { location } = await signIn(sub, { challenge });
   const m = /#token=([0-9a-f]{128})$/.exec(location);
   expect(m, location).not.toBeNull();
   return m![1]!;
 }
 
-const exchange = (t: unknown, headers: Record<string, string> = ip()) => api("POST", "/api/mobile/exchange", { headers, json: { token: t } });
+const exchange = (t: unknown, headers: Record<string, string> = ip(), extra: Record<string, unknown> = {}) =>
+  api("POST", "/api/mobile/exchange", { headers, json: { token: t, ...extra } });
+const exchangeWithVerifier = (t: string, verifier: unknown) => exchange(t, ip(), { code_verifier: verifier });
 
 describe("GET /api/mobile/start", () => {
   it("redirects to the provider's sign-in with a signed state and sets a nonce cookie", async () => {
@@ -81,6 +90,30 @@ describe("GET /api/mobile/start", () => {
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
     expect(res.body.error).toEqual({ code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "query.redirect_uri", message: "Not in the allow-list" }] });
+  });
+
+  it("accepts a PKCE S256 code_challenge and carries it to the minted token", async () => {
+    const { sub } = newUser();
+    const { challenge } = pkcePair();
+    await mobileToken(sub, challenge);
+    const user = await db().user.findUniqueOrThrow({ where: { externalId: sub } });
+    const rows = await db().mobileSessionToken.findMany({ where: { userId: user.id } });
+    expect(rows.map((r) => r.codeChallenge)).toEqual([challenge]);
+  });
+
+  it.each([
+    ["method plain", (c: string) => `code_challenge=${c}&code_challenge_method=plain`, "query.code_challenge_method"],
+    ["an unknown method", (c: string) => `code_challenge=${c}&code_challenge_method=S512`, "query.code_challenge_method"],
+    ["no method (RFC 7636 would mean plain)", (c: string) => `code_challenge=${c}`, "query.code_challenge_method"],
+    ["a method without a challenge", () => "code_challenge_method=S256", "query.code_challenge"],
+    ["a challenge of 42 characters", (c: string) => `code_challenge=${c.slice(1)}&code_challenge_method=S256`, "query.code_challenge"],
+    ["a challenge that is not base64url", (c: string) => `code_challenge=${c.slice(1)}%2B&code_challenge_method=S256`, "query.code_challenge"],
+  ])("refuses PKCE with %s: 400, never a redirect", async (_label, params, path) => {
+    const res = await api("GET", `/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(APP)}&${params(pkcePair().challenge)}`, { headers: ip() });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details!.map((d) => d.path)).toContain(path);
   });
 
   it("refuses an unknown provider and missing parameters", async () => {
@@ -285,6 +318,64 @@ describe("POST /api/mobile/exchange", () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => exchange(t, headers)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 401)).toHaveLength(19);
+  });
+
+  it("PKCE: the right code_verifier redeems the token, in the body or beside a Bearer token", async () => {
+    const { sub } = newUser();
+    const { verifier, challenge } = pkcePair();
+    const t = await mobileToken(sub, challenge);
+    const ok = await exchangeWithVerifier(t, verifier);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.ticket).toMatch(/^ticket_/);
+    expect((await exchangeWithVerifier(t, verifier)).status).toBe(401);
+
+    const second = pkcePair();
+    const t2 = await mobileToken(newUser().sub, second.challenge);
+    const bearer = await api("POST", "/api/mobile/exchange", { headers: { ...ip(), authorization: `Bearer ${t2}` }, json: { code_verifier: second.verifier } });
+    expect(bearer.status).toBe(200);
+  });
+
+  it("PKCE: a missing or wrong code_verifier is 401 and does not burn the token", async () => {
+    const { sub } = newUser();
+    const { verifier, challenge } = pkcePair();
+    const t = await mobileToken(sub, challenge);
+    const missing = await exchange(t);
+    expect(missing.status).toBe(401);
+    expect(errorOf(missing)).toEqual({ code: "UNAUTHORIZED", message: expect.stringMatching(/code_verifier/) });
+    const wrong = await exchangeWithVerifier(t, pkcePair().verifier);
+    expect(wrong.status).toBe(401);
+    const challengeItself = await exchangeWithVerifier(t, challenge); // what a `plain` client would send
+    expect(challengeItself.status).toBe(401);
+    const row = await db().mobileSessionToken.findUniqueOrThrow({ where: { tokenHash: sha256hex(t) } });
+    expect(row.consumedAt).toBeNull();
+    expect((await exchangeWithVerifier(t, verifier)).status).toBe(200);
+  });
+
+  it("PKCE: 20 concurrent exchanges with the right verifier: exactly one succeeds", async () => {
+    const { verifier, challenge } = pkcePair();
+    const t = await mobileToken(newUser().sub, challenge);
+    const headers = ip();
+    const results = await Promise.all(Array.from({ length: 20 }, () => exchange(t, headers, { code_verifier: verifier })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 401)).toHaveLength(19);
+  });
+
+  it("legacy tokens (no challenge) redeem without a verifier, but refuse one (no PKCE downgrade)", async () => {
+    const t = await mobileToken(newUser().sub);
+    const withVerifier = await exchangeWithVerifier(t, pkcePair().verifier);
+    expect(withVerifier.status).toBe(401);
+    expect((await exchange(t)).status).toBe(200);
+  });
+
+  it.each([
+    ["too short", "a".repeat(42)],
+    ["too long", "a".repeat(129)],
+    ["not of the unreserved characters", "a".repeat(42) + "+"],
+    ["a number", 123],
+  ])("a code_verifier that is %s is 400 VALIDATION_ERROR", async (_label, verifier) => {
+    const res = await exchangeWithVerifier(randomBytes(64).toString("hex"), verifier);
+    expect(res.status).toBe(400);
+    expect(errorOf(res).details![0]!.path).toBe("body.code_verifier");
   });
 
   it("is rate-limited per client address", async () => {
