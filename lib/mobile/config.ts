@@ -19,3 +19,5 @@ export const MOBILE_TOKEN_PURGE_AFTER_SECONDS = 10 * 60;
 export const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** PKCE (RFC 7636 §4.1): code_verifier, 43–128 unreserved characters. */
 export const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;
+/** Wallet linking: the app's opaque state, echoed back in the fragment. */
+export const WALLET_STATE_PATTERN = /^[A-Za-z0-9._~-]{16,256}$/;

@@ -99,14 +99,19 @@ export async function completeSignIn(
   }
 }
 
-/** Wallet linking returns through here: only to an allow-listed app URI, carrying the address or an error. */
-export function walletCallbackTarget(redirectUri: string, address?: string, error?: string): string {
+/**
+ * Wallet linking returns through here: only to an allow-listed app URI, carrying the address or an error, and always
+ * the app's own `state` (checked by the query schema: 16–256 characters of [A-Za-z0-9._~-], so it needs no escaping),
+ * which the app compares with the one it created to drop a link it did not start.
+ */
+export function walletCallbackTarget(redirectUri: string, state: string, address?: string, error?: string): string {
   if (!isAllowedRedirect(redirectUri)) {
     throw new DomainError("VALIDATION_ERROR", "redirect_uri is not an allowed app redirect URI.", [
       { path: "query.redirect_uri", message: "Not in the allow-list" },
     ]);
   }
-  if (error) return `${redirectUri}#error=${encodeURIComponent(error.replace(/[^\w.-]/g, "_"))}`;
-  if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return `${redirectUri}#error=invalid_address`;
-  return `${redirectUri}#wallet=${address}`;
+  const back = (fragment: string) => `${redirectUri}#${fragment}&state=${state}`;
+  if (error) return back(`error=${encodeURIComponent(error.replace(/[^\w.-]/g, "_"))}`);
+  if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return back("error=invalid_address");
+  return back(`wallet=${address}`);
 }

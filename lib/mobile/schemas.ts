@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isoDateTime } from "../http/schemas";
-import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN } from "./config";
+import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN, WALLET_STATE_PATTERN } from "./config";
 import { MOBILE_TOKEN_PATTERN } from "./service";
 
 export const startQuery = z
@@ -98,6 +98,10 @@ export const versionInfo = z
 
 export const walletCallbackQuery = z.object({
   redirect_uri: z.string().min(1).max(2048),
+  state: z.string({ error: "Required: the app's state, 16-256 characters of [A-Za-z0-9._~-]" }).regex(WALLET_STATE_PATTERN, "Must be 16-256 characters of [A-Za-z0-9._~-]").meta({
+    description:
+      "Required. Opaque value the app generated for this linking attempt (16–256 characters of [A-Za-z0-9._~-]); echoed in the fragment so the app can drop a redirect it did not start.",
+  }),
   address: z.string().max(200).optional(),
   error: z.string().max(200).optional(),
 });

@@ -451,18 +451,33 @@ describe("GET /api/mobile/version", () => {
 });
 
 describe("GET /api/mobile/wallet-callback", () => {
-  it("returns to the app with the address or an error; refuses other redirects", async () => {
+  const state = "st_" + randomBytes(12).toString("base64url");
+  const wallet = (q: string) => raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&${q}`);
+
+  it("returns to the app with the address or an error and the app's state; refuses other redirects", async () => {
     const addr = "0x" + "ab".repeat(20);
-    const ok = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&address=${addr}`);
+    const ok = await wallet(`address=${addr}&state=${state}`);
     expect(ok.status).toBe(302);
-    expect(ok.headers.get("location")).toBe(`${APP}#wallet=${addr}`);
-    const bad = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&address=0x123`);
-    expect(bad.headers.get("location")).toBe(`${APP}#error=invalid_address`);
-    const declined = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&error=user_rejected`);
-    expect(declined.headers.get("location")).toBe(`${APP}#error=user_rejected`);
-    const evil = await api("GET", `/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent("https://evil.example.com")}&address=${addr}`);
+    expect(ok.headers.get("location")).toBe(`${APP}#wallet=${addr}&state=${state}`);
+    const bad = await wallet(`address=0x123&state=${state}`);
+    expect(bad.headers.get("location")).toBe(`${APP}#error=invalid_address&state=${state}`);
+    const declined = await wallet(`error=user_rejected&state=${state}`);
+    expect(declined.headers.get("location")).toBe(`${APP}#error=user_rejected&state=${state}`);
+    const evil = await api("GET", `/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent("https://evil.example.com")}&address=${addr}&state=${state}`);
     expect(evil.status).toBe(400);
     expect(evil.headers.get("location")).toBeNull();
+  });
+
+  it.each([
+    ["missing", ""],
+    ["too short", "&state=abcdefghijklmno"],
+    ["too long", `&state=${"a".repeat(257)}`],
+    ["with a character outside [A-Za-z0-9._~-]", `&state=${"a".repeat(20)}%26wallet%3D0x`],
+  ])("a state that is %s is a 400 JSON error, never a redirect", async (_label, q) => {
+    const res = await api("GET", `/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&address=0x${"ab".repeat(20)}${q}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(errorOf(res).details!.map((d) => d.path)).toEqual(["query.state"]);
   });
 });
 
