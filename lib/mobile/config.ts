@@ -14,6 +14,8 @@ export const SIGN_IN_TICKET_TTL_SECONDS = 10 * 60;
 export const IDENTITY_PROVIDER_TIMEOUT_MS = 5_000;
 /** The purge cron deletes tokens that expired or were consumed longer ago than this. */
 export const MOBILE_TOKEN_PURGE_AFTER_SECONDS = 10 * 60;
+/** Legacy /api/auth/native-token: the caller's session token must have been issued at most this long ago. */
+export const NATIVE_TOKEN_MAX_AGE_SECONDS = 60;
 
 /** PKCE (RFC 7636 §4.2): S256 code_challenge, base64url of a SHA-256 digest without padding. */
 export const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -6,7 +6,7 @@ import { env } from "../env";
 import { DomainError } from "../http/errors";
 import { limiterFor } from "../http/rate-limit";
 import { identityProvider } from "../identity/provider";
-import { isAllowedRedirect, mobileProviders } from "./config";
+import { isAllowedRedirect, mobileProviders, NATIVE_TOKEN_MAX_AGE_SECONDS } from "./config";
 import { issueMobileToken } from "./service";
 import { NONCE_COOKIE, signState, STATE_TTL_MS, verifyState } from "./state";
 
@@ -114,4 +114,23 @@ export function walletCallbackTarget(redirectUri: string, state: string, address
   if (error) return back(`error=${encodeURIComponent(error.replace(/[^\w.-]/g, "_"))}`);
   if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return back("error=invalid_address");
   return back(`wallet=${address}`);
+}
+
+/**
+ * Legacy /api/auth/native-token turns a session into a sign-in ticket, i.e. a new, independent session. So a leaked
+ * session token must not be enough: the caller's token must have been issued (`iat`) at most
+ * NATIVE_TOKEN_MAX_AGE_SECONDS ago (plus the configured clock skew). The pipeline has verified the Bearer token
+ * already; this reads its claims again, verified, since the handler context carries no claims.
+ */
+export async function assertFreshSession(authorization: string | null, now = Date.now()): Promise<void> {
+  const bearer = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(authorization ?? "")?.[1];
+  if (!bearer) throw new DomainError("UNAUTHORIZED", "Sign in required: send Authorization: Bearer <session token>.");
+  const { claims } = await verifySessionToken(bearer);
+  const maxAgeMs = NATIVE_TOKEN_MAX_AGE_SECONDS * 1000 + env().CLERK_CLOCK_SKEW_MS;
+  if (typeof claims.iat !== "number" || now - claims.iat * 1000 > maxAgeMs) {
+    throw new DomainError(
+      "UNAUTHORIZED",
+      `This route needs a session token issued within the last ${NATIVE_TOKEN_MAX_AGE_SECONDS} s: get a fresh token from the identity provider and call again.`,
+    );
+  }
 }

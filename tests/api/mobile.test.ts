@@ -417,6 +417,32 @@ describe("session routes", () => {
     expect(doc.body.paths["/api/auth/native-token"].post.deprecated).toBe(true);
   });
 
+  it("POST /api/auth/native-token refuses a session token issued more than 60 s ago", async () => {
+    const { sub } = newUser();
+    const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
+    const stale = token(sub, { ttlSeconds: 3600, extra: { iat: tenMinutesAgo, nbf: tenMinutesAgo } });
+    const res = await api("POST", "/api/auth/native-token", { headers: { authorization: `Bearer ${stale}` } });
+    expect(res.status).toBe(401);
+    expect(errorOf(res)).toEqual({ code: "UNAUTHORIZED", message: expect.stringMatching(/60 s/) });
+    const noIat = token(sub, { extra: { iat: undefined } });
+    expect((await api("POST", "/api/auth/native-token", { headers: { authorization: `Bearer ${noIat}` } })).status).toBe(401);
+    const calls = (await control("calls", undefined, "GET")) as { path: string; body: { user_id: string } }[];
+    expect(calls.some((c) => c.path === "/v1/sign_in_tokens" && c.body.user_id === sub)).toBe(false);
+    expect((await api("POST", "/api/auth/native-token", { headers: { authorization: `Bearer ${token(sub)}` } })).status).toBe(200);
+  });
+
+  it("POST /api/auth/native-token: a provider failure is 502 UPSTREAM_ERROR", async () => {
+    const { sub, auth } = newUser();
+    await control("fail", { userId: sub });
+    try {
+      const res = await api("POST", "/api/auth/native-token", { headers: auth });
+      expect(res.status).toBe(502);
+      expect(errorOf(res).code).toBe("UPSTREAM_ERROR");
+    } finally {
+      await control("recover", { userId: sub });
+    }
+  });
+
   it("GET /api/auth/validate: anonymous, signed in, invalid", async () => {
     expect((await api("GET", "/api/auth/validate")).body).toEqual({ success: true, data: { authenticated: false } });
     const { auth } = newUser();
