@@ -12,6 +12,8 @@ export const RATE_LIMIT_POLICIES = {
   earn: { tokens: 30, window: "60 s" },
   /** Mobile token exchanges by client address: slows down guessing. */
   exchange: { tokens: 20, window: "60 s" },
+  /** Mobile session tokens minted per user by /api/mobile/callback (checked inside the flow, once the user is known). */
+  mobileCallback: { tokens: 10, window: "60 s" },
   /** Public lookups by client address. */
   public: { tokens: 300, window: "60 s" },
 } as const;

@@ -4,8 +4,9 @@ import { resolveUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { env } from "../env";
 import { DomainError } from "../http/errors";
+import { limiterFor } from "../http/rate-limit";
 import { identityProvider } from "../identity/provider";
-import { isAllowedRedirect, mobileProviders } from "./config";
+import { isAllowedRedirect, mobileProviders, NATIVE_TOKEN_MAX_AGE_SECONDS } from "./config";
 import { issueMobileToken } from "./service";
 import { NONCE_COOKIE, signState, STATE_TTL_MS, verifyState } from "./state";
 
@@ -31,8 +32,11 @@ export function parseCookies(header: string | null): Record<string, string> {
 
 const secureCookie = () => (env().APP_URL.startsWith("https:") ? "; Secure" : "");
 
-/** Validates provider and redirect URI (no open redirect), then sends the browser to the provider's sign-in. */
-export function startSignIn(provider: string, redirectUri: string): { location: string; setCookie: string } {
+/**
+ * Validates provider and redirect URI (no open redirect), then sends the browser to the provider's sign-in. A PKCE
+ * code_challenge (S256, checked by the query schema) rides in the signed state to the callback.
+ */
+export function startSignIn(provider: string, redirectUri: string, codeChallenge?: string): { location: string; setCookie: string } {
   if (!mobileProviders().includes(provider)) {
     throw new DomainError("VALIDATION_ERROR", `Unknown sign-in provider. Use one of: ${mobileProviders().join(", ")}.`, [
       { path: "query.provider", message: "Not a configured provider" },
@@ -44,7 +48,7 @@ export function startSignIn(provider: string, redirectUri: string): { location: 
     ]);
   }
   const nonce = randomBytes(16).toString("base64url");
-  const state = signState({ provider, redirectUri, nonce });
+  const state = signState({ provider, redirectUri, nonce, ...(codeChallenge ? { codeChallenge } : {}) });
   const callback = new URL("/api/mobile/callback", env().APP_URL);
   callback.searchParams.set("state", state);
   return {
@@ -58,7 +62,8 @@ export const clearNonceCookie = () => `${NONCE_COOKIE}=; Path=/api/mobile; Max-A
 /**
  * Finishes the browser leg. A state that is missing, forged or expired cannot name a trusted redirect, so it is a
  * 400; every later failure returns the app's redirect URI with `#error=…`, success with `#token=…` (a fragment,
- * so the token never reaches a server log or Referer).
+ * so the token never reaches a server log or Referer). Tokens minted per user are rate-limited (policy
+ * `mobileCallback`): past the limit the app gets `#error=rate_limited` and no token is minted.
  */
 export async function completeSignIn(
   db: Db,
@@ -86,21 +91,46 @@ export async function completeSignIn(
     if (error instanceof DomainError) return back("error=not_signed_in");
     throw error;
   }
+  if (!(await limiterFor("mobileCallback")(`u:${userId}`)).allowed) return back("error=rate_limited");
   try {
-    return back(`token=${await issueMobileToken(db, userId, state.redirectUri)}`);
+    return back(`token=${await issueMobileToken(db, userId, state.redirectUri, state.codeChallenge ?? null)}`);
   } catch {
     return back("error=server_error");
   }
 }
 
-/** Wallet linking returns through here: only to an allow-listed app URI, carrying the address or an error. */
-export function walletCallbackTarget(redirectUri: string, address?: string, error?: string): string {
+/**
+ * Wallet linking returns through here: only to an allow-listed app URI, carrying the address or an error, and always
+ * the app's own `state` (checked by the query schema: 16–256 characters of [A-Za-z0-9._~-], so it needs no escaping),
+ * which the app compares with the one it created to drop a link it did not start.
+ */
+export function walletCallbackTarget(redirectUri: string, state: string, address?: string, error?: string): string {
   if (!isAllowedRedirect(redirectUri)) {
     throw new DomainError("VALIDATION_ERROR", "redirect_uri is not an allowed app redirect URI.", [
       { path: "query.redirect_uri", message: "Not in the allow-list" },
     ]);
   }
-  if (error) return `${redirectUri}#error=${encodeURIComponent(error.replace(/[^\w.-]/g, "_"))}`;
-  if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return `${redirectUri}#error=invalid_address`;
-  return `${redirectUri}#wallet=${address}`;
+  const back = (fragment: string) => `${redirectUri}#${fragment}&state=${state}`;
+  if (error) return back(`error=${encodeURIComponent(error.replace(/[^\w.-]/g, "_"))}`);
+  if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return back("error=invalid_address");
+  return back(`wallet=${address}`);
+}
+
+/**
+ * Legacy /api/auth/native-token turns a session into a sign-in ticket, i.e. a new, independent session. So a leaked
+ * session token must not be enough: the caller's token must have been issued (`iat`) at most
+ * NATIVE_TOKEN_MAX_AGE_SECONDS ago (plus the configured clock skew). The pipeline has verified the Bearer token
+ * already; this reads its claims again, verified, since the handler context carries no claims.
+ */
+export async function assertFreshSession(authorization: string | null, now = Date.now()): Promise<void> {
+  const bearer = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(authorization ?? "")?.[1];
+  if (!bearer) throw new DomainError("UNAUTHORIZED", "Sign in required: send Authorization: Bearer <session token>.");
+  const { claims } = await verifySessionToken(bearer);
+  const maxAgeMs = NATIVE_TOKEN_MAX_AGE_SECONDS * 1000 + env().CLERK_CLOCK_SKEW_MS;
+  if (typeof claims.iat !== "number" || now - claims.iat * 1000 > maxAgeMs) {
+    throw new DomainError(
+      "UNAUTHORIZED",
+      `This route needs a session token issued within the last ${NATIVE_TOKEN_MAX_AGE_SECONDS} s: get a fresh token from the identity provider and call again.`,
+    );
+  }
 }

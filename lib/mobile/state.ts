@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { env } from "../env";
+import { CODE_CHALLENGE_PATTERN } from "./config";
 
-// The mobile OAuth `state`: signed, short-lived, and bound to the app redirect URI and a browser nonce cookie.
+// The mobile OAuth `state`: signed, short-lived, and bound to the app redirect URI, a browser nonce cookie and, when the
+// app uses PKCE, its code_challenge (carried to the callback, which stores it with the minted token).
 export const STATE_TTL_MS = 10 * 60 * 1000;
 export const NONCE_COOKIE = "mobile_oauth_nonce";
 
@@ -9,6 +11,8 @@ interface StatePayload {
   provider: string;
   redirectUri: string;
   nonce: string;
+  /** PKCE S256 code_challenge from /api/mobile/start; absent for a legacy client. */
+  codeChallenge?: string;
   exp: number;
 }
 
@@ -39,6 +43,7 @@ export function verifyState(state: string | undefined, now = Date.now()): StateP
     const p = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as StatePayload;
     if (typeof p.exp !== "number" || p.exp <= now) return null;
     if (typeof p.redirectUri !== "string" || typeof p.nonce !== "string" || typeof p.provider !== "string") return null;
+    if (p.codeChallenge !== undefined && (typeof p.codeChallenge !== "string" || !CODE_CHALLENGE_PATTERN.test(p.codeChallenge))) return null;
     return p;
   } catch {
     return null;

@@ -1,7 +1,7 @@
 // Every API route module, by its OpenAPI path: the public contract and, apart, the internal routes (staff
 // console, cron). Each domain keeps its own tables in ./routes/; a test checks the union against app/api/**/route.ts.
 import foundation from "./routes/foundation";
-import identity from "./routes/identity";
+import identity, { internalRoutes as identityInternal } from "./routes/identity";
 import invitesSupport from "./routes/invites-support";
 import leagues from "./routes/leagues";
 import { internalRoutes as syncInternal, publicRoutes as syncPublic } from "./routes/sync";
@@ -21,5 +21,6 @@ export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
 };
 
 export const INTERNAL_ROUTE_MODULES: Record<string, Record<string, unknown>> = {
+  ...identityInternal,
   ...syncInternal,
 };

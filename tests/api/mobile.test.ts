@@ -1,9 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
+import { purgeMobileTokens } from "../../lib/mobile/service";
 import { api, baseUrl, db, errorOf, newUser, token } from "../helpers";
 
 const standIn = inject("fixtures").clerk!.url!;
+const { cronSecret } = inject("fixtures").sync as { cronSecret: string };
 const APP = "fanapp://auth/callback";
 const ip = () => ({ "x-forwarded-for": `198.51.100.${Math.floor(Math.random() * 250)}, ${randomUUID()}`.split(",")[1]!.trim() });
 
@@ -20,9 +23,28 @@ async function raw(path: string, headers: Record<string, string> = {}) {
   return fetch(`${baseUrl}${path}`, { redirect: "manual", headers });
 }
 
+const sha256hex = (t: string) => createHash("sha256").update(t).digest("hex");
+
+/** A PKCE pair (RFC 7636): a 43-character verifier and its S256 challenge. */
+function pkcePair() {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** Resolves once the stand-in has received a sign-in-token call for `sub` (answered or held). */
+async function providerCalled(sub: string) {
+  for (let i = 0; i < 200; i++) {
+    const calls = (await control("calls", undefined, "GET")) as { path: string; body: { user_id?: string } }[];
+    if (calls.some((c) => c.path === "/v1/sign_in_tokens" && c.body?.user_id === sub)) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`the identity provider was never called for ${sub}`);
+}
+
 /** Runs start, then callback with the session of `sub`; returns the callback's Location. */
-async function signIn(sub: string, opts: { redirect?: string; nonce?: string; session?: string | null } = {}) {
-  const start = await raw(`/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(opts.redirect ?? APP)}`, ip());
+async function signIn(sub: string, opts: { redirect?: string; nonce?: string; session?: string | null; challenge?: string } = {}) {
+  const pkce = opts.challenge ? `&code_challenge=${opts.challenge}&code_challenge_method=S256` : "";
+  const start = await raw(`/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(opts.redirect ?? APP)}${pkce}`, ip());
   expect(start.status).toBe(302);
   const signInUrl = new URL(start.headers.get("location")!);
   const callback = new URL(signInUrl.searchParams.get("redirect_url")!);
@@ -34,14 +56,16 @@ async function signIn(sub: string, opts: { redirect?: string; nonce?: string; se
   return { res, location: res.headers.get("location") ?? "", state: callback.searchParams.get("state")! };
 }
 
-async function mobileToken(sub: string): Promise<string> {
-  const { location } = await signIn(sub);
+async function mobileToken(sub: string, challenge?: string): Promise<string> {
+  const { location } = await signIn(sub, { challenge });
   const m = /#token=([0-9a-f]{128})$/.exec(location);
   expect(m, location).not.toBeNull();
   return m![1]!;
 }
 
-const exchange = (t: unknown, headers: Record<string, string> = ip()) => api("POST", "/api/mobile/exchange", { headers, json: { token: t } });
+const exchange = (t: unknown, headers: Record<string, string> = ip(), extra: Record<string, unknown> = {}) =>
+  api("POST", "/api/mobile/exchange", { headers, json: { token: t, ...extra } });
+const exchangeWithVerifier = (t: string, verifier: unknown) => exchange(t, ip(), { code_verifier: verifier });
 
 describe("GET /api/mobile/start", () => {
   it("redirects to the provider's sign-in with a signed state and sets a nonce cookie", async () => {
@@ -66,6 +90,30 @@ describe("GET /api/mobile/start", () => {
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
     expect(res.body.error).toEqual({ code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "query.redirect_uri", message: "Not in the allow-list" }] });
+  });
+
+  it("accepts a PKCE S256 code_challenge and carries it to the minted token", async () => {
+    const { sub } = newUser();
+    const { challenge } = pkcePair();
+    await mobileToken(sub, challenge);
+    const user = await db().user.findUniqueOrThrow({ where: { externalId: sub } });
+    const rows = await db().mobileSessionToken.findMany({ where: { userId: user.id } });
+    expect(rows.map((r) => r.codeChallenge)).toEqual([challenge]);
+  });
+
+  it.each([
+    ["method plain", (c: string) => `code_challenge=${c}&code_challenge_method=plain`, "query.code_challenge_method"],
+    ["an unknown method", (c: string) => `code_challenge=${c}&code_challenge_method=S512`, "query.code_challenge_method"],
+    ["no method (RFC 7636 would mean plain)", (c: string) => `code_challenge=${c}`, "query.code_challenge_method"],
+    ["a method without a challenge", () => "code_challenge_method=S256", "query.code_challenge"],
+    ["a challenge of 42 characters", (c: string) => `code_challenge=${c.slice(1)}&code_challenge_method=S256`, "query.code_challenge"],
+    ["a challenge that is not base64url", (c: string) => `code_challenge=${c.slice(1)}%2B&code_challenge_method=S256`, "query.code_challenge"],
+  ])("refuses PKCE with %s: 400, never a redirect", async (_label, params, path) => {
+    const res = await api("GET", `/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(APP)}&${params(pkcePair().challenge)}`, { headers: ip() });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details!.map((d) => d.path)).toContain(path);
   });
 
   it("refuses an unknown provider and missing parameters", async () => {
@@ -112,6 +160,17 @@ describe("GET /api/mobile/callback", () => {
     const res = await raw(`/api/mobile/callback?state=${encodeURIComponent(state)}&error=access_denied`);
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`${APP}#error=access_denied`);
+  });
+
+  it("is rate-limited per user: past the limit the app gets #error=rate_limited and no token; other users are unaffected", async () => {
+    const { sub } = newUser();
+    for (let i = 0; i < 10; i++) expect((await signIn(sub)).location).toMatch(/#token=[0-9a-f]{128}$/);
+    const refused = await signIn(sub);
+    expect(refused.res.status).toBe(302);
+    expect(refused.location).toBe(`${APP}#error=rate_limited`);
+    const user = await db().user.findUniqueOrThrow({ where: { externalId: sub } });
+    expect(await db().mobileSessionToken.count({ where: { userId: user.id } })).toBe(10);
+    expect((await signIn(newUser().sub)).location).toMatch(/#token=[0-9a-f]{128}$/);
   });
 
   it("answers 400 JSON for a missing or forged state (no trusted redirect)", async () => {
@@ -185,16 +244,72 @@ describe("POST /api/mobile/exchange", () => {
     expect((await exchange(t)).status).toBe(401);
   });
 
-  it("a provider failure is 500 INTERNAL_ERROR and does not burn the token", async () => {
+  it("a provider failure is 502 UPSTREAM_ERROR and does not burn the token", async () => {
     const { sub } = newUser();
     const t = await mobileToken(sub);
     await control("fail", { userId: sub });
     const failed = await exchange(t);
-    expect(failed.status).toBe(500);
-    expect(failed.body).toEqual({ success: false, error: { code: "INTERNAL_ERROR", message: expect.any(String) } });
+    expect(failed.status).toBe(502);
+    expect(failed.body).toEqual({ success: false, error: { code: "UPSTREAM_ERROR", message: expect.any(String) } });
     await control("recover", { userId: sub });
     const retry = await exchange(t);
     expect(retry.status).toBe(200);
+  });
+
+  it("holds no transaction or row lock while the identity provider answers", async () => {
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    await control("hold", { userId: sub });
+    const pending = exchange(t);
+    try {
+      await providerCalled(sub);
+      // Another connection locks the token row at once: the exchange keeps no transaction open across the call.
+      const locked = await db().$queryRaw<{ consumed: boolean }[]>`
+        SELECT consumed_at IS NOT NULL AS consumed FROM mobile_session_tokens WHERE token_hash = ${sha256hex(t)} FOR UPDATE NOWAIT`;
+      expect(locked).toEqual([{ consumed: true }]);
+      // The token is already spent (committed): a second exchange is refused at once instead of waiting.
+      expect((await exchange(t)).status).toBe(401);
+    } finally {
+      await control("release", { userId: sub });
+    }
+    expect((await pending).status).toBe(200);
+  });
+
+  it("a provider that does not answer in time is 504 UPSTREAM_TIMEOUT and gives the token back", async () => {
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    await control("hold", { userId: sub });
+    const started = Date.now();
+    let timedOut;
+    try {
+      timedOut = await exchange(t);
+    } finally {
+      await control("release", { userId: sub });
+    }
+    expect(timedOut.status).toBe(504);
+    expect(timedOut.body).toEqual({ success: false, error: { code: "UPSTREAM_TIMEOUT", message: expect.any(String) } });
+    expect(Date.now() - started).toBeLessThan(9_000);
+    expect((await exchange(t)).status).toBe(200);
+  });
+
+  it("a token that expires while the provider fails is not given back", async () => {
+    const { sub } = newUser();
+    const t = await mobileToken(sub);
+    await control("hold", { userId: sub });
+    const pending = exchange(t);
+    let failed;
+    try {
+      await providerCalled(sub);
+      await db().mobileSessionToken.update({ where: { tokenHash: sha256hex(t) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await control("fail", { userId: sub });
+    } finally {
+      await control("release", { userId: sub });
+      failed = await pending;
+      await control("recover", { userId: sub });
+    }
+    expect(failed.status).toBe(502);
+    const row = await db().mobileSessionToken.findUniqueOrThrow({ where: { tokenHash: sha256hex(t) } });
+    expect(row.consumedAt).not.toBeNull();
   });
 
   it("20 concurrent exchanges of one token: exactly one succeeds", async () => {
@@ -203,6 +318,64 @@ describe("POST /api/mobile/exchange", () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => exchange(t, headers)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 401)).toHaveLength(19);
+  });
+
+  it("PKCE: the right code_verifier redeems the token, in the body or beside a Bearer token", async () => {
+    const { sub } = newUser();
+    const { verifier, challenge } = pkcePair();
+    const t = await mobileToken(sub, challenge);
+    const ok = await exchangeWithVerifier(t, verifier);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.ticket).toMatch(/^ticket_/);
+    expect((await exchangeWithVerifier(t, verifier)).status).toBe(401);
+
+    const second = pkcePair();
+    const t2 = await mobileToken(newUser().sub, second.challenge);
+    const bearer = await api("POST", "/api/mobile/exchange", { headers: { ...ip(), authorization: `Bearer ${t2}` }, json: { code_verifier: second.verifier } });
+    expect(bearer.status).toBe(200);
+  });
+
+  it("PKCE: a missing or wrong code_verifier is 401 and does not burn the token", async () => {
+    const { sub } = newUser();
+    const { verifier, challenge } = pkcePair();
+    const t = await mobileToken(sub, challenge);
+    const missing = await exchange(t);
+    expect(missing.status).toBe(401);
+    expect(errorOf(missing)).toEqual({ code: "UNAUTHORIZED", message: expect.stringMatching(/code_verifier/) });
+    const wrong = await exchangeWithVerifier(t, pkcePair().verifier);
+    expect(wrong.status).toBe(401);
+    const challengeItself = await exchangeWithVerifier(t, challenge); // what a `plain` client would send
+    expect(challengeItself.status).toBe(401);
+    const row = await db().mobileSessionToken.findUniqueOrThrow({ where: { tokenHash: sha256hex(t) } });
+    expect(row.consumedAt).toBeNull();
+    expect((await exchangeWithVerifier(t, verifier)).status).toBe(200);
+  });
+
+  it("PKCE: 20 concurrent exchanges with the right verifier: exactly one succeeds", async () => {
+    const { verifier, challenge } = pkcePair();
+    const t = await mobileToken(newUser().sub, challenge);
+    const headers = ip();
+    const results = await Promise.all(Array.from({ length: 20 }, () => exchange(t, headers, { code_verifier: verifier })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 401)).toHaveLength(19);
+  });
+
+  it("legacy tokens (no challenge) redeem without a verifier, but refuse one (no PKCE downgrade)", async () => {
+    const t = await mobileToken(newUser().sub);
+    const withVerifier = await exchangeWithVerifier(t, pkcePair().verifier);
+    expect(withVerifier.status).toBe(401);
+    expect((await exchange(t)).status).toBe(200);
+  });
+
+  it.each([
+    ["too short", "a".repeat(42)],
+    ["too long", "a".repeat(129)],
+    ["not of the unreserved characters", "a".repeat(42) + "+"],
+    ["a number", 123],
+  ])("a code_verifier that is %s is 400 VALIDATION_ERROR", async (_label, verifier) => {
+    const res = await exchangeWithVerifier(randomBytes(64).toString("hex"), verifier);
+    expect(res.status).toBe(400);
+    expect(errorOf(res).details![0]!.path).toBe("body.code_verifier");
   });
 
   it("is rate-limited per client address", async () => {
@@ -244,6 +417,32 @@ describe("session routes", () => {
     expect(doc.body.paths["/api/auth/native-token"].post.deprecated).toBe(true);
   });
 
+  it("POST /api/auth/native-token refuses a session token issued more than 60 s ago", async () => {
+    const { sub } = newUser();
+    const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
+    const stale = token(sub, { ttlSeconds: 3600, extra: { iat: tenMinutesAgo, nbf: tenMinutesAgo } });
+    const res = await api("POST", "/api/auth/native-token", { headers: { authorization: `Bearer ${stale}` } });
+    expect(res.status).toBe(401);
+    expect(errorOf(res)).toEqual({ code: "UNAUTHORIZED", message: expect.stringMatching(/60 s/) });
+    const noIat = token(sub, { extra: { iat: undefined } });
+    expect((await api("POST", "/api/auth/native-token", { headers: { authorization: `Bearer ${noIat}` } })).status).toBe(401);
+    const calls = (await control("calls", undefined, "GET")) as { path: string; body: { user_id: string } }[];
+    expect(calls.some((c) => c.path === "/v1/sign_in_tokens" && c.body.user_id === sub)).toBe(false);
+    expect((await api("POST", "/api/auth/native-token", { headers: { authorization: `Bearer ${token(sub)}` } })).status).toBe(200);
+  });
+
+  it("POST /api/auth/native-token: a provider failure is 502 UPSTREAM_ERROR", async () => {
+    const { sub, auth } = newUser();
+    await control("fail", { userId: sub });
+    try {
+      const res = await api("POST", "/api/auth/native-token", { headers: auth });
+      expect(res.status).toBe(502);
+      expect(errorOf(res).code).toBe("UPSTREAM_ERROR");
+    } finally {
+      await control("recover", { userId: sub });
+    }
+  });
+
   it("GET /api/auth/validate: anonymous, signed in, invalid", async () => {
     expect((await api("GET", "/api/auth/validate")).body).toEqual({ success: true, data: { authenticated: false } });
     const { auth } = newUser();
@@ -278,17 +477,97 @@ describe("GET /api/mobile/version", () => {
 });
 
 describe("GET /api/mobile/wallet-callback", () => {
-  it("returns to the app with the address or an error; refuses other redirects", async () => {
+  const state = "st_" + randomBytes(12).toString("base64url");
+  const wallet = (q: string) => raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&${q}`);
+
+  it("returns to the app with the address or an error and the app's state; refuses other redirects", async () => {
     const addr = "0x" + "ab".repeat(20);
-    const ok = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&address=${addr}`);
+    const ok = await wallet(`address=${addr}&state=${state}`);
     expect(ok.status).toBe(302);
-    expect(ok.headers.get("location")).toBe(`${APP}#wallet=${addr}`);
-    const bad = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&address=0x123`);
-    expect(bad.headers.get("location")).toBe(`${APP}#error=invalid_address`);
-    const declined = await raw(`/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&error=user_rejected`);
-    expect(declined.headers.get("location")).toBe(`${APP}#error=user_rejected`);
-    const evil = await api("GET", `/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent("https://evil.example.com")}&address=${addr}`);
+    expect(ok.headers.get("location")).toBe(`${APP}#wallet=${addr}&state=${state}`);
+    const bad = await wallet(`address=0x123&state=${state}`);
+    expect(bad.headers.get("location")).toBe(`${APP}#error=invalid_address&state=${state}`);
+    const declined = await wallet(`error=user_rejected&state=${state}`);
+    expect(declined.headers.get("location")).toBe(`${APP}#error=user_rejected&state=${state}`);
+    const evil = await api("GET", `/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent("https://evil.example.com")}&address=${addr}&state=${state}`);
     expect(evil.status).toBe(400);
     expect(evil.headers.get("location")).toBeNull();
+  });
+
+  it.each([
+    ["missing", ""],
+    ["too short", "&state=abcdefghijklmno"],
+    ["too long", `&state=${"a".repeat(257)}`],
+    ["with a character outside [A-Za-z0-9._~-]", `&state=${"a".repeat(20)}%26wallet%3D0x`],
+  ])("a state that is %s is a 400 JSON error, never a redirect", async (_label, q) => {
+    const res = await api("GET", `/api/mobile/wallet-callback?redirect_uri=${encodeURIComponent(APP)}&address=0x${"ab".repeat(20)}${q}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(errorOf(res).details!.map((d) => d.path)).toEqual(["query.state"]);
+  });
+});
+
+describe("GET /api/cron/mobile-tokens", () => {
+  const cron = (authorization?: string) => api("GET", "/api/cron/mobile-tokens", { headers: authorization === undefined ? {} : { authorization } });
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+
+  async function arrange() {
+    const { sub } = newUser();
+    const user = await db().user.create({ data: { externalId: sub } });
+    const row = (name: string, expiresAt: Date, consumedAt: Date | null = null) => ({
+      tokenHash: sha256hex(`${sub}:${name}`), userId: user.id, redirectUri: APP, expiresAt, consumedAt,
+    });
+    const rows = {
+      expiredLongAgo: row("expiredLongAgo", minutesAgo(60)),
+      consumedLongAgo: row("consumedLongAgo", minutesAgo(20), minutesAgo(24)),
+      justExpired: row("justExpired", minutesAgo(1)),
+      justConsumed: row("justConsumed", minutesAgo(-4), minutesAgo(1)),
+      live: row("live", minutesAgo(-5)),
+    };
+    await db().mobileSessionToken.createMany({ data: Object.values(rows) });
+    const left = async () =>
+      (await db().mobileSessionToken.findMany({ where: { userId: user.id } })).map((r) => Object.entries(rows).find(([, v]) => v.tokenHash === r.tokenHash)![0]).sort();
+    return { left };
+  }
+
+  it.each([
+    ["no header", undefined],
+    ["another secret", "Bearer not-the-cron-secret-000"],
+    ["the bare secret", cronSecret],
+    ["a session token", newUser().auth.authorization],
+  ])("401 with %s, and nothing is deleted", async (_label, authorization) => {
+    const { left } = await arrange();
+    const res = await cron(authorization);
+    expect(res.status).toBe(401);
+    expect(errorOf(res).code).toBe("UNAUTHORIZED");
+    expect(await left()).toHaveLength(5);
+  });
+
+  it("deletes tokens that expired or were consumed more than 10 minutes ago and answers { deleted }", async () => {
+    const { left } = await arrange();
+    const res = await cron(`Bearer ${cronSecret}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { deleted: expect.any(Number) } });
+    expect(res.body.data.deleted).toBeGreaterThanOrEqual(2);
+    expect(await left()).toEqual(["justConsumed", "justExpired", "live"]);
+    expect((await cron(`Bearer ${cronSecret}`)).body.data).toEqual({ deleted: 0 });
+  });
+
+  it("works in bounded batches", async () => {
+    const a = await arrange();
+    const b = await arrange();
+    const c = await arrange();
+    expect(await purgeMobileTokens(db(), { batchSize: 2, maxBatches: 2 })).toBe(4);
+    expect(await purgeMobileTokens(db(), { batchSize: 2, maxBatches: 2 })).toBe(2);
+    expect(await purgeMobileTokens(db(), { batchSize: 2, maxBatches: 2 })).toBe(0);
+    for (const { left } of [a, b, c]) expect(await left()).toEqual(["justConsumed", "justExpired", "live"]);
+  });
+
+  it("is scheduled in vercel.json and documented only in the internal document", async () => {
+    const { crons } = JSON.parse(readFileSync("vercel.json", "utf8")) as { crons: { path: string; schedule: string }[] };
+    expect(crons).toContainEqual({ path: "/api/cron/mobile-tokens", schedule: expect.any(String) });
+    expect((await api("GET", "/api/openapi.json")).body.paths["/api/cron/mobile-tokens"]).toBeUndefined();
+    const internal = await api("GET", "/api/admin/openapi.json", { headers: newUser({ admin: true }).auth });
+    expect(internal.body.paths["/api/cron/mobile-tokens"].get.description).toMatch(/Bearer <CRON_SECRET>/);
   });
 });

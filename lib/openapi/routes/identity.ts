@@ -7,6 +7,7 @@ import * as walletCallback from "@/app/api/mobile/wallet-callback/route";
 import * as nativeToken from "@/app/api/auth/native-token/route";
 import * as validate from "@/app/api/auth/validate/route";
 import * as logout from "@/app/api/logout/route";
+import * as cronMobileTokens from "@/app/api/cron/mobile-tokens/route";
 
 export default {
   "/api/mobile/start": mobileStart,
@@ -18,4 +19,9 @@ export default {
   "/api/auth/native-token": nativeToken,
   "/api/auth/validate": validate,
   "/api/logout": logout,
+};
+
+// Internal: the cron that purges spent mobile session tokens.
+export const internalRoutes = {
+  "/api/cron/mobile-tokens": cronMobileTokens,
 };

@@ -5,7 +5,8 @@ import type { Fixture } from "../test-server";
 
 // A local stand-in for the few Clerk Backend API endpoints the service calls. The server under test uses the
 // real @clerk/backend client pointed here with CLERK_API_URL. Control endpoints (/__control/*) let tests make a
-// user fail, set profile data and read the calls made.
+// user fail, hold a user's calls unanswered (a slow or hung Backend API) until released, set profile data and read
+// the calls made.
 
 interface StandInUser {
   first_name: string | null;
@@ -20,6 +21,17 @@ const SECRET = "sk_test_standin_" + randomBytes(8).toString("hex");
 
 export default async function clerkStandIn(): Promise<Fixture> {
   const failing = new Set<string>();
+  // Users whose calls wait unanswered, and the calls waiting: `hold` starts, `release` answers them (as they would
+  // have been answered then, so a `fail` set meanwhile applies).
+  const held = new Set<string>();
+  const waiting = new Map<string, (() => void)[]>();
+  const release = (userId: string) => {
+    held.delete(userId);
+    for (const go of waiting.get(userId) ?? []) go();
+    waiting.delete(userId);
+  };
+  const hold = (userId: string) =>
+    held.has(userId) ? new Promise<void>((resolve) => waiting.set(userId, [...(waiting.get(userId) ?? []), resolve])) : undefined;
   const users = new Map<string, StandInUser>();
   const calls: { method: string; path: string; body: unknown }[] = [];
 
@@ -59,6 +71,8 @@ export default async function clerkStandIn(): Promise<Fixture> {
     if (path.startsWith("/__control/")) {
       if (req.method === "POST" && path === "/__control/fail") failing.add(body.userId);
       else if (req.method === "POST" && path === "/__control/recover") failing.delete(body.userId);
+      else if (req.method === "POST" && path === "/__control/hold") held.add(body.userId);
+      else if (req.method === "POST" && path === "/__control/release") release(body.userId);
       else if (req.method === "PUT" && path.startsWith("/__control/users/")) users.set(decodeURIComponent(path.slice(17)), { public_metadata: {}, ...body });
       else if (req.method === "GET" && path === "/__control/calls") return json(res, 200, calls);
       else return clerkError(res, 404, "unknown_control");
@@ -72,6 +86,7 @@ export default async function clerkStandIn(): Promise<Fixture> {
     if (req.method === "POST" && path === "/v1/sign_in_tokens") {
       const userId = body?.user_id as string;
       if (!userId) return clerkError(res, 422, "form_param_missing");
+      await hold(userId);
       if (failing.has(userId)) return clerkError(res, 500, "internal_clerk_error");
       const now = Date.now();
       return json(res, 200, {
@@ -118,6 +133,12 @@ export default async function clerkStandIn(): Promise<Fixture> {
       MOBILE_UPDATE_URL_IOS: "https://apps.apple.com/app/id000000",
     },
     provided: { url },
-    teardown: () => new Promise((resolve) => server.close(() => resolve())),
+    teardown: () => {
+      for (const userId of [...held]) release(userId);
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
   };
 }

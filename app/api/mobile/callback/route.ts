@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Finish native sign-in",
       description:
-        "Reached from the identity provider after sign-in, with the provider's session (the `__session` cookie, or a Bearer token). Checks the signed `state` and the nonce cookie, mints a one-time mobile session token (128 hex characters, valid 5 minutes, stored hashed) and redirects to the app as `<redirect_uri>#token=…`. Every failure after a valid state redirects as `#error=<code>` (`access_denied` and other provider errors, `state_mismatch`, `not_signed_in`, `server_error`); a missing, forged or expired state answers 400 because it names no trusted redirect.",
+        "Reached from the identity provider after sign-in, with the provider's session (the `__session` cookie, or a Bearer token). Checks the signed `state` and the nonce cookie, mints a one-time mobile session token (128 hex characters, valid 5 minutes, stored hashed, with the PKCE `code_challenge` the sign-in started with, if any) and redirects to the app as `<redirect_uri>#token=…`. Every failure after a valid state redirects as `#error=<code>` (`access_denied` and other provider errors, `state_mismatch`, `not_signed_in`, `rate_limited`, `server_error`); a missing, forged or expired state answers 400 because it names no trusted redirect. Rate-limited per signed-in user (policy `mobileCallback`, 10 tokens a minute): past the limit the app gets `#error=rate_limited` and no token is minted (a redirect, not a 429, since this is the browser leg).",
       tags: ["Auth"],
       auth: "public",
       query: callbackQuery,

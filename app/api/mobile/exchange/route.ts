@@ -2,6 +2,7 @@ import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
 import { parse, route } from "@/lib/http/route";
+import { IDENTITY_PROVIDER_TIMEOUT_MS } from "@/lib/mobile/config";
 import { exchangeBody, mobileToken, signInTicket } from "@/lib/mobile/schemas";
 import { exchangeMobileToken } from "@/lib/mobile/service";
 
@@ -10,14 +11,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Exchange a mobile session token for a sign-in ticket",
       description:
-        "Public. The token comes in the body `{ token }` or as `Authorization: Bearer <token>`. Not 128 hex characters → 400 VALIDATION_ERROR; unknown, expired or already used → 401 UNAUTHORIZED. The token is consumed atomically (of concurrent exchanges exactly one succeeds). If the identity provider fails, the answer is 500 INTERNAL_ERROR and the token is not burned. The client creates a session from the ticket with the ticket strategy. Rate-limited per client address.",
+        `Public. The token comes in the body \`{ token }\` or as \`Authorization: Bearer <token>\`, with the PKCE \`code_verifier\` in the body. Not 128 hex characters, or a \`code_verifier\` that is not 43–128 characters of [A-Za-z0-9-._~] → 400 VALIDATION_ERROR; unknown, expired or already used → 401 UNAUTHORIZED. PKCE: when sign-in started with a \`code_challenge\`, a missing or non-matching \`code_verifier\` (S256) is 401 and does not consume the token; a token minted without a challenge (legacy clients, no PKCE) redeems without a verifier and refuses one (401), so PKCE cannot be silently dropped. The token is consumed atomically by one conditional update (of concurrent exchanges exactly one succeeds); the identity provider is then called outside any database transaction with a ${IDENTITY_PROVIDER_TIMEOUT_MS / 1000} s limit. If the provider fails the answer is 502 UPSTREAM_ERROR, if it does not answer in time 504 UPSTREAM_TIMEOUT; either way the token is given back (redeemable again until it expires). The client creates a session from the ticket with the ticket strategy. Rate-limited per client address.`,
       tags: ["Auth"],
       auth: "public",
       body: exchangeBody,
       bodyRequired: false,
       rateLimit: "exchange",
       response: signInTicket,
-      errors: ["UNAUTHORIZED"],
+      errors: ["UNAUTHORIZED", "UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
     },
     async ({ body, req }) => {
       let token = body?.token;
@@ -28,7 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         }
         token = parse(mobileToken, bearer, "body");
       }
-      return exchangeMobileToken(db, token);
+      return exchangeMobileToken(db, token, body?.code_verifier);
     },
   ),
 });
