@@ -8,11 +8,14 @@ export interface AuthUser {
   /** The identity-provider session (sid claim) and when its token expires. */
   sessionId: string | null;
   expiresAt: Date;
+  /** When the session token was issued (iat claim), if it says. */
+  issuedAt: Date | null;
 }
 
 const session = (identity: Identity) => ({
   sessionId: typeof identity.claims.sid === "string" ? identity.claims.sid : null,
   expiresAt: new Date(identity.claims.exp * 1000),
+  issuedAt: typeof identity.claims.iat === "number" ? new Date(identity.claims.iat * 1000) : null,
 });
 
 // externalId → user id. Users are never re-keyed, so a short-lived in-process cache saves a query per request.

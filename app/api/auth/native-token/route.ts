@@ -18,8 +18,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: signInTicket,
       errors: ["UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
     },
-    async ({ user, req }) => {
-      await assertFreshSession(req.headers.get("authorization"));
+    async ({ user }) => {
+      assertFreshSession(user.issuedAt);
       return issueSignInTicket(user.externalId);
     },
   ),
