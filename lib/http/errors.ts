@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, description: "The request body is larger than this route accepts." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: "The uploaded file is not an accepted image type (checked from its bytes)." },
   INVALID_IMAGE: { status: 422, description: "The uploaded file could not be decoded as an image (truncated or corrupt)." },
+  UPLOAD_QUOTA_EXCEEDED: { status: 429, description: "An upload quota is used up: too many uploads not yet attached to a post, or too many bytes uploaded in the last 24 hours." },
   RATE_LIMITED: { status: 429, description: "Too many requests; retry after the number of seconds in Retry-After." },
   UPSTREAM_ERROR: { status: 502, description: "A remote service answered with an error or unusable content." },
   UPSTREAM_TIMEOUT: { status: 504, description: "A remote service did not answer in time." },
