@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, description: "The path exists but not with this method; see the Allow header." },
   STARRED_TEAMS_LIMIT: { status: 409, description: "Starring one more club would pass the 50-club cap." },
   ALREADY_EARNED: { status: 409, description: "This Rep was already granted (once-only, once per day or once per target)." },
+  EARN_CONDITION_NOT_MET: { status: 409, description: "The server does not see what this Rep is for yet (e.g. profile_completed with an incomplete profile, notifications_enabled with every notification setting off)." },
   IDEMPOTENCY_KEY_REUSED: { status: 409, description: "The idempotency key was already used with different parameters." },
   USERNAME_TAKEN: { status: 409, description: "The display handle belongs to another user." },
   FAVORITE_TEAMS_LIMIT: { status: 409, description: "At most 5 favorite teams, not counting official teams." },
