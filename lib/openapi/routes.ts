@@ -6,7 +6,7 @@ import invitesSupport from "./routes/invites-support";
 import leagues from "./routes/leagues";
 import { internalRoutes as syncInternal, publicRoutes as syncPublic } from "./routes/sync";
 import teams from "./routes/teams";
-import uploads from "./routes/uploads";
+import uploads, { internalRoutes as uploadsInternal } from "./routes/uploads";
 import users from "./routes/users";
 
 export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
@@ -23,4 +23,5 @@ export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
 export const INTERNAL_ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   ...identityInternal,
   ...syncInternal,
+  ...uploadsInternal,
 };

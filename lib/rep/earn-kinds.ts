@@ -5,18 +5,22 @@ import type { RepSource } from "../generated/prisma/enums";
 //   once      — once per user, ever
 //   daily     — once per user per UTC day
 //   perTarget — once per user per targetId, at most dailyCap such grants per UTC day
+// "requires" is a condition the server checks on the user's row at claim time (409 EARN_CONDITION_NOT_MET):
+//   profileComplete — handle, display name and avatar set (missingProfileFields in lib/users/profile.ts)
+//   notificationsOn — at least one notification setting on (notifyTeams, notifyMilestones, notifyCommunity)
 export interface EarnKind {
   amount: number;
   source: RepSource;
   reason: string;
   scope: "once" | "daily" | "perTarget";
   dailyCap?: number;
+  requires?: "profileComplete" | "notificationsOn";
 }
 
 export const CLIENT_EARN_KINDS = {
   daily_visit: { amount: 5, source: "serviceDirect", reason: "Daily visit", scope: "daily" },
-  profile_completed: { amount: 50, source: "serviceDirect", reason: "Completed your profile", scope: "once" },
-  notifications_enabled: { amount: 20, source: "serviceDirect", reason: "Turned on notifications", scope: "once" },
+  profile_completed: { amount: 50, source: "serviceDirect", reason: "Completed your profile", scope: "once", requires: "profileComplete" },
+  notifications_enabled: { amount: 20, source: "serviceDirect", reason: "Turned on notifications", scope: "once", requires: "notificationsOn" },
   article_read: { amount: 2, source: "fanAmp", reason: "Read an article", scope: "perTarget", dailyCap: 10 },
   post_shared: { amount: 10, source: "fanAmp", reason: "Shared a post", scope: "perTarget", dailyCap: 5 },
 } as const satisfies Record<string, EarnKind>;

@@ -27,7 +27,7 @@ export const ledgerPage = z
   .meta({ id: "RepLedgerPage" });
 
 export const earnKind = z.enum([...CLIENT_EARN_KIND_NAMES, ...SERVER_AWARDED_KINDS]).meta({
-  description: `Client-claimable kinds: ${CLIENT_EARN_KIND_NAMES.join(", ")}. ${SERVER_AWARDED_KINDS.join(", ")} are awarded by the server and answer 403 EARN_KIND_SERVER_AWARDED.`,
+  description: `Client-claimable kinds: ${CLIENT_EARN_KIND_NAMES.join(", ")} (profile_completed and notifications_enabled only when the server sees a complete profile or a notification setting on; else 409 EARN_CONDITION_NOT_MET). ${SERVER_AWARDED_KINDS.join(", ")} are awarded by the server and answer 403 EARN_KIND_SERVER_AWARDED.`,
 });
 
 export const earnBody = z.strictObject({

@@ -3,7 +3,8 @@ import type { Db, Pool } from "../db/client";
 import { DomainError } from "../http/errors";
 import { decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { UUID_PATTERN } from "../http/schemas";
-import { CLIENT_EARN_KINDS, SERVER_AWARDED_KINDS, type ClientEarnKind } from "./earn-kinds";
+import { missingProfileFields } from "../users/profile";
+import { CLIENT_EARN_KINDS, SERVER_AWARDED_KINDS, type ClientEarnKind, type EarnKind } from "./earn-kinds";
 import type { EarnInput } from "./schemas";
 import type { RepSource } from "../generated/prisma/enums";
 
@@ -69,7 +70,7 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
     );
   }
   const kind = input.earnKind as ClientEarnKind;
-  const rule: { amount: number; source: RepSource; reason: string; scope: string; dailyCap?: number } = CLIENT_EARN_KINDS[kind];
+  const rule: EarnKind = CLIENT_EARN_KINDS[kind];
   if (rule.scope === "perTarget" && !input.targetId) {
     throw new DomainError("VALIDATION_ERROR", `${kind} needs a targetId.`, [{ path: "body.targetId", message: "Required" }]);
   }
@@ -80,8 +81,10 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
 
   return db.$transaction(
     async (tx) => {
-      const locked = await tx.$queryRaw<{ rep_balance: number }[]>`
-        SELECT rep_balance FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+      const locked = await tx.$queryRaw<LockedUser[]>`
+        SELECT rep_balance, handle, display_name AS "displayName", avatar_url AS "avatarUrl",
+               notify_teams OR notify_milestones OR notify_community AS "notificationsOn"
+        FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
       if (locked.length === 0) throw new DomainError("UNAUTHORIZED", "Unknown user.");
 
       const prior = await tx.repEntry.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: input.idempotencyKey } } });
@@ -96,6 +99,7 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
       if (await tx.repEntry.findUnique({ where: { userId_grantKey: { userId, grantKey } }, select: { id: true } })) {
         throw new DomainError("ALREADY_EARNED", alreadyEarnedMessage(kind, rule.scope));
       }
+      if (rule.requires) assertCondition(kind, rule.requires, locked[0]!);
       if (rule.dailyCap !== undefined) {
         const dayStart = new Date(`${utcDay(now)}T00:00:00.000Z`);
         const today = await tx.repEntry.count({ where: { userId, earnKind: kind, createdAt: { gte: dayStart } } });
@@ -126,6 +130,26 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
     },
     { maxWait: 10_000, timeout: 10_000 },
   );
+}
+
+interface LockedUser {
+  rep_balance: number;
+  handle: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+  notificationsOn: boolean;
+}
+
+/** The server's own view of what the Rep is for, read under the user's row lock; the client's word is not enough. */
+function assertCondition(kind: string, requires: NonNullable<EarnKind["requires"]>, user: LockedUser) {
+  if (requires === "profileComplete") {
+    const missing = missingProfileFields(user);
+    if (missing.length) {
+      throw new DomainError("EARN_CONDITION_NOT_MET", `${kind} needs a complete profile (handle, displayName and an avatar); missing: ${missing.join(", ")}.`);
+    }
+  } else if (!user.notificationsOn) {
+    throw new DomainError("EARN_CONDITION_NOT_MET", `${kind} needs a notification setting on (notifyTeams, notifyMilestones or notifyCommunity in /api/user/settings).`);
+  }
 }
 
 function alreadyEarnedMessage(kind: string, scope: string): string {

@@ -34,30 +34,68 @@ export function fixtureProvider(file = env().SYNC_FEED_FILE ?? DEFAULT_FEED_FILE
   };
 }
 
-const MAX_FEED_BYTES = 20 * 1024 * 1024;
+/** Largest feed the HTTP provider reads; past it the download is abandoned. */
+export const MAX_FEED_BYTES = 20 * 1024 * 1024;
+
+const tooLarge = (limit: number) => new FeedError(`Feed is larger than ${limit} bytes; the download was stopped there.`);
+
+/**
+ * The response body, read while counting: past `limit` bytes the download is cancelled (the connection closes)
+ * and a FeedError is thrown, whatever Content-Length claimed or when there is none (chunked, endless). At most
+ * `limit` bytes plus one chunk are ever held.
+ */
+async function readFeedBody(res: Response, limit: number, abort: AbortController): Promise<Buffer> {
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > limit) {
+    abort.abort();
+    throw tooLarge(limit);
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch (error) {
+      throw new FeedError(`Feed download failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (step.done) break;
+    size += step.value.byteLength;
+    if (size > limit) {
+      abort.abort();
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(step.value);
+  }
+  return Buffer.concat(chunks);
+}
 
 /** The provider's HTTP feed (GET, JSON, optional Bearer token, time and size limits). Source "feed:http". */
-export function httpProvider(url: string, token?: string, timeoutMs = 15_000): FeedProvider {
+export function httpProvider(url: string, token?: string, timeoutMs = 15_000, maxBytes = MAX_FEED_BYTES): FeedProvider {
   return {
     name: "feed:http",
     async fetchFeed() {
+      const abort = new AbortController();
       let res: Response;
       try {
         res = await fetch(url, {
           headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.any([abort.signal, AbortSignal.timeout(timeoutMs)]),
           redirect: "error",
         });
       } catch (error) {
         throw new FeedError(`Feed request failed: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (!res.ok) throw new FeedError(`Feed answered HTTP ${res.status}.`);
-      const declared = Number(res.headers.get("content-length") ?? "0");
-      if (declared > MAX_FEED_BYTES) throw new FeedError(`Feed is larger than ${MAX_FEED_BYTES} bytes.`);
-      const text = await res.text();
-      if (Buffer.byteLength(text) > MAX_FEED_BYTES) throw new FeedError(`Feed is larger than ${MAX_FEED_BYTES} bytes.`);
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => {});
+        throw new FeedError(`Feed answered HTTP ${res.status}.`);
+      }
+      const bytes = await readFeedBody(res, maxBytes, abort);
       try {
-        return JSON.parse(text) as FeedInput;
+        return JSON.parse(bytes.toString("utf8")) as FeedInput;
       } catch {
         throw new FeedError("Feed is not valid JSON.");
       }

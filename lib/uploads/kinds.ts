@@ -28,3 +28,12 @@ export const MAX_INPUT_PIXELS = 50_000_000;
 
 /** Bytes of multipart framing (boundaries, part headers, small fields) allowed on top of the file limit. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
+
+// Locker-media quota and lifetime. An upload is "pending" until a post attaches it (media_uploads.attached_at).
+/** Pending (not yet attached) locker-media uploads one user may hold at once. */
+export const LOCKER_MEDIA_PENDING_CAP = 20;
+/** Stored (re-encoded) locker-media bytes one user may upload per rolling 24 hours, attached or not. */
+export const LOCKER_MEDIA_DAILY_BYTES = 100 * MB;
+export const LOCKER_MEDIA_BYTES_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Pending locker-media older than this is deleted by the uploads sweep (GET /api/cron/uploads-sweep). */
+export const LOCKER_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;

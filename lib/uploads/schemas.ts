@@ -54,4 +54,11 @@ export function multipartBody(kind: UploadKind, extra: Record<string, unknown> =
   };
 }
 
+export const sweepResult = z
+  .object({
+    deleted: z.number().int().nonnegative().meta({ description: "Uploads deleted (file, then record)." }),
+    failed: z.number().int().nonnegative().meta({ description: "Uploads whose file could not be deleted; their records stay for the next sweep." }),
+  })
+  .meta({ id: "UploadsSweepResult" });
+
 export const UPLOAD_ERRORS = ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INVALID_IMAGE"] as const;

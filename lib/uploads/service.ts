@@ -1,10 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db/client";
-import { notFound } from "../http/errors";
+import type { Db, DbTx } from "../db/client";
+import { DomainError, notFound } from "../http/errors";
 import { log } from "../http/log";
 import { storage, type Storage } from "../storage";
 import { processImage, type ProcessedImage } from "./image";
-import { UPLOAD_KINDS, type UploadKind } from "./kinds";
+import {
+  LOCKER_MEDIA_BYTES_WINDOW_MS,
+  LOCKER_MEDIA_DAILY_BYTES,
+  LOCKER_MEDIA_GRACE_MS,
+  LOCKER_MEDIA_PENDING_CAP,
+  UPLOAD_KINDS,
+  type UploadKind,
+} from "./kinds";
 
 // Upload rules. Each upload is stored under a fresh key (`<prefix>/<owner>/<uuid>.webp`) and recorded as a
 // MediaUpload row. Replacing an image (avatar, banner, binder cover):
@@ -13,9 +20,13 @@ import { UPLOAD_KINDS, type UploadKind } from "./kinds";
 //      points the row at it; concurrent replacements of one image therefore serialise, and each sees the key
 //      the previous one wrote;
 //   3. after the commit, the replaced file is deleted (only ours: a non-null key), then its MediaUpload row.
-//      A failed delete is logged and does not fail the request; the replaced upload's row stays, so a cleanup
-//      job can find it (a MediaUpload whose key no row references) and retry.
+//      A failed delete is logged and does not fail the request; the replaced upload's row stays, and the uploads
+//      sweep (lib/uploads/sweep.ts) finds it later (a MediaUpload whose key no row references) and retries.
 // If step 2 fails, the new file is deleted again (best effort).
+//
+// Locker media (images for locker-room posts) is "pending" until a post attaches it (attached_at). Pending uploads
+// are capped per user, uploads per rolling day are capped in bytes, and pending uploads older than the grace
+// period are deleted by the sweep. See storeLockerMedia and attachLockerMedia.
 
 export interface UploadResult {
   id: string;
@@ -145,17 +156,74 @@ export async function replaceBinderCover(
   return { ...resultOf(result.id, row), binderId };
 }
 
-/** Stores an image for a later locker-room post; no other row changes. */
+const TX = { maxWait: 15_000, timeout: 15_000 };
+
+const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+/**
+ * Refuses (429 UPLOAD_QUOTA_EXCEEDED) when the user already holds LOCKER_MEDIA_PENDING_CAP pending locker-media
+ * uploads, or when `incoming` more bytes would pass LOCKER_MEDIA_DAILY_BYTES over the last 24 hours.
+ */
+async function assertLockerQuota(q: DbTx, userId: string, incoming: number, now: Date) {
+  const pending = await q.mediaUpload.count({ where: { userId, kind: "locker-media", attachedAt: null } });
+  if (pending >= LOCKER_MEDIA_PENDING_CAP) {
+    throw new DomainError(
+      "UPLOAD_QUOTA_EXCEEDED",
+      `You already have ${LOCKER_MEDIA_PENDING_CAP} locker-room uploads that no post uses yet. Post them, or wait: unused uploads are deleted after ${LOCKER_MEDIA_GRACE_MS / 3_600_000} h.`,
+    );
+  }
+  const since = new Date(now.getTime() - LOCKER_MEDIA_BYTES_WINDOW_MS);
+  const recent = await q.mediaUpload.aggregate({ where: { userId, kind: "locker-media", createdAt: { gt: since } }, _sum: { bytes: true } });
+  if ((recent._sum.bytes ?? 0) + incoming > LOCKER_MEDIA_DAILY_BYTES) {
+    throw new DomainError("UPLOAD_QUOTA_EXCEEDED", `Locker-room uploads are limited to ${mb(LOCKER_MEDIA_DAILY_BYTES)} per 24 hours; try again later.`);
+  }
+}
+
+/**
+ * Stores an image for a later locker-room post; no other row changes. The quota is checked before anything is
+ * decoded or stored (a cheap refusal), then again, with the stored size, in the transaction that records the
+ * upload under a lock of the user's row: concurrent uploads of one user serialise there, so the cap holds. If that
+ * final check refuses, the file just stored is deleted again.
+ */
 export async function storeLockerMedia(db: Db, userId: string, input: Uint8Array, files: Storage = storage()): Promise<UploadResult> {
+  await assertLockerQuota(db, userId, 1, new Date());
   const image = await processImage(input, UPLOAD_KINDS["locker-media"]);
   const { key, url } = await store("locker-media", userId, image, files);
   const row = recordOf(userId, "locker-media", key, url, image);
   let id: string;
   try {
-    ({ id } = await db.mediaUpload.create({ data: row, select: { id: true } }));
+    ({ id } = await db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+      await assertLockerQuota(tx, userId, row.bytes, new Date());
+      return tx.mediaUpload.create({ data: row, select: { id: true } });
+    }, TX));
   } catch (error) {
     await discard(files, key);
     throw error;
   }
   return resultOf(id, row);
+}
+
+/**
+ * For locker-room posts (not built yet): inside the post's transaction, marks the author's pending locker-media
+ * uploads as used (attached_at), so they leave the pending quota and the sweep never deletes them. Answers the ids
+ * attached; an id that is not the author's, not locker media, already attached, or older than the grace period
+ * (expired: the sweep deletes it) is left out, and the caller decides whether that refuses the post. Ids must be
+ * UUIDs (validate them first). The sweep holds row locks (FOR UPDATE) on what it deletes, so an attach either
+ * commits first (and the sweep skips the row) or waits and finds the row gone.
+ */
+export async function attachLockerMedia(tx: DbTx, userId: string, ids: string[], now = new Date()): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx.mediaUpload.updateManyAndReturn({
+    where: {
+      id: { in: ids },
+      userId,
+      kind: "locker-media",
+      attachedAt: null,
+      createdAt: { gt: new Date(now.getTime() - LOCKER_MEDIA_GRACE_MS) },
+    },
+    data: { attachedAt: now },
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
 }

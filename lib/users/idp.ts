@@ -12,7 +12,8 @@ import { DISPLAY_NAME_MAX } from "./schemas";
 
 function nameOf(u: IdpUser): string | null {
   const name = [u.firstName, u.lastName]
-    .map((s) => (s ?? "").replace(/[\u0000-\u001f\u007f]/g, " ").trim())
+    // Control characters become spaces; invisible formatting characters (as refused in display names) are dropped.
+    .map((s) => (s ?? "").replace(/[\u0000-\u001f\u007f]|\p{Zl}|\p{Zp}/gu, " ").replace(/\p{Cf}/gu, "").trim())
     .filter(Boolean)
     .join(" ")
     .replace(/\s+/g, " ");

@@ -24,6 +24,17 @@ export function isUniqueViolation(error: unknown): boolean {
 
 export const currentTermsVersion = () => env().UGC_TERMS_VERSION;
 
+/**
+ * A complete profile, for the profile_completed Rep (lib/rep): a handle, a display name and an avatar (uploaded, or
+ * the identity provider's image). Bio and favorite teams are optional and do not count.
+ */
+export const PROFILE_COMPLETE_FIELDS = ["handle", "displayName", "avatarUrl"] as const;
+
+/** The PROFILE_COMPLETE_FIELDS a user row lacks (empty when the profile is complete). */
+export function missingProfileFields(user: { handle: string | null; displayName: string | null; avatarUrl: string | null }): string[] {
+  return PROFILE_COMPLETE_FIELDS.filter((f) => !user[f]?.trim());
+}
+
 const usernameTaken = (handle: string, reserved = false) =>
   new DomainError(
     "USERNAME_TAKEN",

@@ -63,13 +63,19 @@ export const FAVORITE_TEAMS_MAX_ITEMS = 25;
 
 // PostgreSQL text cannot hold NUL; other control characters have no place in names either.
 const noControl = (s: string) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s);
+/**
+ * Invisible characters that let one name pass for another: format characters (Unicode Cf: bidi overrides and
+ * isolates such as U+202E, zero-width space/joiners, soft hyphen, BOM, tag characters) and the line/paragraph
+ * separators (Zl, Zp). Refused in names. This also refuses emoji joined with U+200D (e.g. family emoji).
+ */
+export const INVISIBLE_FORMAT = /\p{Cf}|\p{Zl}|\p{Zp}/u;
 
 const handleInput = z
   .string()
   .regex(HANDLE_PATTERN, "3-30 characters: letters, digits and underscores")
   .meta({
     description:
-      "Display handle, 3..30 of [A-Za-z0-9_]. Unique case-insensitively; the case you send is kept. Reserved handles (admin, support, staff, …) answer 409 USERNAME_TAKEN.",
+      "Display handle, 3..30 of [A-Za-z0-9_]. Unique case-insensitively; the case you send is kept. Reserved handles answer 409 USERNAME_TAKEN: staff-like words (admin, support, staff, moderator, official, …) compared after folding case, look-alike digits (0→o, 1→i/l, 3→e, 4→a, 5→s, 7→t, 8→b), underscores and trailing digits, so admin_, support1 and 0fficial are reserved too, as are handles starting with admin, moderator or official. Keeping a handle you already hold is always allowed.",
     example: "Pat_Fan",
   });
 
@@ -79,7 +85,11 @@ const displayNameInput = z
   .min(1, "Must not be empty")
   .max(DISPLAY_NAME_MAX)
   .refine((s) => noControl(s) && !/[\r\n\t]/.test(s), "Must be one line without control characters")
-  .meta({ description: `Trimmed, 1..${DISPLAY_NAME_MAX} characters, one line.`, example: "Pat Fan" });
+  .refine((s) => !INVISIBLE_FORMAT.test(s), "Must not contain invisible formatting characters (bidi controls, zero-width characters, line or paragraph separators)")
+  .meta({
+    description: `Trimmed, 1..${DISPLAY_NAME_MAX} characters, one line, without control characters or invisible formatting characters (Unicode categories Cf, Zl, Zp: bidi controls, zero-width characters; emoji joined with U+200D included).`,
+    example: "Pat Fan",
+  });
 
 const bioInput = z
   .string()

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import type { AuthUser } from "../auth/users";
 import { notFound } from "../http/errors";
+import { isReservedHandle } from "./handles";
 import type { SettingsPatch } from "./schemas";
 
 const SETTINGS_SELECT = {
@@ -60,11 +61,8 @@ export async function updateSettings(db: Db, userId: string, patch: SettingsPatc
   return toSettings(user);
 }
 
-// Handles no fan may take: they would impersonate staff or the platform.
-const RESERVED = new Set(["admin", "administrator", "support", "staff", "moderator", "system", "root", "api", "help", "official"]);
-
-/** Whether a handle (any case) is reserved for staff or the platform. */
-export const isReservedHandle = (handle: string) => RESERVED.has(handle.toLowerCase());
+// Handles no fan may take (they would impersonate staff or the platform): see ./handles.ts.
+export { isReservedHandle };
 
 export async function isUsernameAvailable(db: Db, username: string) {
   const key = username.toLowerCase();

@@ -21,6 +21,14 @@ async function signedUp() {
   return { ...user, userId: await userIdOf(user.sub) };
 }
 
+/** What profile_completed needs on the server: handle, display name and avatar. */
+async function completeProfile(userId: string) {
+  await db().user.update({
+    where: { id: userId },
+    data: { handle: `fan_${userId.slice(-12).replace(/-/g, "")}`, handleKey: `fan_${userId.slice(-12).replace(/-/g, "")}`, displayName: "Pat Fan", avatarUrl: "https://img.example.com/a.png" },
+  });
+}
+
 const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
 const rowsOf = (userId: string) => db().repEntry.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
 const earn = (auth: Record<string, string>, json: unknown) => api("POST", EARN, { headers: auth, json });
@@ -73,6 +81,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
     ["post_shared", "post_1", 10, "fanAmp", "Shared a post"],
   ])("grants %s (target %s): amount %i, source %s", async (earnKind, targetId, amount, source, reason) => {
     const { auth, userId } = await signedUp();
+    if (earnKind === "profile_completed") await completeProfile(userId);
     const res = await earn(auth, { earnKind, idempotencyKey: key(), ...(targetId ? { targetId } : {}) });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
@@ -89,6 +98,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
   it("the balance accumulates across kinds and counts what was already there", async () => {
     const { auth, userId } = await signedUp();
     await db().user.update({ where: { id: userId }, data: { repBalance: 100 } });
+    await completeProfile(userId);
     const a = await earn(auth, { earnKind: "daily_visit", idempotencyKey: key() });
     expect(a.body.data.balance).toBe(105);
     const b = await earn(auth, { earnKind: "profile_completed", idempotencyKey: key() });
@@ -186,6 +196,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
 
   it.each(["profile_completed", "notifications_enabled"])("%s is granted only once", async (earnKind) => {
     const { auth, userId } = await signedUp();
+    await completeProfile(userId);
     const first = await earn(auth, { earnKind, idempotencyKey: key() });
     expect(first.status).toBe(200);
     const amount = first.body.data.entry.amount;
@@ -212,6 +223,74 @@ describe("POST /api/v1/engage/rep/earn", () => {
     expect(res.status).toBe(409);
     expect(errorOf(res).code).toBe("ALREADY_EARNED");
     await expectNothingWritten(userId, 0, 1);
+  });
+
+  it("profile_completed is refused (409 EARN_CONDITION_NOT_MET, nothing written) until the server sees handle, display name and avatar; then granted once", async () => {
+    const { auth, userId } = await signedUp();
+    const refused = await earn(auth, { earnKind: "profile_completed", idempotencyKey: key() });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      success: false,
+      error: { code: "EARN_CONDITION_NOT_MET", message: expect.stringMatching(/missing: handle, displayName, avatarUrl/) },
+    });
+    await expectNothingWritten(userId);
+
+    const patched = await api("PATCH", "/api/user/profile", { headers: auth, json: { handle: `pf_${userId.slice(-8)}`, displayName: "Pat Fan" } });
+    expect(patched.status).toBe(200);
+    const partly = await earn(auth, { earnKind: "profile_completed", idempotencyKey: key() });
+    expect(partly.status).toBe(409);
+    expect(errorOf(partly)).toEqual({ code: "EARN_CONDITION_NOT_MET", message: expect.stringMatching(/missing: avatarUrl\.$/) });
+    await expectNothingWritten(userId);
+
+    // The avatar as POST /api/user/sync-idp fills it from the identity provider (or an upload).
+    await db().user.update({ where: { id: userId }, data: { avatarUrl: "https://img.example.com/pat.png" } });
+    const granted = await earn(auth, { earnKind: "profile_completed", idempotencyKey: key() });
+    expect(granted.status).toBe(200);
+    expect(granted.body.data).toMatchObject({ entry: { amount: 50, reason: "Completed your profile" }, balance: 50, replayed: false });
+    const again = await earn(auth, { earnKind: "profile_completed", idempotencyKey: key() });
+    expect(again.status).toBe(409);
+    expect(errorOf(again).code).toBe("ALREADY_EARNED");
+    await expectNothingWritten(userId, 50, 1);
+  });
+
+  it("a refused claim does not use up its idempotency key: the same key succeeds once the condition holds", async () => {
+    const { auth, userId } = await signedUp();
+    const idempotencyKey = key();
+    expect((await earn(auth, { earnKind: "profile_completed", idempotencyKey })).status).toBe(409);
+    await completeProfile(userId);
+    const res = await earn(auth, { earnKind: "profile_completed", idempotencyKey });
+    expect(res.status).toBe(200);
+    expect(res.body.data.replayed).toBe(false);
+  });
+
+  it("notifications_enabled is refused while every notification setting is off; granted once one is on", async () => {
+    const { auth, userId } = await signedUp();
+    const off = await api("PATCH", "/api/user/settings", { headers: auth, json: { notifyTeams: false, notifyMilestones: false, notifyCommunity: false } });
+    expect(off.status).toBe(200);
+    const refused = await earn(auth, { earnKind: "notifications_enabled", idempotencyKey: key() });
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused)).toEqual({ code: "EARN_CONDITION_NOT_MET", message: expect.stringMatching(/notification setting/) });
+    await expectNothingWritten(userId);
+
+    expect((await api("PATCH", "/api/user/settings", { headers: auth, json: { notifyMilestones: true } })).status).toBe(200);
+    const granted = await earn(auth, { earnKind: "notifications_enabled", idempotencyKey: key() });
+    expect(granted.status).toBe(200);
+    expect(granted.body.data.balance).toBe(20);
+    expect(errorOf(await earn(auth, { earnKind: "notifications_enabled", idempotencyKey: key() })).code).toBe("ALREADY_EARNED");
+    await expectNothingWritten(userId, 20, 1);
+  });
+
+  it("concurrent profile_completed claims racing a profile completion grant at most once", async () => {
+    const { auth, userId } = await signedUp();
+    const claims = Array.from({ length: 20 }, () => earn(auth, { earnKind: "profile_completed", idempotencyKey: key() }));
+    await completeProfile(userId);
+    const results = await Promise.all(claims);
+    expect(results.filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);
+    for (const r of results.filter((x) => x.status !== 200)) expect(["EARN_CONDITION_NOT_MET", "ALREADY_EARNED"]).toContain(errorOf(r).code);
+    const late = await earn(auth, { earnKind: "profile_completed", idempotencyKey: key() });
+    const granted = results.filter((r) => r.status === 200).length + (late.status === 200 ? 1 : 0);
+    expect(granted).toBe(1);
+    await expectNothingWritten(userId, 50, 1);
   });
 
   it.each(["article_read", "post_shared"])("%s: same target with a new key is 409, a new target is 200", async (earnKind) => {
@@ -319,7 +398,8 @@ describe("POST /api/v1/engage/rep/earn", () => {
   });
 
   it("an idempotencyKey of exactly 8 and 128 allowed characters is accepted", async () => {
-    const { auth } = await signedUp();
+    const { auth, userId } = await signedUp();
+    await completeProfile(userId);
     expect((await earn(auth, { earnKind: "daily_visit", idempotencyKey: "aZ0_.:-9" })).status).toBe(200);
     expect((await earn(auth, { earnKind: "profile_completed", idempotencyKey: "k".repeat(128) })).status).toBe(200);
   });
@@ -335,6 +415,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
 
   it("50 concurrent earns with one key grant once; every answer carries the same entry", async () => {
     const { auth, userId } = await signedUp();
+    await completeProfile(userId);
     const idempotencyKey = key();
     const results = await Promise.all(
       Array.from({ length: 50 }, () => earn(auth, { earnKind: "profile_completed", idempotencyKey })),

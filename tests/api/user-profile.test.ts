@@ -170,6 +170,42 @@ describe("PATCH /api/user/profile", () => {
     expect((await db().user.findUniqueOrThrow({ where: { id } })).displayName).toBeNull();
   });
 
+  it.each([
+    ["a right-to-left override (U+202E)", "Pat\u202EnaF"],
+    ["a left-to-right isolate (U+2066)", "\u2066Pat Fan"],
+    ["a zero-width space (U+200B)", "Pat\u200BFan"],
+    ["a zero-width joiner (U+200D)", "Pat\u200DFan"],
+    ["a word joiner (U+2060)", "Pa\u2060t"],
+    ["a soft hyphen (U+00AD)", "Pat\u00ADFan"],
+    ["a BOM inside (U+FEFF)", "Pat\uFEFFFan"],
+    ["a tag character (U+E0041)", "Pat\u{E0041}"],
+    ["a line separator (U+2028)", "Pat\u2028Fan"],
+    ["a paragraph separator (U+2029)", "Pat\u2029Fan"],
+  ])("displayName with %s is 400 at body.displayName and nothing changes", async (_label, displayName) => {
+    const { auth, id } = await signedIn();
+    expect((await patch(auth, { displayName: "Before" })).status).toBe(200);
+    const res = await patch(auth, { displayName, bio: "not written either" });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "body.displayName", message: expect.stringMatching(/invisible formatting/) }] },
+    });
+    expect(await db().user.findUniqueOrThrow({ where: { id } })).toMatchObject({ displayName: "Before", bio: null });
+    // Onboarding takes the same profile fields and refuses the same way.
+    const onboard = await api("POST", "/api/user/onboarding", { headers: auth, json: { displayName } });
+    expect(onboard.status).toBe(400);
+    expect(errorOf(onboard).details?.map((d) => d.path)).toEqual(["body.displayName"]);
+  });
+
+  it("display names in other scripts, with accents, emoji and ordinary spaces are accepted", async () => {
+    const { auth } = await signedIn();
+    for (const displayName of ["Zoë Ünal", "محمد علي", "佐藤 太郎", "Pat 🏒 Fan", "Ana\u00A0Lima"]) {
+      const res = await patch(auth, { displayName });
+      expect({ displayName, status: res.status }).toEqual({ displayName, status: 200 });
+      expect(res.body.data.displayName).toBe(displayName);
+    }
+  });
+
   it("displayName of 50 characters (after trimming) is accepted", async () => {
     const { auth } = await signedIn();
     const res = await patch(auth, { displayName: `  ${"d".repeat(50)}  ` });
@@ -232,6 +268,41 @@ describe("PATCH /api/user/profile", () => {
     expect(res.status).toBe(409);
     expect(errorOf(res)).toEqual({ code: "USERNAME_TAKEN", message: expect.stringContaining("reserved"), details: [{ path: "body.handle", message: "Reserved" }] });
     expect((await db().user.findUniqueOrThrow({ where: { id } })).handleKey).toBeNull();
+  });
+
+  it.each([
+    "admin_", "Admin_2026", "support1", "Support_1", "0fficial", "officia1", "adm1n", "4drnin", "a_d_m_i_n", "Adm1n_Team",
+    "m0derat0r", "5taff", "staff_picks", "support_team", "SupportTeam", "HelpDesk", "he1p", "mod_jane", "r00t", "ap1",
+    "the_admin", "real_0fficial", "officialReds", "adminJoe", "system_bot", "Verified_Fan", "t3am",
+  ])("staff-like handle %s (prefixes, look-alikes, underscores, trailing digits) is reserved: 409, and check-username says unavailable", async (handle) => {
+    const { auth, id } = await signedIn();
+    const res = await patch(auth, { handle });
+    expect(res.status).toBe(409);
+    expect(errorOf(res)).toEqual({ code: "USERNAME_TAKEN", message: expect.stringContaining("reserved"), details: [{ path: "body.handle", message: "Reserved" }] });
+    expect((await db().user.findUniqueOrThrow({ where: { id } })).handleKey).toBeNull();
+    const check = await api("GET", `/api/user/check-username?username=${handle}`, { headers: { "x-forwarded-for": `10.251.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+    expect(check.body).toEqual({ available: false });
+  });
+
+  it.each(["supporter_1", "Stafford_Rangers", "helpful_hank", "rooted_in_reds", "teamwork_fan", "modern_fan", "badminton_ace", "go_team_go", "Modi_Fan", "systematic_sam"])(
+    "ordinary handle %s that merely resembles a reserved word is allowed",
+    async (base) => {
+      const { auth } = await signedIn();
+      // Suffixed so parallel runs never collide; the suffix is letters, so it cannot change what the handle folds to.
+      const handle = `${base}_${randomUUID().replace(/[^a-f]/g, "").slice(0, 6) || "x"}`;
+      const res = await patch(auth, { handle });
+      expect({ handle, status: res.status }).toEqual({ handle, status: 200 });
+    },
+  );
+
+  it("a user keeps a handle they already hold even when it is reserved today", async () => {
+    const { auth, id } = await signedIn();
+    const handle = `Support_${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+    await db().user.update({ where: { id }, data: { handle, handleKey: handle.toLowerCase() } });
+    expect((await patch(auth, { handle, displayName: "Kept" })).status).toBe(200);
+    expect((await patch(auth, { handle: handle.toUpperCase() })).status).toBe(200);
+    const other = await signedIn();
+    expect((await patch(other.auth, { handle: `Support_${randomUUID().replace(/-/g, "").slice(0, 8)}` })).status).toBe(409);
   });
 
   it("eight users racing for one handle: exactly one wins, the rest get 409 USERNAME_TAKEN", async () => {
@@ -362,6 +433,15 @@ describe("POST /api/user/sync-idp", () => {
     const row = await db().user.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ email: "pat@example.com", displayName: "Pat Fan", avatarUrl: "https://img.example.com/pat.png" });
     expect(row.idpSyncedAt).not.toBeNull();
+  });
+
+  it("a provider name with bidi controls or zero-width characters is stored without them", async () => {
+    const { sub, auth, id } = await signedIn();
+    await control(`users/${sub}`, { first_name: "Pat\u202E\u200B", last_name: "\u2066Fan\u2069", username: null, image_url: "https://img.example.com/pf.png", email: "pf@example.com" }, "PUT");
+    const res = await api("POST", "/api/user/sync-idp", { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.body.data.displayName).toBe("Pat Fan");
+    expect((await db().user.findUniqueOrThrow({ where: { id } })).displayName).toBe("Pat Fan");
   });
 
   it("keeps a display name the user set and an avatar the user uploaded; email follows the provider", async () => {

@@ -8,7 +8,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     {
       summary: "Is a display handle free?",
-      description: "Case-insensitive. Reserved handles are never available. A malformed handle is a 400.",
+      description:
+        "Case-insensitive. Reserved handles are never available: staff-like words compared after folding look-alike digits, underscores and trailing digits (admin_, support1, 0fficial), as PATCH /api/user/profile refuses them. A malformed handle is a 400.",
       tags: ["Users"],
       auth: "public",
       query: checkUsernameQuery,
