@@ -7,7 +7,9 @@ import type { RepSource } from "../generated/prisma/enums";
 //   perTarget — once per user per targetId, at most dailyCap such grants per UTC day
 // "requires" is a condition the server checks on the user's row at claim time (409 EARN_CONDITION_NOT_MET):
 //   profileComplete — handle, display name and avatar set (missingProfileFields in lib/users/profile.ts)
-//   notificationsOn — at least one notification setting on (notifyTeams, notifyMilestones, notifyCommunity)
+//   notificationsOn — at least one notification setting on (notificationsOn in lib/users/service.ts)
+// Those two are also awarded by the server itself, once, from the write that meets them: PATCH /api/user/profile
+// leaving the profile complete, PATCH /api/user/settings turning a notification setting on (grantOnce in ./grant.ts).
 export interface EarnKind {
   amount: number;
   source: RepSource;

@@ -4,6 +4,8 @@ import { DomainError } from "../http/errors";
 import { decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { UUID_PATTERN } from "../http/schemas";
 import { missingProfileFields } from "../users/profile";
+import { notificationsOn } from "../users/service";
+import { grantOnce } from "./grant";
 import { CLIENT_EARN_KINDS, SERVER_AWARDED_KINDS, type ClientEarnKind, type EarnKind } from "./earn-kinds";
 import type { EarnInput } from "./schemas";
 import type { RepSource } from "../generated/prisma/enums";
@@ -60,7 +62,9 @@ function grantKeyFor(kind: ClientEarnKind, targetId: string | undefined, now: Da
 /**
  * Grants client-claimable Rep. The user's row is locked for the transaction, so every earn of one user is
  * serialized: the idempotency replay, the once/daily/per-target grant key and the daily cap are all decided
- * under that lock and backed by unique constraints on (user, idempotency_key) and (user, grant_key).
+ * under that lock and backed by unique constraints on (user, idempotency_key) and (user, grant_key). The entry is
+ * written by grantOnce (./grant), which the profile and settings writes also use to award profile_completed and
+ * notifications_enabled under the same lock and grant key, so a claim after such an award is ALREADY_EARNED.
  */
 export async function earn(db: Db, userId: string, input: EarnInput, now = new Date()) {
   if ((SERVER_AWARDED_KINDS as readonly string[]).includes(input.earnKind)) {
@@ -82,8 +86,8 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
   return db.$transaction(
     async (tx) => {
       const locked = await tx.$queryRaw<LockedUser[]>`
-        SELECT rep_balance, handle, display_name AS "displayName", avatar_url AS "avatarUrl",
-               notify_teams OR notify_milestones OR notify_community AS "notificationsOn"
+        SELECT rep_balance, handle, display_name AS "displayName", avatar_url AS "avatarUrl", notify_teams AS "notifyTeams",
+               notify_milestones AS "notifyMilestones", notify_community AS "notifyCommunity"
         FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
       if (locked.length === 0) throw new DomainError("UNAUTHORIZED", "Unknown user.");
 
@@ -107,26 +111,10 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
           throw new DomainError("ALREADY_EARNED", `${kind} can be earned at most ${rule.dailyCap} times per UTC day.`);
         }
       }
-      const entry = await tx.repEntry.create({
-        data: {
-          userId,
-          source: rule.source,
-          amount: rule.amount,
-          reason: rule.reason,
-          earnKind: kind,
-          targetId: input.targetId ?? null,
-          grantKey,
-          idempotencyKey: input.idempotencyKey,
-          requestHash: hash,
-          createdAt: now,
-        },
-      });
-      const user = await tx.user.update({
-        where: { id: userId },
-        data: { repBalance: { increment: rule.amount } },
-        select: { repBalance: true },
-      });
-      return { entry: toLedgerEntry(entry), balance: user.repBalance, replayed: false };
+      const granted = await grantOnce(tx, userId, kind, { grantKey, targetId: input.targetId, idempotencyKey: input.idempotencyKey, requestHash: hash }, now);
+      // Unreachable under the row lock (both keys were checked above); the unique constraints back it regardless.
+      if (!granted) throw new DomainError("ALREADY_EARNED", alreadyEarnedMessage(kind, rule.scope));
+      return { entry: toLedgerEntry(granted.entry), balance: granted.balance, replayed: false };
     },
     { maxWait: 10_000, timeout: 10_000 },
   );
@@ -137,7 +125,9 @@ interface LockedUser {
   handle: string | null;
   displayName: string | null;
   avatarUrl: string | null;
-  notificationsOn: boolean;
+  notifyTeams: boolean;
+  notifyMilestones: boolean;
+  notifyCommunity: boolean;
 }
 
 /** The server's own view of what the Rep is for, read under the user's row lock; the client's word is not enough. */
@@ -147,7 +137,7 @@ function assertCondition(kind: string, requires: NonNullable<EarnKind["requires"
     if (missing.length) {
       throw new DomainError("EARN_CONDITION_NOT_MET", `${kind} needs a complete profile (handle, displayName and an avatar); missing: ${missing.join(", ")}.`);
     }
-  } else if (!user.notificationsOn) {
+  } else if (!notificationsOn(user)) {
     throw new DomainError("EARN_CONDITION_NOT_MET", `${kind} needs a notification setting on (notifyTeams, notifyMilestones or notifyCommunity in /api/user/settings).`);
   }
 }

@@ -3,7 +3,8 @@ import { env } from "../env";
 import { DomainError, notFound, type ErrorDetail } from "../http/errors";
 import { normalizeSport } from "../teams/sport";
 import { FAVORITE_TEAMS_CAP, type ProfilePatch } from "./schemas";
-import { isReservedHandle } from "./service";
+import { grantOnce } from "../rep/grant";
+import { isReservedHandle } from "./handles";
 
 // The caller's own profile: read, patch, and the pieces onboarding reuses. Every write runs in a transaction
 // that first locks the user's row, so concurrent writes of one user (two tabs, retries, parallel onboardings)
@@ -182,11 +183,17 @@ export async function applyProfilePatch(tx: DbTx, userId: string, patch: Profile
   }
 }
 
-/** PATCH /api/user/profile: all changes in one transaction, then the updated profile. */
+/**
+ * PATCH /api/user/profile: all changes in one transaction, then the updated profile. A write that leaves the profile
+ * complete (missingProfileFields) awards profile_completed Rep in the same transaction, once ever (grantOnce: the
+ * earn route's grant key under the same row lock, so a later claim there is ALREADY_EARNED).
+ */
 export async function updateProfile(db: Db, userId: string, patch: ProfilePatch) {
   return db.$transaction(async (tx) => {
     await lockUser(tx, userId);
     await applyProfilePatch(tx, userId, patch);
+    const after = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { handle: true, displayName: true, avatarUrl: true } });
+    if (missingProfileFields(after).length === 0) await grantOnce(tx, userId, "profile_completed");
     return getProfile(tx, userId);
   }, TX);
 }

@@ -1,7 +1,9 @@
 import type { Db } from "../db/client";
 import type { AuthUser } from "../auth/users";
 import { notFound } from "../http/errors";
+import { grantOnce } from "../rep/grant";
 import { isReservedHandle } from "./handles";
+import { lockUser, TX } from "./profile";
 import type { SettingsPatch } from "./schemas";
 
 const SETTINGS_SELECT = {
@@ -20,6 +22,13 @@ function toSettings(u: { isPrivate: boolean; notifyTeams: boolean; notifyMilesto
     notifyCommunity: u.notifyCommunity,
     analyticsPersonalization: u.analyticsPersonalization,
   };
+}
+
+/** The notification settings; notifications are on when at least one of them is (the notifications_enabled Rep). */
+export const NOTIFICATION_SETTINGS = ["notifyTeams", "notifyMilestones", "notifyCommunity"] as const;
+
+export function notificationsOn(user: Record<(typeof NOTIFICATION_SETTINGS)[number], boolean>): boolean {
+  return NOTIFICATION_SETTINGS.some((s) => user[s]);
 }
 
 export async function getCurrentUser(db: Db, auth: AuthUser) {
@@ -51,14 +60,25 @@ export async function getSettings(db: Db, userId: string) {
   return toSettings(user);
 }
 
+/**
+ * PATCH /api/user/settings, under the user's row lock. A write that turns a notification setting on awards
+ * notifications_enabled Rep in the same transaction, once ever (grantOnce: the earn route's grant key, so a later
+ * claim there is ALREADY_EARNED).
+ */
 export async function updateSettings(db: Db, userId: string, patch: SettingsPatch) {
   const { privateProfile, ...rest } = patch;
-  const user = await db.user.update({
-    where: { id: userId },
-    data: { ...rest, ...(privateProfile !== undefined ? { isPrivate: privateProfile } : {}) },
-    select: SETTINGS_SELECT,
-  });
-  return toSettings(user);
+  return db.$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const user = await tx.user.update({
+      where: { id: userId },
+      data: { ...rest, ...(privateProfile !== undefined ? { isPrivate: privateProfile } : {}) },
+      select: SETTINGS_SELECT,
+    });
+    if (NOTIFICATION_SETTINGS.some((s) => patch[s] === true) && notificationsOn(user)) {
+      await grantOnce(tx, userId, "notifications_enabled");
+    }
+    return toSettings(user);
+  }, TX);
 }
 
 // Handles no fan may take (they would impersonate staff or the platform): see ./handles.ts.

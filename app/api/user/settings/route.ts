@@ -12,7 +12,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PATCH: route(
     {
       summary: "Update settings",
-      description: "Only the fields sent change. privateProfile sets the user's private flag.",
+      description:
+        "Only the fields sent change. privateProfile sets the user's private flag. " +
+        "A write that sets notifyTeams, notifyMilestones or notifyCommunity to true awards the `notifications_enabled` Rep in the same transaction, once ever: it shows in GET /api/v1/engage/rep/ledger, and a later claim through POST /api/v1/engage/rep/earn is 409 ALREADY_EARNED.",
       tags: ["Users"],
       auth: "bearer",
       body: settingsPatch,
