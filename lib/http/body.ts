@@ -36,11 +36,16 @@ export async function readJsonBody(req: Request, limit: number, required: boolea
 
 /**
  * The raw body, read while counting: past `limit` bytes the stream is cancelled and `tooBig()` is thrown, whatever
- * Content-Length claimed (a client can lie, or send chunked). For JSON, multipart and signed webhook bodies alike.
+ * Content-Length claimed (a client can lie, or send chunked). For JSON, multipart and signed webhook bodies alike,
+ * and for the responses of feeds we fetch.
  */
-export async function readBodyBytes(req: Request, limit: number, tooBig: () => Error = () => tooLarge(limit)): Promise<Buffer> {
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
+export async function readBodyBytes(
+  source: { body: ReadableStream<Uint8Array> | null },
+  limit: number,
+  tooBig: () => Error = () => tooLarge(limit),
+): Promise<Buffer> {
+  if (!source.body) return Buffer.alloc(0);
+  const reader = source.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";
+import { readBodyBytes } from "../http/body";
 import { FeedError, type FeedInput } from "./feed";
 
 // Where the feed comes from. The engine only sees this interface; runSync validates whatever fetchFeed answers.
@@ -40,37 +41,22 @@ export const MAX_FEED_BYTES = 20 * 1024 * 1024;
 const tooLarge = (limit: number) => new FeedError(`Feed is larger than ${limit} bytes; the download was stopped there.`);
 
 /**
- * The response body, read while counting: past `limit` bytes the download is cancelled (the connection closes)
- * and a FeedError is thrown, whatever Content-Length claimed or when there is none (chunked, endless). At most
- * `limit` bytes plus one chunk are ever held.
+ * The response body through the size-limited reader requests use: past `limit` bytes the download is cancelled (the
+ * connection closes) and a FeedError is thrown, whatever Content-Length claimed or when there is none (chunked,
+ * endless). At most `limit` bytes plus one chunk are ever held.
  */
 async function readFeedBody(res: Response, limit: number, abort: AbortController): Promise<Buffer> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > limit) {
+  const stop = () => {
     abort.abort();
-    throw tooLarge(limit);
+    return tooLarge(limit);
+  };
+  if (Number(res.headers.get("content-length") ?? "0") > limit) throw stop();
+  try {
+    return await readBodyBytes(res, limit, stop);
+  } catch (error) {
+    if (error instanceof FeedError) throw error;
+    throw new FeedError(`Feed download failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let step: ReadableStreamReadResult<Uint8Array>;
-    try {
-      step = await reader.read();
-    } catch (error) {
-      throw new FeedError(`Feed download failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (step.done) break;
-    size += step.value.byteLength;
-    if (size > limit) {
-      abort.abort();
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(step.value);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** The provider's HTTP feed (GET, JSON, optional Bearer token, time and size limits). Source "feed:http". */
