@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Db, DbTx } from "../db/client";
 import { log } from "../http/log";
 import { storage, type Storage } from "../storage";
 import { LOCKER_MEDIA_GRACE_MS } from "./kinds";
@@ -48,6 +48,14 @@ async function deleteFiles(files: Storage, keys: string[]): Promise<boolean[]> {
   return ok;
 }
 
+/** Deletes the rows' files, then the rows whose file is gone; a row whose file could not be deleted stays. */
+async function removeCandidates(q: Pick<DbTx, "mediaUpload">, files: Storage, rows: Candidate[]) {
+  const ok = await deleteFiles(files, rows.map((r) => r.key));
+  const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
+  if (gone.length) await q.mediaUpload.deleteMany({ where: { id: { in: gone } } });
+  return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
+}
+
 /** Runs batches until one comes back short or the batch budget is spent. */
 async function sweepPass(batch: (after: { createdAt: Date; id: string }) => Promise<SweepResult & { last?: Candidate; size: number }>, maxBatches: number) {
   const total: SweepResult = { deleted: 0, failed: 0 };
@@ -78,10 +86,7 @@ export async function sweepUploads(
           ORDER BY created_at, id
           LIMIT ${SWEEP_BATCH}
           FOR UPDATE SKIP LOCKED`;
-        const ok = await deleteFiles(files, rows.map((r) => r.key));
-        const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
-        if (gone.length) await tx.mediaUpload.deleteMany({ where: { id: { in: gone } } });
-        return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
+        return removeCandidates(tx, files, rows);
       }, TX),
     maxBatches,
   );
@@ -95,10 +100,7 @@ export async function sweepUploads(
         AND NOT EXISTS (SELECT 1 FROM binders b WHERE b.user_id = m.user_id AND b.cover_key = m.key)
       ORDER BY m.created_at, m.id
       LIMIT ${SWEEP_BATCH}`;
-    const ok = await deleteFiles(files, rows.map((r) => r.key));
-    const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
-    if (gone.length) await db.mediaUpload.deleteMany({ where: { id: { in: gone } } });
-    return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
+    return removeCandidates(db, files, rows);
   }, maxBatches);
 
   const result = { deleted: pending.deleted + replaced.deleted, failed: pending.failed + replaced.failed };
