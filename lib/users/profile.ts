@@ -192,8 +192,8 @@ export async function updateProfile(db: Db, userId: string, patch: ProfilePatch)
   return db.$transaction(async (tx) => {
     await lockUser(tx, userId);
     await applyProfilePatch(tx, userId, patch);
-    const after = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { handle: true, displayName: true, avatarUrl: true } });
-    if (missingProfileFields(after).length === 0) await grantOnce(tx, userId, "profile_completed");
-    return getProfile(tx, userId);
+    const profile = await getProfile(tx, userId);
+    if (missingProfileFields(profile).length === 0) await grantOnce(tx, userId, "profile_completed");
+    return profile;
   }, TX);
 }

@@ -74,15 +74,12 @@ export async function updateSettings(db: Db, userId: string, patch: SettingsPatc
       data: { ...rest, ...(privateProfile !== undefined ? { isPrivate: privateProfile } : {}) },
       select: SETTINGS_SELECT,
     });
-    if (NOTIFICATION_SETTINGS.some((s) => patch[s] === true) && notificationsOn(user)) {
+    if (NOTIFICATION_SETTINGS.some((s) => patch[s] === true)) {
       await grantOnce(tx, userId, "notifications_enabled");
     }
     return toSettings(user);
   }, TX);
 }
-
-// Handles no fan may take (they would impersonate staff or the platform): see ./handles.ts.
-export { isReservedHandle };
 
 export async function isUsernameAvailable(db: Db, username: string) {
   const key = username.toLowerCase();

@@ -29,7 +29,6 @@ export async function GET(_req: Request, ctx: Ctx): Promise<Response> {
       "Content-Length": String(file.bytes.byteLength),
       "Cache-Control": "public, max-age=31536000, immutable",
       ...API_SECURITY_HEADERS,
-      "X-Content-Type-Options": "nosniff",
       // Images only: nothing here may run script even if opened directly.
       "Content-Security-Policy": "default-src 'none'; sandbox",
       "X-Request-Id": requestId,
