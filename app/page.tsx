@@ -3,8 +3,7 @@ export default function Home() {
     <main style={{ padding: 32 }}>
       <h1>Fan Engagement API</h1>
       <p>
-        The API lives under <code>/api</code>. Read the <a href="/docs">reference</a> or fetch{" "}
-        <a href="/api/openapi.json">/api/openapi.json</a>.
+        The API lives under <code>/api</code>. Read the <a href="/docs">reference</a> or fetch <a href="/api/openapi.json">/api/openapi.json</a>.
       </p>
     </main>
   );

@@ -3,15 +3,33 @@ import { z } from "zod";
 // Configuration read once from the environment and validated with zod; errors name what is wrong.
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z.string().url().default("postgresql://postgres@127.0.0.1:5432/fan_engagement"),
+  // Unset: the local PostgreSQL (DEFAULT_DATABASE_URL) outside production; required in production (lib/startup.ts).
+  DATABASE_URL: z.string().url().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+  // Unset (and no Upstash): the local Redis if one answers, else in-process rate limits, outside production only
+  // (lib/redis/client.ts redisBackend). REDIS_BACKEND=memory chooses the in-process store explicitly, also in production.
+  REDIS_URL: z.string().url().optional(),
+  REDIS_BACKEND: z.enum(["auto", "memory"]).default("auto"),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(200),
   RATE_LIMIT_PREFIX: z.string().min(1).default("rl"),
   // JSON map of policy → { tokens, window } replacing the built-in numbers, e.g. '{"write":{"tokens":600,"window":"60 s"}}'.
   RATE_LIMIT_OVERRIDES: z.string().optional(),
+  // Browser origins allowed to call the API cross-origin (CORS): comma-separated exact origins such as
+  // https://app.example.com (scheme, host and port; no path). None by default: no CORS headers at all.
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .refine(
+      (v) =>
+        v
+          .split(",")
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => /^[a-z][a-z0-9+.-]*:\/\/[^/\s?#]+$/i.test(o)),
+      "comma-separated origins (scheme://host[:port], no path or trailing slash)",
+    ),
   CLERK_JWT_KEY: z.string().optional(),
   // Origins allowed in a session token's azp claim (comma-separated); required in production, and the staff console
   // then accepts only sessions whose azp is one of them.
@@ -51,12 +69,23 @@ const schema = z.object({
   BLOB_READ_WRITE_TOKEN: z.string().min(1).optional(),
   UPLOAD_DIR: z.string().min(1).default(".data/uploads"),
   // Prefix of the URLs of locally stored files, e.g. https://api.example.com/files (default: the relative /files).
-  UPLOAD_PUBLIC_BASE_URL: z.string().regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, "an http(s) URL or an absolute path").optional(),
+  UPLOAD_PUBLIC_BASE_URL: z
+    .string()
+    .regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, "an http(s) URL or an absolute path")
+    .optional(),
   // Image proxy: comma-separated hosts it may fetch from (exact host, or *.example.com for any subdomain).
   IMAGE_PROXY_ALLOWED_HOSTS: z.string().default(""),
   // Tests and local stand-ins only: comma-separated host=ip:port pins that skip DNS and the private-address check.
-  IMAGE_PROXY_HOST_OVERRIDES: z.string().regex(/^\s*$|^\s*[a-z0-9.-]+=[0-9a-f.:[\]]+:\d{1,5}\s*(,\s*[a-z0-9.-]+=[0-9a-f.:[\]]+:\d{1,5}\s*)*$/i, "comma-separated host=ip:port").optional(),
-  IMAGE_PROXY_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(5 * 1024 * 1024),
+  IMAGE_PROXY_HOST_OVERRIDES: z
+    .string()
+    .regex(/^\s*$|^\s*[a-z0-9.-]+=[0-9a-f.:[\]]+:\d{1,5}\s*(,\s*[a-z0-9.-]+=[0-9a-f.:[\]]+:\d{1,5}\s*)*$/i, "comma-separated host=ip:port")
+    .optional(),
+  IMAGE_PROXY_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   // League/team sync: the fixture feed file (relative to the working directory) unless SYNC_FEED_URL is set.
   SYNC_FEED_FILE: z.string().min(1).default("lib/sync/fixtures/feed.json"),
@@ -92,5 +121,8 @@ export function env(): Env {
 /** Secrets and settings a production server cannot work without: missing ones stop it at start-up, not at first use. */
 const PRODUCTION_REQUIRED = ["CLERK_JWT_KEY", "CLERK_SECRET_KEY", "CLERK_ISSUER", "CLERK_AUTHORIZED_PARTIES", "MOBILE_STATE_SECRET"] as const;
 
-export const databaseUrl = () => env().DATABASE_URL;
+export const DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/fan_engagement";
+export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+/** DATABASE_URL, or the local PostgreSQL when it is unset (production refuses to start without it: lib/startup.ts). */
+export const databaseUrl = () => env().DATABASE_URL ?? DEFAULT_DATABASE_URL;
 export const dbPoolSize = () => env().DB_POOL_SIZE;

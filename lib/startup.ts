@@ -1,19 +1,53 @@
+import pg from "pg";
 import { assertVerificationKey } from "./auth/tokens";
 import { env } from "./env";
 import { identityProvider } from "./identity/provider";
+import { redisAnswers, redisBackend } from "./redis/client";
 
 /**
  * Start-up checks (instrumentation.ts, Node.js runtime): a configuration error stops the process with a message
  * naming what is wrong, instead of surfacing as 500s on the first request. Next.js itself only logs a failed
  * instrumentation hook and goes on serving, hence the exit.
+ *
+ * In production nothing falls back silently: DATABASE_URL must be set and answer, and rate limits need REDIS_URL
+ * (answering) or Upstash (or REDIS_BACKEND=memory, chosen explicitly). Elsewhere the store is chosen and logged here.
  */
 export async function checkStartup(): Promise<void> {
   try {
     env();
     await assertVerificationKey();
-    if (env().NODE_ENV === "production") identityProvider();
+    if (env().NODE_ENV === "production") {
+      identityProvider();
+      await assertDatabase();
+    }
+    const backend = await redisBackend(); // throws in production when no store is configured
+    if (env().NODE_ENV === "production" && backend.kind === "tcp" && !(await redisAnswers(backend.url, 3_000))) {
+      throw new Error(`REDIS_URL: no Redis answers at ${safeUrl(backend.url)}`);
+    }
   } catch (error) {
     console.error(`Refusing to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+}
+
+async function assertDatabase(): Promise<void> {
+  const url = env().DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is required in production");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+  } catch (error) {
+    throw new Error(`DATABASE_URL: cannot reach PostgreSQL at ${safeUrl(url)} (${error instanceof Error ? error.message || error.name : error})`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** A URL fit for a log line: without its password. */
+function safeUrl(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = "***";
+  return u.toString();
 }

@@ -2,10 +2,13 @@
 // requests/s and p50/p99 latency, then the ratios the foundation issue sets as targets.
 // Options (env): BENCH_DURATION seconds per route (default 10), BENCH_CONNECTIONS (default 16),
 // BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/fan_bench), NEXT_DIST_DIR.
+// BENCH_COMPARE_DIST_DIR: a second build (e.g. one made without middleware.ts); the bench then measures only
+// GET /api/health, on both builds in alternating rounds (BENCH_ROUNDS, default 3; both servers up throughout),
+// and prints NEXT_DIST_DIR's throughput and each server's CPU time per request (Linux /proc: a second view, less
+// swayed than throughput by other processes competing for the cores) as shares of the other build's.
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import net from "node:net";
+import { existsSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
 import { DEV_ISSUER, signSessionToken } from "../lib/auth/sign";
@@ -13,6 +16,7 @@ import { createDb } from "../lib/db/client";
 import { ensureDatabase, migrate } from "../lib/db/migrate";
 import { seed } from "../lib/db/seed";
 import { encodeCursor } from "../lib/http/cursor";
+import { freePort } from "../lib/ports";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -21,10 +25,18 @@ const LEDGER_ENTRIES = 1_000_000;
 const PAGE = 20;
 const DEEP_PAGE = 5_000;
 const SUB = "user_bench_ledger";
+// One client at thousands of requests a second: lift the default policies (the limiter still runs, its cost is measured).
+const BENCH_LIMITS = JSON.stringify({ anonymous: { tokens: 100_000_000, window: "60 s" }, user: { tokens: 100_000_000, window: "60 s" } });
 
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 if (!existsSync(`${distDir}/BUILD_ID`)) {
   console.error("No production build: run `npm run build` first.");
+  process.exit(1);
+}
+const compareDir = process.env.BENCH_COMPARE_DIST_DIR;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+if (compareDir && !existsSync(`${compareDir}/BUILD_ID`)) {
+  console.error(`No production build in ${compareDir}: NEXT_DIST_DIR=${compareDir} npm run build first.`);
   process.exit(1);
 }
 
@@ -55,10 +67,7 @@ async function prepareDatabase(): Promise<{ userId: string; deepCursor: string }
     await client.query("ANALYZE rep_entries");
   }
   for (const teamId of ["tm_hch", "tm_gfg", "tm_lsl", "tm_rvr", "tm_fpb", "prov_unsynced_1"]) {
-    await client.query(
-      "INSERT INTO starred_teams (user_id, team_id, name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-      [userId, teamId, teamId],
-    );
+    await client.query("INSERT INTO starred_teams (user_id, team_id, name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [userId, teamId, teamId]);
   }
   const deep = await client.query<{ id: string; created_at: Date }>(
     `SELECT id::text AS id, created_at FROM rep_entries WHERE user_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
@@ -67,15 +76,6 @@ async function prepareDatabase(): Promise<{ userId: string; deepCursor: string }
   await client.end();
   const row = deep.rows[0]!;
   return { userId, deepCursor: encodeCursor(row.created_at.getTime(), row.id) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 interface Row {
@@ -104,21 +104,96 @@ const PRODUCTION_SETTINGS = {
   CLERK_ISSUER: DEV_ISSUER,
   CLERK_AUTHORIZED_PARTIES: "https://app.example.com",
   MOBILE_STATE_SECRET: randomBytes(32).toString("hex"),
+  // Makes middleware.ts active (Clerk's middleware on the staff console) as in production; /api never reaches it.
+  CLERK_PUBLISHABLE_KEY: `pk_live_${Buffer.from(`${new URL(DEV_ISSUER).host}$`).toString("base64")}`,
 };
-const port = await freePort();
-const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: DB_URL, CLERK_JWT_KEY: publicKey, ...PRODUCTION_SETTINGS, NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT_PREFIX: `bench:${Date.now()}` },
-  stdio: ["ignore", "ignore", "inherit"],
-});
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/api/health`)).ok) break;
-  } catch {
-    if (i > 300) throw new Error("server did not start");
+
+async function startServer(dir: string): Promise<{ base: string; pid: number; stop: () => void }> {
+  const port = await freePort();
+  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: dir,
+      NODE_ENV: "production",
+      DATABASE_URL: DB_URL,
+      // Production refuses to start without a Redis: the local one unless REDIS_URL says otherwise.
+      REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+      CLERK_JWT_KEY: publicKey,
+      ...PRODUCTION_SETTINGS,
+      NEXT_TELEMETRY_DISABLED: "1",
+      CLERK_TELEMETRY_DISABLED: "1",
+      RATE_LIMIT_PREFIX: `bench:${Date.now()}`,
+      RATE_LIMIT_OVERRIDES: BENCH_LIMITS,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      if (i > 300) throw new Error("server did not start");
+    }
+    await new Promise((r) => setTimeout(r, 200));
   }
-  await new Promise((r) => setTimeout(r, 200));
+  return { base, pid: server.pid!, stop: () => server.kill("SIGTERM") };
 }
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+/** CPU seconds (user + system) a process has used so far; Linux only (clock ticks of 1/100 s). */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+if (compareDir) {
+  const builds = [
+    { dir: distDir, ...(await startServer(distDir)), rps: [] as number[], cpu: [] as number[] },
+    { dir: compareDir, ...(await startServer(compareDir)), rps: [] as number[], cpu: [] as number[] },
+  ];
+  console.log(`\nbench: GET /api/health, ${DURATION}s per round, ${CONNECTIONS} connections, builds alternating\n`);
+  console.log(`${"round".padEnd(7)}${"build".padEnd(24)}${pad("req/s", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("CPU µs/req", 12)}${pad("errors", 8)}`);
+  let errors = 0;
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const b of round % 2 ? builds : [...builds].reverse()) {
+        const url = `${b.base}/api/health`;
+        await autocannon({ url, connections: CONNECTIONS, duration: 2 }); // warm-up
+        const before = cpuSeconds(b.pid);
+        const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+        const cpu = ((cpuSeconds(b.pid) - before) / r.requests.total) * 1e6;
+        b.rps.push(r.requests.average);
+        b.cpu.push(cpu);
+        errors += r.errors + r.non2xx + r.timeouts;
+        console.log(
+          `${String(round).padEnd(7)}${b.dir.padEnd(24)}${pad(r.requests.average.toFixed(0), 10)}${pad(r.latency.p50, 9)}${pad(r.latency.p99, 9)}${pad(cpu.toFixed(0), 12)}${pad(r.errors + r.non2xx + r.timeouts, 8)}`,
+        );
+      }
+    }
+  } finally {
+    for (const b of builds) b.stop();
+  }
+  const [a, b] = builds as [(typeof builds)[0], (typeof builds)[0]];
+  // Each round's two measurements are back to back, so their ratio cancels most of the load other processes add.
+  const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+  for (const [what, key] of [
+    ["throughput", "rps"],
+    ["CPU per request", "cpu"],
+  ] as const) {
+    const ratios = a[key].map((x, i) => x / b[key][i]!);
+    console.log(`\n${what}: median ${a.dir} ${median(a[key]).toFixed(0)}, ${b.dir} ${median(b[key]).toFixed(0)}`);
+    console.log(`  ${a.dir} / ${b.dir} per round: ${ratios.map(percent).join(", ")}`);
+    console.log(`  median of the per-round ratios: ${percent(median(ratios))} (range ${percent(Math.min(...ratios))}–${percent(Math.max(...ratios))})`);
+  }
+  if (errors > 0) console.log("errors were recorded: the figures above are not valid");
+  process.exit(errors > 0 ? 1 : 0);
+}
+
+const { base, stop } = await startServer(distDir);
 
 const auth = { authorization: `Bearer ${signSessionToken(privateKey, SUB, { ttlSeconds: 3600 })}` };
 const rows: Row[] = [];
@@ -129,10 +204,9 @@ try {
   rows.push(await load("GET ledger (first page)", `${base}/api/v1/engage/rep/ledger?limit=${PAGE}`, auth));
   rows.push(await load(`GET ledger (page ${DEEP_PAGE})`, `${base}/api/v1/engage/rep/ledger?limit=${PAGE}&cursor=${deepCursor}`, auth));
 } finally {
-  server.kill("SIGTERM");
+  stop();
 }
 
-const pad = (s: string | number, n: number) => String(s).padStart(n);
 console.log(`\nbench: ${DURATION}s per route, ${CONNECTIONS} connections, ${LEDGER_ENTRIES.toLocaleString()} ledger entries for one user\n`);
 console.log(`${"route".padEnd(30)}${pad("req/s", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("errors", 8)}`);
 for (const r of rows) console.log(`${r.name.padEnd(30)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50, 9)}${pad(r.p99, 9)}${pad(r.errors, 8)}`);

@@ -14,8 +14,7 @@ async function main(): Promise<number> {
     const c = await seed(db);
     const ms = Math.round(performance.now() - started);
     console.log(
-      `seeded: ${c.leagues} leagues, ${c.teams} teams, ${c.players} players, ${c.games} games, ` +
-        `${c.quests} quests, ${c.rewards} rewards (${ms} ms)`,
+      `seeded: ${c.leagues} leagues, ${c.teams} teams, ${c.players} players, ${c.games} games, ` + `${c.quests} quests, ${c.rewards} rewards (${ms} ms)`,
     );
     return 0;
   } catch (err) {

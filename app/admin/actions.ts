@@ -2,8 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { setTeamArchived, teamIdSchema, teamSearchSchema } from "@/lib/admin/teams";
-import { externalIdSchema, SelfRevokeError, setStaffRole } from "@/lib/admin/users";
+import { externalIdSchema, teamIdSchema, teamSearchSchema } from "@/lib/admin/schemas";
+import { SelfRevokeError, setStaffRole, setTeamArchived } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/http/log";
 import { runSync } from "@/lib/sync/service";
@@ -67,7 +67,12 @@ export async function changeRole(form: FormData) {
   const staff = await requireStaffAction();
   const target = externalIdSchema.safeParse(field(form, "externalId"));
   const grant = field(form, "grant") === "1";
-  const q = z.string().trim().max(200).catch("").parse(field(form, "q") ?? "");
+  const q = z
+    .string()
+    .trim()
+    .max(200)
+    .catch("")
+    .parse(field(form, "q") ?? "");
   const back = (extra: Record<string, string>) => `/admin/users?${new URLSearchParams({ ...(q ? { q } : {}), ...extra })}`;
   if (!target.success) redirect(back({ error: "invalid" }));
   // The confirmation step: the staff member typed the target's id (a framed or forged one-click POST cannot).

@@ -1,4 +1,4 @@
-import { dashboardCounts } from "@/lib/admin/dashboard";
+import { dashboardCounts } from "@/lib/admin/queries";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "./_lib/gate";
 import { Stat, when } from "./_lib/ui";
@@ -25,7 +25,9 @@ export default async function Dashboard() {
           {c.lastSync.finishedAt ? `, finished ${when(c.lastSync.finishedAt)}` : ""}
         </p>
       ) : (
-        <p data-testid="last-sync">No sync has run yet. <a href="/admin/sync">Run one</a>.</p>
+        <p data-testid="last-sync">
+          No sync has run yet. <a href="/admin/sync">Run one</a>.
+        </p>
       )}
     </>
   );

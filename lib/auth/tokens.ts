@@ -1,4 +1,3 @@
-import { webcrypto } from "node:crypto";
 import { decodeJwt } from "@clerk/backend/jwt";
 import { env } from "../env";
 import { DomainError } from "../http/errors";
@@ -40,19 +39,13 @@ function publicKeyPem(): string {
   return ensureDevKeyPair().publicKey;
 }
 
-function pemToDer(pem: string): Uint8Array {
+function pemToDer(pem: string): Uint8Array<ArrayBuffer> {
   const body = pem.replace(/-----(BEGIN|END) PUBLIC KEY-----/g, "").replace(/\s+/g, "");
   return Uint8Array.from(Buffer.from(body, "base64"));
 }
 
 function verificationKey(): Promise<CryptoKey> {
-  keyPromise ??= webcrypto.subtle.importKey(
-    "spki",
-    pemToDer(publicKeyPem()),
-    { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
+  keyPromise ??= crypto.subtle.importKey("spki", pemToDer(publicKeyPem()), { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"]);
   return keyPromise;
 }
 
@@ -63,7 +56,12 @@ let authorizedParties: string[] | undefined | null = null;
 export function parties(): string[] | undefined {
   if (authorizedParties === null) {
     const raw = env().CLERK_AUTHORIZED_PARTIES;
-    authorizedParties = raw ? raw.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
+    authorizedParties = raw
+      ? raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
   }
   return authorizedParties;
 }
@@ -80,9 +78,7 @@ export async function verifySessionToken(token: string): Promise<Identity> {
   const { header, payload, signature, raw } = decoded;
   if (header.alg !== "RS256") throw unauthorized("The bearer token must be signed with RS256.");
   const data = new TextEncoder().encode(`${raw.header}.${raw.payload}`);
-  const valid = await webcrypto.subtle
-    .verify("RSASSA-PKCS1-v1_5", await verificationKey(), signature, data)
-    .catch(() => false);
+  const valid = await crypto.subtle.verify("RSASSA-PKCS1-v1_5", await verificationKey(), new Uint8Array(signature), data).catch(() => false);
   if (!valid) throw unauthorized("The bearer token's signature is invalid.");
 
   const claims = payload as unknown as SessionClaims;

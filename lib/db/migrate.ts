@@ -52,10 +52,11 @@ export async function migrate(url: string, dir = path.join(process.cwd(), "prism
         continue;
       }
       const id = randomUUID();
-      await client.query(
-        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
-        [id, checksum, name],
-      );
+      await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`, [
+        id,
+        checksum,
+        name,
+      ]);
       try {
         await client.query("BEGIN");
         await client.query(sql.toString("utf8"));

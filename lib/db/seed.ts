@@ -5,19 +5,7 @@
 // Rows the seed does not own (users, follows, …) are never touched.
 
 import type { PrismaClient } from "../generated/prisma/client";
-import {
-  ACHIEVEMENTS,
-  CONFERENCES,
-  DIVISIONS,
-  GAMES,
-  LEAGUES,
-  PACKS,
-  PLAYERS,
-  QUESTS,
-  REWARDS,
-  SEED_TIMESTAMP,
-  TEAMS,
-} from "./seed-data";
+import { ACHIEVEMENTS, CONFERENCES, DIVISIONS, GAMES, LEAGUES, PACKS, PLAYERS, QUESTS, REWARDS, SEED_TIMESTAMP, TEAMS } from "./seed-data";
 
 export interface SeedCounts {
   leagues: number;

@@ -5,26 +5,37 @@ export const UNSET_BODY = Symbol("unset-body");
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-const tooLarge = (limit: number) =>
-  new DomainError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit} bytes.`);
+const tooLarge = (limit: number) => new DomainError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit} bytes.`);
 
 /**
  * Reads a JSON body through a size limit (413 past it, without buffering the rest).
  * Returns UNSET_BODY for an empty body when the body is optional.
  */
 export async function readJsonBody(req: Request, limit: number, required: boolean): Promise<unknown> {
+  return parseJsonBytes(await readLimitedBody(req, limit), required, req.headers.get("content-type") ?? "");
+}
+
+/** The raw request body through a size limit: 413 on a declared Content-Length past it, or once the bytes pass it. */
+export async function readLimitedBody(req: Request, limit: number): Promise<Buffer> {
   const declared = req.headers.get("content-length");
   if (declared && Number(declared) > limit) throw tooLarge(limit);
+  return readBodyBytes(req, limit);
+}
 
-  const text = await readText(req, limit);
+/**
+ * JSON from body bytes already read: UNSET_BODY when empty and optional, 400 when empty and required, not UTF-8,
+ * not sent as JSON (unless `contentType` is null: a signed body is judged by its bytes, the type header is not signed)
+ * or malformed.
+ */
+export function parseJsonBytes(bytes: Buffer, required: boolean, contentType: string | null): unknown {
+  const text = decodeUtf8(bytes);
   if (text.trim() === "") {
     if (!required) return UNSET_BODY;
     throw new DomainError("VALIDATION_ERROR", "A JSON request body is required.", [{ path: "body", message: "Required" }]);
   }
-  const type = req.headers.get("content-type") ?? "";
-  if (!JSON_TYPE.test(type)) {
+  if (contentType !== null && !JSON_TYPE.test(contentType)) {
     throw new DomainError("VALIDATION_ERROR", "The request body must be sent as application/json.", [
-      { path: "headers.content-type", message: `Expected application/json, got ${type ? JSON.stringify(type.slice(0, 100)) : "none"}` },
+      { path: "headers.content-type", message: `Expected application/json, got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : "none"}` },
     ]);
   }
   try {
@@ -61,8 +72,7 @@ export async function readBodyBytes(
   return Buffer.concat(chunks);
 }
 
-async function readText(req: Request, limit: number): Promise<string> {
-  const bytes = await readBodyBytes(req, limit);
+function decodeUtf8(bytes: Buffer): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

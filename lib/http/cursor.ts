@@ -1,12 +1,11 @@
 import { DomainError } from "./errors";
+import { UUID_PATTERN } from "./schemas";
 
 // Opaque, versioned keyset cursors: base64url of JSON ["v1", sortKey, id]. Clients must not parse them.
 const VERSION = "v1";
 
 export const invalidCursor = () =>
-  new DomainError("VALIDATION_ERROR", "The cursor is invalid or expired; start again without it.", [
-    { path: "query.cursor", message: "Invalid cursor" },
-  ]);
+  new DomainError("VALIDATION_ERROR", "The cursor is invalid or expired; start again without it.", [{ path: "query.cursor", message: "Invalid cursor" }]);
 
 export function encodeCursor(sortKey: string | number, id: string): string {
   return Buffer.from(JSON.stringify([VERSION, String(sortKey), id]), "utf8").toString("base64url");
@@ -32,4 +31,11 @@ export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
   const ms = Number(sortKey);
   if (!/^\d{1,15}$/.test(sortKey) || Number.isNaN(new Date(ms).getTime())) throw invalidCursor();
   return { at: new Date(ms), id };
+}
+
+/** A time cursor whose id is a uuid (our uuid primary keys): anything else is a 400, never a SQL cast error. */
+export function decodeUuidTimeCursor(cursor: string): { at: Date; id: string } {
+  const after = decodeTimeCursor(cursor);
+  if (!UUID_PATTERN.test(after.id)) throw invalidCursor();
+  return after;
 }

@@ -1,7 +1,7 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import { z } from "zod";
 import { env } from "../env";
-import { scriptRedis, type ScriptRedis } from "../redis/client";
+import { redisBackend, scriptRedis, type ScriptRedis } from "../redis/client";
 import { log } from "./log";
 
 // Named policies, each served by one long-lived limiter (its ephemeral block cache must outlive requests).
@@ -16,6 +16,12 @@ export const RATE_LIMIT_POLICIES = {
   mobileCallback: { tokens: 10, window: "60 s" },
   /** Public lookups by client address. */
   public: { tokens: 300, window: "60 s" },
+  /** Default of routes that name no policy, for callers without a session: by client address (generous: many clients share NATs). */
+  anonymous: { tokens: 600, window: "60 s" },
+  /** Default of routes that name no policy, for signed-in callers (bearer, admin, optional with a token): by user. */
+  user: { tokens: 600, window: "60 s" },
+  /** Default of cron and webhook routes: by route, so a leaked secret cannot run a job in a loop. */
+  machine: { tokens: 60, window: "60 s" },
 } as const;
 
 export type RateLimitPolicy = keyof typeof RATE_LIMIT_POLICIES;
@@ -26,23 +32,42 @@ export interface RateLimitResult {
   remaining: number;
   /** Unix ms when the window resets. */
   reset: number;
+  /** The policy's window in seconds (for RateLimit-Policy). */
+  windowSeconds: number;
   /** The limiter could not answer (Redis down or slow) and the request was let through. */
   degraded: boolean;
 }
 
 export type Limiter = (identifier: string) => Promise<RateLimitResult>;
 
+type Duration = `${number} ${"ms" | "s" | "m" | "h"}`;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+const durationMs = (d: string) => {
+  const [n, unit] = d.split(" ") as [string, keyof typeof UNIT_MS];
+  return Number(n) * UNIT_MS[unit];
+};
+
+/** A policy's effective numbers: the built-in ones, or RATE_LIMIT_OVERRIDES'; the window also in ms and whole seconds. */
+export function policyLimits(policy: RateLimitPolicy): { tokens: number; window: Duration; windowMs: number; windowSeconds: number } {
+  const { tokens, window } = { ...RATE_LIMIT_POLICIES[policy], ...overrides()[policy] };
+  const windowMs = durationMs(window);
+  return { tokens, window, windowMs, windowSeconds: Math.max(1, Math.round(windowMs / 1000)) };
+}
+
+/** The answer when no store can count (Redis down, slow or never chosen): let the request through, logged. */
+function failOpen(policy: RateLimitPolicy, error: unknown): RateLimitResult {
+  const { tokens, windowSeconds } = policyLimits(policy);
+  log("warn", { msg: "rate limiter unavailable; failing open", policy, error: String(error) });
+  return { allowed: true, limit: tokens, remaining: tokens, reset: Date.now(), windowSeconds, degraded: true };
+}
+
 /**
  * Fails open on purpose: when Redis is unreachable or slower than RATE_LIMIT_TIMEOUT_MS the request
  * proceeds (logged as degraded). Rate limits protect capacity; they must not take the API down with them.
  * Correctness rules (caps, idempotency) live in PostgreSQL and do not depend on Redis.
  */
-export function createLimiter(
-  policy: RateLimitPolicy,
-  redis: ScriptRedis,
-  { timeoutMs, prefix }: { timeoutMs: number; prefix: string },
-): Limiter {
-  const { tokens, window } = { ...RATE_LIMIT_POLICIES[policy], ...overrides()[policy] };
+export function createLimiter(policy: RateLimitPolicy, redis: ScriptRedis, { timeoutMs, prefix }: { timeoutMs: number; prefix: string }): Limiter {
+  const { tokens, window, windowSeconds } = policyLimits(policy);
   const limiter = new Ratelimit({
     redis: redis as never,
     limiter: Ratelimit.slidingWindow(tokens, window),
@@ -55,38 +80,122 @@ export function createLimiter(
       const r = await limiter.limit(identifier);
       const degraded = r.reason === "timeout";
       if (degraded) log("warn", { msg: "rate limiter timed out; failing open", policy });
-      return { allowed: r.success, limit: r.limit || tokens, remaining: r.remaining, reset: r.reset, degraded };
+      return { allowed: r.success, limit: r.limit || tokens, remaining: r.remaining, reset: r.reset, windowSeconds, degraded };
     } catch (error) {
-      log("warn", { msg: "rate limiter unavailable; failing open", policy, error: String(error) });
-      return { allowed: true, limit: tokens, remaining: tokens, reset: Date.now(), degraded: true };
+      return failOpen(policy, error);
     }
   };
 }
 
-type Duration = `${number} ${"ms" | "s" | "m" | "h"}`;
 const overrideSchema = z.partialRecord(
   z.enum(Object.keys(RATE_LIMIT_POLICIES) as [RateLimitPolicy, ...RateLimitPolicy[]]),
-  z.object({ tokens: z.number().int().min(1), window: z.string().regex(/^\d+ (ms|s|m|h)$/).transform((w) => w as Duration) }),
+  z.object({
+    tokens: z.number().int().min(1),
+    window: z
+      .string()
+      .regex(/^\d+ (ms|s|m|h)$/)
+      .transform((w) => w as Duration),
+  }),
 );
 
+let parsedOverrides: Partial<Record<RateLimitPolicy, { tokens: number; window: Duration }>> | undefined;
 function overrides(): Partial<Record<RateLimitPolicy, { tokens: number; window: Duration }>> {
+  if (parsedOverrides) return parsedOverrides;
   const raw = env().RATE_LIMIT_OVERRIDES;
-  if (!raw) return {};
+  if (!raw) return (parsedOverrides = {});
   try {
-    return overrideSchema.parse(JSON.parse(raw));
+    return (parsedOverrides = overrideSchema.parse(JSON.parse(raw)));
   } catch (error) {
     throw new Error(`Invalid environment: RATE_LIMIT_OVERRIDES: ${error instanceof Error ? error.message : error}`);
   }
 }
 
-const limiters = new Map<RateLimitPolicy, Limiter>();
+/**
+ * The in-process store (no Redis configured or reachable outside production, or REDIS_BACKEND=memory): the same
+ * sliding window as @upstash/ratelimit's (windows aligned to the epoch; the previous window's count weighted by the
+ * share of it still inside the sliding window, floored), the same result shape. Limits hold per process only.
+ */
+export function createMemoryLimiter(policy: RateLimitPolicy, { now = Date.now }: { now?: () => number } = {}): Limiter {
+  const { tokens, windowMs, windowSeconds } = policyLimits(policy);
+  // identifier → requests counted in the window `at` (its index since the epoch) and in the one before it.
+  const buckets = new Map<string, { at: number; current: number; previous: number }>();
+  let sweptAt = 0;
+  return async (identifier) => {
+    const t = now();
+    const at = Math.floor(t / windowMs);
+    if (at > sweptAt) {
+      // Once per window: forget identifiers idle for two windows, so the map stays as small as the active set.
+      for (const [id, b] of buckets) if (b.at < at - 1) buckets.delete(id);
+      sweptAt = at;
+    }
+    let b = buckets.get(identifier);
+    if (!b) buckets.set(identifier, (b = { at, current: 0, previous: 0 }));
+    else if (b.at !== at) {
+      b.previous = b.at === at - 1 ? b.current : 0;
+      b.current = 0;
+      b.at = at;
+    }
+    const weightedPrevious = Math.floor((1 - (t % windowMs) / windowMs) * b.previous);
+    const reset = (at + 1) * windowMs;
+    if (weightedPrevious + b.current >= tokens) return { allowed: false, limit: tokens, remaining: 0, reset, windowSeconds, degraded: false };
+    b.current += 1;
+    return { allowed: true, limit: tokens, remaining: tokens - (b.current + weightedPrevious), reset, windowSeconds, degraded: false };
+  };
+}
 
+const limiters = new Map<RateLimitPolicy, Limiter>();
+/** The policy's limiter over the store lib/redis/client.ts chose (decided once per process, at start-up or first use). */
 export function limiterFor(policy: RateLimitPolicy): Limiter {
   let limiter = limiters.get(policy);
   if (!limiter) {
     const e = env();
-    limiter = createLimiter(policy, scriptRedis(), { timeoutMs: e.RATE_LIMIT_TIMEOUT_MS, prefix: e.RATE_LIMIT_PREFIX });
+    const chosen = redisBackend().then((backend) =>
+      backend.kind === "memory"
+        ? createMemoryLimiter(policy)
+        : createLimiter(policy, scriptRedis(backend), { timeoutMs: e.RATE_LIMIT_TIMEOUT_MS, prefix: e.RATE_LIMIT_PREFIX }),
+    );
+    chosen.catch(() => {}); // reported per call below
+    limiter = async (identifier) => {
+      try {
+        return await (
+          await chosen
+        )(identifier);
+      } catch (error) {
+        // No store could be chosen (production without Redis, normally stopped at start-up): fail open like a Redis outage.
+        return failOpen(policy, error);
+      }
+    };
     limiters.set(policy, limiter);
   }
   return limiter;
 }
+
+/**
+ * The headers of a limited answer (IETF draft-ietf-httpapi-ratelimit-headers): the policy (`<limit>;w=<window s>`),
+ * the limit, what is left and the seconds until the window resets; and the older X-RateLimit-* (reset as Unix
+ * seconds) that clients already read. None when the limiter failed open.
+ */
+export function rateLimitHeaders(rate: RateLimitResult | undefined, now = Date.now()): Record<string, string> {
+  if (!rate || rate.degraded) return {};
+  const limit = String(rate.limit);
+  const remaining = String(Math.max(0, rate.remaining));
+  return {
+    "RateLimit-Policy": `${limit};w=${rate.windowSeconds}`,
+    "RateLimit-Limit": limit,
+    "RateLimit-Remaining": remaining,
+    "RateLimit-Reset": String(Math.max(0, Math.ceil((rate.reset - now) / 1000))),
+    "X-RateLimit-Limit": limit,
+    "X-RateLimit-Remaining": remaining,
+    "X-RateLimit-Reset": String(Math.ceil(rate.reset / 1000)),
+  };
+}
+
+export const RATE_LIMIT_HEADER_NAMES = [
+  "RateLimit-Policy",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+] as const;

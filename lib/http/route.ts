@@ -2,53 +2,133 @@ import { randomUUID } from "node:crypto";
 import { z, type ZodType } from "zod";
 import { verifySessionToken, type Identity } from "../auth/tokens";
 import { resolveUser, type AuthUser } from "../auth/users";
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "../db/unavailable";
+import { env } from "../env";
+import { parseJsonBytes, readJsonBody, readLimitedBody, UNSET_BODY } from "./body";
+import { clientAddress } from "./client-ip";
+import { corsHeaders } from "./cors";
 import { DomainError, ERROR_CODES, type ErrorCode, type ErrorDetail } from "./errors";
 import { log } from "./log";
-import { limiterFor, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
-import { readJsonBody, UNSET_BODY } from "./body";
-import { clientAddress } from "./client-ip";
+import { verifyCron, verifySignature, webhookSecret, type WebhookSecretName } from "./machine-auth";
+import { limiterFor, rateLimitHeaders, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
+import { Reply, serializeCookie } from "./reply";
+import { documentedErrorCodes } from "./route-errors";
 
 // The one request pipeline: auth → rate limit → parse & validate → handler → serialize → errors.
 
-export type AuthMode = "public" | "bearer" | "optional" | "admin";
+/**
+ * Who may call a route. Sessions: `public` (nobody is identified), `optional` (a session token if sent), `bearer`
+ * (a session token), `admin` (a staff session). Machines: `cron` (Authorization: Bearer <CRON_SECRET>) and `webhook`
+ * (an HMAC-SHA256 X-Signature over the raw body, keyed with the secret named in `webhook.secret`).
+ */
+export type AuthMode = "public" | "optional" | "bearer" | "admin" | "cron" | "webhook";
+export const AUTH_MODES = ["public", "optional", "bearer", "admin", "cron", "webhook"] as const satisfies readonly AuthMode[];
 
-export interface RouteConfig<P, Q, B, R> {
+/**
+ * The rate-limit policy of a route that names none, by auth mode. A signed-in caller of an `optional` route counts
+ * as `user`. Anonymous callers are keyed by client address, signed-in ones by user, machines by route.
+ */
+export const DEFAULT_RATE_LIMIT: Record<AuthMode, RateLimitPolicy> = {
+  public: "anonymous",
+  optional: "anonymous",
+  bearer: "user",
+  admin: "user",
+  cron: "machine",
+  webhook: "machine",
+};
+
+/** A cacheable success answer: `Cache-Control: <scope>, max-age=<maxAge>[, immutable]` instead of `no-store`. */
+export interface CacheOption {
+  /** Seconds a cache may reuse the answer. */
+  maxAge: number;
+  /** `public` (default: shared caches too) or `private` (the client's own cache only). */
+  scope?: "public" | "private";
+  immutable?: boolean;
+}
+
+export const cacheControl = (c: CacheOption) => `${c.scope ?? "public"}, max-age=${c.maxAge}${c.immutable ? ", immutable" : ""}`;
+
+/** A further success answer of a route, reached with reply(data, { status }). */
+export interface ResponseSpec {
+  description: string;
+  /** Schema of `data` (or of the whole body when the route is bare). */
+  schema: ZodType;
+}
+
+/** A verified webhook delivery: the matching signature (the delivery id) and the raw body it covers. */
+export interface WebhookDelivery {
+  id: string;
+  rawBody: Buffer;
+}
+
+interface RouteConfigBase<P, Q, B> {
   summary: string;
   description?: string;
   tags: string[];
   auth: AuthMode;
+  /** Auth `webhook`: the environment variable holding the HMAC key (unset → every delivery is 401). */
+  webhook?: { secret: WebhookSecretName };
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
   /** A body schema is required unless this is false (then an empty body parses as undefined). */
   bodyRequired?: boolean;
-  /** Largest accepted body in bytes (default 16 KiB). */
+  /** Largest accepted body in bytes (default 16 KiB); for auth `webhook` the limit of the signed raw body. */
   bodyLimit?: number;
-  rateLimit?: RateLimitPolicy;
-  /** Schema of `data` in the envelope, or of the whole body when envelope is false. */
-  response: ZodType<R>;
+  /**
+   * A named policy, or false to opt out (say why in a comment). Omitted: the auth mode's default (DEFAULT_RATE_LIMIT).
+   */
+  rateLimit?: RateLimitPolicy | false;
+  /** Success answers may be cached (errors never are); default `Cache-Control: no-store`. */
+  cache?: CacheOption;
   /** `{ success: true, data }` (default) or the bare object the spec names for this route. */
   envelope?: boolean;
+  /** Status of the main success answer (default 200). */
   status?: number;
+  /** Other success statuses the handler may answer with reply(data, { status }), each validated against its schema. */
+  responses?: Record<number, ResponseSpec>;
   /** Error codes this route can answer beyond those implied by auth, validation and rate limits. */
   errors?: ErrorCode[];
+  /** False: the route never touches the database, so it does not document 503 SERVICE_UNAVAILABLE. */
+  database?: false;
   deprecated?: boolean;
-  /** Document-only overrides for routes that are not JSON in and out (multipart uploads, redirects, images). */
+  /** Document-only overrides for routes that are not JSON in and out (multipart uploads, images). */
   openapi?: { requestBody?: unknown; successResponses?: Record<string, unknown> };
 }
+
+export type RouteConfig<P, Q, B, R> = RouteConfigBase<P, Q, B> &
+  (
+    | {
+        /**
+         * Schema of `data` in the envelope, or of the whole body when envelope is false; z.instanceof(Response) for a
+         * binary or streaming answer the handler builds itself.
+         */
+        response: ZodType<R>;
+        redirect?: undefined;
+      }
+    | {
+        /** The route answers 302 redirect(location) (described here), never a body. */
+        redirect: string;
+        response?: undefined;
+      }
+  );
+
+type AnyRouteConfig = RouteConfig<unknown, unknown, unknown, unknown>;
 
 export interface HandlerContext<P, Q, B, A extends AuthMode> {
   params: P;
   query: Q;
   body: B;
   user: A extends "bearer" | "admin" ? AuthUser : AuthUser | null;
+  /** Auth `webhook`: the verified delivery. */
+  delivery: A extends "webhook" ? WebhookDelivery : undefined;
   req: Request;
   requestId: string;
 }
 
 export interface RouteHandler {
   (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Response>;
-  config: RouteConfig<unknown, unknown, unknown, unknown>;
+  config: AnyRouteConfig;
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
@@ -56,18 +136,22 @@ export const DEFAULT_BODY_LIMIT = 16 * 1024;
 const validateResponses = process.env.VALIDATE_RESPONSES === "1";
 
 export function route<P = undefined, Q = undefined, B = undefined, R = unknown, A extends AuthMode = AuthMode>(
-  config: RouteConfig<P, Q, B, R> & { auth: A },
-  handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R | Response>,
+  config: RouteConfig<P, Q, B, R> & { auth: A } & (A extends "webhook" ? { webhook: { secret: WebhookSecretName } } : unknown),
+  handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R | Reply | Response>,
 ): RouteHandler {
+  const c = config as AnyRouteConfig;
+  if (c.auth === "webhook" && !c.webhook) throw new Error(`Route "${c.summary}": auth "webhook" needs webhook.secret`);
+  const documented = new Set(documentedErrorCodes(c));
   const run = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
     const started = performance.now();
     const requestId = requestIdOf(req);
     let status = 500;
     let rate: RateLimitResult | undefined;
     try {
-      const user = await authenticate(req, config.auth);
-      if (config.rateLimit) {
-        rate = await limiterFor(config.rateLimit)(user ? `u:${user.id}` : `ip:${clientAddress(req.headers)}`);
+      const { user, delivery } = await authenticate(req, c);
+      const policy = c.rateLimit === false ? null : (c.rateLimit ?? (user ? "user" : DEFAULT_RATE_LIMIT[c.auth]));
+      if (policy) {
+        rate = await limiterFor(policy)(rateLimitKey(req, c.auth, user));
         if (!rate.allowed) {
           const retryAfter = Math.max(1, Math.ceil((rate.reset - Date.now()) / 1000));
           throw new DomainError("RATE_LIMITED", `Too many requests. Retry in ${retryAfter} s.`, undefined, {
@@ -75,30 +159,29 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
           });
         }
       }
-      const params = config.params ? parse(config.params, await nextCtx.params, "params") : (undefined as P);
-      const query = config.query ? parse(config.query, queryObject(req), "query") : (undefined as Q);
+      const params = c.params ? parse(c.params as ZodType<P>, await nextCtx.params, "params") : (undefined as P);
+      const query = c.query ? parse(c.query as ZodType<Q>, queryObject(req), "query") : (undefined as Q);
       let body = undefined as B;
-      if (config.body) {
-        const raw = await readJsonBody(req, config.bodyLimit ?? DEFAULT_BODY_LIMIT, config.bodyRequired !== false);
-        body = raw === UNSET_BODY ? (undefined as B) : parse(config.body, raw, "body");
+      if (c.body) {
+        const required = c.bodyRequired !== false;
+        const raw = delivery ? parseJsonBytes(delivery.rawBody, required, null) : await readJsonBody(req, c.bodyLimit ?? DEFAULT_BODY_LIMIT, required);
+        body = raw === UNSET_BODY ? (undefined as B) : parse(c.body as ZodType<B>, raw, "body");
       }
-      const data = await handler({ params, query, body, user: user as never, req, requestId });
-      // Redirects and binary bodies: a handler may return a Response, which passes through as-is.
-      if (data instanceof Response) {
-        status = data.status;
-        const headers = new Headers(data.headers); // Response.redirect()'s own headers are immutable
-        for (const [k, v] of Object.entries(baseHeaders(requestId, rate))) if (!headers.has(k)) headers.set(k, v);
-        return new Response(data.body, { status: data.status, headers });
+      const result = await handler({ params, query, body, user: user as never, delivery: delivery as never, req, requestId });
+      const response = successResponse(c, result, baseHeaders(requestId, req, rate));
+      status = response.status;
+      return response;
+    } catch (caught) {
+      const error = unavailableError(caught, requestId, req);
+      if (validateResponses && error instanceof DomainError && !documented.has(error.code)) {
+        // Fails the test run (tests/setup/test-server.ts): the route's documented errors must list every code it answers.
+        log("error", { msg: "undocumented error code", route: routeLabel(req), method: req.method, code: error.code, summary: c.summary });
       }
-      if (validateResponses) assertResponse(config, data);
-      status = config.status ?? 200;
-      return Response.json(config.envelope === false ? data : { success: true, data }, { status, headers: baseHeaders(requestId, rate) });
-    } catch (error) {
       const response = errorResponse(error, requestId, rate, req);
       status = response.status;
       return response;
     } finally {
-      log(status >= 500 ? "error" : "info", {
+      log(status === 503 ? "warn" : status >= 500 ? "error" : "info", {
         msg: "request",
         requestId,
         method: req.method,
@@ -108,21 +191,73 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
       });
     }
   };
-  return Object.assign(run, { config: config as RouteConfig<unknown, unknown, unknown, unknown> });
+  return Object.assign(run, { config: c });
 }
 
-async function authenticate(req: Request, mode: AuthMode): Promise<AuthUser | null> {
-  if (mode === "public") return null;
+/** The envelope (or bare body), status, headers and cookies of a success: built here only, validated when asked. */
+function successResponse(c: AnyRouteConfig, result: unknown, base: Record<string, string>): Response {
+  // Binary or streaming bodies: the handler's Response passes through, with the pipeline's headers added.
+  if (result instanceof Response) {
+    // Only a route whose schema is a Response (z.instanceof(Response)), not any object, may answer its own.
+    if (validateResponses && !(c.response?.safeParse(result).success && !c.response.safeParse({}).success)) {
+      throw new Error(`Route "${c.summary}" answered its own Response but declares a JSON response`);
+    }
+    const headers = new Headers(result.headers); // Response.redirect()'s own headers are immutable
+    for (const [k, v] of Object.entries(base)) if (!headers.has(k)) headers.set(k, v);
+    return new Response(result.body, { status: result.status, headers });
+  }
+  const out = result instanceof Reply ? result : new Reply(result, {});
+  const headers = new Headers(base);
+  const status = out.init.status ?? c.status ?? 200;
+  let response: Response;
+  if (out.location !== undefined) {
+    if (validateResponses && !c.redirect) throw new Error(`Route "${c.summary}" redirected but declares no redirect`);
+    headers.set("Location", out.location);
+    response = new Response(null, { status, headers });
+  } else {
+    if (validateResponses) {
+      const schema = status === (c.status ?? 200) ? c.response : c.responses?.[status]?.schema;
+      if (!schema) throw new Error(`Route "${c.summary}" answered ${status}, a success status it does not declare`);
+      assertSchema(c, schema, out.data, status);
+    }
+    if (c.cache && status === (c.status ?? 200)) headers.set("Cache-Control", cacheControl(c.cache));
+    response = Response.json(c.envelope === false ? out.data : { success: true, data: out.data }, { status, headers });
+  }
+  for (const [k, v] of Object.entries(out.init.headers ?? {})) response.headers.set(k, v);
+  for (const cookie of out.init.cookies ?? []) response.headers.append("Set-Cookie", typeof cookie === "string" ? cookie : serializeCookie(cookie));
+  return response;
+}
+
+async function authenticate(req: Request, c: AnyRouteConfig): Promise<{ user: AuthUser | null; delivery?: WebhookDelivery }> {
+  const mode = c.auth;
+  if (mode === "public") return { user: null };
+  if (mode === "cron") {
+    verifyCron(env().CRON_SECRET, req.headers.get("authorization"));
+    return { user: null };
+  }
+  if (mode === "webhook") {
+    // The limit applies before the signature is checked: an unsigned flood costs no more than the limit each.
+    const rawBody = await readLimitedBody(req, c.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    const id = verifySignature(webhookSecret(c.webhook!.secret), req.headers.get("x-signature"), rawBody);
+    return { user: null, delivery: { id, rawBody } };
+  }
   const header = req.headers.get("authorization");
   if (!header) {
-    if (mode === "optional") return null;
+    if (mode === "optional") return { user: null };
     throw new DomainError("UNAUTHORIZED", "Sign in required: send Authorization: Bearer <session token>.");
   }
   const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
   if (!match) throw new DomainError("UNAUTHORIZED", "The Authorization header must be 'Bearer <session token>'.");
-  const identity: Identity = await verifySessionToken(match[1]);
+  const identity: Identity = await verifySessionToken(match[1]!);
   if (mode === "admin" && !identity.isAdmin) throw new DomainError("FORBIDDEN", "This route is for staff only.");
-  return resolveUser(identity);
+  return { user: await resolveUser(identity) };
+}
+
+/** Whose bucket a request spends: the user's, the route's (machines), or the client address's. */
+function rateLimitKey(req: Request, mode: AuthMode, user: AuthUser | null): string {
+  if (user) return `u:${user.id}`;
+  if (mode === "cron" || mode === "webhook") return `route:${req.method} ${routeLabel(req)}`;
+  return `ip:${clientAddress(req.headers)}`;
 }
 
 /** Deepest nesting of arrays and objects accepted in a request (the depth of the JSON, a scalar body being 0). */
@@ -199,12 +334,12 @@ function queryObject(req: Request): Record<string, string | string[]> {
   return out;
 }
 
-function requestIdOf(req: Request): string {
+export function requestIdOf(req: Request): string {
   const incoming = req.headers.get("x-request-id");
   return incoming && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
 }
 
-function routeLabel(req: Request): string {
+export function routeLabel(req: Request): string {
   try {
     return new URL(req.url).pathname;
   } catch {
@@ -221,25 +356,45 @@ export const API_SECURITY_HEADERS: Record<string, string> = {
   "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
 };
 
-function baseHeaders(requestId: string, rate?: RateLimitResult): Record<string, string> {
-  const headers: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store", ...API_SECURITY_HEADERS };
-  if (rate && !rate.degraded) {
-    headers["X-RateLimit-Limit"] = String(rate.limit);
-    headers["X-RateLimit-Remaining"] = String(Math.max(0, rate.remaining));
-    headers["X-RateLimit-Reset"] = String(Math.ceil(rate.reset / 1000));
-  }
-  return headers;
+/** Headers of every API answer, pipeline or not: request id, no-store, security, CORS for the request's origin. */
+export function apiHeaders(req: Request, requestId: string): Record<string, string> {
+  return { "X-Request-Id": requestId, "Cache-Control": "no-store", ...API_SECURITY_HEADERS, ...corsHeaders(req) };
+}
+
+function baseHeaders(requestId: string, req: Request | undefined, rate?: RateLimitResult): Record<string, string> {
+  const headers: Record<string, string> = req
+    ? apiHeaders(req, requestId)
+    : { "X-Request-Id": requestId, "Cache-Control": "no-store", ...API_SECURITY_HEADERS };
+  return Object.assign(headers, rateLimitHeaders(rate));
 }
 
 export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {
   return { success: false as const, error: { code, message, ...(details?.length ? { details } : {}) } };
 }
 
-export function errorResponse(error: unknown, requestId: string, rate?: RateLimitResult, req?: Request): Response {
+/**
+ * A failure because PostgreSQL is unreachable (restart, failover) becomes 503 SERVICE_UNAVAILABLE with Retry-After,
+ * logged as a warning: the request was fine and the pool reconnects by itself. Anything else is returned unchanged.
+ */
+function unavailableError(error: unknown, requestId: string, req?: Request): unknown {
+  if (error instanceof DomainError || !isDatabaseUnavailable(error)) return error;
+  log("warn", {
+    msg: "database unavailable",
+    requestId,
+    route: req ? routeLabel(req) : undefined,
+    error: error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error),
+  });
+  return new DomainError("SERVICE_UNAVAILABLE", `The database is unavailable. Retry in ${DATABASE_RETRY_AFTER_S} s.`, undefined, {
+    "Retry-After": String(DATABASE_RETRY_AFTER_S),
+  });
+}
+
+export function errorResponse(caught: unknown, requestId: string, rate?: RateLimitResult, req?: Request): Response {
+  const error = unavailableError(caught, requestId, req);
   if (error instanceof DomainError) {
     return Response.json(errorBody(error.code, error.message, error.details), {
       status: error.status,
-      headers: { ...baseHeaders(requestId, rate), ...error.headers },
+      headers: { ...baseHeaders(requestId, req, rate), ...error.headers },
     });
   }
   log("error", {
@@ -251,13 +406,13 @@ export function errorResponse(error: unknown, requestId: string, rate?: RateLimi
   });
   return Response.json(errorBody("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id if you report it."), {
     status: ERROR_CODES.INTERNAL_ERROR.status,
-    headers: baseHeaders(requestId, rate),
+    headers: baseHeaders(requestId, req, rate),
   });
 }
 
-function assertResponse(config: RouteConfig<unknown, unknown, unknown, unknown>, data: unknown): void {
-  const result = config.response.safeParse(data);
+function assertSchema(c: AnyRouteConfig, schema: ZodType | undefined, data: unknown, status: number): void {
+  const result = schema ? schema.safeParse(data) : { success: false as const, error: { issues: "no response schema" } };
   if (!result.success) {
-    throw new Error(`Response does not match its schema (${config.summary}): ${JSON.stringify(result.error.issues).slice(0, 500)}`);
+    throw new Error(`Response does not match its schema (${c.summary}, ${status}): ${JSON.stringify(result.error.issues).slice(0, 500)}`);
   }
 }

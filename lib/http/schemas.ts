@@ -2,9 +2,17 @@ import { z } from "zod";
 
 // Small building blocks shared by route schemas.
 
+/**
+ * Query and path values arrive as strings, so a parameter the pipeline parses into a number or boolean has a string
+ * schema. This registry holds the JSON Schema of the value a client sends instead (`{ type: "integer", … }`); the
+ * OpenAPI document shows that one (lib/openapi/document.ts). Validation never reads it. Copies made by `.meta()` or
+ * `.describe()` inherit the entry.
+ */
+export const sentAs = z.registry<Record<string, unknown>>();
+
 /** An integer query parameter in [min, max]; absent → fallback. Rejects "1.5", "abc", "" and out-of-range values. */
-export const intQuery = (min: number, max: number, fallback: number) =>
-  z
+export const intQuery = (min: number, max: number, fallback: number) => {
+  const schema = z
     .string()
     .regex(/^-?\d+$/, "Expected an integer")
     .transform(Number)
@@ -12,13 +20,11 @@ export const intQuery = (min: number, max: number, fallback: number) =>
     .optional()
     .transform((v) => v ?? fallback)
     .meta({ description: `Integer ${min}..${max}, default ${fallback}.` });
+  sentAs.add(schema, { type: "integer", minimum: min, maximum: max, default: fallback });
+  return schema;
+};
 
-export const cursorQuery = z
-  .string()
-  .min(1)
-  .max(1024)
-  .optional()
-  .meta({ description: "Opaque cursor from the previous page's nextCursor." });
+export const cursorQuery = z.string().min(1).max(1024).optional().meta({ description: "Opaque cursor from the previous page's nextCursor." });
 
 /** Opaque identifiers: non-empty, no whitespace or slashes, at most 128 characters. */
 export const idString = z

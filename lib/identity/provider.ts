@@ -34,7 +34,11 @@ export class ClerkProvider implements IdentityProvider {
   readonly name = "clerk" as const;
   private readonly clerk: ClerkClient;
 
-  constructor(secretKey: string, apiUrl: string | undefined, private readonly signInPage: string) {
+  constructor(
+    secretKey: string,
+    apiUrl: string | undefined,
+    private readonly signInPage: string,
+  ) {
     this.clerk = createClerkClient({ secretKey, ...(apiUrl ? { apiUrl } : {}) });
   }
 

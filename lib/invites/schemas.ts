@@ -48,8 +48,6 @@ export const redeemResult = z
     code: z.string(),
     inviter,
     redeemedAt: isoDateTime.meta({ description: "When the caller redeemed the code (the first time)." }),
-    alreadyRedeemed: z
-      .boolean()
-      .meta({ description: "True when this request repeats an earlier successful redemption of the same code." }),
+    alreadyRedeemed: z.boolean().meta({ description: "True when this request repeats an earlier successful redemption of the same code." }),
   })
   .meta({ id: "InviteRedemption" });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { DbTx } from "../db/client";
 import { DomainError, notFound } from "../http/errors";
+import { getMyInvite, INVITER_SELECT } from "./queries";
 import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH } from "./schemas";
 
 // One invite code per user (invites.user_id is unique) and one redemption per invitee (invite_redemptions is
@@ -17,18 +18,6 @@ export function generateInviteCode(): string {
 
 const MAX_CREATE_ATTEMPTS = 8;
 
-type InviteWithCount = { code: string; createdAt: Date; _count: { redemptions: number } };
-const toMyInvite = (i: InviteWithCount) => ({ code: i.code, redemptions: i._count.redemptions, createdAt: i.createdAt.toISOString() });
-
-/** The caller's invite, or null when none exists. Never writes. */
-export async function getMyInvite(db: DbTx, userId: string) {
-  const invite = await db.invite.findUnique({
-    where: { userId },
-    select: { code: true, createdAt: true, _count: { select: { redemptions: true } } },
-  });
-  return invite ? toMyInvite(invite) : null;
-}
-
 /**
  * Returns the caller's invite, creating it first when missing. Idempotent and concurrency-safe: the insert skips
  * on any conflict, whether another request of this user created the row first (user_id unique) or the random
@@ -44,15 +33,6 @@ export async function ensureMyInvite(db: DbTx, userId: string, generate: () => s
   const created = await getMyInvite(db, userId);
   if (created) return created;
   throw new Error(`No free invite code after ${MAX_CREATE_ATTEMPTS} attempts`);
-}
-
-const INVITER_SELECT = { handle: true, displayName: true, avatarUrl: true } as const;
-
-/** Public preview of a code (already upper-cased): the inviter's public profile fields, nothing else. */
-export async function getInvitePreview(db: DbTx, code: string) {
-  const invite = await db.invite.findUnique({ where: { code }, select: { code: true, user: { select: INVITER_SELECT } } });
-  if (!invite) throw notFound("Invite code");
-  return { code: invite.code, inviter: invite.user, valid: true as const };
 }
 
 interface RedemptionRow {

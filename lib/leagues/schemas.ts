@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { teamSummary } from "../teams/schemas";
 import { idString } from "../http/schemas";
 
 const colors = z.object({ primary: z.string().nullable(), secondary: z.string().nullable() });
 const named = z.object({ id: z.string(), name: z.string() });
-const sportValue = z.string().meta({ description: "Normalised sport; never null (unknown or empty becomes \"other\")." });
+const sportValue = z.string().meta({ description: 'Normalised sport; never null (unknown or empty becomes "other").' });
 
 // ---------------------------------------------------------------------------------------------------------------
 // GET /api/leagues
@@ -53,14 +54,7 @@ const scope = z.enum(["division", "conference", "league"]);
 export const standingsRow = z
   .object({
     position: z.number().int().meta({ description: "1-based place in its group (in `rows`) or in its table (in `tables`)." }),
-    team: z.object({
-      id: z.string(),
-      slug: z.string(),
-      name: z.string(),
-      shortName: z.string().nullable(),
-      abbreviation: z.string().nullable(),
-      logo: z.string().nullable(),
-    }),
+    team: teamSummary,
     group: z
       .object({ scope, id: z.string(), name: z.string() })
       .meta({ description: "The team's most specific group: its division, else its conference, else the league." }),
@@ -69,7 +63,11 @@ export const standingsRow = z
     losses: z.number().int().meta({ description: "Includes defeats after regulation except in hockey, which counts them in overtimeLosses." }),
     ties: z.number().int().meta({ description: "Games that ended level (draws in soccer, ties in football)." }),
     overtimeLosses: z.number().int().meta({ description: "Hockey only: defeats in overtime or a shootout; 0 elsewhere." }),
-    points: z.number().int().nullable().meta({ description: "Soccer 3 per win, 1 per draw; hockey 2 per win, 1 per overtime loss or tie. Null for sports ranked by win percentage." }),
+    points: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Soccer 3 per win, 1 per draw; hockey 2 per win, 1 per overtime loss or tie. Null for sports ranked by win percentage." }),
     pointsPct: z.number().nullable().meta({ description: "points / (points for a win × gamesPlayed), 3 decimals; null where points are not used." }),
     winPct: z.number().meta({ description: "(wins + ties / 2) / gamesPlayed, 3 decimals; 0 before the first game." }),
     gamesBack: z
@@ -79,14 +77,15 @@ export const standingsRow = z
     scoreFor: z.number().int().meta({ description: "Goals (soccer, hockey) or points (football, basketball) scored." }),
     scoreAgainst: z.number().int(),
     scoreDifferential: z.number().int(),
-    streak: z.string().nullable().meta({ description: "Current run ending with the latest game: W3, L1, T1, or OT2 (hockey overtime losses); null without games." }),
+    streak: z
+      .string()
+      .nullable()
+      .meta({ description: "Current run ending with the latest game: W3, L1, T1, or OT2 (hockey overtime losses); null without games." }),
     summary: z.string().meta({ description: "W-L, W-L-T or W-L-OTL, the same as the team detail's record." }),
   })
   .meta({ id: "StandingsRow" });
 
-export const standingsTable = z
-  .object({ scope, id: z.string(), name: z.string(), rows: z.array(standingsRow) })
-  .meta({ id: "StandingsTable" });
+export const standingsTable = z.object({ scope, id: z.string(), name: z.string(), rows: z.array(standingsRow) }).meta({ id: "StandingsTable" });
 
 export const standingsResult = z
   .object({
@@ -94,12 +93,10 @@ export const standingsResult = z
       description:
         "One row per non-archived team, grouped by division, else conference, else league (the most specific grouping the league's teams have). Groups by conference name, then name; rows by group, then position. Empty when the league cannot be scored.",
     }),
-    tiebreakRules: z
-      .array(z.enum(["pointsPct", "wins", "scoreDifferential", "scoreFor", "name"]))
-      .meta({
-        description:
-          "The fallback chain applied, in order, after the primary key (points in soccer and hockey, win percentage in football and basketball). `name` (then id) is the last resort. Empty for a sport that cannot be scored.",
-      }),
+    tiebreakRules: z.array(z.enum(["pointsPct", "wins", "scoreDifferential", "scoreFor", "name"])).meta({
+      description:
+        "The fallback chain applied, in order, after the primary key (points in soccer and hockey, win percentage in football and basketball). `name` (then id) is the last resort. Empty for a sport that cannot be scored.",
+    }),
     tables: z.array(standingsTable).meta({
       description:
         "Every coarser scope: with divisions, one table per conference and one for the league; with conferences only, the league table; otherwise none.",
@@ -115,7 +112,7 @@ export const sportsCatalog = z
     sports: z.array(
       z.object({
         id: sportValue,
-        label: z.string().meta({ description: "The id with words capitalised (\"ice-hockey\" → \"Ice Hockey\")." }),
+        label: z.string().meta({ description: 'The id with words capitalised ("ice-hockey" → "Ice Hockey").' }),
         order: z.number().int().meta({ description: "1-based: by the smallest displayOrder of the sport's leagues, then id." }),
         leagues: z.array(
           z.object({
@@ -129,31 +126,6 @@ export const sportsCatalog = z
   })
   .meta({ id: "SportsCatalog" });
 
-// ---------------------------------------------------------------------------------------------------------------
-// GET /api/accessibility
-
-const support = z.enum(["full", "partial", "none"]);
-const platformSupport = z.object({ support, notes: z.string().nullable() });
-
-export const accessibilityMatrix = z
-  .object({
-    version: z.string(),
-    updatedAt: z.string().meta({ description: "YYYY-MM-DD of the last review." }),
-    standards: z.array(z.string()),
-    platforms: z.array(z.enum(["web", "ios", "android"])),
-    features: z.array(
-      z.object({
-        id: z.string(),
-        label: z.string(),
-        description: z.string(),
-        platforms: z.object({ web: platformSupport, ios: platformSupport, android: platformSupport }),
-      }),
-    ),
-    contact: z.object({ email: z.string(), url: z.string() }),
-  })
-  .meta({ id: "AccessibilityMatrix" });
-
 export type LeaguesQuery = z.infer<typeof leaguesQuery>;
 export type LeagueSummary = z.infer<typeof leagueSummary>;
 export type SportsCatalog = z.infer<typeof sportsCatalog>;
-export type AccessibilityMatrix = z.infer<typeof accessibilityMatrix>;

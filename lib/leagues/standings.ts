@@ -1,3 +1,4 @@
+import { toTeamSummary, type TeamSummaryRow } from "../teams/queries";
 // League standings as pure functions: teams and finished games in, ranked rows and tables out. No database,
 // no clocks; lib/leagues/service.ts reads the rows and hands them here, tests feed hand-worked tables.
 
@@ -55,13 +56,7 @@ export function sportRules(sport: string): SportRules | null {
   return rules ? { sport, ...rules } : null;
 }
 
-export interface StandingsTeam {
-  id: string;
-  slug: string;
-  name: string;
-  shortName: string | null;
-  abbreviation: string | null;
-  logo: string | null;
+export interface StandingsTeam extends TeamSummaryRow {
   conference: { id: string; name: string } | null;
   division: { id: string; name: string } | null;
 }
@@ -78,7 +73,7 @@ export interface FinishedGame {
 
 export interface StandingsRow {
   position: number;
-  team: { id: string; slug: string; name: string; shortName: string | null; abbreviation: string | null; logo: string | null };
+  team: TeamSummaryRow;
   group: { scope: Scope; id: string; name: string };
   gamesPlayed: number;
   wins: number;
@@ -233,14 +228,7 @@ export function rankTable(totals: readonly TeamTotals[], rules: SportRules, grou
   const leader = sorted[0];
   return sorted.map((t, i) => ({
     position: i + 1,
-    team: {
-      id: t.team.id,
-      slug: t.team.slug,
-      name: t.team.name,
-      shortName: t.team.shortName,
-      abbreviation: t.team.abbreviation,
-      logo: t.team.logo,
-    },
+    team: toTeamSummary(t.team),
     group: groupOf(t.team),
     gamesPlayed: t.gamesPlayed,
     wins: t.wins,

@@ -1,6 +1,10 @@
 import { env } from "../env";
 
-const list = (raw: string) => raw.split(",").map((s) => s.trim()).filter(Boolean);
+const list = (raw: string) =>
+  raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export const mobileProviders = () => list(env().MOBILE_OAUTH_PROVIDERS);
 /** Exact-match allow-list: no prefixes or patterns, so no open redirect. */

@@ -7,14 +7,10 @@ export const startQuery = z
   .strictObject({
     provider: z.string().min(1).max(40).meta({ description: "OAuth provider configured for the app, e.g. google or apple." }),
     redirect_uri: z.string().min(1).max(2048).meta({ description: "App redirect URI; must exactly match one in MOBILE_REDIRECT_URIS." }),
-    code_challenge: z
-      .string()
-      .regex(CODE_CHALLENGE_PATTERN, "Must be BASE64URL(SHA-256(code_verifier)): 43 characters of [A-Za-z0-9_-]")
-      .optional()
-      .meta({
-        description:
-          "PKCE (RFC 7636/8252), recommended: BASE64URL(SHA-256(code_verifier)) without padding, 43 characters. The exchange then requires the matching `code_verifier`. Omitted only by legacy clients.",
-      }),
+    code_challenge: z.string().regex(CODE_CHALLENGE_PATTERN, "Must be BASE64URL(SHA-256(code_verifier)): 43 characters of [A-Za-z0-9_-]").optional().meta({
+      description:
+        "PKCE (RFC 7636/8252), recommended: BASE64URL(SHA-256(code_verifier)) without padding, 43 characters. The exchange then requires the matching `code_verifier`. Omitted only by legacy clients.",
+    }),
     code_challenge_method: z
       .enum(["S256"], { error: "Only S256 is supported (plain is refused)" })
       .optional()
@@ -35,13 +31,10 @@ export const callbackQuery = z.object({
 });
 
 export const mobileToken = z.string().regex(MOBILE_TOKEN_PATTERN, "Must be exactly 128 hexadecimal characters");
-export const codeVerifier = z
-  .string()
-  .regex(CODE_VERIFIER_PATTERN, "Must be 43-128 characters of [A-Za-z0-9-._~]")
-  .meta({
-    description:
-      "PKCE code_verifier (43–128 characters of [A-Za-z0-9-._~]) whose S256 digest was sent as `code_challenge` to /api/mobile/start. Required when sign-in started with a challenge; must be absent for a token minted without one (legacy).",
-  });
+export const codeVerifier = z.string().regex(CODE_VERIFIER_PATTERN, "Must be 43-128 characters of [A-Za-z0-9-._~]").meta({
+  description:
+    "PKCE code_verifier (43–128 characters of [A-Za-z0-9-._~]) whose S256 digest was sent as `code_challenge` to /api/mobile/start. Required when sign-in started with a challenge; must be absent for a token minted without one (legacy).",
+});
 export const exchangeBody = z.strictObject({
   token: mobileToken.optional().meta({ description: "The one-time token from the callback's `#token=`; or send it as `Authorization: Bearer <token>`." }),
   code_verifier: codeVerifier.optional(),
@@ -73,9 +66,7 @@ export const validateResult = z
   })
   .meta({ id: "AuthValidateResult" });
 
-export const logoutResult = z
-  .object({ loggedOut: z.literal(true), sessionRevoked: z.boolean() })
-  .meta({ id: "LogoutResult" });
+export const logoutResult = z.object({ loggedOut: z.literal(true), sessionRevoked: z.boolean() }).meta({ id: "LogoutResult" });
 
 export const versionQuery = z.strictObject({
   platform: z.enum(["ios", "android"]).optional(),
@@ -98,10 +89,13 @@ export const versionInfo = z
 
 export const walletCallbackQuery = z.object({
   redirect_uri: z.string().min(1).max(2048),
-  state: z.string({ error: "Required: the app's state, 16-256 characters of [A-Za-z0-9._~-]" }).regex(WALLET_STATE_PATTERN, "Must be 16-256 characters of [A-Za-z0-9._~-]").meta({
-    description:
-      "Required. Opaque value the app generated for this linking attempt (16–256 characters of [A-Za-z0-9._~-]); echoed in the fragment so the app can drop a redirect it did not start.",
-  }),
+  state: z
+    .string({ error: "Required: the app's state, 16-256 characters of [A-Za-z0-9._~-]" })
+    .regex(WALLET_STATE_PATTERN, "Must be 16-256 characters of [A-Za-z0-9._~-]")
+    .meta({
+      description:
+        "Required. Opaque value the app generated for this linking attempt (16–256 characters of [A-Za-z0-9._~-]); echoed in the fragment so the app can drop a redirect it did not start.",
+    }),
   address: z.string().max(200).optional(),
   error: z.string().max(200).optional(),
 });

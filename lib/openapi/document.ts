@@ -1,7 +1,12 @@
 import { z, type ZodType } from "zod";
+import { CORS_EXPOSED_HEADERS } from "../http/cors";
 import { ERROR_CODES, type ErrorCode } from "../http/errors";
-import type { RouteHandler } from "../http/route";
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S } from "../http/machine-auth";
+import { policyLimits, type RateLimitPolicy } from "../http/rate-limit";
+import { cacheControl, DEFAULT_RATE_LIMIT, type AuthMode, type RouteConfig, type RouteHandler } from "../http/route";
+import { documentedErrorCodes } from "../http/route-errors";
 import { INTERNAL_ROUTE_MODULES, ROUTE_MODULES } from "./routes";
+import { sentAs } from "../http/schemas";
 
 // Builds the OpenAPI 3.1 document from the same route declarations the pipeline enforces.
 
@@ -48,9 +53,31 @@ function schemaOf(schema: ZodType, io: "input" | "output"): Json {
   return rewrite(json) as Json;
 }
 
+// Path and query values arrive as strings; one the pipeline parses into a number or boolean is documented as the value
+// a client sends (so a generated client types `limit` as a number): as `sentAs` records it (intQuery), else, for a
+// string piped into z.number() or z.boolean(), as that output schema. The parsing itself is unchanged.
+function sentSchema(schema: ZodType | undefined): Json | undefined {
+  if (!schema) return undefined;
+  const registered = sentAs.get(schema);
+  if (registered) return { ...registered };
+  const def = schema._zod.def as { type: string; innerType?: ZodType; defaultValue?: unknown; in?: ZodType; out?: ZodType };
+  if (def.type === "optional") return sentSchema(def.innerType);
+  if (def.type === "default") {
+    const inner = sentSchema(def.innerType);
+    return inner && { ...inner, default: def.defaultValue };
+  }
+  if (def.type !== "pipe") return undefined;
+  const outType = def.out!._zod.def.type;
+  if (outType !== "number" && outType !== "boolean") return sentSchema(def.in);
+  const json = z.toJSONSchema(def.out!, { target: "draft-2020-12", io: "output" }) as Json;
+  delete json.$schema;
+  return json;
+}
+
 function parameters(schema: ZodType | undefined, location: "path" | "query"): Json[] {
   if (!schema) return [];
   const json = schemaOf(schema, "input") as { properties?: Record<string, Json>; required?: string[] };
+  const shape = (schema as { shape?: Record<string, ZodType> }).shape ?? {};
   return Object.entries(json.properties ?? {}).map(([name, prop]) => {
     const { description, ...rest } = prop as Json;
     return {
@@ -58,70 +85,165 @@ function parameters(schema: ZodType | undefined, location: "path" | "query"): Js
       in: location,
       required: location === "path" || (json.required ?? []).includes(name),
       ...(description ? { description } : {}),
-      schema: rest,
+      schema: sentSchema(shape[name]) ?? rest,
     };
   });
 }
 
 const errorRef = { $ref: "#/components/schemas/Error" };
 
-function errorCodesFor(h: RouteHandler): ErrorCode[] {
-  const c = h.config;
-  const codes = new Set<ErrorCode>(c.errors ?? []);
-  if (c.params || c.query || c.body || c.auth !== "public") codes.add("VALIDATION_ERROR");
-  if (c.auth !== "public") codes.add("UNAUTHORIZED");
-  if (c.auth === "admin") codes.add("FORBIDDEN");
-  if (c.body) codes.add("PAYLOAD_TOO_LARGE");
-  if (c.rateLimit) codes.add("RATE_LIMITED");
-  codes.add("INTERNAL_ERROR");
-  if (!(c.params || c.query || c.body || c.errors?.includes("VALIDATION_ERROR"))) codes.delete("VALIDATION_ERROR");
-  return [...codes];
+// Response headers, written out in each response that carries them (the contract test allows $refs to schemas only),
+// so kept short; the document's description explains them once.
+const RATE_LIMIT_HEADERS: Record<string, Json> = {
+  "RateLimit-Policy": { description: "`<limit>;w=<window seconds>`", schema: { type: "string" } },
+  "RateLimit-Limit": { description: "Requests per window", schema: { type: "integer" } },
+  "RateLimit-Remaining": { description: "Requests left in this window", schema: { type: "integer" } },
+  "RateLimit-Reset": { description: "Seconds until the window resets", schema: { type: "integer" } },
+};
+const RETRY_AFTER_HEADER: Json = { description: "With RATE_LIMITED: seconds to wait", schema: { type: "integer", minimum: 1 } };
+const UNAVAILABLE_RETRY_AFTER_HEADER: Json = { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } };
+
+/** Security requirement of each auth mode. */
+const SECURITY: Record<AuthMode, Json[]> = {
+  public: [],
+  optional: [{}, { bearerAuth: [] }],
+  bearer: [{ bearerAuth: [] }],
+  admin: [{ bearerAuth: [] }],
+  cron: [{ cronSecret: [] }],
+  webhook: [{ webhookSignature: [] }],
+};
+
+const KEYED_BY: Record<RateLimitPolicy | "default", string> = {
+  write: "user",
+  earn: "user",
+  exchange: "client address",
+  mobileCallback: "user",
+  public: "client address",
+  anonymous: "client address",
+  user: "user",
+  machine: "route",
+  default: "user when signed in, else client address",
+};
+
+/** The policies that can apply to an operation: its named one, or its auth mode's default (and `user` when signed in). */
+function rateLimitsOf(c: RouteConfig<unknown, unknown, unknown, unknown>): Json[] {
+  if (c.rateLimit === false) return [];
+  const policies: RateLimitPolicy[] = c.rateLimit ? [c.rateLimit] : c.auth === "optional" ? ["anonymous", "user"] : [DEFAULT_RATE_LIMIT[c.auth]];
+  return policies.map((policy) => {
+    const { tokens, window } = policyLimits(policy);
+    const per = c.rateLimit ? KEYED_BY[policy] : c.auth === "optional" ? (policy === "user" ? "user" : "client address") : KEYED_BY[policy];
+    return { policy, limit: tokens, window, per, ...(c.rateLimit ? {} : { default: true }) };
+  });
 }
 
-function operation(path: string, method: string, h: RouteHandler): Json {
+const withHeaders = (response: unknown, headers: Record<string, Json>): Json => {
+  const r = response as Json;
+  return { ...r, headers: { ...((r.headers as Json | undefined) ?? {}), ...headers } };
+};
+
+function operation(path: string, method: string, h: { config: RouteConfig<unknown, unknown, unknown, unknown> }): Json {
   const c = h.config;
-  const data = schemaOf(c.response, "output");
-  const success = c.envelope === false
-    ? data
-    : { type: "object", required: ["success", "data"], properties: { success: { const: true }, data } };
-  const responses: Json = c.openapi?.successResponses ?? {
-    [String(c.status ?? 200)]: { description: "Success", content: { "application/json": { schema: success } } },
-  };
+  const envelope = (data: Json) =>
+    c.envelope === false ? data : { type: "object", required: ["success", "data"], properties: { success: { const: true }, data } };
+  let responses: Json;
+  if (c.openapi?.successResponses) responses = { ...c.openapi.successResponses };
+  else if (c.redirect) {
+    responses = {
+      "302": { description: c.redirect, headers: { Location: { schema: { type: "string" }, description: "Where the client goes next." } } },
+    };
+  } else {
+    const main: Json = { description: "Success", content: { "application/json": { schema: envelope(schemaOf(c.response!, "output")) } } };
+    responses = {
+      [String(c.status ?? 200)]: c.cache ? withHeaders(main, { "Cache-Control": { schema: { type: "string", const: cacheControl(c.cache) } } }) : main,
+    };
+    for (const [status, spec] of Object.entries(c.responses ?? {})) {
+      responses[status] = { description: spec.description, content: { "application/json": { schema: envelope(schemaOf(spec.schema, "output")) } } };
+    }
+  }
+  const limits = rateLimitsOf(c);
+  if (limits.length) for (const status of Object.keys(responses)) responses[status] = withHeaders(responses[status], RATE_LIMIT_HEADERS);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesFor(h)) {
+  for (const code of documentedErrorCodes(c)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    responses[String(status)] = {
+    const response: Json = {
       description: codes.map((code) => `${code}: ${ERROR_CODES[code].description}`).join(" "),
       content: { "application/json": { schema: errorRef } },
     };
+    responses[String(status)] = codes.includes("RATE_LIMITED")
+      ? withHeaders(response, { "Retry-After": RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS })
+      : codes.includes("SERVICE_UNAVAILABLE")
+        ? withHeaders(response, { "Retry-After": UNAVAILABLE_RETRY_AFTER_HEADER })
+        : response;
   }
-  const security =
-    c.auth === "public" ? [] : c.auth === "optional" ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
   return {
     operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ?? "").toUpperCase())}`,
     summary: c.summary,
     ...(c.description ? { description: c.description } : {}),
     tags: c.tags,
-    security,
+    security: SECURITY[c.auth],
     "x-auth": c.auth,
     ...(c.rateLimit ? { "x-rate-limit-policy": c.rateLimit } : {}),
+    ...(limits.length ? { "x-rate-limit": limits } : {}),
     ...(c.deprecated ? { deprecated: true } : {}),
     parameters: [...parameters(c.params, "path"), ...parameters(c.query, "query")],
     ...(c.openapi?.requestBody
       ? { requestBody: c.openapi.requestBody }
       : c.body
-      ? {
-          requestBody: {
-            required: c.bodyRequired !== false,
-            content: { "application/json": { schema: schemaOf(c.body, "input") } },
-          },
-        }
-      : {}),
+        ? {
+            requestBody: {
+              required: c.bodyRequired !== false,
+              content: { "application/json": { schema: schemaOf(c.body, "input") } },
+            },
+          }
+        : {}),
     responses,
   };
+}
+
+/** GET /api/openapi.json: its route (app/api/openapi.json) serves this document, which describes it from this config. */
+export const OPENAPI_DOCUMENT_ROUTE = {
+  summary: "This OpenAPI document",
+  description: "The OpenAPI 3.1 document of the public contract.",
+  tags: ["Platform"],
+  auth: "public",
+  envelope: false,
+  cache: { maxAge: 60 },
+  database: false,
+  response: z.record(z.string(), z.unknown()).meta({ description: "OpenAPI 3.1 document" }),
+} satisfies RouteConfig<undefined, undefined, undefined, Record<string, unknown>>;
+
+const SECURITY_SCHEMES: Record<string, Json> = {
+  bearerAuth: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: 'Clerk session token (RS256). Staff routes need the claim metadata.role = "admin".',
+  },
+  cronSecret: {
+    type: "http",
+    scheme: "bearer",
+    description: "Vercel Cron: `Authorization: Bearer <CRON_SECRET>`, compared in constant time; with CRON_SECRET unset every call is refused.",
+  },
+  webhookSignature: {
+    type: "apiKey",
+    in: "header",
+    name: SIGNATURE_HEADER,
+    description: `\`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`, keyed with the secret the operation names; \`t\` within ±${SIGNATURE_TOLERANCE_S} s; several v1 entries allowed (rotation).`,
+  },
+};
+
+/** The security schemes a document's operations use (the public one has no cron routes, so no cron secret). */
+function usedSchemes(paths: Record<string, Json>): Record<string, Json> {
+  const used = new Set<string>();
+  for (const ops of Object.values(paths)) {
+    for (const op of Object.values(ops) as { security?: Record<string, unknown>[] }[]) {
+      for (const requirement of op.security ?? []) for (const name of Object.keys(requirement)) used.add(name);
+    }
+  }
+  return Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name)));
 }
 
 const cache = new Map<string, Json>();
@@ -139,31 +261,24 @@ function buildDocument(kind: "public" | "internal", modules: Modules): Json {
   for (const { path, method, handler } of routeConfigs(modules)) {
     (paths[path] ??= {})[method.toLowerCase()] = operation(path, method, handler);
   }
-  if (kind === "public") paths["/api/openapi.json"] = {
-    get: {
-      operationId: "getOpenApiDocument",
-      summary: "This OpenAPI document",
-      tags: ["Platform"],
-      security: [],
-      "x-auth": "public",
-      responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } },
-    },
-  };
+  if (kind === "public") {
+    paths["/api/openapi.json"] = { get: { ...operation("/api/openapi.json", "GET", { config: OPENAPI_DOCUMENT_ROUTE }), operationId: "getOpenApiDocument" } };
+  }
   const doc: Json = {
     openapi: "3.1.0",
     info: {
       title: kind === "public" ? "Fan Engagement API" : "Fan Engagement API — internal (staff, cron)",
       version: "1.0.0",
       description:
-        "Backend of the fan-engagement platform. Successful responses use `{ success: true, data }` unless an operation documents a bare object. Every error is `{ success: false, error: { code, message, details? } }`; every response carries `X-Request-Id`. Unknown /api paths answer 404 NOT_FOUND; a known path with another method answers 405 with an Allow header.",
+        "Backend of the fan-engagement platform. Successful responses use `{ success: true, data }` unless an operation documents a bare object. Every error is `{ success: false, error: { code, message, details? } }`; every response carries `X-Request-Id`. Unknown /api paths answer 404 NOT_FOUND; a known path with another method answers 405 with an Allow header. " +
+        "Rate-limited operations (`x-rate-limit`: policy, limit, window, what it is keyed by) answer `RateLimit-Policy`, `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (IETF draft-ietf-httpapi-ratelimit-headers; absent when the limiter could not answer and the request proceeded), and past the limit 429 RATE_LIMITED with `Retry-After`; the older `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds) come along. " +
+        `Browsers on the origins in CORS_ALLOWED_ORIGINS may call the API cross-origin (preflight answered for every path; readable headers: ${CORS_EXPOSED_HEADERS.join(", ")}).`,
     },
     servers: [{ url: "/" }],
     tags: [...new Set(Object.values(paths).flatMap((p) => Object.values(p).flatMap((op) => (op as { tags: string[] }).tags)))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Clerk session token (RS256). Staff routes need the claim metadata.role = \"admin\"." },
-      },
+      securitySchemes: usedSchemes(paths),
       schemas: {
         ...components,
         Error: {

@@ -1,27 +1,36 @@
-// Every API route module, by its OpenAPI path: the public contract and, apart, the internal routes (staff
-// console, cron). Each domain keeps its own tables in ./routes/; a test checks the union against app/api/**/route.ts.
-import foundation from "./routes/foundation";
-import identity, { internalRoutes as identityInternal } from "./routes/identity";
-import invitesSupport from "./routes/invites-support";
-import leagues from "./routes/leagues";
-import { internalRoutes as syncInternal, publicRoutes as syncPublic } from "./routes/sync";
-import teams from "./routes/teams";
-import uploads, { internalRoutes as uploadsInternal } from "./routes/uploads";
-import users from "./routes/users";
+// Every domain module's route table, by OpenAPI path: the public contract and, apart, the internal routes (staff
+// console, cron). A new module registers its lib/<domain>/routes.ts here; a test checks the union against
+// app/api/**/route.ts.
+import * as economy from "../economy/routes";
+import * as invites from "../invites/routes";
+import * as leagues from "../leagues/routes";
+import * as mobile from "../mobile/routes";
+import * as platform from "../platform/routes";
+import * as quests from "../quests/routes";
+import * as rep from "../rep/routes";
+import * as stars from "../stars/routes";
+import * as support from "../support/routes";
+import * as sync from "../sync/routes";
+import * as teams from "../teams/routes";
+import * as uploads from "../uploads/routes";
+import * as users from "../users/routes";
 
-export const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
-  ...foundation,
-  ...identity,
-  ...invitesSupport,
-  ...leagues,
-  ...syncPublic,
-  ...teams,
-  ...uploads,
-  ...users,
-};
+type RouteTable = Record<string, Record<string, unknown>>;
+const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
+  platform,
+  users,
+  teams,
+  stars,
+  rep,
+  mobile,
+  invites,
+  support,
+  leagues,
+  sync,
+  uploads,
+  quests,
+  economy,
+];
 
-export const INTERNAL_ROUTE_MODULES: Record<string, Record<string, unknown>> = {
-  ...identityInternal,
-  ...syncInternal,
-  ...uploadsInternal,
-};
+export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));
+export const INTERNAL_ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.internalRoutes));

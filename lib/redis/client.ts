@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { Redis as IORedis } from "ioredis";
 import { Redis as UpstashRedis } from "@upstash/redis";
-import { env } from "../env";
+import { DEFAULT_REDIS_URL, env } from "../env";
+import { log } from "../http/log";
 
 /**
  * The subset of @upstash/redis that @upstash/ratelimit calls. In production it is Upstash's REST client;
@@ -71,13 +72,92 @@ export function createTcpRedis(url: string): IORedis {
   return client;
 }
 
-const g = globalThis as unknown as { __scriptRedis?: ScriptRedis };
+/**
+ * Which store serves rate limits (and, later, pub/sub): the one place that decides.
+ * - `upstash`: UPSTASH_REDIS_REST_URL is set (always wins);
+ * - `tcp`: REDIS_URL is set, or (outside production) nothing is configured and a Redis answers on 127.0.0.1:6379;
+ * - `memory`: REDIS_BACKEND=memory, or (outside production) nothing is configured and no local Redis answers:
+ *   an in-process store, so limits hold per process only.
+ * In production nothing is chosen silently: without REDIS_URL, Upstash or REDIS_BACKEND=memory this throws (and
+ * lib/startup.ts stops the server, naming the variables).
+ */
+export type RedisBackend = { kind: "upstash"; url: string } | { kind: "tcp"; url: string; configured: boolean } | { kind: "memory"; reason: string };
 
-export function scriptRedis(): ScriptRedis {
+const g = globalThis as unknown as { __scriptRedis?: ScriptRedis; __redisBackend?: Promise<RedisBackend> };
+
+export const NO_REDIS_IN_PRODUCTION =
+  "REDIS_URL or UPSTASH_REDIS_REST_URL (with UPSTASH_REDIS_REST_TOKEN) is required in production (or REDIS_BACKEND=memory for per-process limits)";
+
+/** The store in use, decided once per process (probing the local Redis at most once) and logged then. */
+export function redisBackend(): Promise<RedisBackend> {
+  return (g.__redisBackend ??= decideBackend().then((backend) => {
+    // Per-process limits in production are a deliberate choice (REDIS_BACKEND=memory) but worth a warning.
+    log(backend.kind === "memory" && env().NODE_ENV === "production" ? "warn" : "info", { msg: `rate limits: ${describeBackend(backend)}` });
+    return backend;
+  }));
+}
+
+async function decideBackend(): Promise<RedisBackend> {
+  const e = env();
+  if (e.UPSTASH_REDIS_REST_URL) return { kind: "upstash", url: e.UPSTASH_REDIS_REST_URL };
+  if (e.REDIS_URL) return { kind: "tcp", url: e.REDIS_URL, configured: true };
+  if (e.REDIS_BACKEND === "memory") return { kind: "memory", reason: "REDIS_BACKEND=memory" };
+  if (e.NODE_ENV === "production") throw new Error(NO_REDIS_IN_PRODUCTION);
+  if (await redisAnswers(DEFAULT_REDIS_URL)) return { kind: "tcp", url: DEFAULT_REDIS_URL, configured: false };
+  return { kind: "memory", reason: `no REDIS_URL or Upstash configured and no Redis answers at ${DEFAULT_REDIS_URL}` };
+}
+
+/** True when a Redis at `url` answers PING within `timeoutMs` (a plain connection: no retries, no queue). */
+export async function redisAnswers(url: string, timeoutMs = 500): Promise<boolean> {
+  const client = new IORedis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    return (await client.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** The script client of a Redis backend (Upstash's REST client, or the TCP adapter); not for `memory`. */
+export function scriptRedis(backend: Exclude<RedisBackend, { kind: "memory" }>): ScriptRedis {
   if (g.__scriptRedis) return g.__scriptRedis;
   const e = env();
-  g.__scriptRedis = e.UPSTASH_REDIS_REST_URL
-    ? (new UpstashRedis({ url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN! }) as unknown as ScriptRedis)
-    : new TcpScriptRedis(createTcpRedis(e.REDIS_URL));
+  g.__scriptRedis =
+    backend.kind === "upstash"
+      ? (new UpstashRedis({ url: backend.url, token: e.UPSTASH_REDIS_REST_TOKEN! }) as unknown as ScriptRedis)
+      : new TcpScriptRedis(createTcpRedis(backend.url));
   return g.__scriptRedis;
+}
+
+/** How the backend is described in logs (no credentials: the URL's password is dropped). */
+export function describeBackend(b: RedisBackend): string {
+  if (b.kind === "memory") return `in-process (${b.reason}); limits hold per process`;
+  const u = new URL(b.url);
+  u.password = "";
+  u.username = "";
+  return b.kind === "upstash" ? `Upstash (${u.host})` : `Redis at ${u.toString()}${b.configured ? "" : " (found locally; REDIS_URL unset)"}`;
+}
+
+/** Where rate limits are counted, as readiness reports it. */
+export async function rateLimitBackend(): Promise<"upstash" | "redis" | "memory"> {
+  const kind = (await redisBackend()).kind;
+  return kind === "tcp" ? "redis" : kind;
+}
+
+/** PING the rate limiter's store (readiness); rejects when it cannot answer. The in-process store always answers. */
+export async function pingRateLimitStore(): Promise<void> {
+  const backend = await redisBackend();
+  if (backend.kind === "memory") return;
+  const redis = scriptRedis(backend);
+  if (redis instanceof TcpScriptRedis) await redis.client.ping();
+  else await (redis as unknown as UpstashRedis).ping();
 }

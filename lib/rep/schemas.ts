@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { pageSchema } from "../http/page";
 import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
-import { CLIENT_EARN_KIND_NAMES, SERVER_AWARDED_KINDS } from "./earn-kinds";
+import { CLIENT_EARN_KIND_NAMES, SERVER_AWARDED_KINDS } from "./grants";
 
 export const repSource = z.enum(["fanAmp", "club", "playerAmp", "serviceDirect"]);
 
@@ -19,12 +20,7 @@ export const ledgerQuery = z.strictObject({
   limit: intQuery(1, 100, 20),
 });
 
-export const ledgerPage = z
-  .object({
-    entries: z.array(ledgerEntry),
-    nextCursor: z.string().optional().meta({ description: "Present only when more entries remain." }),
-  })
-  .meta({ id: "RepLedgerPage" });
+export const ledgerPage = pageSchema("entries", ledgerEntry, { id: "RepLedgerPage", nextCursor: "Present only when more entries remain." });
 
 export const earnKind = z.enum([...CLIENT_EARN_KIND_NAMES, ...SERVER_AWARDED_KINDS]).meta({
   description: `Client-claimable kinds: ${CLIENT_EARN_KIND_NAMES.join(", ")} (profile_completed and notifications_enabled only when the server sees a complete profile or a notification setting on; else 409 EARN_CONDITION_NOT_MET). ${SERVER_AWARDED_KINDS.join(", ")} are awarded by the server and answer 403 EARN_KIND_SERVER_AWARDED.`,

@@ -12,7 +12,7 @@ const snapshotFields = {
 
 export const starSnapshotBody = z.strictObject(snapshotFields).meta({ id: "StarSnapshot" });
 
-export const teamIdParams = z.strictObject({ teamId: idString });
+export const starredTeamParams = z.strictObject({ teamId: idString });
 
 export const starredTeam = z
   .object({

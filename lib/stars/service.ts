@@ -1,58 +1,11 @@
-import type { Db, DbTx, Pool } from "../db/client";
+import type { Db } from "../db/client";
+import { lockUser, txOptions } from "../db/tx";
 import { DomainError } from "../http/errors";
+import { starEntries } from "./queries";
 import { mergeItem, STARRED_TEAMS_CAP, type StarSnapshot } from "./schemas";
 
 // Stars are HQ bookmarks: no follow, no social surface. The cap is held by locking the user's row for the
 // transaction, so concurrent stars of one user are serialized and counted under the lock.
-
-const TX = { maxWait: 15_000, timeout: 15_000 };
-
-async function lockUser(tx: DbTx, userId: string) {
-  await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
-}
-
-interface StarEntryRow {
-  teamId: string;
-  slug: string | null;
-  name: string | null;
-  logo: string | null;
-  source: string | null;
-  providerId: string | null;
-  starredAt: Date;
-}
-
-// Starred entries in one round trip: each star joined with its team row when one exists. The live row wins over
-// the stored snapshot; with no row the snapshot stands and source/providerId are null. $2 narrows to one team.
-const STAR_ENTRIES_SQL = `
-  SELECT s.team_id AS "teamId", s.starred_at AS "starredAt",
-         CASE WHEN t.id IS NULL THEN s.slug ELSE t.slug END AS slug,
-         CASE WHEN t.id IS NULL THEN s.name ELSE t.name END AS name,
-         CASE WHEN t.id IS NULL THEN s.logo ELSE t.logo END AS logo,
-         t.source, t.provider_id AS "providerId"
-  FROM starred_teams s LEFT JOIN teams t ON t.id = s.team_id
-  WHERE s.user_id = $1::uuid AND ($2::text IS NULL OR s.team_id = $2::text)
-  ORDER BY s.starred_at DESC, s.team_id`;
-
-const toEntry = (r: StarEntryRow) => ({
-  id: r.teamId,
-  slug: r.slug,
-  name: r.name,
-  logo: r.logo,
-  source: r.source,
-  providerId: r.providerId,
-  starredAt: r.starredAt.toISOString(),
-});
-
-/** Inside a transaction (after a write). */
-async function starEntries(tx: DbTx, userId: string, onlyTeamId: string | null = null) {
-  return (await tx.$queryRawUnsafe<StarEntryRow[]>(STAR_ENTRIES_SQL, userId, onlyTeamId)).map(toEntry);
-}
-
-/** The starred list, a hot read: plain pg with a statement prepared once per connection. */
-export async function listStars(pool: Pool, userId: string) {
-  const { rows } = await pool.query<StarEntryRow>({ name: "starred_teams_list", text: STAR_ENTRIES_SQL, values: [userId, null] });
-  return rows.map(toEntry);
-}
 
 /** Only the snapshot keys present are written; an explicit null clears. */
 function snapshotUpdate(snapshot: StarSnapshot) {
@@ -77,7 +30,7 @@ export async function starTeam(db: Db, userId: string, teamId: string, snapshot:
     }
     const [team] = await starEntries(tx, userId, teamId);
     return { starred: true as const, team: team! };
-  }, TX);
+  }, txOptions());
 }
 
 export async function unstarTeam(db: Db, userId: string, teamId: string) {
@@ -104,9 +57,7 @@ export async function mergeStars(db: Db, userId: string, items: unknown[]) {
   let skipped = 0;
   const teams = await db.$transaction(async (tx) => {
     await lockUser(tx, userId);
-    const starred = new Set(
-      (await tx.starredTeam.findMany({ where: { userId }, select: { teamId: true } })).map((s) => s.teamId),
-    );
+    const starred = new Set((await tx.starredTeam.findMany({ where: { userId }, select: { teamId: true } })).map((s) => s.teamId));
     const fresh: { userId: string; teamId: string; slug?: string | null; name?: string | null; logo?: string | null }[] = [];
     for (const { index, item } of valid) {
       const { id, ...snapshot } = item;
@@ -126,7 +77,7 @@ export async function mergeStars(db: Db, userId: string, items: unknown[]) {
     }
     if (fresh.length) await tx.starredTeam.createMany({ data: fresh });
     return starEntries(tx, userId);
-  }, TX);
+  }, txOptions());
 
   rejected.sort((a, b) => a.index - b.index);
   return { teams, added, skipped, rejected };

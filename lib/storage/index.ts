@@ -12,8 +12,6 @@ let cached: Storage | undefined;
 export function storage(): Storage {
   if (cached) return cached;
   const e = env();
-  cached = e.BLOB_READ_WRITE_TOKEN
-    ? createVercelBlobStorage(e.BLOB_READ_WRITE_TOKEN)
-    : createLocalStorage(e.UPLOAD_DIR, e.UPLOAD_PUBLIC_BASE_URL ?? "/files");
+  cached = e.BLOB_READ_WRITE_TOKEN ? createVercelBlobStorage(e.BLOB_READ_WRITE_TOKEN) : createLocalStorage(e.UPLOAD_DIR, e.UPLOAD_PUBLIC_BASE_URL ?? "/files");
   return cached;
 }

@@ -1,8 +1,10 @@
 import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
-import { decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
+import { txOptions } from "../db/tx";
+import { decodeUuidTimeCursor, encodeCursor } from "../http/cursor";
 import { notFound } from "../http/errors";
-import { UUID_PATTERN } from "../http/schemas";
+import { keysetPage } from "../http/page";
+import { fromSelected, messagesOf, TICKET_SELECT, ticketsOf, toMessage, toTicket } from "./queries";
 import type { CreateTicketInput } from "./schemas";
 
 // Support tickets: a fan's conversation with staff. Only the ticket's owner and staff (admin tokens) may see or
@@ -14,97 +16,13 @@ import type { CreateTicketInput } from "./schemas";
 // which they were written and lastMessageAt never moves backwards.
 
 type Viewer = Pick<AuthUser, "id" | "isAdmin">;
-type TicketStatus = "open" | "pending" | "closed";
-
-const TX = { maxWait: 10_000, timeout: 10_000 };
-
-interface TicketRow {
-  id: string;
-  subject: string;
-  status: TicketStatus;
-  createdAt: Date;
-  updatedAt: Date;
-  lastMessageAt: Date;
-  messageCount: number;
-}
-
-interface MessageRow {
-  id: string;
-  ticketId: string;
-  body: string;
-  fromStaff: boolean;
-  createdAt: Date;
-}
-
-const toTicket = (t: TicketRow) => ({
-  id: t.id,
-  subject: t.subject,
-  status: t.status,
-  messageCount: t.messageCount,
-  createdAt: t.createdAt.toISOString(),
-  updatedAt: t.updatedAt.toISOString(),
-  lastMessageAt: t.lastMessageAt.toISOString(),
-});
-
-const toMessage = (m: MessageRow) => ({
-  id: m.id,
-  ticketId: m.ticketId,
-  body: m.body,
-  fromStaff: m.fromStaff,
-  createdAt: m.createdAt.toISOString(),
-});
-
-const TICKET_SELECT = {
-  id: true,
-  userId: true,
-  subject: true,
-  status: true,
-  createdAt: true,
-  updatedAt: true,
-  lastMessageAt: true,
-  _count: { select: { messages: true } },
-} as const;
-
-type SelectedTicket = Omit<TicketRow, "messageCount"> & { userId: string; _count: { messages: number } };
-const fromSelected = ({ _count, ...t }: SelectedTicket): TicketRow => ({ ...t, messageCount: _count.messages });
-
 const canAccess = (viewer: Viewer, ownerId: string) => viewer.isAdmin || viewer.id === ownerId;
 const ticketNotFound = () => notFound("Support ticket");
 
-/** A time cursor whose id is a uuid: anything else is a 400, never a SQL cast error. */
-function decodeUuidCursor(cursor: string) {
-  const after = decodeTimeCursor(cursor);
-  if (!UUID_PATTERN.test(after.id)) throw invalidCursor();
-  return after;
-}
-
-function page<T extends { id: string }>(rows: T[], limit: number, key: (row: T) => Date) {
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor(key(last).getTime(), last.id) : undefined };
-}
-
 /** The caller's own tickets, newest activity first (lastMessageAt desc, id desc), keyset-paginated. */
 export async function listTickets(db: DbTx, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
-  const after = cursor ? decodeUuidCursor(cursor) : undefined;
-  // Row comparison keeps the scan on the (user_id, last_message_at desc, id desc) index at any depth.
-  const rows = after
-    ? await db.$queryRaw<TicketRow[]>`
-        SELECT t.id::text AS id, t.subject, t.status::text AS status, t.created_at AS "createdAt", t.updated_at AS "updatedAt",
-               t.last_message_at AS "lastMessageAt",
-               (SELECT count(*)::int FROM support_messages m WHERE m.ticket_id = t.id) AS "messageCount"
-        FROM support_tickets t
-        WHERE t.user_id = ${userId}::uuid AND (t.last_message_at, t.id) < (${after.at}::timestamptz, ${after.id}::uuid)
-        ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${limit + 1}`
-    : await db.$queryRaw<TicketRow[]>`
-        SELECT t.id::text AS id, t.subject, t.status::text AS status, t.created_at AS "createdAt", t.updated_at AS "updatedAt",
-               t.last_message_at AS "lastMessageAt",
-               (SELECT count(*)::int FROM support_messages m WHERE m.ticket_id = t.id) AS "messageCount"
-        FROM support_tickets t
-        WHERE t.user_id = ${userId}::uuid
-        ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${limit + 1}`;
-  const { items, nextCursor } = page(rows, limit, (r) => r.lastMessageAt);
-  return { tickets: items.map(toTicket), ...(nextCursor ? { nextCursor } : {}) };
+  const rows = await ticketsOf(db, userId, cursor ? decodeUuidTimeCursor(cursor) : undefined, limit + 1);
+  return keysetPage("tickets", rows, limit, (r) => encodeCursor(r.lastMessageAt.getTime(), r.id), toTicket);
 }
 
 /** Opens a ticket and its first message in one transaction. */
@@ -120,7 +38,7 @@ export async function createTicket(db: Db, userId: string, input: CreateTicketIn
     });
     const ticket = await tx.supportTicket.findUniqueOrThrow({ where: { id: created.id }, select: TICKET_SELECT });
     return { ticket: toTicket(fromSelected(ticket)), message: toMessage(message) };
-  }, TX);
+  }, txOptions(10_000));
 }
 
 /** One ticket the viewer may see (owner or staff), else 404. */
@@ -139,28 +57,12 @@ export async function closeTicket(db: DbTx, viewer: Viewer, ticketId: string) {
 }
 
 /** A ticket's messages, oldest first (createdAt asc, id asc), keyset-paginated. */
-export async function listMessages(
-  db: DbTx,
-  viewer: Viewer,
-  ticketId: string,
-  { cursor, limit }: { cursor?: string; limit: number },
-) {
-  const after = cursor ? decodeUuidCursor(cursor) : undefined;
+export async function listMessages(db: DbTx, viewer: Viewer, ticketId: string, { cursor, limit }: { cursor?: string; limit: number }) {
+  const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
   const ticket = await db.supportTicket.findUnique({ where: { id: ticketId }, select: { userId: true } });
   if (!ticket || !canAccess(viewer, ticket.userId)) throw ticketNotFound();
-  const rows = after
-    ? await db.$queryRaw<MessageRow[]>`
-        SELECT m.id::text AS id, m.ticket_id::text AS "ticketId", m.body, m.from_staff AS "fromStaff", m.created_at AS "createdAt"
-        FROM support_messages m
-        WHERE m.ticket_id = ${ticketId}::uuid AND (m.created_at, m.id) > (${after.at}::timestamptz, ${after.id}::uuid)
-        ORDER BY m.created_at, m.id LIMIT ${limit + 1}`
-    : await db.$queryRaw<MessageRow[]>`
-        SELECT m.id::text AS id, m.ticket_id::text AS "ticketId", m.body, m.from_staff AS "fromStaff", m.created_at AS "createdAt"
-        FROM support_messages m
-        WHERE m.ticket_id = ${ticketId}::uuid
-        ORDER BY m.created_at, m.id LIMIT ${limit + 1}`;
-  const { items, nextCursor } = page(rows, limit, (r) => r.createdAt);
-  return { messages: items.map(toMessage), ...(nextCursor ? { nextCursor } : {}) };
+  const rows = await messagesOf(db, ticketId, after, limit + 1);
+  return keysetPage("messages", rows, limit, (r) => encodeCursor(r.createdAt.getTime(), r.id), toMessage);
 }
 
 /**
@@ -184,5 +86,5 @@ export async function postMessage(db: Db, viewer: Viewer, ticketId: string, body
       select: TICKET_SELECT,
     });
     return { ticket: toTicket(fromSelected(ticket)), message: toMessage(message) };
-  }, TX);
+  }, txOptions(10_000));
 }

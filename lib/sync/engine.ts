@@ -36,7 +36,13 @@ export class SyncConflictError extends Error {
 }
 
 export function namespaceOf(source: string): string {
-  return source.replace(/^feed:/, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "feed";
+  return (
+    source
+      .replace(/^feed:/, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "feed"
+  );
 }
 
 function emptySummary(): SyncSummary {
@@ -116,48 +122,88 @@ async function assertFree(what: string, newIds: string[], taken: (ids: string[])
 }
 
 async function syncLeagues(c: Ctx) {
-  const existing = new Map((await c.tx.league.findMany({ where: { source: c.source } })).map((l) => [l.providerId, l]));
-  const creates: Prisma.LeagueCreateManyInput[] = [];
-  for (const l of c.feed.leagues) {
-    const current = existing.get(l.id);
-    const desired = {
-      slug: l.slug,
-      name: l.name,
-      shortName: l.shortName ?? null,
-      sport: l.sport,
-      season: l.season ?? null,
-      logo: l.logo ?? null,
-      primaryColor: l.primaryColor ?? null,
-      secondaryColor: l.secondaryColor ?? null,
-      displayOrder: l.displayOrder,
-      archivedAt: l.status === "inactive" ? (current?.archivedAt ?? c.now) : null,
-    };
+  await syncOwned(
+    c,
+    "leagues",
+    c.tx.league,
+    c.feed.leagues,
+    (l, current) =>
+      ({
+        slug: l.slug,
+        name: l.name,
+        shortName: l.shortName ?? null,
+        sport: l.sport,
+        season: l.season ?? null,
+        logo: l.logo ?? null,
+        primaryColor: l.primaryColor ?? null,
+        secondaryColor: l.secondaryColor ?? null,
+        displayOrder: l.displayOrder,
+        archivedAt: l.status === "inactive" ? (current?.archivedAt ?? c.now) : null,
+      }) satisfies Omit<Prisma.LeagueCreateManyInput, "id" | "source" | "providerId">,
+  );
+}
+
+type OwnedRow = { id: string; providerId: string | null; archivedAt: Date | null } & Row;
+
+interface OwnedDelegate {
+  findMany(args: { where: { source: string } }): Promise<OwnedRow[]>;
+  findMany(args: { where: { id: { in: string[] } }; select: { id: true } }): Promise<{ id: string }[]>;
+  createMany(args: { data: Row[] }): Promise<unknown>;
+  update(args: { where: { id: string }; data: Row }): Promise<unknown>;
+}
+
+/**
+ * Leagues and teams: found by (source, providerId); missing ones are created with a derived id (which must be free),
+ * only rows whose synced fields differ are written, and the ones the feed no longer lists are archived.
+ */
+async function syncOwned<F extends { id: string }>(
+  c: Ctx,
+  entity: "leagues" | "teams",
+  model: unknown,
+  feedRows: F[],
+  desiredOf: (row: F, current: OwnedRow | undefined) => Row & { archivedAt: Date | null },
+) {
+  const m = model as OwnedDelegate;
+  const existing = new Map((await m.findMany({ where: { source: c.source } })).map((r) => [r.providerId, r]));
+  const creates: (Row & { id: string })[] = [];
+  for (const f of feedRows) {
+    const current = existing.get(f.id);
+    const desired = desiredOf(f, current);
     if (!current) {
-      creates.push({ id: ids.league(c, l.id), source: c.source, providerId: l.id, ...desired });
+      creates.push({ id: (entity === "leagues" ? ids.league : ids.team)(c, f.id), source: c.source, providerId: f.id, ...desired });
       continue;
     }
-    existing.delete(l.id);
+    existing.delete(f.id);
     const fields = changedFields(current, desired);
     if (!fields.length) {
-      c.t.record("leagues", current.id, "unchanged");
+      c.t.record(entity, current.id, "unchanged");
       continue;
     }
-    await c.tx.league.update({ where: { id: current.id }, data: desired });
-    c.t.record("leagues", current.id, kindOf(fields, current.archivedAt !== null, desired.archivedAt !== null), fields);
+    await m.update({ where: { id: current.id }, data: desired });
+    c.t.record(entity, current.id, kindOf(fields, current.archivedAt !== null, desired.archivedAt !== null), fields);
   }
-  await assertFree("League", creates.map((r) => r.id), (i) => c.tx.league.findMany({ where: { id: { in: i } }, select: { id: true } }));
-  if (creates.length) await c.tx.league.createMany({ data: creates });
-  for (const r of creates) c.t.record("leagues", r.id, "created");
+  await assertFree(
+    entity === "leagues" ? "League" : "Team",
+    creates.map((r) => r.id),
+    (i) => m.findMany({ where: { id: { in: i } }, select: { id: true } }),
+  );
+  if (creates.length) await m.createMany({ data: creates });
+  for (const r of creates) c.t.record(entity, r.id, "created");
   for (const dropped of existing.values()) {
     if (dropped.archivedAt) continue;
-    await c.tx.league.update({ where: { id: dropped.id }, data: { archivedAt: c.now } });
-    c.t.record("leagues", dropped.id, "archived", ["archivedAt"]);
+    await m.update({ where: { id: dropped.id }, data: { archivedAt: c.now } });
+    c.t.record(entity, dropped.id, "archived", ["archivedAt"]);
   }
 }
 
 /** Row ids of every league (or team) this sync owns, feed or not. */
 const ownedLeagueIds = async (c: Ctx) =>
-  new Map((await c.tx.league.findMany({ where: { source: c.source }, select: { id: true, providerId: true, sport: true, season: true } })).map((l) => [l.providerId!, l]));
+  new Map(
+    (await c.tx.league.findMany({ where: { source: c.source }, select: { id: true, providerId: true, sport: true, season: true } })).map((l) => [
+      l.providerId!,
+      l,
+    ]),
+  );
 const ownedTeamIds = async (c: Ctx) =>
   new Map((await c.tx.team.findMany({ where: { source: c.source }, select: { id: true, providerId: true } })).map((t) => [t.providerId!, t.id]));
 
@@ -168,47 +214,65 @@ async function syncConferencesAndDivisions(c: Ctx) {
   const conferences = c.feed.leagues.flatMap((l) =>
     l.conferences.map((cf) => ({ id: ids.conference(c, cf.id), leagueId: leagues.get(l.id)!.id, name: cf.name })),
   );
-  await upsertChildren(c, "conferences", conferences, c.tx.conference, ownedLeagues);
+  await upsertChildren(c, "conferences", conferences, c.tx.conference, (r: Prisma.ConferenceModel) => ownedLeagues.has(r.leagueId));
 
   const divisions = c.feed.leagues.flatMap((l) => [
     ...l.divisions.map((d) => ({ id: ids.division(c, d.id), leagueId: leagues.get(l.id)!.id, conferenceId: null as string | null, name: d.name })),
     ...l.conferences.flatMap((cf) =>
-      cf.divisions.map((d) => ({ id: ids.division(c, d.id), leagueId: leagues.get(l.id)!.id, conferenceId: ids.conference(c, cf.id) as string | null, name: d.name })),
+      cf.divisions.map((d) => ({
+        id: ids.division(c, d.id),
+        leagueId: leagues.get(l.id)!.id,
+        conferenceId: ids.conference(c, cf.id) as string | null,
+        name: d.name,
+      })),
     ),
   ]);
-  await upsertChildren(c, "divisions", divisions, c.tx.division, ownedLeagues);
+  await upsertChildren(c, "divisions", divisions, c.tx.division, (r: Prisma.DivisionModel) => ownedLeagues.has(r.leagueId));
 }
 
-interface ChildDelegate {
-  findMany(args: { where: { id: { in: string[] } } }): Promise<Row[]>;
+interface ChildDelegate<C> {
+  findMany(args: { where: Row }): Promise<C[]>;
   createMany(args: { data: Row[] }): Promise<unknown>;
   update(args: { where: { id: string }; data: Row }): Promise<unknown>;
 }
 
-/** Conferences and divisions: found by their derived id; an existing row must belong to one of our leagues. */
-async function upsertChildren(c: Ctx, entity: "conferences" | "divisions", rows: ({ id: string; leagueId: string } & Row)[], model: unknown, ownedLeagues: Set<string>) {
-  const m = model as ChildDelegate;
-  const existing = new Map((await m.findMany({ where: { id: { in: rows.map((r) => r.id) } } })).map((r) => [r.id as string, r]));
-  const creates: Row[] = [];
-  for (const { id, ...desired } of rows) {
+const CHILD_LABELS = { conferences: "Conference", divisions: "Division", players: "Player", games: "Game" } as const;
+
+/**
+ * Conferences, divisions, players and games: found by their derived id (or by `where`); an existing row must be ours
+ * (`owned`: through one of our leagues or teams), and is written only where its synced fields differ, as `kind` says
+ * (default "updated"). Answers the rows it found.
+ */
+async function upsertChildren<R extends { id: string } & Row, C extends { id: string } & Row>(
+  c: Ctx,
+  entity: keyof typeof CHILD_LABELS,
+  rows: R[],
+  model: unknown,
+  owned: (current: C) => boolean,
+  opts: { where?: Row; kind?: (fields: string[], current: C, desired: Row) => SyncChange["change"] } = {},
+): Promise<Map<string, C>> {
+  const m = model as ChildDelegate<C>;
+  const existing = new Map((await m.findMany({ where: opts.where ?? { id: { in: rows.map((r) => r.id) } } })).map((r) => [r.id, r]));
+  const creates: R[] = [];
+  for (const row of rows) {
+    const { id, ...desired } = row;
     const current = existing.get(id);
     if (!current) {
-      creates.push({ id, ...desired });
+      creates.push(row);
       continue;
     }
-    if (!ownedLeagues.has(current.leagueId as string)) {
-      throw new SyncConflictError(`${entity === "conferences" ? "Conference" : "Division"} id ${id} already exists and is not owned by this sync; nothing was changed.`);
-    }
+    if (!owned(current)) throw new SyncConflictError(`${CHILD_LABELS[entity]} id ${id} already exists and is not owned by this sync; nothing was changed.`);
     const fields = changedFields(current, desired);
     if (!fields.length) {
       c.t.record(entity, id, "unchanged");
       continue;
     }
     await m.update({ where: { id }, data: desired });
-    c.t.record(entity, id, "updated", fields);
+    c.t.record(entity, id, opts.kind?.(fields, current, desired) ?? "updated", fields);
   }
   if (creates.length) await m.createMany({ data: creates });
-  for (const r of creates) c.t.record(entity, r.id as string, "created");
+  for (const r of creates) c.t.record(entity, r.id, "created");
+  return existing;
 }
 
 async function syncTeams(c: Ctx) {
@@ -228,90 +292,57 @@ async function syncTeams(c: Ctx) {
   const missing = [...confIds, ...divIds].filter((id) => !found.some((r) => r.id === id));
   if (missing.length) throw new SyncConflictError(`${missing[0]} is not synced yet: run a leagues (or full) sync first; nothing was changed.`);
 
-  const existing = new Map((await c.tx.team.findMany({ where: { source: c.source } })).map((t) => [t.providerId, t]));
-  const creates: Prisma.TeamCreateManyInput[] = [];
-  for (const t of c.feed.teams) {
-    const league = leagues.get(t.leagueId)!;
-    const current = existing.get(t.id);
-    const desired = {
-      slug: t.slug ?? slugify(t.name),
-      name: t.name,
-      shortName: t.shortName ?? null,
-      abbreviation: t.abbreviation ?? null,
-      city: t.city ?? null,
-      sport: t.sport ?? feedLeagues.get(t.leagueId)!.sport,
-      leagueId: league.id,
-      conferenceId: t.conferenceId ? ids.conference(c, t.conferenceId) : null,
-      divisionId: t.divisionId ? ids.division(c, t.divisionId) : null,
-      logo: t.logo ?? null,
-      primaryColor: t.primaryColor ?? null,
-      secondaryColor: t.secondaryColor ?? null,
-      foundedDate: t.foundedDate ? new Date(`${t.foundedDate}T00:00:00.000Z`) : null,
-      rank: t.rank ?? null,
-      archivedAt: t.status === "inactive" ? (current?.archivedAt ?? c.now) : null,
-    };
-    if (!current) {
-      creates.push({ id: ids.team(c, t.id), source: c.source, providerId: t.id, ...desired });
-      continue;
-    }
-    existing.delete(t.id);
-    const fields = changedFields(current, desired);
-    if (!fields.length) {
-      c.t.record("teams", current.id, "unchanged");
-      continue;
-    }
-    await c.tx.team.update({ where: { id: current.id }, data: desired });
-    c.t.record("teams", current.id, kindOf(fields, current.archivedAt !== null, desired.archivedAt !== null), fields);
-  }
-  await assertFree("Team", creates.map((r) => r.id), (i) => c.tx.team.findMany({ where: { id: { in: i } }, select: { id: true } }));
-  if (creates.length) await c.tx.team.createMany({ data: creates });
-  for (const r of creates) c.t.record("teams", r.id, "created");
-  for (const dropped of existing.values()) {
-    if (dropped.archivedAt) continue;
-    await c.tx.team.update({ where: { id: dropped.id }, data: { archivedAt: c.now } });
-    c.t.record("teams", dropped.id, "archived", ["archivedAt"]);
-  }
+  await syncOwned(
+    c,
+    "teams",
+    c.tx.team,
+    c.feed.teams,
+    (t, current) =>
+      ({
+        slug: t.slug ?? slugify(t.name),
+        name: t.name,
+        shortName: t.shortName ?? null,
+        abbreviation: t.abbreviation ?? null,
+        city: t.city ?? null,
+        sport: t.sport ?? feedLeagues.get(t.leagueId)!.sport,
+        leagueId: leagues.get(t.leagueId)!.id,
+        conferenceId: t.conferenceId ? ids.conference(c, t.conferenceId) : null,
+        divisionId: t.divisionId ? ids.division(c, t.divisionId) : null,
+        logo: t.logo ?? null,
+        primaryColor: t.primaryColor ?? null,
+        secondaryColor: t.secondaryColor ?? null,
+        foundedDate: t.foundedDate ? new Date(`${t.foundedDate}T00:00:00.000Z`) : null,
+        rank: t.rank ?? null,
+        archivedAt: t.status === "inactive" ? (current?.archivedAt ?? c.now) : null,
+      }) satisfies Omit<Prisma.TeamCreateManyInput, "id" | "source" | "providerId">,
+  );
 }
 
 async function syncPlayers(c: Ctx) {
   const teams = await ownedTeamIds(c);
   const ownedTeams = new Set(teams.values());
   const rows = c.feed.teams.flatMap((t) =>
-    t.players.map((p) => ({
-      id: ids.player(c, p.id),
-      teamId: teams.get(t.id)!,
-      name: p.name,
-      jersey: p.jersey ?? null,
-      position: p.position ?? null,
-      role: p.role ?? null,
-      duty: p.duty ?? null,
-      photo: p.photo ?? null,
-      availability: p.availability,
-      active: p.active,
-    })),
+    t.players.map(
+      (p) =>
+        ({
+          id: ids.player(c, p.id),
+          teamId: teams.get(t.id)!,
+          name: p.name,
+          jersey: p.jersey ?? null,
+          position: p.position ?? null,
+          role: p.role ?? null,
+          duty: p.duty ?? null,
+          photo: p.photo ?? null,
+          availability: p.availability,
+          active: p.active,
+        }) satisfies Prisma.PlayerCreateManyInput,
+    ),
   );
   const feedIds = new Set(rows.map((r) => r.id));
-  const existing = new Map(
-    (await c.tx.player.findMany({ where: { OR: [{ teamId: { in: [...ownedTeams] } }, { id: { in: [...feedIds] } }] } })).map((p) => [p.id, p]),
-  );
-  const creates: Prisma.PlayerCreateManyInput[] = [];
-  for (const { id, ...desired } of rows) {
-    const current = existing.get(id);
-    if (!current) {
-      creates.push({ id, ...desired });
-      continue;
-    }
-    if (!ownedTeams.has(current.teamId)) throw new SyncConflictError(`Player id ${id} already exists and is not owned by this sync; nothing was changed.`);
-    const fields = changedFields(current, desired);
-    if (!fields.length) {
-      c.t.record("players", id, "unchanged");
-      continue;
-    }
-    await c.tx.player.update({ where: { id }, data: desired });
-    c.t.record("players", id, kindOf(fields, !current.active, !desired.active), fields);
-  }
-  if (creates.length) await c.tx.player.createMany({ data: creates });
-  for (const r of creates) c.t.record("players", r.id, "created");
+  const existing = await upsertChildren(c, "players", rows, c.tx.player, (p: Prisma.PlayerModel) => ownedTeams.has(p.teamId), {
+    where: { OR: [{ teamId: { in: [...ownedTeams] } }, { id: { in: [...feedIds] } }] },
+    kind: (fields, current, desired) => kindOf(fields, !current.active, !desired.active),
+  });
   // Players of our teams the feed no longer lists: inactive, never deleted.
   for (const p of existing.values()) {
     if (feedIds.has(p.id) || !p.active || !ownedTeams.has(p.teamId)) continue;
@@ -325,36 +356,21 @@ async function syncGames(c: Ctx) {
   const teams = await ownedTeamIds(c);
   const ownedLeagues = new Set([...leagues.values()].map((l) => l.id));
   const feedLeagues = new Map(c.feed.leagues.map((l) => [l.id, l]));
-  const rows = c.feed.games.map((g) => ({
-    id: ids.game(c, g.id),
-    leagueId: leagues.get(g.leagueId)!.id,
-    season: g.season ?? feedLeagues.get(g.leagueId)!.season ?? null,
-    homeTeamId: teams.get(g.homeTeamId)!,
-    awayTeamId: teams.get(g.awayTeamId)!,
-    startsAt: new Date(g.startsAt),
-    status: g.status,
-    homeScore: g.homeScore ?? null,
-    awayScore: g.awayScore ?? null,
-    overtime: g.overtime,
-    venue: g.venue ?? null,
-  }));
-  const existing = new Map((await c.tx.game.findMany({ where: { id: { in: rows.map((r) => r.id) } } })).map((g) => [g.id, g]));
-  const creates: Prisma.GameCreateManyInput[] = [];
-  for (const { id, ...desired } of rows) {
-    const current = existing.get(id);
-    if (!current) {
-      creates.push({ id, ...desired });
-      continue;
-    }
-    if (!ownedLeagues.has(current.leagueId)) throw new SyncConflictError(`Game id ${id} already exists and is not owned by this sync; nothing was changed.`);
-    const fields = changedFields(current, desired);
-    if (!fields.length) {
-      c.t.record("games", id, "unchanged");
-      continue;
-    }
-    await c.tx.game.update({ where: { id }, data: desired });
-    c.t.record("games", id, "updated", fields);
-  }
-  if (creates.length) await c.tx.game.createMany({ data: creates });
-  for (const r of creates) c.t.record("games", r.id, "created");
+  const rows = c.feed.games.map(
+    (g) =>
+      ({
+        id: ids.game(c, g.id),
+        leagueId: leagues.get(g.leagueId)!.id,
+        season: g.season ?? feedLeagues.get(g.leagueId)!.season ?? null,
+        homeTeamId: teams.get(g.homeTeamId)!,
+        awayTeamId: teams.get(g.awayTeamId)!,
+        startsAt: new Date(g.startsAt),
+        status: g.status,
+        homeScore: g.homeScore ?? null,
+        awayScore: g.awayScore ?? null,
+        overtime: g.overtime,
+        venue: g.venue ?? null,
+      }) satisfies Prisma.GameCreateManyInput,
+  );
+  await upsertChildren(c, "games", rows, c.tx.game, (g: Prisma.GameModel) => ownedLeagues.has(g.leagueId));
 }

@@ -5,7 +5,10 @@ import { z } from "zod";
 // resolve inside the same feed.
 
 const providerId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "1–64 letters, digits, '_', '.' or '-'");
-const slug = z.string().max(100).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lower-case words joined by '-'");
+const slug = z
+  .string()
+  .max(100)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lower-case words joined by '-'");
 const color = z.string().regex(/^#[0-9A-Fa-f]{6}$/, "#RRGGBB");
 const url = z.string().url().max(2_000);
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -14,9 +17,7 @@ const status = z.enum(["active", "inactive"]).default("active");
 
 export const feedDivisionSchema = z.object({ id: providerId, name: text(200) }).strict();
 
-export const feedConferenceSchema = z
-  .object({ id: providerId, name: text(200), divisions: z.array(feedDivisionSchema).max(100).default([]) })
-  .strict();
+export const feedConferenceSchema = z.object({ id: providerId, name: text(200), divisions: z.array(feedDivisionSchema).max(100).default([]) }).strict();
 
 export const feedLeagueSchema = z
   .object({
@@ -111,8 +112,14 @@ export const feedSchema = z
       }
     };
     const leagues = new Map(feed.leagues.map((l) => [l.id, l]));
-    unique(feed.leagues.map((l, i) => ({ id: l.id, path: ["leagues", i, "id"] })), "league");
-    unique(feed.leagues.map((l, i) => ({ id: l.slug, path: ["leagues", i, "slug"] })), "league slug");
+    unique(
+      feed.leagues.map((l, i) => ({ id: l.id, path: ["leagues", i, "id"] })),
+      "league",
+    );
+    unique(
+      feed.leagues.map((l, i) => ({ id: l.slug, path: ["leagues", i, "slug"] })),
+      "league slug",
+    );
     unique(
       feed.leagues.flatMap((l, i) => l.conferences.map((c, j) => ({ id: c.id, path: ["leagues", i, "conferences", j, "id"] }))),
       "conference",
@@ -124,10 +131,22 @@ export const feedSchema = z
       ]),
       "division",
     );
-    unique(feed.teams.map((t, i) => ({ id: t.id, path: ["teams", i, "id"] })), "team");
-    unique(feed.teams.map((t, i) => ({ id: t.slug ?? slugify(t.name), path: ["teams", i, "slug"] })), "team slug");
-    unique(feed.teams.flatMap((t, i) => t.players.map((p, j) => ({ id: p.id, path: ["teams", i, "players", j, "id"] }))), "player");
-    unique(feed.games.map((g, i) => ({ id: g.id, path: ["games", i, "id"] })), "game");
+    unique(
+      feed.teams.map((t, i) => ({ id: t.id, path: ["teams", i, "id"] })),
+      "team",
+    );
+    unique(
+      feed.teams.map((t, i) => ({ id: t.slug ?? slugify(t.name), path: ["teams", i, "slug"] })),
+      "team slug",
+    );
+    unique(
+      feed.teams.flatMap((t, i) => t.players.map((p, j) => ({ id: p.id, path: ["teams", i, "players", j, "id"] }))),
+      "player",
+    );
+    unique(
+      feed.games.map((g, i) => ({ id: g.id, path: ["games", i, "id"] })),
+      "game",
+    );
 
     feed.teams.forEach((t, i) => {
       const league = leagues.get(t.leagueId);

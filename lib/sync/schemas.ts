@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
-import { SYNC_RUNS_DEFAULT_LIMIT, SYNC_RUNS_MAX_LIMIT } from "./service";
+import { SYNC_RUNS_DEFAULT_LIMIT, SYNC_RUNS_MAX_LIMIT } from "./queries";
 
 // Route schemas of the sync triggers and the run history (validation, types and the internal OpenAPI document).
 
@@ -36,7 +36,10 @@ export const syncRunSchema = z
     id: z.string(),
     scope: z.enum(["leagues", "teams", "all"]),
     trigger: z.enum(["admin", "webhook", "cron"]),
-    actor: z.string().nullable().meta({ description: "Identity-provider user id (token `sub`) of the staff member who started an admin run; null for webhook and cron runs." }),
+    actor: z
+      .string()
+      .nullable()
+      .meta({ description: "Identity-provider user id (token `sub`) of the staff member who started an admin run; null for webhook and cron runs." }),
     status: z.enum(["running", "succeeded", "failed"]),
     startedAt: isoDateTime,
     finishedAt: isoDateTime.nullable(),
@@ -50,9 +53,7 @@ export const syncTriggerBody = z
   .strict()
   .optional();
 
-export const syncRunsQuery = z
-  .object({ limit: intQuery(1, SYNC_RUNS_MAX_LIMIT, SYNC_RUNS_DEFAULT_LIMIT), cursor: cursorQuery })
-  .strict();
+export const syncRunsQuery = z.object({ limit: intQuery(1, SYNC_RUNS_MAX_LIMIT, SYNC_RUNS_DEFAULT_LIMIT), cursor: cursorQuery }).strict();
 
 export const syncRunsResult = z.object({ runs: z.array(syncRunSchema), nextCursor: z.string().optional() });
 

@@ -1,10 +1,9 @@
-import { UUID_PATTERN } from "../http/schemas";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { forgetStandings } from "../leagues/service";
 import { forgetTeamDetails } from "../teams/service";
 import { applyFeed, DryRunRollback, SYNC_LOCK_KEY } from "./engine";
 import { parseFeed } from "./feed";
+import { toSyncRunView } from "./queries";
 import { defaultProvider, type FeedProvider } from "./provider";
 import { SYNC_ENTITIES, type SyncCounts, type SyncRunView, type SyncScope, type SyncSummary, type SyncTrigger } from "./types";
 
@@ -25,32 +24,6 @@ export interface RunSyncOptions {
   dryRun?: boolean;
 }
 
-type SyncRunRow = {
-  id: string;
-  scope: string;
-  trigger: string;
-  actor: string | null;
-  status: "running" | "succeeded" | "failed";
-  summary: unknown;
-  error: string | null;
-  startedAt: Date;
-  finishedAt: Date | null;
-};
-
-export function toSyncRunView(r: SyncRunRow): SyncRunView {
-  return {
-    id: r.id,
-    scope: r.scope as SyncScope,
-    trigger: r.trigger as SyncTrigger,
-    actor: r.actor,
-    status: r.status,
-    startedAt: r.startedAt.toISOString(),
-    finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
-    summary: (r.summary ?? null) as SyncSummary | null,
-    error: r.error,
-  };
-}
-
 const MAX_ERROR = 2_000;
 // Long enough for a large feed plus waiting for a run in progress to finish.
 const TX_TIMEOUT_MS = 120_000;
@@ -58,7 +31,10 @@ const TX_TIMEOUT_MS = 120_000;
 function errorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // Prisma prefixes messages with the calling code location; keep the part after it.
-  const lines = message.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const text = lines.length > 1 && /invocation/.test(lines[0]!) ? lines.slice(1).join(" ") : lines.join(" ");
   return text.length > MAX_ERROR ? `${text.slice(0, MAX_ERROR - 1)}…` : text || "Unknown error";
 }
@@ -106,35 +82,19 @@ export async function runSync(db: PrismaClient, opts: RunSyncOptions): Promise<S
 
 const totalOf = (c: SyncCounts) => c.created + c.updated + c.archived + c.unchanged;
 
-export const SYNC_RUNS_DEFAULT_LIMIT = 20;
-export const SYNC_RUNS_MAX_LIMIT = 100;
+// The sync webhook's delivery bookkeeping (the signature is checked by the pipeline: route auth "webhook").
 
-/** Newest first (startedAt desc, id desc), keyset-paginated with an opaque cursor. */
-export async function listSyncRuns(
-  db: PrismaClient,
-  opts: { limit?: number; cursor?: string } = {},
-): Promise<{ runs: SyncRunView[]; nextCursor?: string }> {
-  const limit = Math.min(Math.max(1, Math.trunc(opts.limit ?? SYNC_RUNS_DEFAULT_LIMIT)), SYNC_RUNS_MAX_LIMIT);
-  let where: Prisma.SyncRunWhereInput = {};
-  if (opts.cursor) {
-    const { sortKey, id } = decodeCursor(opts.cursor);
-    const at = new Date(Number(sortKey));
-    if (!/^\d{1,15}$/.test(sortKey) || !UUID_PATTERN.test(id)) throw invalidCursor();
-    where = { OR: [{ startedAt: { lt: at } }, { startedAt: at, id: { lt: id } }] };
-  }
-  const rows = await db.syncRun.findMany({ where, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    runs: page.map(toSyncRunView),
-    ...(rows.length > limit && last ? { nextCursor: encodeCursor(last.startedAt.getTime(), last.id) } : {}),
-  };
-}
+export const WEBHOOK_BODY_LIMIT = 64 * 1024;
+export const WEBHOOK_SOURCE = "leagues-sync";
 
-
-/** One run, or null (also for an id that is not a UUID). */
-export async function getSyncRun(db: PrismaClient, id: string): Promise<SyncRunView | null> {
-  if (!UUID_PATTERN.test(id)) return null;
-  const row = await db.syncRun.findUnique({ where: { id } });
-  return row ? toSyncRunView(row) : null;
+/**
+ * Claims a delivery id once (INSERT … ON CONFLICT DO NOTHING): true the first time, false for a replay. Claims older
+ * than a day are dropped on the way: their timestamps are long outside the window, so they can no longer verify.
+ */
+export async function claimDelivery(db: PrismaClient, id: string): Promise<boolean> {
+  await db.$executeRaw`DELETE FROM webhook_deliveries WHERE source = ${WEBHOOK_SOURCE} AND received_at < now() - interval '1 day'`;
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    INSERT INTO webhook_deliveries (id, source, received_at) VALUES (${id}, ${WEBHOOK_SOURCE}, now())
+    ON CONFLICT (id) DO NOTHING RETURNING id`;
+  return rows.length === 1;
 }

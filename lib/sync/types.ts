@@ -42,4 +42,3 @@ export interface SyncRunView {
   summary: SyncSummary | null;
   error: string | null;
 }
-

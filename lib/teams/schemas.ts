@@ -9,13 +9,23 @@ export const leagueInfo = z
     slug: z.string(),
     name: z.string(),
     shortName: z.string().nullable(),
-    sport: z.string().meta({ description: "Never null; unknown or empty becomes \"other\"." }),
+    sport: z.string().meta({ description: 'Never null; unknown or empty becomes "other".' }),
     season: z.string().nullable(),
     logo: z.string().nullable(),
     colors,
     href: z.string().meta({ description: "API path of the league's standings." }),
   })
   .meta({ id: "LeagueInfo" });
+
+/** The short form of a team other resources embed (standings rows, favorite teams); serialized by toTeamSummary. */
+export const teamSummary = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  shortName: z.string().nullable(),
+  abbreviation: z.string().nullable(),
+  logo: z.string().nullable(),
+});
 
 export const team = z
   .object({
@@ -25,7 +35,7 @@ export const team = z
     shortName: z.string().nullable(),
     abbreviation: z.string().nullable(),
     city: z.string().nullable(),
-    sport: z.string().meta({ description: "Never null; unknown or empty becomes \"other\"." }),
+    sport: z.string().meta({ description: 'Never null; unknown or empty becomes "other".' }),
     logo: z.string().nullable(),
     colors,
     rank: z.number().int().nullable(),
@@ -46,7 +56,7 @@ export const teamRecord = z
     losses: z.number().int(),
     ties: z.number().int(),
     overtimeLosses: z.number().int(),
-    summary: z.string().meta({ description: "W-L, W-L-T or W-L-OTL as the record calls for, e.g. \"7-3\"." }),
+    summary: z.string().meta({ description: 'W-L, W-L-T or W-L-OTL as the record calls for, e.g. "7-3".' }),
   })
   .meta({ id: "TeamRecord" });
 
@@ -103,7 +113,7 @@ export const teamSearchQuery = z.strictObject({
     .max(100)
     .optional()
     .meta({ description: "1..100 characters (surrounding spaces ignored): case-insensitive substring of name, short name, city or abbreviation." }),
-  sport: z.string().min(1).max(40).optional().meta({ description: "Filter by sport, compared normalised (e.g. \"Hockey \" = hockey; unusable values = other)." }),
+  sport: z.string().min(1).max(40).optional().meta({ description: 'Filter by sport, compared normalised (e.g. "Hockey " = hockey; unusable values = other).' }),
   league: z.string().min(1).max(128).optional().meta({ description: "Filter by league id or slug." }),
   cursor: cursorQuery.meta({ description: "Opaque cursor from the previous page's nextCursor; it remembers the sort (a cursor of another sort is 400)." }),
   limit: intQuery(1, 50, 20),
@@ -136,12 +146,13 @@ export const followResult = z
   .meta({ id: "TeamFollowResult" });
 export const unfollowResult = z.object({ following: z.literal(false), teamId: z.string() }).meta({ id: "TeamUnfollowResult" });
 
-export const teamMembershipResult = z
-  .object({
-    joinedTeamIds: z.array(z.string()).meta({ description: "Teams joined (leaderboard entries), oldest join first." }),
-    followedTeamIds: z.array(z.string()).meta({ description: "Teams followed (social follows), oldest follow first." }),
-  })
-  .meta({ id: "TeamMembershipResult" });
+const teamIds = z.object({
+  joinedTeamIds: z.array(z.string()).meta({ description: "Teams joined (leaderboard entries), oldest join first." }),
+  followedTeamIds: z.array(z.string()).meta({ description: "Teams followed (social follows), oldest follow first." }),
+});
+export const teamMembershipResult = teamIds.meta({ id: "TeamMembershipResult" });
+/** GET /api/user/teams: the same lists as a join answers. */
+export const userTeams = teamIds.meta({ id: "UserTeams" });
 
 export const rosterPlayer = z
   .object({
@@ -152,10 +163,7 @@ export const rosterPlayer = z
     role: z.string().nullable(),
     duty: z.string().nullable(),
     photo: z.string().optional().meta({ description: "Omitted when the player has no art." }),
-    availability: z
-      .enum(["injured", "suspended", "unavailable"])
-      .optional()
-      .meta({ description: "Omitted when the player is available." }),
+    availability: z.enum(["injured", "suspended", "unavailable"]).optional().meta({ description: "Omitted when the player is available." }),
   })
   .meta({ id: "RosterPlayer" });
 export const rosterResult = z

@@ -51,7 +51,12 @@ export interface ProxiedImage {
   contentType: string;
 }
 
-const normalizeHost = (host: string) => host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+const normalizeHost = (host: string) =>
+  host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
 
 let cached: ProxyConfig | undefined;
 
@@ -59,7 +64,10 @@ export function proxyConfig(): ProxyConfig {
   if (cached) return cached;
   const e = env();
   const overrides = new Map<string, Target>();
-  for (const entry of (e.IMAGE_PROXY_HOST_OVERRIDES ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of (e.IMAGE_PROXY_HOST_OVERRIDES ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [host, target] = entry.split("=") as [string, string];
     const colon = target.lastIndexOf(":");
     const address = normalizeHost(target.slice(0, colon));
@@ -67,7 +75,8 @@ export function proxyConfig(): ProxyConfig {
     if (!family) throw new Error(`Invalid environment: IMAGE_PROXY_HOST_OVERRIDES: ${address} is not an IP address`);
     overrides.set(normalizeHost(host), { address, family: family as 4 | 6, port: Number(target.slice(colon + 1)) });
   }
-  if (overrides.size) log("warn", { msg: "IMAGE_PROXY_HOST_OVERRIDES is set: pinned hosts skip the public-address check (tests only)", hosts: [...overrides.keys()] });
+  if (overrides.size)
+    log("warn", { msg: "IMAGE_PROXY_HOST_OVERRIDES is set: pinned hosts skip the public-address check (tests only)", hosts: [...overrides.keys()] });
   cached = {
     allowedHosts: e.IMAGE_PROXY_ALLOWED_HOSTS.split(",").map(normalizeHost).filter(Boolean),
     overrides,
@@ -78,9 +87,7 @@ export function proxyConfig(): ProxyConfig {
 }
 
 export function hostAllowed(host: string, allowed: string[]): boolean {
-  return allowed.some((entry) =>
-    entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry,
-  );
+  return allowed.some((entry) => (entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry));
 }
 
 type Refuse = (reason: string) => DomainError;

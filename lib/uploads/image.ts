@@ -89,10 +89,6 @@ export async function processImage(input: Uint8Array, spec: KindSpec): Promise<P
 
 /** ThumbHash (base64) of an image, computed on an RGBA render of at most 100×100. */
 export async function thumbhashOf(image: Uint8Array): Promise<string> {
-  const { data, info } = await sharp(image)
-    .resize(100, 100, { fit: "inside" })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(image).resize(100, 100, { fit: "inside" }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString("base64");
 }

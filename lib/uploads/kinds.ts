@@ -26,9 +26,6 @@ export const UPLOAD_KINDS: Record<UploadKind, KindSpec> = {
 /** Decoding bombs: more pixels than this are refused before decoding (a 48 MP phone photo still fits). */
 export const MAX_INPUT_PIXELS = 50_000_000;
 
-/** Bytes of multipart framing (boundaries, part headers, small fields) allowed on top of the file limit. */
-export const MULTIPART_OVERHEAD = 64 * 1024;
-
 // Locker-media quota and lifetime. An upload is "pending" until a post attaches it (media_uploads.attached_at).
 /** Pending (not yet attached) locker-media uploads one user may hold at once. */
 export const LOCKER_MEDIA_PENDING_CAP = 20;

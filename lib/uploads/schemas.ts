@@ -19,7 +19,8 @@ const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 
 export function describeKind(kind: UploadKind): string {
   const k = UPLOAD_KINDS[kind];
-  const shape = k.fit === "cover" ? `centre-cropped to a square of at most ${k.width}×${k.height}` : `resized to fit within ${k.width}×${k.height} (never enlarged)`;
+  const shape =
+    k.fit === "cover" ? `centre-cropped to a square of at most ${k.width}×${k.height}` : `resized to fit within ${k.width}×${k.height} (never enlarged)`;
   return (
     `multipart/form-data with the image in \`file\` (at most ${mb(k.maxBytes)}). The type is read from the bytes: ` +
     "JPEG, PNG, WebP, GIF (first frame) or AVIF; SVG and everything else is 415 UNSUPPORTED_MEDIA_TYPE; a truncated or corrupt " +

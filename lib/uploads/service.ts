@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db, DbTx } from "../db/client";
+import { lockUser, txOptions } from "../db/tx";
 import { DomainError, notFound } from "../http/errors";
 import { log } from "../http/log";
 import { storage, type Storage } from "../storage";
@@ -12,6 +13,7 @@ import {
   UPLOAD_KINDS,
   type UploadKind,
 } from "./kinds";
+import { lockerMediaUsage, recordOf, resultOf, type UploadResult } from "./queries";
 
 // Upload rules. Each upload is stored under a fresh key (`<prefix>/<owner>/<uuid>.webp`) and recorded as a
 // MediaUpload row. Replacing an image (avatar, banner, binder cover):
@@ -28,45 +30,11 @@ import {
 // are capped per user, uploads per rolling day are capped in bytes, and pending uploads older than the grace
 // period are deleted by the sweep. See storeLockerMedia and attachLockerMedia.
 
-export interface UploadResult {
-  id: string;
-  key: string;
-  url: string;
-  thumbhash: string;
-  width: number;
-  height: number;
-  contentType: string;
-  bytes: number;
-}
-
 async function store(kind: UploadKind, owner: string, image: ProcessedImage, files: Storage) {
   const key = `${UPLOAD_KINDS[kind].prefix}/${owner}/${randomUUID()}.webp`;
   const { url } = await files.put(key, image.bytes, image.contentType);
   return { key, url };
 }
-
-const recordOf = (userId: string, kind: UploadKind, key: string, url: string, image: ProcessedImage) => ({
-  userId,
-  kind,
-  key,
-  url,
-  contentType: image.contentType,
-  bytes: image.bytes.byteLength,
-  width: image.width,
-  height: image.height,
-  thumbhash: image.thumbhash,
-});
-
-const resultOf = (id: string, row: ReturnType<typeof recordOf>): UploadResult => ({
-  id,
-  key: row.key,
-  url: row.url,
-  thumbhash: row.thumbhash,
-  width: row.width,
-  height: row.height,
-  contentType: row.contentType,
-  bytes: row.bytes,
-});
 
 async function discard(files: Storage, key: string) {
   await files.delete(key).catch((error) => log("warn", { msg: "could not delete an unused upload", key, error: String(error) }));
@@ -100,7 +68,7 @@ export async function replaceUserImage(
   let result: { oldKey: string | null; id: string };
   try {
     result = await db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+      await lockUser(tx, userId);
       const current = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { avatarKey: true, bannerKey: true } });
       const { id } = await tx.mediaUpload.create({ data: row, select: { id: true } });
       await tx.user.update({
@@ -156,8 +124,6 @@ export async function replaceBinderCover(
   return { ...resultOf(result.id, row), binderId };
 }
 
-const TX = { maxWait: 15_000, timeout: 15_000 };
-
 const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 /**
@@ -165,16 +131,14 @@ const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
  * uploads, or when `incoming` more bytes would pass LOCKER_MEDIA_DAILY_BYTES over the last 24 hours.
  */
 async function assertLockerQuota(q: DbTx, userId: string, incoming: number, now: Date) {
-  const pending = await q.mediaUpload.count({ where: { userId, kind: "locker-media", attachedAt: null } });
+  const { pending, recentBytes } = await lockerMediaUsage(q, userId, new Date(now.getTime() - LOCKER_MEDIA_BYTES_WINDOW_MS));
   if (pending >= LOCKER_MEDIA_PENDING_CAP) {
     throw new DomainError(
       "UPLOAD_QUOTA_EXCEEDED",
       `You already have ${LOCKER_MEDIA_PENDING_CAP} locker-room uploads that no post uses yet. Post them, or wait: unused uploads are deleted after ${LOCKER_MEDIA_GRACE_MS / 3_600_000} h.`,
     );
   }
-  const since = new Date(now.getTime() - LOCKER_MEDIA_BYTES_WINDOW_MS);
-  const recent = await q.mediaUpload.aggregate({ where: { userId, kind: "locker-media", createdAt: { gt: since } }, _sum: { bytes: true } });
-  if ((recent._sum.bytes ?? 0) + incoming > LOCKER_MEDIA_DAILY_BYTES) {
+  if (recentBytes + incoming > LOCKER_MEDIA_DAILY_BYTES) {
     throw new DomainError("UPLOAD_QUOTA_EXCEEDED", `Locker-room uploads are limited to ${mb(LOCKER_MEDIA_DAILY_BYTES)} per 24 hours; try again later.`);
   }
 }
@@ -193,10 +157,10 @@ export async function storeLockerMedia(db: Db, userId: string, input: Uint8Array
   let id: string;
   try {
     ({ id } = await db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+      await lockUser(tx, userId);
       await assertLockerQuota(tx, userId, row.bytes, new Date());
       return tx.mediaUpload.create({ data: row, select: { id: true } });
-    }, TX));
+    }, txOptions()));
   } catch (error) {
     await discard(files, key);
     throw error;

@@ -1,4 +1,5 @@
 import type { Db, DbTx } from "../db/client";
+import { txOptions } from "../db/tx";
 import { log } from "../http/log";
 import { storage, type Storage } from "../storage";
 import { LOCKER_MEDIA_GRACE_MS } from "./kinds";
@@ -19,7 +20,6 @@ import { LOCKER_MEDIA_GRACE_MS } from "./kinds";
 export const SWEEP_BATCH = 50;
 export const SWEEP_MAX_BATCHES = 20;
 const DELETE_CONCURRENCY = 8;
-const TX = { maxWait: 10_000, timeout: 60_000 };
 
 export interface SweepResult {
   deleted: number;
@@ -50,7 +50,10 @@ async function deleteFiles(files: Storage, keys: string[]): Promise<boolean[]> {
 
 /** Deletes the rows' files, then the rows whose file is gone; a row whose file could not be deleted stays. */
 async function removeCandidates(q: Pick<DbTx, "mediaUpload">, files: Storage, rows: Candidate[]) {
-  const ok = await deleteFiles(files, rows.map((r) => r.key));
+  const ok = await deleteFiles(
+    files,
+    rows.map((r) => r.key),
+  );
   const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
   if (gone.length) await q.mediaUpload.deleteMany({ where: { id: { in: gone } } });
   return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
@@ -87,7 +90,7 @@ export async function sweepUploads(
           LIMIT ${SWEEP_BATCH}
           FOR UPDATE SKIP LOCKED`;
         return removeCandidates(tx, files, rows);
-      }, TX),
+      }, txOptions(60_000)),
     maxBatches,
   );
 

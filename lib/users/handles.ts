@@ -18,7 +18,7 @@
 // Deliberately not reserved, to avoid blocking ordinary fans: "supporter", "stafford", "helpful", "rooted",
 // "teamwork", "systematic", "modern_fan", "mods_rock" (words other than STAFF words only match whole, with a staff
 // suffix, or as the first part before an underscore), and anything merely containing a word ("badminton").
-// A user keeps a handle they already hold even if it is reserved today (lib/users/profile.ts).
+// A user keeps a handle they already hold even if it is reserved today (applyProfilePatch in lib/users/service.ts).
 
 /** Read as staff whatever follows them. */
 const STAFF_WORDS = ["admin", "administrator", "moderator", "official", "verified", "sysadmin", "webmaster"];
@@ -46,8 +46,7 @@ function forms(part: string): string[] {
   return [...new Set([skeleton(part), ...(bare ? [skeleton(bare)] : [])])];
 }
 
-const isWordWithSuffix = (f: string) =>
-  [...ALL].some((w) => f.startsWith(w) && SUFFIXES.has(f.slice(w.length)));
+const isWordWithSuffix = (f: string) => [...ALL].some((w) => f.startsWith(w) && SUFFIXES.has(f.slice(w.length)));
 
 /** Whether a handle (any case) is reserved for staff or the platform. */
 export function isReservedHandle(handle: string): boolean {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { teamSummary } from "../teams/schemas";
 import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 
 export const settings = z
@@ -70,14 +71,11 @@ const noControl = (s: string) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s);
  */
 export const INVISIBLE_FORMAT = /\p{Cf}|\p{Zl}|\p{Zp}/u;
 
-const handleInput = z
-  .string()
-  .regex(HANDLE_PATTERN, "3-30 characters: letters, digits and underscores")
-  .meta({
-    description:
-      "Display handle, 3..30 of [A-Za-z0-9_]. Unique case-insensitively; the case you send is kept. Reserved handles answer 409 USERNAME_TAKEN: staff-like words (admin, support, staff, moderator, official, …) compared after folding case, look-alike digits (0→o, 1→i/l, 3→e, 4→a, 5→s, 7→t, 8→b), underscores and trailing digits, so admin_, support1 and 0fficial are reserved too, as are handles starting with admin, moderator or official. Keeping a handle you already hold is always allowed.",
-    example: "Pat_Fan",
-  });
+const handleInput = z.string().regex(HANDLE_PATTERN, "3-30 characters: letters, digits and underscores").meta({
+  description:
+    "Display handle, 3..30 of [A-Za-z0-9_]. Unique case-insensitively; the case you send is kept. Reserved handles answer 409 USERNAME_TAKEN: staff-like words (admin, support, staff, moderator, official, …) compared after folding case, look-alike digits (0→o, 1→i/l, 3→e, 4→a, 5→s, 7→t, 8→b), underscores and trailing digits, so admin_, support1 and 0fficial are reserved too, as are handles starting with admin, moderator or official. Keeping a handle you already hold is always allowed.",
+  example: "Pat_Fan",
+});
 
 const displayNameInput = z
   .string()
@@ -85,7 +83,10 @@ const displayNameInput = z
   .min(1, "Must not be empty")
   .max(DISPLAY_NAME_MAX)
   .refine((s) => noControl(s) && !/[\r\n\t]/.test(s), "Must be one line without control characters")
-  .refine((s) => !INVISIBLE_FORMAT.test(s), "Must not contain invisible formatting characters (bidi controls, zero-width characters, line or paragraph separators)")
+  .refine(
+    (s) => !INVISIBLE_FORMAT.test(s),
+    "Must not contain invisible formatting characters (bidi controls, zero-width characters, line or paragraph separators)",
+  )
   .meta({
     description: `Trimmed, 1..${DISPLAY_NAME_MAX} characters, one line, without control characters or invisible formatting characters (Unicode categories Cf, Zl, Zp: bidi controls, zero-width characters; emoji joined with U+200D included).`,
     example: "Pat Fan",
@@ -127,24 +128,18 @@ export const profilePatch = z
 export const onboardingBody = z
   .strictObject({
     ...profileFields,
-    acceptTermsVersion: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .meta({ description: "Accept the Terms of Use during onboarding; must equal the current version (else 409 TERMS_VERSION_MISMATCH and nothing changes)." }),
+    acceptTermsVersion: z.string().min(1).max(64).optional().meta({
+      description: "Accept the Terms of Use during onboarding; must equal the current version (else 409 TERMS_VERSION_MISMATCH and nothing changes).",
+    }),
   })
-  .meta({ id: "OnboardingInput", description: "Every field is optional; the same rules as PATCH /api/user/profile apply. An empty body completes onboarding without profile changes." });
+  .meta({
+    id: "OnboardingInput",
+    description: "Every field is optional; the same rules as PATCH /api/user/profile apply. An empty body completes onboarding without profile changes.",
+  });
 
-export const favoriteTeamSummary = z
-  .object({
-    id: z.string(),
-    slug: z.string(),
-    name: z.string(),
-    shortName: z.string().nullable(),
-    abbreviation: z.string().nullable(),
-    logo: z.string().nullable(),
-    sport: z.string().meta({ description: "Never null; unknown or empty becomes \"other\"." }),
+export const favoriteTeamSummary = teamSummary
+  .extend({
+    sport: z.string().meta({ description: 'Never null; unknown or empty becomes "other".' }),
     colors: z.object({ primary: z.string().nullable(), secondary: z.string().nullable() }),
     isOfficial: z.boolean().meta({ description: "Official teams do not count against the favorite-teams cap." }),
     archived: z.boolean().meta({ description: "The team was archived after it was picked; it stays listed until the list is replaced." }),
@@ -184,10 +179,10 @@ export const profile = z
 export const onboardingResult = z
   .object({
     completed: z.literal(true),
-    freePackId: z
-      .string()
-      .nullable()
-      .meta({ description: "Id of the free starter pack purchase (the same on every repeat), or null when the grant degraded (no active starter pack, or the grant failed); a later onboarding call retries it." }),
+    freePackId: z.string().nullable().meta({
+      description:
+        "Id of the free starter pack purchase (the same on every repeat), or null when the grant degraded (no active starter pack, or the grant failed); a later onboarding call retries it.",
+    }),
   })
   .meta({ id: "OnboardingResult" });
 
@@ -245,54 +240,6 @@ export const blockedUserParams = z.strictObject({
     .transform((s) => s.toLowerCase())
     .meta({ description: "Id of the blocked user." }),
 });
-
-// Teams, quests, NFTs ------------------------------------------------------------------------------------------
-
-export const userTeams = z
-  .object({
-    joinedTeamIds: z.array(z.string()).meta({ description: "Teams joined (leaderboard entries), oldest join first." }),
-    followedTeamIds: z.array(z.string()).meta({ description: "Teams followed (social follows), oldest follow first." }),
-  })
-  .meta({ id: "UserTeams" });
-
-export const completedQuestsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) });
-export const completedQuest = z
-  .object({
-    questId: z.string(),
-    slug: z.string(),
-    title: z.string(),
-    description: z.string().nullable(),
-    teamId: z.string().nullable().meta({ description: "Team the quest belongs to, or null for a global quest." }),
-    repReward: z.number().int(),
-    isDaily: z.boolean(),
-    completedAt: isoDateTime,
-  })
-  .meta({ id: "CompletedQuest" });
-export const completedQuestPage = z
-  .object({
-    quests: z.array(completedQuest),
-    nextCursor: z.string().optional().meta({ description: "Present only when more completions remain." }),
-  })
-  .meta({ id: "CompletedQuestPage" });
-
-export const pendingNftsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 50) });
-export const pendingNft = z
-  .object({
-    id: z.string(),
-    itemType: z.string(),
-    itemId: z.string(),
-    name: z.string(),
-    imageUrl: z.string().nullable(),
-    status: z.enum(["pending", "minting"]).meta({ description: "pending: queued. minting: being written to the wallet." }),
-    createdAt: isoDateTime,
-  })
-  .meta({ id: "PendingNft" });
-export const pendingNftPage = z
-  .object({
-    nfts: z.array(pendingNft),
-    nextCursor: z.string().optional().meta({ description: "Present only when more queued items remain." }),
-  })
-  .meta({ id: "PendingNftPage" });
 
 // Terms ----------------------------------------------------------------------------------------------------------
 

@@ -202,7 +202,11 @@ describe("just-in-time users", () => {
   });
 });
 
-type Operation = { "x-auth": string; parameters?: { name: string; in: string; required?: boolean; schema?: { type?: string } }[]; requestBody?: { required?: boolean } };
+type Operation = {
+  "x-auth": string;
+  parameters?: { name: string; in: string; required?: boolean; schema?: { type?: string } }[];
+  requestBody?: { required?: boolean };
+};
 
 /** A syntactically valid request for an operation: path params replaced, required query params filled, JSON body when it takes one. */
 function requestFor(path: string, op: Operation) {
@@ -284,9 +288,9 @@ describe("declared auth matches enforced auth (OpenAPI x-auth)", () => {
     expect(failures).toEqual([]);
   });
 
-  it("every operation declares one of the four auth modes", async () => {
+  it("every operation declares one of the auth modes (four session modes, two machine modes)", async () => {
     const ops = await operations();
     expect(ops.length).toBeGreaterThan(0);
-    for (const { op } of ops) expect(["public", "optional", "bearer", "admin"]).toContain(op["x-auth"]);
+    for (const { op } of ops) expect(["public", "optional", "bearer", "admin", "cron", "webhook"]).toContain(op["x-auth"]);
   });
 });

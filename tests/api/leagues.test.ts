@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { accessibilityMatrix, leaguesResult, sportsCatalog, standingsResult } from "../../lib/leagues/schemas";
+import { leaguesResult, sportsCatalog, standingsResult } from "../../lib/leagues/schemas";
+import { accessibilityMatrix } from "../../lib/platform/schemas";
 import { normalizeSport } from "../../lib/teams/sport";
 import { api, db, errorOf, newUser, token } from "../helpers";
 
@@ -72,10 +73,19 @@ async function recordsFromGames(leagueId: string) {
       r.gp++;
       r.for += mine;
       r.against += theirs;
-      if (mine > theirs) r.w++, r.last.push("W");
-      else if (mine === theirs) r.t++, r.last.push("T");
-      else if (g.overtime) r.otDefeats++, r.last.push("OTL");
-      else r.l++, r.last.push("L");
+      if (mine > theirs) {
+        r.w++;
+        r.last.push("W");
+      } else if (mine === theirs) {
+        r.t++;
+        r.last.push("T");
+      } else if (g.overtime) {
+        r.otDefeats++;
+        r.last.push("OTL");
+      } else {
+        r.l++;
+        r.last.push("L");
+      }
       out.set(id, r);
     }
   }
@@ -176,7 +186,7 @@ describe("GET /api/leagues", () => {
     expect(byId.lg_psl).toMatchObject({ sport: "soccer", teamCount: 8, conferences: [], divisions: [] });
   });
 
-  it("sport is normalised and never null: \"\" is other, \"  HOCKEY \" is hockey, \"Curling\" is curling", async () => {
+  it('sport is normalised and never null: "" is other, "  HOCKEY " is hockey, "Curling" is curling', async () => {
     const res = await api("GET", "/api/leagues");
     const byId = Object.fromEntries((res.body.data.leagues as { id: string; sport: string }[]).map((l) => [l.id, l]));
     expect(byId[extra.blank.id]).toMatchObject({ sport: "other", season: null, teamCount: 0, shortName: null });
@@ -318,7 +328,14 @@ describe("GET /api/leagues/{leagueId}/standings", () => {
     expectGrouped(rows, (r) => r.points!);
     for (const r of rows) {
       const e = expected.get(r.team.id)!;
-      expect(r, r.team.id).toMatchObject({ wins: e.w, losses: e.l, overtimeLosses: e.otDefeats, ties: e.t, points: 2 * e.w + e.otDefeats + e.t, gamesBack: null });
+      expect(r, r.team.id).toMatchObject({
+        wins: e.w,
+        losses: e.l,
+        overtimeLosses: e.otDefeats,
+        ties: e.t,
+        points: 2 * e.w + e.otDefeats + e.t,
+        gamesBack: null,
+      });
     }
     // fpb: W 3-2 OT, OTL 3-4, W 5-1, W 3-2 → 3-0-1, 7 points, W2.
     expect(rows.find((r) => r.team.id === "tm_fpb")).toMatchObject({ wins: 3, losses: 0, overtimeLosses: 1, points: 7, streak: "W2", summary: "3-0-1" });
@@ -352,7 +369,7 @@ describe("GET /api/leagues/{leagueId}/standings", () => {
     expect(tables[0]!.rows).toHaveLength(8);
   });
 
-  it("soccer: one league group, no tables, points 3/1/0 with draws; the team with sport \"\" is still scored", async () => {
+  it('soccer: one league group, no tables, points 3/1/0 with draws; the team with sport "" is still scored', async () => {
     const { body } = await api("GET", "/api/leagues/PSL/standings");
     const rows = body.rows as Row[];
     expect(rows).toHaveLength(8);

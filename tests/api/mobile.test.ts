@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { purgeMobileTokens } from "../../lib/mobile/service";
 import { api, baseUrl, db, errorOf, newUser, token } from "../helpers";
+import { awayFromWindowEdge } from "../rate-window";
 
 const standIn = inject("fixtures").clerk!.url!;
 const { cronSecret } = inject("fixtures").sync as { cronSecret: string };
@@ -89,7 +90,11 @@ describe("GET /api/mobile/start", () => {
     const res = await api("GET", `/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(uri)}`, { headers: ip() });
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
-    expect(res.body.error).toEqual({ code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "query.redirect_uri", message: "Not in the allow-list" }] });
+    expect(res.body.error).toEqual({
+      code: "VALIDATION_ERROR",
+      message: expect.any(String),
+      details: [{ path: "query.redirect_uri", message: "Not in the allow-list" }],
+    });
   });
 
   it("accepts a PKCE S256 code_challenge and carries it to the minted token", async () => {
@@ -109,7 +114,9 @@ describe("GET /api/mobile/start", () => {
     ["a challenge of 42 characters", (c: string) => `code_challenge=${c.slice(1)}&code_challenge_method=S256`, "query.code_challenge"],
     ["a challenge that is not base64url", (c: string) => `code_challenge=${c.slice(1)}%2B&code_challenge_method=S256`, "query.code_challenge"],
   ])("refuses PKCE with %s: 400, never a redirect", async (_label, params, path) => {
-    const res = await api("GET", `/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(APP)}&${params(pkcePair().challenge)}`, { headers: ip() });
+    const res = await api("GET", `/api/mobile/start?provider=google&redirect_uri=${encodeURIComponent(APP)}&${params(pkcePair().challenge)}`, {
+      headers: ip(),
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
     expect(errorOf(res).code).toBe("VALIDATION_ERROR");
@@ -122,7 +129,11 @@ describe("GET /api/mobile/start", () => {
     expect(errorOf(res).details).toEqual([{ path: "query.provider", message: "Not a configured provider" }]);
     const missing = await api("GET", "/api/mobile/start", { headers: ip() });
     expect(missing.status).toBe(400);
-    expect(errorOf(missing).details!.map((d) => d.path).sort()).toEqual(["query.provider", "query.redirect_uri"]);
+    expect(
+      errorOf(missing)
+        .details!.map((d) => d.path)
+        .sort(),
+    ).toEqual(["query.provider", "query.redirect_uri"]);
   });
 });
 
@@ -164,6 +175,7 @@ describe("GET /api/mobile/callback", () => {
 
   it("is rate-limited per user: past the limit the app gets #error=rate_limited and no token; other users are unaffected", async () => {
     const { sub } = newUser();
+    await awayFromWindowEdge();
     for (let i = 0; i < 10; i++) expect((await signIn(sub)).location).toMatch(/#token=[0-9a-f]{128}$/);
     const refused = await signIn(sub);
     expect(refused.res.status).toBe(302);
@@ -380,6 +392,7 @@ describe("POST /api/mobile/exchange", () => {
 
   it("is rate-limited per client address", async () => {
     const headers = ip();
+    await awayFromWindowEdge();
     const results = [];
     for (let i = 0; i < 21; i++) results.push(await exchange(randomBytes(64).toString("hex"), headers));
     expect(results.slice(0, 20).every((r) => r.status === 401)).toBe(true);
@@ -467,7 +480,11 @@ describe("GET /api/mobile/version", () => {
   it("reports the configured versions and whether an update is needed", async () => {
     expect((await api("GET", "/api/mobile/version")).body.data).toEqual({ minimumVersion: "2.1.0", latestVersion: "2.4.1", updateUrl: null });
     expect((await api("GET", "/api/mobile/version?platform=ios&currentVersion=2.0.9")).body.data).toEqual({
-      minimumVersion: "2.1.0", latestVersion: "2.4.1", updateUrl: "https://apps.apple.com/app/id000000", updateRequired: true, updateAvailable: true,
+      minimumVersion: "2.1.0",
+      latestVersion: "2.4.1",
+      updateUrl: "https://apps.apple.com/app/id000000",
+      updateRequired: true,
+      updateAvailable: true,
     });
     expect((await api("GET", "/api/mobile/version?currentVersion=2.10.0")).body.data).toMatchObject({ updateRequired: false, updateAvailable: false });
     expect((await api("GET", "/api/mobile/version?currentVersion=2.2.0")).body.data).toMatchObject({ updateRequired: false, updateAvailable: true });
@@ -515,7 +532,11 @@ describe("GET /api/cron/mobile-tokens", () => {
     const { sub } = newUser();
     const user = await db().user.create({ data: { externalId: sub } });
     const row = (name: string, expiresAt: Date, consumedAt: Date | null = null) => ({
-      tokenHash: sha256hex(`${sub}:${name}`), userId: user.id, redirectUri: APP, expiresAt, consumedAt,
+      tokenHash: sha256hex(`${sub}:${name}`),
+      userId: user.id,
+      redirectUri: APP,
+      expiresAt,
+      consumedAt,
     });
     const rows = {
       expiredLongAgo: row("expiredLongAgo", minutesAgo(60)),
@@ -526,7 +547,9 @@ describe("GET /api/cron/mobile-tokens", () => {
     };
     await db().mobileSessionToken.createMany({ data: Object.values(rows) });
     const left = async () =>
-      (await db().mobileSessionToken.findMany({ where: { userId: user.id } })).map((r) => Object.entries(rows).find(([, v]) => v.tokenHash === r.tokenHash)![0]).sort();
+      (await db().mobileSessionToken.findMany({ where: { userId: user.id } }))
+        .map((r) => Object.entries(rows).find(([, v]) => v.tokenHash === r.tokenHash)![0])
+        .sort();
     return { left };
   }
 

@@ -25,7 +25,12 @@ async function signedUp() {
 async function completeProfile(userId: string) {
   await db().user.update({
     where: { id: userId },
-    data: { handle: `fan_${userId.slice(-12).replace(/-/g, "")}`, handleKey: `fan_${userId.slice(-12).replace(/-/g, "")}`, displayName: "Pat Fan", avatarUrl: "https://img.example.com/a.png" },
+    data: {
+      handle: `fan_${userId.slice(-12).replace(/-/g, "")}`,
+      handleKey: `fan_${userId.slice(-12).replace(/-/g, "")}`,
+      displayName: "Pat Fan",
+      avatarUrl: "https://img.example.com/a.png",
+    },
   });
 }
 
@@ -418,9 +423,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
     const { auth, userId } = await signedUp();
     await completeProfile(userId);
     const idempotencyKey = key();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => earn(auth, { earnKind: "profile_completed", idempotencyKey })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => earn(auth, { earnKind: "profile_completed", idempotencyKey })));
     for (const r of results) expect(r.status).toBe(200);
     const ids = new Set(results.map((r) => r.body.data.entry.id));
     expect(ids.size).toBe(1);
@@ -452,9 +455,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
 
   it("concurrent per-target earns never pass the daily cap", async () => {
     const { auth, userId } = await signedUp();
-    const results = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => earn(auth, { earnKind: "article_read", idempotencyKey: key(), targetId: `c${i}` })),
-    );
+    const results = await Promise.all(Array.from({ length: 25 }, (_, i) => earn(auth, { earnKind: "article_read", idempotencyKey: key(), targetId: `c${i}` })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     expect(results.filter((r) => r.status === 409 && errorOf(r).code === "ALREADY_EARNED")).toHaveLength(15);
     await expectNothingWritten(userId, 20, 10);
@@ -546,7 +547,9 @@ describe("profile_completed and notifications_enabled awarded by the profile and
   it("concurrent profile writes and claims grant profile_completed once in all", async () => {
     const { auth, userId } = await signedUp();
     await giveAvatar(userId);
-    const writes = Array.from({ length: 10 }, (_, i) => api("PATCH", PROFILE, { headers: auth, json: { handle: handleFor(userId), displayName: `Mixed ${i}` } }));
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      api("PATCH", PROFILE, { headers: auth, json: { handle: handleFor(userId), displayName: `Mixed ${i}` } }),
+    );
     const claims = Array.from({ length: 10 }, () => earn(auth, { earnKind: "profile_completed", idempotencyKey: key() }));
     const [w, c] = await Promise.all([Promise.all(writes), Promise.all(claims)]);
     for (const r of w) expect(r.status).toBe(200);

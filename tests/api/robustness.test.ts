@@ -19,7 +19,7 @@ const HOSTILE_BODIES: string[] = [
   "null",
   "123",
   "{nope",
-  '{"a":' .repeat(200) + "1" + "}".repeat(200),
+  '{"a":'.repeat(200) + "1" + "}".repeat(200),
   // Deep nesting within the 16 KiB body limit: once a stack overflow (500) after blocking the event loop.
   `{"token":${"[".repeat(8_000)}${"]".repeat(8_000)}}`,
   `${'{"a":'.repeat(3_000)}1${"}".repeat(3_000)}`,

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
-import { api, baseUrl, errorOf, newUser, token } from "../helpers";
+import { api, baseUrl, errorOf, newUser, startProductionServer, token } from "../helpers";
+import { awayFromWindowEdge } from "../rate-window";
 
 // Regression tests of the security review's findings on the pipeline, session tokens and start-up.
 
@@ -13,7 +13,10 @@ describe("deeply nested JSON", () => {
     const body = nested(8_000);
     expect(body.length).toBeLessThan(16 * 1024);
     const started = performance.now();
-    const res = await api("POST", "/api/mobile/exchange", { body, headers: { "content-type": "application/json", "x-forwarded-for": `198.18.0.${Math.floor(Math.random() * 250)}` } });
+    const res = await api("POST", "/api/mobile/exchange", {
+      body,
+      headers: { "content-type": "application/json", "x-forwarded-for": `198.18.0.${Math.floor(Math.random() * 250)}` },
+    });
     expect(res.status).toBe(400);
     expect(errorOf(res).code).toBe("VALIDATION_ERROR");
     expect(errorOf(res).details).toEqual([{ path: expect.stringMatching(/^body\.token(\.0)+$/), message: "Nested more than 32 levels deep" }]);
@@ -22,7 +25,10 @@ describe("deeply nested JSON", () => {
 
   it("nesting up to the limit is still read (and then validated as usual)", async () => {
     const { auth } = newUser();
-    const res = await api("PATCH", "/api/user/settings", { headers: { ...auth, "content-type": "application/json" }, body: `{"a":${"[".repeat(31)}${"]".repeat(31)}}` });
+    const res = await api("PATCH", "/api/user/settings", {
+      headers: { ...auth, "content-type": "application/json" },
+      body: `{"a":${"[".repeat(31)}${"]".repeat(31)}}`,
+    });
     expect(res.status).toBe(400);
     expect(errorOf(res).details).toContainEqual({ path: "body.a", message: "Unknown field" });
     expect(JSON.stringify(errorOf(res).details)).not.toMatch(/Nested/);
@@ -32,6 +38,7 @@ describe("deeply nested JSON", () => {
 describe("client address for IP rate limits (TRUSTED_PROXY_HOPS=2 here)", () => {
   it("a client rotating the left of X-Forwarded-For does not get fresh buckets", async () => {
     const client = `2001:db8::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`; // no other test uses this range
+    await awayFromWindowEdge();
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {
       const res = await api("GET", `/api/user/check-username?username=rot_${randomUUID().slice(0, 8)}`, {
@@ -101,26 +108,8 @@ describe("security headers", () => {
 });
 
 describe("production start-up", () => {
-  /** Starts `next start` in production with the given environment and returns how it ended within 20 s. */
-  function start(env: Record<string, string | undefined>): Promise<{ code: number | null; output: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", "0", "-H", "127.0.0.1"], {
-        env: { PATH: process.env.PATH, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR, ...env } as NodeJS.ProcessEnv,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout.on("data", (d) => (output += d));
-      child.stderr.on("data", (d) => (output += d));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      child.on("exit", (code) => {
-        clearTimeout(timer);
-        resolve({ code, output });
-      });
-    });
-  }
-
   it("a production server missing a required secret stops at start-up, naming it", { timeout: 30_000 }, async () => {
-    const { code, output } = await start({
+    const { code, output } = await startProductionServer({
       DATABASE_URL: inject("databaseUrl"),
       CLERK_JWT_KEY: inject("publicKey"),
       CLERK_ISSUER: "https://clerk.example.com",

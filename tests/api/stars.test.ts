@@ -251,7 +251,11 @@ describe("PUT /api/me/starred-teams/{teamId}", () => {
     const res = await api("PUT", one("prov_types"), { headers: auth, json });
     expect(res.status).toBe(400);
     expect(errorOf(res).code).toBe("VALIDATION_ERROR");
-    expect(errorOf(res).details!.map((d) => d.path).sort()).toEqual([...paths].sort());
+    expect(
+      errorOf(res)
+        .details!.map((d) => d.path)
+        .sort(),
+    ).toEqual([...paths].sort());
     expect(await starCount(await userIdOf(sub))).toBe(0);
   });
 
@@ -268,7 +272,7 @@ describe("PUT /api/me/starred-teams/{teamId}", () => {
     expect(res.status).toBe(200);
     expect(res.body.team.id).toBe("club:42");
     const userId = await userIdOf(sub);
-    expect((await db().starredTeam.findMany({ where: { userId }, select: { teamId: true } }))).toEqual([{ teamId: "club:42" }]);
+    expect(await db().starredTeam.findMany({ where: { userId }, select: { teamId: true } })).toEqual([{ teamId: "club:42" }]);
     expect((await api("DELETE", "/api/me/starred-teams/club%3A42", { headers: auth })).status).toBe(200);
     expect(await starCount(userId)).toBe(0);
     const slash = await api("PUT", "/api/me/starred-teams/a%2Fb", { headers: auth });
@@ -390,9 +394,7 @@ describe("starred-teams cap (50)", () => {
 
   it("100 concurrent PUTs of distinct ids: exactly 50 starred, 50 refused", async () => {
     const { auth, userId } = await signedUp();
-    const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => api("PUT", one(`race_${i}`), { headers: auth, json: { name: `Race ${i}` } })),
-    );
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => api("PUT", one(`race_${i}`), { headers: auth, json: { name: `Race ${i}` } })));
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 409);
     expect(ok).toHaveLength(CAP);
@@ -423,9 +425,7 @@ describe("starred-teams cap (50)", () => {
   it("concurrent merges never pass the cap", async () => {
     const { auth, userId } = await signedUp();
     const results = await Promise.all(
-      Array.from({ length: 4 }, (_, k) =>
-        api("POST", LIST, { headers: auth, json: { teams: Array.from({ length: 20 }, (_, i) => ({ id: `m${k}_${i}` })) } }),
-      ),
+      Array.from({ length: 4 }, (_, k) => api("POST", LIST, { headers: auth, json: { teams: Array.from({ length: 20 }, (_, i) => ({ id: `m${k}_${i}` })) } })),
     );
     for (const r of results) expect(r.status).toBe(200);
     expect(results.reduce((n, r) => n + r.body.added, 0)).toBe(CAP);
@@ -440,7 +440,12 @@ describe("POST /api/me/starred-teams (merge)", () => {
     const t = await hawks();
     const res = await api("POST", LIST, {
       headers: auth,
-      json: { teams: [{ id: "prov_m1", slug: "m1", name: "M1", logo: "l1" }, { id: "tm_hch", name: "Fake" }] },
+      json: {
+        teams: [
+          { id: "prov_m1", slug: "m1", name: "M1", logo: "l1" },
+          { id: "tm_hch", name: "Fake" },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["added", "rejected", "skipped", "teams"]);
@@ -470,7 +475,13 @@ describe("POST /api/me/starred-teams (merge)", () => {
     const b = await api("PUT", one("prov_b"), { headers: auth, json: { slug: "b", name: "B", logo: "lb" } });
     const res = await api("POST", LIST, {
       headers: auth,
-      json: { teams: [{ id: "prov_a", name: "A2" }, { id: "prov_c", name: "C" }, { id: "prov_b", logo: null }] },
+      json: {
+        teams: [
+          { id: "prov_a", name: "A2" },
+          { id: "prov_c", name: "C" },
+          { id: "prov_b", logo: null },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ added: 1, skipped: 0, rejected: [] });
@@ -578,10 +589,7 @@ describe("POST /api/me/starred-teams (merge)", () => {
     ]);
     expect(res.body.teams.map((x: { id: string }) => x.id).sort()).toEqual(["prov_ok", "prov_ok2"]);
     const userId = await userIdOf(sub);
-    expect((await db().starredTeam.findMany({ where: { userId }, select: { teamId: true } })).map((s) => s.teamId).sort()).toEqual([
-      "prov_ok",
-      "prov_ok2",
-    ]);
+    expect((await db().starredTeam.findMany({ where: { userId }, select: { teamId: true } })).map((s) => s.teamId).sort()).toEqual(["prov_ok", "prov_ok2"]);
   });
 
   it("invalid items do not use up the cap and mix with over_cap in index order", async () => {
@@ -608,13 +616,16 @@ describe("POST /api/me/starred-teams (merge)", () => {
     const { auth, sub } = newUser();
     const res = await api("POST", LIST, {
       headers: auth,
-      json: { teams: [{ id: "dup", slug: "d", name: "D1" }, { id: "dup", name: "D2" }] },
+      json: {
+        teams: [
+          { id: "dup", slug: "d", name: "D1" },
+          { id: "dup", name: "D2" },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ added: 1, skipped: 0, rejected: [] });
-    expect(res.body.teams).toEqual([
-      { id: "dup", slug: "d", name: "D2", logo: null, source: null, providerId: null, starredAt: expect.stringMatching(ISO) },
-    ]);
+    expect(res.body.teams).toEqual([{ id: "dup", slug: "d", name: "D2", logo: null, source: null, providerId: null, starredAt: expect.stringMatching(ISO) }]);
     expect(await starCount(await userIdOf(sub))).toBe(1);
   });
 

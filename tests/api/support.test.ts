@@ -150,7 +150,11 @@ describe("POST /api/user/support/tickets", () => {
       success: false,
       error: { code: "VALIDATION_ERROR", message: "Invalid request body.", details: expect.any(Array) },
     });
-    expect(errorOf(res).details!.map((d) => d.path).sort()).toEqual([...paths].sort());
+    expect(
+      errorOf(res)
+        .details!.map((d) => d.path)
+        .sort(),
+    ).toEqual([...paths].sort());
     expect(await ticketCount(userId)).toBe(0);
   });
 
@@ -243,7 +247,10 @@ describe("GET /api/user/support/tickets", () => {
 
   it("defaults to 20 per page and accepts up to 50", async () => {
     const { auth, userId } = await signedUp();
-    await seedTickets(userId, Array.from({ length: 21 }, (_, i) => new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString()));
+    await seedTickets(
+      userId,
+      Array.from({ length: 21 }, (_, i) => new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString()),
+    );
     const page = await api("GET", TICKETS, { headers: auth });
     expect(page.body.data.tickets).toHaveLength(20);
     expect(page.body.data.nextCursor).toEqual(expect.any(String));
@@ -368,17 +375,14 @@ describe("PATCH /api/user/support/tickets/{id}", () => {
     expect(staff.body.data.status).toBe("closed");
   });
 
-  it.each([[{ status: "open" }], [{ status: "pending" }], [{}], [{ status: "closed", subject: "x" }]])(
-    "%j is 400 and changes nothing",
-    async (json) => {
-      const { auth } = await signedUp();
-      const { ticket } = await openTicket(auth);
-      const res = await api("PATCH", ticketPath(ticket.id), { headers: auth, json });
-      expect(res.status).toBe(400);
-      expect(errorOf(res).code).toBe("VALIDATION_ERROR");
-      expect((await db().supportTicket.findUniqueOrThrow({ where: { id: ticket.id } })).status).toBe("open");
-    },
-  );
+  it.each([[{ status: "open" }], [{ status: "pending" }], [{}], [{ status: "closed", subject: "x" }]])("%j is 400 and changes nothing", async (json) => {
+    const { auth } = await signedUp();
+    const { ticket } = await openTicket(auth);
+    const res = await api("PATCH", ticketPath(ticket.id), { headers: auth, json });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect((await db().supportTicket.findUniqueOrThrow({ where: { id: ticket.id } })).status).toBe("open");
+  });
 });
 
 describe("GET /api/user/support/tickets/{id}/messages", () => {
@@ -451,7 +455,11 @@ describe("POST /api/user/support/tickets/{id}/messages", () => {
     expect(Date.parse(message.createdAt)).toBeGreaterThan(Date.parse(ticket.lastMessageAt));
     const row = await db().supportTicket.findUniqueOrThrow({ where: { id: ticket.id } });
     expect(row.lastMessageAt).toEqual(new Date(message.createdAt));
-    expect(await db().supportMessage.findUniqueOrThrow({ where: { id: message.id } })).toMatchObject({ authorId: userId, fromStaff: false, body: "Still broken." });
+    expect(await db().supportMessage.findUniqueOrThrow({ where: { id: message.id } })).toMatchObject({
+      authorId: userId,
+      fromStaff: false,
+      body: "Still broken.",
+    });
   });
 
   it("a staff reply is fromStaff, authored by the staff user, and sets status pending; the fan's answer sets it open", async () => {

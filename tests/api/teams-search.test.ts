@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser } from "../helpers";
-import { searchTeams } from "../../lib/teams/search";
+import { searchTeams } from "../../lib/teams/service";
 import type { TeamSearchQuery, TeamSearchSort } from "../../lib/teams/schemas";
 
 // GET /api/teams/search. The shared database's 35 live seeded teams must stay as they are (other suites count
@@ -26,7 +26,11 @@ async function expectedIds(sort: TeamSearchSort, where: Record<string, unknown> 
 }
 
 const qs = (params: Record<string, string | number | undefined>) =>
-  new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+  new URLSearchParams(
+    Object.entries(params)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
 
 /** Walks every page; asserts page sizes and that the last page (only) has no nextCursor. */
 async function walk(params: Record<string, string | number | undefined>, limit: number) {
@@ -113,7 +117,10 @@ describe("GET /api/teams/search: filters", () => {
     for (const q of ["HAR", "harbor", "bears", "fpb", "Rov", "port", "sc"]) {
       const res = await api("GET", `${SEARCH}?${qs({ q, limit: 50 })}`);
       expect(res.status).toBe(200);
-      expect(res.body.data.teams.map((t: Team) => t.id), q).toEqual(await matching(q));
+      expect(
+        res.body.data.teams.map((t: Team) => t.id),
+        q,
+      ).toEqual(await matching(q));
     }
     // Abbreviation only: "Frostport Polar Bears" does not contain "fpb".
     expect((await api("GET", `${SEARCH}?q=fpb`)).body.data.teams.map((t: Team) => t.id)).toEqual(["tm_fpb"]);
@@ -139,7 +146,7 @@ describe("GET /api/teams/search: filters", () => {
     expect(await db().team.count({ where: { name: { contains: "Dune" } } })).toBe(1);
   });
 
-  it("sport compares normalised values; other finds the team stored with sport \"\"", async () => {
+  it('sport compares normalised values; other finds the team stored with sport ""', async () => {
     const hockey = await expectedIds("name", { sport: "hockey" });
     expect(hockey).toHaveLength(8);
     for (const sport of ["hockey", "HOCKEY", " Hockey "]) {
@@ -190,7 +197,10 @@ describe("GET /api/teams/search: validation", () => {
     const res = await api("GET", `${SEARCH}?${query}`);
     expect(res.status, query).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: { code: "VALIDATION_ERROR" } });
-    expect(errorOf(res).details?.map((d) => d.path), query).toContain(path);
+    expect(
+      errorOf(res).details?.map((d) => d.path),
+      query,
+    ).toContain(path);
   };
 
   it("bad q, limit, sort and unknown parameters name the field", async () => {

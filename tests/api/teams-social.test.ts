@@ -251,7 +251,11 @@ describe("follow, join and star are independent", () => {
   it("each removal leaves the other two", async () => {
     const { auth, userId } = await signedUp();
     const all = async () => {
-      for (const [m, p] of [["POST", follow("tm_hch")], ["POST", join("tm_hch")], ["PUT", star("tm_hch")]] as const) {
+      for (const [m, p] of [
+        ["POST", follow("tm_hch")],
+        ["POST", join("tm_hch")],
+        ["PUT", star("tm_hch")],
+      ] as const) {
         expect((await api(m, p, { headers: auth })).status).toBe(200);
       }
       expect(await stateOf(userId)).toEqual({ follow: 1, member: 1, star: 1 });

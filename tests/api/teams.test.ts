@@ -68,7 +68,7 @@ describe("GET /api/teams (full list)", () => {
     }
   });
 
-  it("a team stored with sport \"\" answers sport \"other\" while its league stays soccer", async () => {
+  it('a team stored with sport "" answers sport "other" while its league stays soccer', async () => {
     const res = await api("GET", "/api/teams");
     const cwt = teamsOf(res.body).find((t) => t.id === "tm_cwt")!;
     expect(cwt).toBeDefined();
@@ -155,7 +155,7 @@ describe("GET /api/teams filters and pagination", () => {
     expect(names).toEqual([...names].sort());
   });
 
-  it("?sport= matches the normalised value: soccer excludes the \"\" team, other finds it, Hockey is case-insensitive", async () => {
+  it('?sport= matches the normalised value: soccer excludes the "" team, other finds it, Hockey is case-insensitive', async () => {
     const soccer = await api("GET", "/api/teams?sport=soccer");
     expect(soccer.status).toBe(200);
     expect(soccer.body.total).toBe(7);
@@ -270,15 +270,17 @@ describe("GET /api/teams filters and pagination", () => {
     expect(errorOf(res).details?.map((d) => d.path)).toEqual(["query.limit"]);
   });
 
-  it.each(["garbage!", "abc", Buffer.from(JSON.stringify(["v2", "x", "y"])).toString("base64url"), Buffer.from(JSON.stringify(["v1", "", "tm_hch"])).toString("base64url")])(
-    "garbage cursor %j is 400 VALIDATION_ERROR at query.cursor",
-    async (cursor) => {
-      const res = await api("GET", `/api/teams?cursor=${encodeURIComponent(cursor)}`);
-      expect(res.status).toBe(400);
-      expect(errorOf(res).code).toBe("VALIDATION_ERROR");
-      expect(errorOf(res).details?.[0]?.path).toBe("query.cursor");
-    },
-  );
+  it.each([
+    "garbage!",
+    "abc",
+    Buffer.from(JSON.stringify(["v2", "x", "y"])).toString("base64url"),
+    Buffer.from(JSON.stringify(["v1", "", "tm_hch"])).toString("base64url"),
+  ])("garbage cursor %j is 400 VALIDATION_ERROR at query.cursor", async (cursor) => {
+    const res = await api("GET", `/api/teams?cursor=${encodeURIComponent(cursor)}`);
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe("VALIDATION_ERROR");
+    expect(errorOf(res).details?.[0]?.path).toBe("query.cursor");
+  });
 
   it("an unknown query key is 400 VALIDATION_ERROR", async () => {
     const res = await api("GET", "/api/teams?colour=red");

@@ -29,8 +29,7 @@ function noise(width: number, height: number, channels = 3, seed = 1): Buffer {
   return buf;
 }
 const raw = (w: number, h: number, seed = 1) => sharp(noise(w, h, 3, seed), { raw: { width: w, height: h, channels: 3 } });
-const solid = (w: number, h: number, r: number, g: number, b: number) =>
-  sharp({ create: { width: w, height: h, channels: 3, background: { r, g, b } } });
+const solid = (w: number, h: number, r: number, g: number, b: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r, g, b } } });
 
 const jpeg = (w = 800, h = 600, seed = 1) => raw(w, h, seed).jpeg({ quality: 90 }).toBuffer();
 const png = (w = 800, h = 600, seed = 1) => raw(w, h, seed).png().toBuffer();
@@ -96,7 +95,9 @@ const filesIn = (dir: string) => (existsSync(path.join(uploadDir(), dir)) ? read
 
 const notImage = { bytes: Buffer.from("hello, I am a text file pretending to be a PNG\n"), name: "photo.png", type: "image/png" };
 const svg = {
-  bytes: Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><script>alert(1)</script><rect width="64" height="64" fill="red"/></svg>'),
+  bytes: Buffer.from(
+    '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><script>alert(1)</script><rect width="64" height="64" fill="red"/></svg>',
+  ),
   name: "logo.svg",
   type: "image/svg+xml",
 };
@@ -108,13 +109,48 @@ async function badInputs(maxBytes: number) {
     { label: "text renamed .png", file: notImage as Part, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
     { label: "SVG", file: svg as Part, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
     { label: "SVG labelled image/png", file: { ...svg, name: "logo.png", type: "image/png" }, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
-    { label: "TIFF (decodable, not accepted)", file: { bytes: await raw(64, 64).tiff().toBuffer(), name: "a.jpg", type: "image/jpeg" }, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
-    { label: "PDF", file: { bytes: Buffer.from("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), name: "a.png", type: "image/png" }, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
-    { label: "truncated JPEG", file: { bytes: j.subarray(0, Math.floor(j.length * 0.6)), name: "a.jpg", type: "image/jpeg" }, status: 422, code: "INVALID_IMAGE" },
-    { label: "JPEG missing only its last bytes", file: { bytes: j.subarray(0, j.length - 200), name: "a.jpg", type: "image/jpeg" }, status: 422, code: "INVALID_IMAGE" },
-    { label: "truncated PNG", file: { bytes: p.subarray(0, Math.floor(p.length * 0.6)), name: "a.png", type: "image/png" }, status: 422, code: "INVALID_IMAGE" },
-    { label: "JPEG magic then garbage", file: { bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), noise(2000, 1, 1)]), name: "a.jpg", type: "image/jpeg" }, status: 422, code: "INVALID_IMAGE" },
-    { label: "too large", file: { bytes: Buffer.concat([j, noise(maxBytes, 1, 1, 3)]), name: "big.jpg", type: "image/jpeg" }, status: 413, code: "PAYLOAD_TOO_LARGE" },
+    {
+      label: "TIFF (decodable, not accepted)",
+      file: { bytes: await raw(64, 64).tiff().toBuffer(), name: "a.jpg", type: "image/jpeg" },
+      status: 415,
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    },
+    {
+      label: "PDF",
+      file: { bytes: Buffer.from("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), name: "a.png", type: "image/png" },
+      status: 415,
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    },
+    {
+      label: "truncated JPEG",
+      file: { bytes: j.subarray(0, Math.floor(j.length * 0.6)), name: "a.jpg", type: "image/jpeg" },
+      status: 422,
+      code: "INVALID_IMAGE",
+    },
+    {
+      label: "JPEG missing only its last bytes",
+      file: { bytes: j.subarray(0, j.length - 200), name: "a.jpg", type: "image/jpeg" },
+      status: 422,
+      code: "INVALID_IMAGE",
+    },
+    {
+      label: "truncated PNG",
+      file: { bytes: p.subarray(0, Math.floor(p.length * 0.6)), name: "a.png", type: "image/png" },
+      status: 422,
+      code: "INVALID_IMAGE",
+    },
+    {
+      label: "JPEG magic then garbage",
+      file: { bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), noise(2000, 1, 1)]), name: "a.jpg", type: "image/jpeg" },
+      status: 422,
+      code: "INVALID_IMAGE",
+    },
+    {
+      label: "too large",
+      file: { bytes: Buffer.concat([j, noise(maxBytes, 1, 1, 3)]), name: "big.jpg", type: "image/jpeg" },
+      status: 413,
+      code: "PAYLOAD_TOO_LARGE",
+    },
     { label: "no file field", file: undefined, status: 400, code: "VALIDATION_ERROR" },
     { label: "file sent as a text field", file: "not a file", status: 400, code: "VALIDATION_ERROR" },
   ] as { label: string; file: Part | string | undefined; status: number; code: string }[];
@@ -129,7 +165,15 @@ describe("POST /api/upload/profile", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { id: expect.any(String), url: expect.any(String), thumbhash: expect.any(String), width: 512, height: 512, contentType: "image/webp", bytes: expect.any(Number) },
+      data: {
+        id: expect.any(String),
+        url: expect.any(String),
+        thumbhash: expect.any(String),
+        width: 512,
+        height: 512,
+        contentType: "image/webp",
+        bytes: expect.any(Number),
+      },
     });
     const userId = await userIdOf(sub);
     const data = res.body.data;
@@ -142,7 +186,17 @@ describe("POST /api/upload/profile", () => {
     expect(user).toMatchObject({ avatarUrl: data.url, avatarKey: keyOf(data.url), avatarThumbhash: data.thumbhash });
     const rows = await db().mediaUpload.findMany({ where: { userId } });
     expect(rows).toEqual([
-      expect.objectContaining({ id: data.id, kind: "profile", key: keyOf(data.url), url: data.url, contentType: "image/webp", bytes: data.bytes, width: 512, height: 512, thumbhash: data.thumbhash }),
+      expect.objectContaining({
+        id: data.id,
+        kind: "profile",
+        key: keyOf(data.url),
+        url: data.url,
+        contentType: "image/webp",
+        bytes: data.bytes,
+        width: 512,
+        height: 512,
+        thumbhash: data.thumbhash,
+      }),
     ]);
   });
 
@@ -202,7 +256,11 @@ describe("POST /api/upload/profile", () => {
       expect(res.headers.get("content-type")).toContain("application/json");
     }
     const after = await db().user.findUniqueOrThrow({ where: { id: userId } });
-    expect({ url: after.avatarUrl, key: after.avatarKey, hash: after.avatarThumbhash }).toEqual({ url: before.avatarUrl, key: before.avatarKey, hash: before.avatarThumbhash });
+    expect({ url: after.avatarUrl, key: after.avatarKey, hash: after.avatarThumbhash }).toEqual({
+      url: before.avatarUrl,
+      key: before.avatarKey,
+      hash: before.avatarThumbhash,
+    });
     expect((await fetchStored(ok.body.data.url)).res.status).toBe(200);
     expect(filesIn(`avatars/${userId}`)).toEqual([path.basename(ok.body.data.url)]);
     expect(await db().mediaUpload.count({ where: { userId } })).toBe(1);
@@ -211,16 +269,25 @@ describe("POST /api/upload/profile", () => {
   it("error bodies name the problem", async () => {
     const { auth } = newUser();
     const missing = await upload("profile", auth, undefined, { caption: "no file" });
-    expect(missing.body).toEqual({ success: false, error: { code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "body.file", message: "Required" }] } });
+    expect(missing.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "body.file", message: "Required" }] },
+    });
     const svgRes = await upload("profile", auth, svg);
     expect(svgRes.body.error.message).toMatch(/SVG/);
     const json = await api("POST", "/api/upload/profile", { headers: auth, json: { file: "data:image/png;base64,AAAA" } });
     expect(json.status).toBe(400);
-    expect(json.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "headers.content-type", message: expect.stringContaining("multipart/form-data") }] });
+    expect(json.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ path: "headers.content-type", message: expect.stringContaining("multipart/form-data") }],
+    });
     const none = await api("POST", "/api/upload/profile", { headers: auth });
     expect(none.status).toBe(400);
     expect(errorOf(none).code).toBe("VALIDATION_ERROR");
-    const malformed = await api("POST", "/api/upload/profile", { headers: { ...auth, "content-type": "multipart/form-data; boundary=abc" }, body: "this is not multipart" });
+    const malformed = await api("POST", "/api/upload/profile", {
+      headers: { ...auth, "content-type": "multipart/form-data; boundary=abc" },
+      body: "this is not multipart",
+    });
     expect(malformed.status).toBe(400);
     expect(errorOf(malformed).code).toBe("VALIDATION_ERROR");
     const empty = await upload("profile", auth, { bytes: new Uint8Array(), name: "empty.png", type: "image/png" });
@@ -275,7 +342,12 @@ describe("POST /api/upload/profile", () => {
   it("strips metadata (EXIF, ICC) and applies the EXIF orientation", async () => {
     const { auth } = newUser();
     // Stored landscape 400×200 with orientation 6 (rotate 90°): displayed portrait 200×400.
-    const tagged = await raw(400, 200).jpeg().withMetadata({ orientation: 6 }).withExif({ IFD0: { Copyright: "GPS 48.85,2.35 secret" } }).keepIccProfile().toBuffer();
+    const tagged = await raw(400, 200)
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .withExif({ IFD0: { Copyright: "GPS 48.85,2.35 secret" } })
+      .keepIccProfile()
+      .toBuffer();
     const meta = await sharp(tagged).metadata();
     expect(meta.orientation).toBe(6);
     expect(meta.exif).toBeDefined();
@@ -291,7 +363,13 @@ describe("POST /api/upload/profile", () => {
     const { sub, auth } = newUser();
     const first = await upload("profile", auth, { bytes: await png(64, 64, 99), type: "image/png" });
     expect(first.status).toBe(200);
-    const images = await Promise.all(Array.from({ length: 6 }, (_, i) => solid(64, 64, 40 * i, 100, 200).png().toBuffer()));
+    const images = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        solid(64, 64, 40 * i, 100, 200)
+          .png()
+          .toBuffer(),
+      ),
+    );
     const results = await Promise.all(images.map((bytes) => upload("profile", auth, { bytes, type: "image/png" })));
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
 
@@ -319,7 +397,9 @@ describe("POST /api/upload/profile", () => {
     const current = await db().user.findUniqueOrThrow({ where: { id: userId } });
     await db().mediaUpload.deleteMany({ where: { key: current.avatarKey! } });
     await db().user.update({ where: { id: userId }, data: { avatarKey: stuckKey, avatarUrl: `/files/${stuckKey}` } });
-    await db().mediaUpload.create({ data: { userId, kind: "profile", key: stuckKey, url: `/files/${stuckKey}`, contentType: "image/webp", bytes: 1, width: 1, height: 1, thumbhash: "AAAA" } });
+    await db().mediaUpload.create({
+      data: { userId, kind: "profile", key: stuckKey, url: `/files/${stuckKey}`, contentType: "image/webp", bytes: 1, width: 1, height: 1, thumbhash: "AAAA" },
+    });
 
     const res = await upload("profile", auth, { bytes: await png(100, 100, 3), type: "image/png" });
     expect(res.status).toBe(200);
@@ -405,7 +485,9 @@ describe("POST /api/upload/binder-cover", () => {
     expect((await fetchStored(first.body.data.url)).res.status).toBe(404);
     expect((await fetchStored(second.body.data.url)).res.status).toBe(200);
     expect((await db().binder.findUniqueOrThrow({ where: { id: binder.id } })).coverKey).toBe(keyOf(second.body.data.url));
-    expect((await db().mediaUpload.findMany({ where: { kind: "binder-cover", userId: binder.userId } })).map((r) => r.key)).toEqual([keyOf(second.body.data.url)]);
+    expect((await db().mediaUpload.findMany({ where: { kind: "binder-cover", userId: binder.userId } })).map((r) => r.key)).toEqual([
+      keyOf(second.body.data.url),
+    ]);
   });
 
   it("another user's binder is 404 NOT_FOUND and stays untouched; nothing is stored", async () => {
@@ -465,7 +547,11 @@ describe("POST /api/upload/locker-media", () => {
     expectThumbhash(res.body.data.thumbhash);
     const after = await db().user.findUniqueOrThrow({ where: { id: userId } });
     expect({ ...after, updatedAt: null }).toEqual({ ...before, updatedAt: null });
-    expect(await db().mediaUpload.findUniqueOrThrow({ where: { id: res.body.data.id } })).toMatchObject({ kind: "locker-media", userId, key: keyOf(res.body.data.url) });
+    expect(await db().mediaUpload.findUniqueOrThrow({ where: { id: res.body.data.id } })).toMatchObject({
+      kind: "locker-media",
+      userId,
+      key: keyOf(res.body.data.url),
+    });
 
     // A second one does not replace the first.
     const again = await upload("locker-media", auth, { bytes: await png(300, 200), type: "image/png" });
@@ -477,7 +563,9 @@ describe("POST /api/upload/locker-media", () => {
     const { auth } = newUser();
     const red = await solid(60, 40, 230, 20, 20).png().toBuffer();
     const blue = await solid(60, 40, 20, 20, 230).png().toBuffer();
-    const gif = await sharp([red, blue], { join: { animated: true } }).gif({ loop: 0, delay: [100, 100] }).toBuffer();
+    const gif = await sharp([red, blue], { join: { animated: true } })
+      .gif({ loop: 0, delay: [100, 100] })
+      .toBuffer();
     expect((await sharp(gif).metadata()).pages).toBe(2);
     const inputs: [string, Buffer][] = [
       ["jpeg", await raw(60, 40).jpeg().toBuffer()],
@@ -589,8 +677,7 @@ describe("POST /api/upload/locker-media: quota", () => {
 describe("GET /api/cron/uploads-sweep", () => {
   const HOUR = 3_600_000;
   const cronSecret = () => (inject("fixtures").sync as { cronSecret: string }).cronSecret;
-  const sweep = (authorization?: string) =>
-    api("GET", "/api/cron/uploads-sweep", { headers: authorization === undefined ? {} : { authorization } });
+  const sweep = (authorization?: string) => api("GET", "/api/cron/uploads-sweep", { headers: authorization === undefined ? {} : { authorization } });
   const exists = (url: string) => existsSync(path.join(uploadDir(), keyOf(url)));
   const age = (id: string, hours: number) => db().mediaUpload.update({ where: { id }, data: { createdAt: new Date(Date.now() - hours * HOUR) } });
 
@@ -603,7 +690,10 @@ describe("GET /api/cron/uploads-sweep", () => {
     await age(stale.id, 25);
     await age(stale2.id, 24 * 7);
     await age(fresh.id, 23); // within the grace period
-    await db().mediaUpload.update({ where: { id: attached.id }, data: { createdAt: new Date(Date.now() - 48 * HOUR), attachedAt: new Date(Date.now() - 47 * HOUR) } });
+    await db().mediaUpload.update({
+      where: { id: attached.id },
+      data: { createdAt: new Date(Date.now() - 48 * HOUR), attachedAt: new Date(Date.now() - 47 * HOUR) },
+    });
 
     // A replaced avatar whose delete had failed: no user row references it any more.
     const avatar = await upload("profile", auth, { bytes: await png(40, 40), type: "image/png" });
@@ -611,7 +701,18 @@ describe("GET /api/cron/uploads-sweep", () => {
     mkdirSync(path.join(uploadDir(), path.dirname(replacedKey)), { recursive: true });
     writeFileSync(path.join(uploadDir(), replacedKey), "old avatar");
     await db().mediaUpload.create({
-      data: { userId, kind: "profile", key: replacedKey, url: `/files/${replacedKey}`, contentType: "image/webp", bytes: 10, width: 1, height: 1, thumbhash: "AAAA", createdAt: new Date(Date.now() - 30 * HOUR) },
+      data: {
+        userId,
+        kind: "profile",
+        key: replacedKey,
+        url: `/files/${replacedKey}`,
+        contentType: "image/webp",
+        bytes: 10,
+        width: 1,
+        height: 1,
+        thumbhash: "AAAA",
+        createdAt: new Date(Date.now() - 30 * HOUR),
+      },
     });
     const avatarRow = await db().mediaUpload.findFirstOrThrow({ where: { key: keyOf(avatar.body.data.url) } });
     await age(avatarRow.id, 30); // old, but the user's current avatar: kept
@@ -647,7 +748,18 @@ describe("GET /api/cron/uploads-sweep", () => {
     const stuckKey = `locker-media/${userId}/stuck-${randomUUID()}.webp`;
     mkdirSync(path.join(uploadDir(), stuckKey), { recursive: true });
     const row = await db().mediaUpload.create({
-      data: { userId, kind: "locker-media", key: stuckKey, url: `/files/${stuckKey}`, contentType: "image/webp", bytes: 1, width: 1, height: 1, thumbhash: "AAAA", createdAt: new Date(Date.now() - 25 * HOUR) },
+      data: {
+        userId,
+        kind: "locker-media",
+        key: stuckKey,
+        url: `/files/${stuckKey}`,
+        contentType: "image/webp",
+        bytes: 1,
+        width: 1,
+        height: 1,
+        thumbhash: "AAAA",
+        createdAt: new Date(Date.now() - 25 * HOUR),
+      },
     });
     const res = await sweep(`Bearer ${cronSecret()}`);
     expect(res.status).toBe(200);

@@ -31,7 +31,10 @@ describe("POST /api/user/blocks", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { blocked: true, user: { id: them.id, handle, displayName: "Loud Fan", avatarUrl: "https://cdn.example.com/l.png", blockedAt: expect.stringMatching(ISO) } },
+      data: {
+        blocked: true,
+        user: { id: them.id, handle, displayName: "Loud Fan", avatarUrl: "https://cdn.example.com/l.png", blockedAt: expect.stringMatching(ISO) },
+      },
     });
     const rows = await db().userBlock.findMany({ where: { blockerId: me.id } });
     expect(rows.map((r) => r.blockedId)).toEqual([them.id]);
@@ -80,9 +83,7 @@ describe("POST /api/user/blocks", () => {
     const me = await signedIn();
     const handle = freshHandle();
     const them = await signedIn({ handle });
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => block(me.auth, i % 2 ? { blockedUserId: them.id } : { handle })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => block(me.auth, i % 2 ? { blockedUserId: them.id } : { handle })));
     for (const r of results) expect(r.status).toBe(200);
     expect(new Set(results.map((r) => r.body.data.user.blockedAt)).size).toBe(1);
     expect(await db().userBlock.count({ where: { blockerId: me.id, blockedId: them.id } })).toBe(1);
@@ -104,7 +105,11 @@ describe("POST /api/user/blocks", () => {
     const me = await signedIn({ handle });
     const byId = await block(me.auth, { blockedUserId: me.id });
     expect(byId.status).toBe(400);
-    expect(errorOf(byId)).toEqual({ code: "CANNOT_BLOCK_SELF", message: expect.any(String), details: [{ path: "body.blockedUserId", message: expect.any(String) }] });
+    expect(errorOf(byId)).toEqual({
+      code: "CANNOT_BLOCK_SELF",
+      message: expect.any(String),
+      details: [{ path: "body.blockedUserId", message: expect.any(String) }],
+    });
     const byHandle = await block(me.auth, { handle });
     expect(byHandle.status).toBe(400);
     expect(errorOf(byHandle).code).toBe("CANNOT_BLOCK_SELF");

@@ -128,7 +128,15 @@ describe("GET /api/user/nfts/pending", () => {
       { name: "bad", status: "failed" as const, at: 1500 },
     ];
     await db().nftMint.createMany({
-      data: rows.map((r) => ({ userId: id, itemType: "card", itemId: `card_${r.name}`, name: r.name, status: r.status, createdAt: new Date(t0 + r.at), imageUrl: r.name === "a" ? "https://cdn.example.com/a.png" : null })),
+      data: rows.map((r) => ({
+        userId: id,
+        itemType: "card",
+        itemId: `card_${r.name}`,
+        name: r.name,
+        status: r.status,
+        createdAt: new Date(t0 + r.at),
+        imageUrl: r.name === "a" ? "https://cdn.example.com/a.png" : null,
+      })),
     });
     const other = await signedIn();
     await db().nftMint.create({ data: { userId: other.id, itemType: "card", itemId: "x", name: "theirs" } });

@@ -109,7 +109,14 @@ describe("GET /api/user/profile", () => {
     const data = await profileOf(auth);
     expect(data.favoriteTeams.map((f: { id: string }) => f.id)).toEqual(["tm_gfg", "tm_ghost_club", "tm_hch"]);
     expect(data.favoriteTeams[1]).toEqual({ id: "tm_ghost_club", team: null });
-    expect(data.favoriteTeams[2].team).toMatchObject({ id: "tm_hch", slug: "harbor-city-hawks", name: "Harbor City Hawks", isOfficial: true, archived: false, sport: expect.any(String) });
+    expect(data.favoriteTeams[2].team).toMatchObject({
+      id: "tm_hch",
+      slug: "harbor-city-hawks",
+      name: "Harbor City Hawks",
+      isOfficial: true,
+      archived: false,
+      sport: expect.any(String),
+    });
     expect(data.favoriteTeams[0].team).toMatchObject({ id: "tm_gfg", isOfficial: false, colors: { primary: "#4B3621", secondary: "#F2A900" } });
   });
 
@@ -138,7 +145,7 @@ describe("PATCH /api/user/profile", () => {
     expect(me.body.data).toMatchObject({ handle, displayName: "Pat Fan", bio: "new bio" });
   });
 
-  it("bio \"\" or null clears it; 280 characters is the longest", async () => {
+  it('bio "" or null clears it; 280 characters is the longest', async () => {
     const { auth, id } = await signedIn();
     expect((await patch(auth, { bio: "x".repeat(280) })).status).toBe(200);
     expect((await db().user.findUniqueOrThrow({ where: { id } })).bio).toHaveLength(280);
@@ -188,7 +195,11 @@ describe("PATCH /api/user/profile", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,
-      error: { code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "body.displayName", message: expect.stringMatching(/invisible formatting/) }] },
+      error: {
+        code: "VALIDATION_ERROR",
+        message: expect.any(String),
+        details: [{ path: "body.displayName", message: expect.stringMatching(/invisible formatting/) }],
+      },
     });
     expect(await db().user.findUniqueOrThrow({ where: { id } })).toMatchObject({ displayName: "Before", bio: null });
     // Onboarding takes the same profile fields and refuses the same way.
@@ -230,11 +241,16 @@ describe("PATCH /api/user/profile", () => {
     for (const candidate of [handle, handle.toLowerCase(), handle.toUpperCase()]) {
       const res = await patch(b.auth, { handle: candidate });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ success: false, error: { code: "USERNAME_TAKEN", message: expect.any(String), details: [{ path: "body.handle", message: "Taken" }] } });
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: "USERNAME_TAKEN", message: expect.any(String), details: [{ path: "body.handle", message: "Taken" }] },
+      });
     }
     expect((await db().user.findUniqueOrThrow({ where: { id: b.id } })).handle).toBeNull();
     // check-username agrees.
-    const check = await api("GET", `/api/user/check-username?username=${handle.toLowerCase()}`, { headers: { "x-forwarded-for": `10.250.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+    const check = await api("GET", `/api/user/check-username?username=${handle.toLowerCase()}`, {
+      headers: { "x-forwarded-for": `10.250.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+    });
     expect(check.body).toEqual({ available: false });
   });
 
@@ -266,34 +282,80 @@ describe("PATCH /api/user/profile", () => {
     const { auth, id } = await signedIn();
     const res = await patch(auth, { handle });
     expect(res.status).toBe(409);
-    expect(errorOf(res)).toEqual({ code: "USERNAME_TAKEN", message: expect.stringContaining("reserved"), details: [{ path: "body.handle", message: "Reserved" }] });
+    expect(errorOf(res)).toEqual({
+      code: "USERNAME_TAKEN",
+      message: expect.stringContaining("reserved"),
+      details: [{ path: "body.handle", message: "Reserved" }],
+    });
     expect((await db().user.findUniqueOrThrow({ where: { id } })).handleKey).toBeNull();
   });
 
   it.each([
-    "admin_", "Admin_2026", "support1", "Support_1", "0fficial", "officia1", "adm1n", "4drnin", "a_d_m_i_n", "Adm1n_Team",
-    "m0derat0r", "5taff", "staff_picks", "support_team", "SupportTeam", "HelpDesk", "he1p", "mod_jane", "r00t", "ap1",
-    "the_admin", "real_0fficial", "officialReds", "adminJoe", "system_bot", "Verified_Fan", "t3am",
+    "admin_",
+    "Admin_2026",
+    "support1",
+    "Support_1",
+    "0fficial",
+    "officia1",
+    "adm1n",
+    "4drnin",
+    "a_d_m_i_n",
+    "Adm1n_Team",
+    "m0derat0r",
+    "5taff",
+    "staff_picks",
+    "support_team",
+    "SupportTeam",
+    "HelpDesk",
+    "he1p",
+    "mod_jane",
+    "r00t",
+    "ap1",
+    "the_admin",
+    "real_0fficial",
+    "officialReds",
+    "adminJoe",
+    "system_bot",
+    "Verified_Fan",
+    "t3am",
   ])("staff-like handle %s (prefixes, look-alikes, underscores, trailing digits) is reserved: 409, and check-username says unavailable", async (handle) => {
     const { auth, id } = await signedIn();
     const res = await patch(auth, { handle });
     expect(res.status).toBe(409);
-    expect(errorOf(res)).toEqual({ code: "USERNAME_TAKEN", message: expect.stringContaining("reserved"), details: [{ path: "body.handle", message: "Reserved" }] });
+    expect(errorOf(res)).toEqual({
+      code: "USERNAME_TAKEN",
+      message: expect.stringContaining("reserved"),
+      details: [{ path: "body.handle", message: "Reserved" }],
+    });
     expect((await db().user.findUniqueOrThrow({ where: { id } })).handleKey).toBeNull();
-    const check = await api("GET", `/api/user/check-username?username=${handle}`, { headers: { "x-forwarded-for": `10.251.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+    const check = await api("GET", `/api/user/check-username?username=${handle}`, {
+      headers: { "x-forwarded-for": `10.251.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+    });
     expect(check.body).toEqual({ available: false });
   });
 
-  it.each(["supporter_1", "Stafford_Rangers", "helpful_hank", "rooted_in_reds", "teamwork_fan", "modern_fan", "badminton_ace", "go_team_go", "Modi_Fan", "systematic_sam"])(
-    "ordinary handle %s that merely resembles a reserved word is allowed",
-    async (base) => {
-      const { auth } = await signedIn();
-      // Suffixed so parallel runs never collide; the suffix is letters, so it cannot change what the handle folds to.
-      const handle = `${base}_${randomUUID().replace(/[^a-f]/g, "").slice(0, 6) || "x"}`;
-      const res = await patch(auth, { handle });
-      expect({ handle, status: res.status }).toEqual({ handle, status: 200 });
-    },
-  );
+  it.each([
+    "supporter_1",
+    "Stafford_Rangers",
+    "helpful_hank",
+    "rooted_in_reds",
+    "teamwork_fan",
+    "modern_fan",
+    "badminton_ace",
+    "go_team_go",
+    "Modi_Fan",
+    "systematic_sam",
+  ])("ordinary handle %s that merely resembles a reserved word is allowed", async (base) => {
+    const { auth } = await signedIn();
+    // Suffixed so parallel runs never collide; the suffix is letters, so it cannot change what the handle folds to.
+    const handle = `${base}_${
+      randomUUID()
+        .replace(/[^a-f]/g, "")
+        .slice(0, 6) || "x"
+    }`;
+    const res = await patch(auth, { handle });
+    expect({ handle, status: res.status }).toEqual({ handle, status: 200 });
+  });
 
   it("a user keeps a handle they already hold even when it is reserved today", async () => {
     const { auth, id } = await signedIn();
@@ -327,7 +389,10 @@ describe("PATCH /api/user/profile", () => {
     const second = await patch(auth, { favoriteTeamIds: ["tm_gfg", "tm_sls"] });
     expect(second.body.data.favoriteTeams.map((f: { id: string }) => f.id)).toEqual(["tm_gfg", "tm_sls"]);
     const rows = await db().favoriteTeam.findMany({ where: { userId: id }, orderBy: { position: "asc" } });
-    expect(rows.map((r) => [r.teamId, r.position])).toEqual([["tm_gfg", 0], ["tm_sls", 1]]);
+    expect(rows.map((r) => [r.teamId, r.position])).toEqual([
+      ["tm_gfg", 0],
+      ["tm_sls", 1],
+    ]);
     const cleared = await patch(auth, { favoriteTeamIds: [] });
     expect(cleared.body.data.favoriteTeams).toEqual([]);
     expect(await db().favoriteTeam.count({ where: { userId: id } })).toBe(0);
@@ -423,12 +488,22 @@ describe("PATCH /api/user/profile", () => {
 describe("POST /api/user/sync-idp", () => {
   it("copies email, name and image from the provider and stamps idpSyncedAt", async () => {
     const { sub, auth, id } = await signedIn();
-    await control(`users/${sub}`, { first_name: "Pat", last_name: "Fan", username: "patfan", image_url: "https://img.example.com/pat.png", email: "pat@example.com" }, "PUT");
+    await control(
+      `users/${sub}`,
+      { first_name: "Pat", last_name: "Fan", username: "patfan", image_url: "https://img.example.com/pat.png", email: "pat@example.com" },
+      "PUT",
+    );
     const before = Date.now();
     const res = await api("POST", "/api/user/sync-idp", { headers: auth });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(res.body.data).toMatchObject({ id, email: "pat@example.com", displayName: "Pat Fan", avatarUrl: "https://img.example.com/pat.png", idpSyncedAt: expect.stringMatching(ISO) });
+    expect(res.body.data).toMatchObject({
+      id,
+      email: "pat@example.com",
+      displayName: "Pat Fan",
+      avatarUrl: "https://img.example.com/pat.png",
+      idpSyncedAt: expect.stringMatching(ISO),
+    });
     expect(new Date(res.body.data.idpSyncedAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
     const row = await db().user.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ email: "pat@example.com", displayName: "Pat Fan", avatarUrl: "https://img.example.com/pat.png" });
@@ -437,7 +512,11 @@ describe("POST /api/user/sync-idp", () => {
 
   it("a provider name with bidi controls or zero-width characters is stored without them", async () => {
     const { sub, auth, id } = await signedIn();
-    await control(`users/${sub}`, { first_name: "Pat\u202E\u200B", last_name: "\u2066Fan\u2069", username: null, image_url: "https://img.example.com/pf.png", email: "pf@example.com" }, "PUT");
+    await control(
+      `users/${sub}`,
+      { first_name: "Pat\u202E\u200B", last_name: "\u2066Fan\u2069", username: null, image_url: "https://img.example.com/pf.png", email: "pf@example.com" },
+      "PUT",
+    );
     const res = await api("POST", "/api/user/sync-idp", { headers: auth });
     expect(res.status).toBe(200);
     expect(res.body.data.displayName).toBe("Pat Fan");
@@ -448,7 +527,11 @@ describe("POST /api/user/sync-idp", () => {
     const { sub, auth, id } = await signedIn();
     expect((await patch(auth, { displayName: "My Own Name" })).status).toBe(200);
     await db().user.update({ where: { id }, data: { avatarUrl: "/files/profile/mine.webp", avatarKey: "profile/mine.webp", avatarThumbhash: "TH" } });
-    await control(`users/${sub}`, { first_name: "Provider", last_name: "Name", username: null, image_url: "https://img.example.com/other.png", email: "new@example.com" }, "PUT");
+    await control(
+      `users/${sub}`,
+      { first_name: "Provider", last_name: "Name", username: null, image_url: "https://img.example.com/other.png", email: "new@example.com" },
+      "PUT",
+    );
     const res = await api("POST", "/api/user/sync-idp", { headers: auth });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ displayName: "My Own Name", avatarUrl: "/files/profile/mine.webp", avatarThumbhash: "TH", email: "new@example.com" });
@@ -458,9 +541,20 @@ describe("POST /api/user/sync-idp", () => {
 
   it("a provider avatar (no upload) follows the provider on the next sync", async () => {
     const { sub, auth } = await signedIn();
-    await control(`users/${sub}`, { first_name: "A", last_name: null, username: null, image_url: "https://img.example.com/1.png", email: "a@example.com" }, "PUT");
-    expect((await api("POST", "/api/user/sync-idp", { headers: auth })).body.data).toMatchObject({ avatarUrl: "https://img.example.com/1.png", displayName: "A" });
-    await control(`users/${sub}`, { first_name: "B", last_name: "C", username: null, image_url: "https://img.example.com/2.png", email: "a@example.com" }, "PUT");
+    await control(
+      `users/${sub}`,
+      { first_name: "A", last_name: null, username: null, image_url: "https://img.example.com/1.png", email: "a@example.com" },
+      "PUT",
+    );
+    expect((await api("POST", "/api/user/sync-idp", { headers: auth })).body.data).toMatchObject({
+      avatarUrl: "https://img.example.com/1.png",
+      displayName: "A",
+    });
+    await control(
+      `users/${sub}`,
+      { first_name: "B", last_name: "C", username: null, image_url: "https://img.example.com/2.png", email: "a@example.com" },
+      "PUT",
+    );
     const res = await api("POST", "/api/user/sync-idp", { headers: auth });
     // The name was set by the first sync, so it stays; the image is the provider's, so it follows.
     expect(res.body.data).toMatchObject({ avatarUrl: "https://img.example.com/2.png", displayName: "A" });

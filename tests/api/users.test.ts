@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { awayFromWindowEdge } from "../rate-window";
 
 const DEFAULT_SETTINGS = {
   privateProfile: false,
@@ -77,11 +78,27 @@ describe("GET /api/user", () => {
     const handle = freshHandle("Prof");
     await db().user.update({
       where: { id: userId },
-      data: { handle, handleKey: handle.toLowerCase(), displayName: "Pat Fan", bio: "Go Hawks", repBalance: 120, ugcTermsVersion: "2026-01", onboardedAt: new Date() },
+      data: {
+        handle,
+        handleKey: handle.toLowerCase(),
+        displayName: "Pat Fan",
+        bio: "Go Hawks",
+        repBalance: 120,
+        ugcTermsVersion: "2026-01",
+        onboardedAt: new Date(),
+      },
     });
     const res = await api("GET", "/api/user", { headers: auth });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: userId, handle, displayName: "Pat Fan", bio: "Go Hawks", repBalance: 120, ugcTermsVersion: "2026-01", onboarded: true });
+    expect(res.body.data).toMatchObject({
+      id: userId,
+      handle,
+      displayName: "Pat Fan",
+      bio: "Go Hawks",
+      repBalance: 120,
+      ugcTermsVersion: "2026-01",
+      onboarded: true,
+    });
   });
 
   it("role is admin for an admin token and fan otherwise", async () => {
@@ -283,6 +300,7 @@ describe("GET /api/user/check-username", () => {
 
   it("the 6th request from one client address within a minute is 429 RATE_LIMITED with Retry-After", async () => {
     const ip = freshIp();
+    await awayFromWindowEdge();
     for (let i = 0; i < 5; i++) {
       // Two trusted proxies (TRUSTED_PROXY_HOPS=2): the client is the second entry from the right; the last one, the edge proxy's address, may vary.
       const res = await api("GET", `/api/user/check-username?username=${freshHandle()}`, { headers: { "x-forwarded-for": `${ip}, 192.0.2.${i + 1}` } });

@@ -17,11 +17,19 @@ function routeFiles(dir = API): string[] {
 }
 
 const toOpenApiPath = (file: string) =>
-  "/" + path.relative(path.join(process.cwd(), "app"), path.dirname(file)).split(path.sep).map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/");
+  "/" +
+  path
+    .relative(path.join(process.cwd(), "app"), path.dirname(file))
+    .split(path.sep)
+    .map((s) => s.replace(/^\[(.+)\]$/, "{$1}"))
+    .join("/");
 
 describe("contract", () => {
   it("every route file has OpenAPI operations and every operation has a route file", () => {
-    const files = routeFiles().map(toOpenApiPath).filter((p) => !NOT_OPERATIONS.has(p)).sort();
+    const files = routeFiles()
+      .map(toOpenApiPath)
+      .filter((p) => !NOT_OPERATIONS.has(p))
+      .sort();
     expect([...Object.keys(ROUTE_MODULES), ...Object.keys(INTERNAL_ROUTE_MODULES)].sort()).toEqual(files);
     const doc = openApiDocument() as { paths: Record<string, Record<string, unknown>> };
     const internal = internalOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };

@@ -37,7 +37,10 @@ describe("db:migrate applier", () => {
   it("applies every migration once and records them as prisma migrate deploy does", async () => {
     const url = await scratchUrl();
     const first = await migrate(url);
-    const names = readdirSync(MIGRATIONS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const names = readdirSync(MIGRATIONS, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     expect(first.applied).toEqual(names);
 
     const rows = await query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number; rolled_back_at: Date | null }>(
@@ -57,7 +60,14 @@ describe("db:migrate applier", () => {
       `SELECT column_name FROM information_schema.columns WHERE table_name = '_prisma_migrations' ORDER BY ordinal_position`,
     );
     expect(columns.map((c) => c.column_name)).toEqual([
-      "id", "checksum", "finished_at", "migration_name", "logs", "rolled_back_at", "started_at", "applied_steps_count",
+      "id",
+      "checksum",
+      "finished_at",
+      "migration_name",
+      "logs",
+      "rolled_back_at",
+      "started_at",
+      "applied_steps_count",
     ]);
 
     const second = await migrate(url);
@@ -79,7 +89,10 @@ describe("db:migrate applier", () => {
     cpSync(MIGRATIONS, dir, { recursive: true });
     await migrate(url, dir);
 
-    const [firstName] = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const [firstName] = readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     const file = path.join(dir, firstName!, "migration.sql");
     writeFileSync(file, readFileSync(file, "utf8") + "\n-- edited\n");
     await expect(migrate(url, dir)).rejects.toThrow(/edited after it was applied/);
@@ -91,7 +104,10 @@ describe("db:migrate applier", () => {
     writeFileSync(path.join(broken, "migration.sql"), "CREATE TABLE ok_table (id int);\nSELECT * FROM no_such_table;\n");
     const url2 = await scratchUrl();
     await expect(migrate(url2, dir2)).rejects.toThrow(/29990101000000_broken failed/);
-    const rows = await query<{ migration_name: string; finished_at: Date | null }>(url2, `SELECT migration_name, finished_at FROM _prisma_migrations WHERE migration_name LIKE '%broken'`);
+    const rows = await query<{ migration_name: string; finished_at: Date | null }>(
+      url2,
+      `SELECT migration_name, finished_at FROM _prisma_migrations WHERE migration_name LIKE '%broken'`,
+    );
     expect(rows).toEqual([{ migration_name: "29990101000000_broken", finished_at: null }]);
     const tables = await query(url2, `SELECT 1 FROM information_schema.tables WHERE table_name = 'ok_table'`);
     expect(tables).toEqual([]); // the failed migration's transaction was rolled back

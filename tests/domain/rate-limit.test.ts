@@ -1,19 +1,41 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
-import { createLimiter } from "../../lib/http/rate-limit";
-import { createTcpRedis, TcpScriptRedis } from "../../lib/redis/client";
+import { afterAll, describe, expect, inject, it, vi } from "vitest";
+import { z } from "zod";
 
-const live = createTcpRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+// Tight default policies for the pipeline tests below (the named policies the limiter tests use keep their numbers).
+vi.hoisted(() => {
+  process.env.RATE_LIMIT_PREFIX = `t:defaults:${Date.now()}:${Math.random()}`;
+  process.env.RATE_LIMIT_OVERRIDES = JSON.stringify({ anonymous: { tokens: 3, window: "60 s" }, user: { tokens: 2, window: "60 s" } });
+});
+
+import { signSessionToken } from "../../lib/auth/sign";
+import { DEFAULT_REDIS_URL } from "../../lib/env";
+import { createLimiter, createMemoryLimiter, type Limiter } from "../../lib/http/rate-limit";
+import { route } from "../../lib/http/route";
+import { createTcpRedis, redisAnswers, TcpScriptRedis } from "../../lib/redis/client";
+import { awayFromWindowEdge } from "../rate-window";
+
+// The Redis tests need a Redis (REDIS_URL, or the local one); without one they are skipped, saying so, and the
+// same assertions run on the in-process store the server then uses.
+const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+const redisUp = await redisAnswers(redisUrl, 1_000);
+if (!redisUp) console.warn(`rate-limit.test.ts: no Redis answers at ${redisUrl}; skipping the Redis limiter tests (the in-process store's run)`);
+const live = createTcpRedis(redisUrl);
 const dead = createTcpRedis("redis://127.0.0.1:1");
 afterAll(() => {
   live.disconnect();
   dead.disconnect();
 });
 
-describe("rate limiter over real Redis (@upstash/ratelimit through the TCP adapter)", () => {
+/** Runs one limiter's behaviour tests over a store. */
+function limiterBehaviour(make: (policy: "public" | "earn") => Limiter) {
   it("allows the policy's tokens, then blocks with a reset in the future", async () => {
-    const limit = createLimiter("public", new TcpScriptRedis(live), { timeoutMs: 2_000, prefix: `t:${randomUUID()}` });
+    const limit = make("public");
     const id = "ip:203.0.113.7";
+    // The sliding window weighs the previous 60 s window by how much of it is left, so 301 calls that cross a window
+    // edge can find one more token: start well inside a window (windows are aligned to the epoch).
+    const intoWindow = Date.now() % 60_000;
+    if (intoWindow > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 100));
     const results = [];
     for (let i = 0; i < 301; i++) results.push(await limit(id));
     expect(results.slice(0, 300).every((r) => r.allowed)).toBe(true);
@@ -23,16 +45,87 @@ describe("rate limiter over real Redis (@upstash/ratelimit through the TCP adapt
   });
 
   it("concurrent requests never pass more than the limit", async () => {
-    const limit = createLimiter("earn", new TcpScriptRedis(live), { timeoutMs: 2_000, prefix: `t:${randomUUID()}` });
+    const limit = make("earn");
     const results = await Promise.all(Array.from({ length: 80 }, () => limit("u:concurrent")));
     expect(results.filter((r) => r.allowed).length).toBe(30);
   });
+}
 
+describe.skipIf(!redisUp)(
+  `rate limiter over real Redis (@upstash/ratelimit through the TCP adapter)${redisUp ? "" : `: skipped, no Redis answers at ${redisUrl}`}`,
+  () => {
+    limiterBehaviour((policy) => createLimiter(policy, new TcpScriptRedis(live), { timeoutMs: 2_000, prefix: `t:${randomUUID()}` }));
+  },
+);
+
+describe("rate limiter, in-process store (no Redis configured or reachable)", () => {
+  limiterBehaviour((policy) => createMemoryLimiter(policy));
+
+  it("slides like @upstash/ratelimit's window: the previous window counts by the share of it still inside", async () => {
+    let t = 120_000 + 30_000; // half-way through a 60 s window
+    const limit = createMemoryLimiter("earn", { now: () => t }); // 30 per 60 s
+    for (let i = 0; i < 30; i++) expect((await limit("u:1")).allowed).toBe(true);
+    expect(await limit("u:1")).toMatchObject({ allowed: false, remaining: 0, reset: 180_000, windowSeconds: 60, degraded: false });
+    t = 180_000 + 45_000; // next window, 3/4 in: the previous 30 weigh floor(30 × 1/4) = 7
+    const r = await limit("u:1");
+    expect(r).toMatchObject({ allowed: true, limit: 30, remaining: 30 - 8, reset: 240_000 });
+    t = 300_000; // two windows later: nothing left of the old counts
+    expect(await limit("u:1")).toMatchObject({ allowed: true, remaining: 29 });
+  });
+});
+
+describe("rate limiter failing open", () => {
   it("fails open, quickly, when Redis is unreachable", async () => {
     const limit = createLimiter("write", new TcpScriptRedis(dead), { timeoutMs: 200, prefix: `t:${randomUUID()}` });
     const started = Date.now();
     const r = await limit("u:anyone");
     expect(r).toMatchObject({ allowed: true, degraded: true });
     expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
+
+describe("default policies in the pipeline (on unless a route opts out)", () => {
+  const noParams = { params: Promise.resolve({}) };
+  const from = (ip: string, headers: Record<string, string> = {}) => new Request("http://x/api/thing", { headers: { "x-forwarded-for": ip, ...headers } });
+  const open = route({ summary: "open", tags: ["t"], auth: "public", response: z.object({}) }, async () => ({}));
+  const maybe = route({ summary: "maybe", tags: ["t"], auth: "optional", response: z.object({}) }, async () => ({}));
+
+  it("a public route that names no policy is limited per client address (anonymous), with RateLimit headers and Retry-After", async () => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
+    await awayFromWindowEdge();
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await open(from(ip), noParams));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((r) => r.headers.get("ratelimit-remaining"))).toEqual(["2", "1", "0", "0"]);
+    expect(answers[0]!.headers.get("ratelimit-limit")).toBe("3");
+    expect(answers[0]!.headers.get("ratelimit-policy")).toBe("3;w=60");
+    expect(Number(answers[0]!.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
+    expect(answers[0]!.headers.get("x-ratelimit-limit")).toBe("3"); // the older headers stay for existing clients
+    expect(Number(answers[0]!.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000);
+    const limited = answers[3]!;
+    expect((await limited.json()).error.code).toBe("RATE_LIMITED");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await open(from("198.51.100.77"), noParams)).status).toBe(200); // another address has its own bucket
+  });
+
+  it("a signed-in caller of an optional route spends the user policy, keyed by user, not the address", async () => {
+    const ip = `192.0.2.${Math.floor(Math.random() * 250)}`;
+    const sub = `user_rl_${randomUUID().slice(0, 8)}`;
+    const auth = { authorization: `Bearer ${signSessionToken(inject("privateKey"), sub)}` };
+    await awayFromWindowEdge();
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await maybe(from(ip, auth), noParams)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await maybe(from(ip), noParams)).status).toBe(200); // the address's anonymous bucket is untouched
+  });
+
+  it("rateLimit: false opts a route out: no limit, no headers", async () => {
+    const probe = route({ summary: "probe", tags: ["t"], auth: "public", rateLimit: false, response: z.object({}) }, async () => ({}));
+    const ip = `198.18.0.${Math.floor(Math.random() * 250)}`;
+    for (let i = 0; i < 5; i++) {
+      const res = await probe(from(ip), noParams);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("ratelimit-limit")).toBeNull();
+    }
   });
 });

@@ -192,7 +192,23 @@ describe("basketball: win percentage and games back, conferences only", () => {
   it("rows are grouped by conference, ranked by win percentage, games back within the group", () => {
     expect(pick(s.rows)).toEqual([
       { id: "e1", position: 1, gp: 4, w: 3, l: 1, t: 0, otl: 0, pts: null, pct: 0.75, gb: 0, for: 391, against: 377, diff: 14, streak: "W1", summary: "3-1" },
-      { id: "e2", position: 2, gp: 3, w: 1, l: 2, t: 0, otl: 0, pts: null, pct: 0.333, gb: 1.5, for: 285, against: 300, diff: -15, streak: "L1", summary: "1-2" },
+      {
+        id: "e2",
+        position: 2,
+        gp: 3,
+        w: 1,
+        l: 2,
+        t: 0,
+        otl: 0,
+        pts: null,
+        pct: 0.333,
+        gb: 1.5,
+        for: 285,
+        against: 300,
+        diff: -15,
+        streak: "L1",
+        summary: "1-2",
+      },
       { id: "w2", position: 1, gp: 3, w: 2, l: 1, t: 0, otl: 0, pts: null, pct: 0.667, gb: 0, for: 263, against: 255, diff: 8, streak: "W1", summary: "2-1" },
       { id: "w1", position: 2, gp: 2, w: 0, l: 2, t: 0, otl: 0, pts: null, pct: 0, gb: 1.5, for: 179, against: 186, diff: -7, streak: "L2", summary: "0-2" },
     ]);
@@ -306,7 +322,14 @@ describe("what cannot be scored", () => {
 
 describe("records", () => {
   it("games against teams that are not listed (archived, other leagues) count for the listed side only", () => {
-    const t = computeTotals([team("a", "A")], games([["a", "gone", 2, 1], ["gone", "a", 3, 0]]), sportRules("soccer")!);
+    const t = computeTotals(
+      [team("a", "A")],
+      games([
+        ["a", "gone", 2, 1],
+        ["gone", "a", 3, 0],
+      ]),
+      sportRules("soccer")!,
+    );
     expect(t[0]).toMatchObject({ gamesPlayed: 2, wins: 1, losses: 1, points: 3, scoreFor: 2, scoreAgainst: 4 });
   });
 
@@ -376,9 +399,25 @@ describe("sports catalog (pure)", () => {
       { id: "l6", name: "Ice", shortName: null, sport: "ice-hockey", displayOrder: 9 },
     ]);
     expect(catalog.sports).toEqual([
-      { id: "hockey", label: "Hockey", order: 1, leagues: [{ id: "l3", label: "Hockey Zero", order: 1 }, { id: "l1", label: "H1", order: 2 }] },
+      {
+        id: "hockey",
+        label: "Hockey",
+        order: 1,
+        leagues: [
+          { id: "l3", label: "Hockey Zero", order: 1 },
+          { id: "l1", label: "H1", order: 2 },
+        ],
+      },
       { id: "other", label: "Other", order: 2, leagues: [{ id: "l4", label: "MY", order: 1 }] },
-      { id: "soccer", label: "Soccer", order: 3, leagues: [{ id: "l5", label: "Soccer A", order: 1 }, { id: "l2", label: "Soccer B", order: 2 }] },
+      {
+        id: "soccer",
+        label: "Soccer",
+        order: 3,
+        leagues: [
+          { id: "l5", label: "Soccer A", order: 1 },
+          { id: "l2", label: "Soccer B", order: 2 },
+        ],
+      },
       { id: "ice-hockey", label: "Ice Hockey", order: 4, leagues: [{ id: "l6", label: "Ice", order: 1 }] },
     ]);
     expect(buildSportsCatalog([])).toEqual({ sports: [] });

@@ -7,7 +7,8 @@ import { ensureDatabase, migrate } from "../../lib/db/migrate";
 import { seed } from "../../lib/db/seed";
 import { parseFeed, type FeedInput } from "../../lib/sync/feed";
 import { fixtureProvider, httpProvider, type FeedProvider } from "../../lib/sync/provider";
-import { getSyncRun, listSyncRuns, runSync, SYNC_ENTITIES, type SyncSummary } from "../../lib/sync/service";
+import { getSyncRun, listSyncRuns } from "../../lib/sync/queries";
+import { runSync, SYNC_ENTITIES, type SyncSummary } from "../../lib/sync/service";
 
 const ADMIN = process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const url = new URL(ADMIN);
@@ -78,7 +79,17 @@ function baseFeed(): FeedInput & Required<Pick<FeedInput, "teams" | "games">> {
         ],
       },
       { id: "rb", leagueId: "rl", conferenceId: "south", divisionId: "s1", name: "Ridgeback Bulls", players: [{ id: "rb1", name: "Cal Three" }] },
-      { id: "rc", leagueId: "rl", divisionId: "open", name: "Rockport Cutters", rank: 3, players: [{ id: "rc1", name: "Dee Four" }, { id: "rc2", name: "Eve Five" }] },
+      {
+        id: "rc",
+        leagueId: "rl",
+        divisionId: "open",
+        name: "Rockport Cutters",
+        rank: 3,
+        players: [
+          { id: "rc1", name: "Dee Four" },
+          { id: "rc2", name: "Eve Five" },
+        ],
+      },
     ],
     games: [
       { id: "g1", leagueId: "rl", homeTeamId: "ra", awayTeamId: "rb", startsAt: "2026-09-01T18:00:00Z", status: "final", homeScore: 20, awayScore: 10 },
@@ -102,7 +113,10 @@ function uniqueSlugs(feed: unknown, name: string): unknown {
 }
 
 const counts = (s: SyncSummary | null) =>
-  Object.fromEntries(SYNC_ENTITIES.map((e) => [e, s![e]])) as Record<(typeof SYNC_ENTITIES)[number], { created: number; updated: number; archived: number; unchanged: number }>;
+  Object.fromEntries(SYNC_ENTITIES.map((e) => [e, s![e]])) as Record<
+    (typeof SYNC_ENTITIES)[number],
+    { created: number; updated: number; archived: number; unchanged: number }
+  >;
 
 function expectAllUnchanged(s: SyncSummary | null) {
   for (const e of SYNC_ENTITIES) expect({ e, ...s![e], unchanged: 0 }).toEqual({ e, created: 0, updated: 0, archived: 0, unchanged: 0 });
@@ -209,7 +223,11 @@ describe("runSync: dropped and returning rows", () => {
     expect(c.players).toEqual({ created: 0, updated: 0, archived: 3, unchanged: 2 });
     expect(c.games).toEqual({ created: 0, updated: 0, archived: 0, unchanged: 1 });
     expect((await db.team.findUniqueOrThrow({ where: { id: "tm_drop_rc" } })).archivedAt).toBeInstanceOf(Date);
-    expect((await db.player.findMany({ where: { id: { in: ["pl_drop_ra2", "pl_drop_rc1", "pl_drop_rc2"] } } })).map((pl) => pl.active)).toEqual([false, false, false]);
+    expect((await db.player.findMany({ where: { id: { in: ["pl_drop_ra2", "pl_drop_rc1", "pl_drop_rc2"] } } })).map((pl) => pl.active)).toEqual([
+      false,
+      false,
+      false,
+    ]);
     // Nothing deleted; the dropped game is left as it was.
     expect({ teams: await db.team.count(), players: await db.player.count(), games: await db.game.count() }).toEqual(rowsBefore);
     expect(await db.game.findUniqueOrThrow({ where: { id: "gm_drop_g2" } })).toMatchObject({ status: "scheduled" });
@@ -291,6 +309,56 @@ describe("runSync: ownership", () => {
     expect(run.error).toMatch(/Team id tm_clash_ra already exists and is not owned by this sync/);
     expect(diff(before, await snapshot())).toEqual([]);
     expect(await db.team.findUniqueOrThrow({ where: { id: "tm_clash_ra" } })).toMatchObject({ name: "Manual Clash", source: "manual" });
+  });
+
+  it("fails without writing when a league, conference, division, player or game id it would create belongs to another owner", async () => {
+    const league = await db.league.findFirstOrThrow({ where: { source: { not: { startsWith: "feed:" } } }, orderBy: { id: "asc" } });
+    const [home, away] = await db.team.findMany({ where: { source: { not: { startsWith: "feed:" } } }, orderBy: { id: "asc" }, take: 2 });
+    const squatters = [
+      {
+        label: "League",
+        id: "lg_clashl_rl",
+        make: (id: string) => db.league.create({ data: { id, slug: "manual-clash-league", name: "Manual Clash League" } }),
+        drop: (id: string) => db.league.delete({ where: { id } }),
+      },
+      {
+        label: "Conference",
+        id: "cf_clashc_north",
+        make: (id: string) => db.conference.create({ data: { id, leagueId: league.id, name: "Manual" } }),
+        drop: (id: string) => db.conference.delete({ where: { id } }),
+      },
+      {
+        label: "Division",
+        id: "dv_clashd_open",
+        make: (id: string) => db.division.create({ data: { id, leagueId: league.id, name: "Manual" } }),
+        drop: (id: string) => db.division.delete({ where: { id } }),
+      },
+      {
+        label: "Player",
+        id: "pl_clashp_rb1",
+        make: (id: string) => db.player.create({ data: { id, teamId: home!.id, name: "Manual" } }),
+        drop: (id: string) => db.player.delete({ where: { id } }),
+      },
+      {
+        label: "Game",
+        id: "gm_clashg_g2",
+        make: (id: string) =>
+          db.game.create({ data: { id, leagueId: league.id, homeTeamId: home!.id, awayTeamId: away!.id, startsAt: new Date("2026-09-01T18:00:00Z") } }),
+        drop: (id: string) => db.game.delete({ where: { id } }),
+      },
+    ];
+    for (const s of squatters) {
+      await s.make(s.id);
+      try {
+        const before = await snapshot();
+        const run = await runSync(db, { scope: "all", trigger: "admin", provider: provider(s.id.split("_")[1]!, baseFeed) });
+        expect(run.status, s.label).toBe("failed");
+        expect(run.error).toBe(`${s.label} id ${s.id} already exists and is not owned by this sync; nothing was changed.`);
+        expect(diff(before, await snapshot())).toEqual([]);
+      } finally {
+        await s.drop(s.id);
+      }
+    }
   });
 });
 

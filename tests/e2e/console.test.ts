@@ -95,7 +95,9 @@ describe("access", () => {
     const teamId = `tm_e2e_${uid()}`;
     await db.league.create({ data: { id: leagueId, slug: leagueId.replace(/_/g, "-"), name: `Action League ${leagueId}` } });
     await db.team.create({ data: { id: teamId, slug: teamId.replace(/_/g, "-"), name: `Action Team ${teamId}`, leagueId } });
-    const html = await (await fetch(`${baseUrl}/admin/teams?q=${teamId.replace(/_/g, "-")}`, { headers: { cookie: `__session=${sessionToken(STAFF, true)}` } })).text();
+    const html = await (
+      await fetch(`${baseUrl}/admin/teams?q=${teamId.replace(/_/g, "-")}`, { headers: { cookie: `__session=${sessionToken(STAFF, true)}` } })
+    ).text();
     const actionField = /name="(\$ACTION_ID_[^"]+)"/.exec(html)?.[1];
     expect(actionField).toBeDefined();
 
@@ -160,7 +162,8 @@ describe("staff console", () => {
     const second = page.getByTestId("sync-run");
     expect(await second.getAttribute("data-status")).toBe("succeeded");
     const teams = second.locator('tr[data-entity="teams"]');
-    const teamChanges = Number(await teams.locator('td[data-count="created"]').textContent()) + Number(await teams.locator('td[data-count="updated"]').textContent());
+    const teamChanges =
+      Number(await teams.locator('td[data-count="created"]').textContent()) + Number(await teams.locator('td[data-count="updated"]').textContent());
     const teamUnchanged = Number(await teams.locator('td[data-count="unchanged"]').textContent());
     expect(teamChanges + teamUnchanged).toBeGreaterThan(0);
     const secondRun = new URL(page.url()).searchParams.get("run")!;

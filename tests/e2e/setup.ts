@@ -1,24 +1,17 @@
-import { execFileSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
-import { startTestServer } from "../setup/test-server";
+import { provideServer, startTestServer } from "../setup/test-server";
+import { findChromium, NO_BROWSER } from "./browser";
 
 // The staff console's browser tests get their own world: a migrated but empty database (so the first sync
 // creates rows), a fresh RSA key pair, the Clerk Backend API stand-in, the sync feed fixture, and `next start`
-// of the production build on a free port. Chromium is Debian's (no browser download).
-
-function chromiumPath(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  try {
-    return execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim().split("\n")[0]!;
-  } catch {
-    throw new Error("No chromium on PATH: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.");
-  }
-}
+// of the production build on a free port. Chromium: tests/e2e/browser.ts
+// (without one, vitest.config.ts leaves this project out, except in CI, where this setup fails naming the fix).
 
 export const CONSOLE_ORIGIN = "https://api.example.com";
 
 export default async function setup(project: TestProject) {
-  const chromium = chromiumPath();
+  const chromium = findChromium();
+  if (!chromium) throw new Error(NO_BROWSER.replace("skipping the browser tests", "the browser tests cannot run"));
   const server = await startTestServer({
     dbPrefix: "fan_e2e",
     seed: false,
@@ -33,18 +26,14 @@ export default async function setup(project: TestProject) {
       CLERK_AUTHORIZED_PARTIES: CONSOLE_ORIGIN,
     }),
   });
-  project.provide("baseUrl", server.baseUrl);
-  project.provide("databaseUrl", server.databaseUrl);
-  project.provide("privateKey", server.privateKey);
-  project.provide("publicKey", server.publicKey);
-  project.provide("fixtures", server.provided);
+  provideServer(project, server, `e2e:${server.run}`);
   project.provide("chromiumPath", chromium);
   return server.stop;
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Debian's chromium binary the e2e tests drive with playwright-core. */
+    /** The Chromium binary the e2e tests drive with playwright-core (tests/e2e/browser.ts). */
     chromiumPath: string;
   }
 }

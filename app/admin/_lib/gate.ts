@@ -1,16 +1,26 @@
-import { cookies } from "next/headers";
+import { constants } from "@clerk/backend/internal";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { checkStaff, signInUrl, type ConsoleSession, type Staff } from "@/lib/admin/staff";
-import { SESSION_COOKIE } from "@/lib/mobile/flow";
+import { checkStaff, signInUrl, type ConsoleSession, type Staff } from "@/lib/auth/staff";
+import { SESSION_COOKIE } from "@/lib/auth/cookies";
 
-// The console's access control, without middleware: every page and every server action calls one of these
+// The console's access control, not left to middleware.ts: every page and every server action calls one of these
 // before reading or changing anything. The layout is not enough on its own: Next renders a page's segment
 // independently of its layout's output (and a layout is not re-run on client navigations), and server actions
 // can be invoked directly with a POST.
 
+/**
+ * The session token to check: the one Clerk's middleware passed on for this request (when it had to refresh an
+ * expired `__session` cookie, the new token, which the request's own cookie does not hold yet), else the cookie.
+ * checkStaff verifies either in full, so the header is trusted no more than the cookie.
+ */
+export async function sessionToken(): Promise<string | undefined> {
+  return (await headers()).get(constants.Headers.AuthToken) || (await cookies()).get(SESSION_COOKIE)?.value;
+}
+
 /** This request's console session, verified once per request (React cache). */
-export const consoleSession = cache(async (): Promise<ConsoleSession> => checkStaff((await cookies()).get(SESSION_COOKIE)?.value));
+export const consoleSession = cache(async (): Promise<ConsoleSession> => checkStaff(await sessionToken()));
 
 function bounce(session: ConsoleSession, returnPath: string): never {
   if (session.kind === "anonymous") redirect(signInUrl(returnPath));
@@ -27,7 +37,7 @@ export async function requireStaff(returnPath: string): Promise<Staff> {
 
 /** For server actions: the same check, repeated on every call, before any effect. */
 export async function requireStaffAction(): Promise<Staff> {
-  const session = await checkStaff((await cookies()).get(SESSION_COOKIE)?.value);
+  const session = await checkStaff(await sessionToken());
   if (session.kind !== "staff") bounce(session, "/admin");
   return session;
 }

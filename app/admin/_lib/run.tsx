@@ -23,7 +23,11 @@ export function RunDetail({ run, headingLevel = 2 }: { run: SyncRunView; heading
         {run.finishedAt ? ` · finished ${when(run.finishedAt)}` : ""}
         {summary?.dryRun ? " · dry run (nothing written)" : ""}
       </p>
-      {run.error ? <p role="alert" style={{ color: "#a33" }}>Error: {run.error}</p> : null}
+      {run.error ? (
+        <p role="alert" style={{ color: "#a33" }}>
+          Error: {run.error}
+        </p>
+      ) : null}
       {summary ? (
         <>
           <table style={{ ...styles.table, maxWidth: 640 }} aria-label="Summary">
@@ -33,17 +37,30 @@ export function RunDetail({ run, headingLevel = 2 }: { run: SyncRunView; heading
                 const c = summary[e] ?? { created: 0, updated: 0, archived: 0, unchanged: 0 };
                 return (
                   <tr key={e} data-entity={e}>
-                    <th scope="row" style={styles.rowHead}>{e}</th>
-                    <td style={styles.td} data-count="created">{c.created}</td>
-                    <td style={styles.td} data-count="updated">{c.updated}</td>
-                    <td style={styles.td} data-count="archived">{c.archived}</td>
-                    <td style={styles.td} data-count="unchanged">{c.unchanged}</td>
+                    <th scope="row" style={styles.rowHead}>
+                      {e}
+                    </th>
+                    <td style={styles.td} data-count="created">
+                      {c.created}
+                    </td>
+                    <td style={styles.td} data-count="updated">
+                      {c.updated}
+                    </td>
+                    <td style={styles.td} data-count="archived">
+                      {c.archived}
+                    </td>
+                    <td style={styles.td} data-count="unchanged">
+                      {c.unchanged}
+                    </td>
                   </tr>
                 );
               })}
             </tbody>
           </table>
-          <h3>Changes ({changes.length}{summary.changesTruncated ? "+, list truncated" : ""})</h3>
+          <h3>
+            Changes ({changes.length}
+            {summary.changesTruncated ? "+, list truncated" : ""})
+          </h3>
           {changes.length === 0 ? (
             <p>Nothing changed.</p>
           ) : (

@@ -10,8 +10,24 @@ export const styles = {
   form: { display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", margin: "12px 0" } satisfies CSSProperties,
   label: { display: "flex", flexDirection: "column", gap: 4, fontSize: 14 } satisfies CSSProperties,
   input: { padding: "6px 8px", fontSize: 14, border: "1px solid #999", borderRadius: 4 } satisfies CSSProperties,
-  button: { padding: "6px 12px", fontSize: 14, border: "1px solid #245", borderRadius: 4, background: "#1f4e79", color: "#fff", cursor: "pointer" } satisfies CSSProperties,
-  secondary: { padding: "4px 10px", fontSize: 13, border: "1px solid #777", borderRadius: 4, background: "#fff", color: "#1a1a1a", cursor: "pointer" } satisfies CSSProperties,
+  button: {
+    padding: "6px 12px",
+    fontSize: 14,
+    border: "1px solid #245",
+    borderRadius: 4,
+    background: "#1f4e79",
+    color: "#fff",
+    cursor: "pointer",
+  } satisfies CSSProperties,
+  secondary: {
+    padding: "4px 10px",
+    fontSize: 13,
+    border: "1px solid #777",
+    borderRadius: 4,
+    background: "#fff",
+    color: "#1a1a1a",
+    cursor: "pointer",
+  } satisfies CSSProperties,
   muted: { color: "#555" } satisfies CSSProperties,
 };
 

@@ -1,6 +1,5 @@
-import { cookies } from "next/headers";
-import { checkStaff, signInUrl } from "@/lib/admin/staff";
-import { SESSION_COOKIE } from "@/lib/mobile/flow";
+import { checkStaff, signInUrl } from "@/lib/auth/staff";
+import { sessionToken } from "../_lib/gate";
 
 // The console's 403 page. A route handler rather than a page so the status is a real 403 (forbidden() needs
 // experimental.authInterrupts). Signed-in staff who land here are sent on to the dashboard.
@@ -8,7 +7,7 @@ import { SESSION_COOKIE } from "@/lib/mobile/flow";
 export const dynamic = "force-dynamic";
 
 export async function GET() {
-  const session = await checkStaff((await cookies()).get(SESSION_COOKIE)?.value);
+  const session = await checkStaff(await sessionToken());
   if (session.kind === "staff") return new Response(null, { status: 303, headers: { Location: "/admin" } });
   const html = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="robots" content="noindex">
 <title>Staff only</title>

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { getSyncRun, listSyncRuns } from "@/lib/sync/service";
+import { getSyncRun, listSyncRuns } from "@/lib/sync/queries";
 import { startSync } from "../actions";
 import { requireStaff } from "../_lib/gate";
 import { RunDetail, RunStatus } from "../_lib/run";
@@ -21,11 +21,15 @@ export default async function SyncPage({ searchParams }: { searchParams: SearchP
       <div style={{ display: "flex", gap: 12, margin: "12px 0 20px" }}>
         <form action={startSync}>
           <input type="hidden" name="scope" value="leagues" />
-          <button type="submit" style={styles.button}>Sync leagues</button>
+          <button type="submit" style={styles.button}>
+            Sync leagues
+          </button>
         </form>
         <form action={startSync}>
           <input type="hidden" name="scope" value="teams" />
-          <button type="submit" style={styles.button}>Sync teams</button>
+          <button type="submit" style={styles.button}>
+            Sync teams
+          </button>
         </form>
       </div>
       {current ? <RunDetail run={current} /> : null}
@@ -40,7 +44,11 @@ export default async function SyncPage({ searchParams }: { searchParams: SearchP
               const s = r.summary;
               const totals = s
                 ? (["leagues", "conferences", "divisions", "teams", "players", "games"] as const).reduce(
-                    (acc, e) => ({ created: acc.created + (s[e]?.created ?? 0), updated: acc.updated + (s[e]?.updated ?? 0), archived: acc.archived + (s[e]?.archived ?? 0) }),
+                    (acc, e) => ({
+                      created: acc.created + (s[e]?.created ?? 0),
+                      updated: acc.updated + (s[e]?.updated ?? 0),
+                      archived: acc.archived + (s[e]?.archived ?? 0),
+                    }),
                     { created: 0, updated: 0, archived: 0 },
                   )
                 : null;
@@ -52,8 +60,12 @@ export default async function SyncPage({ searchParams }: { searchParams: SearchP
                   <td style={styles.td}>{r.scope}</td>
                   <td style={styles.td}>{r.trigger}</td>
                   <td style={styles.td}>{r.actor ?? "—"}</td>
-                  <td style={styles.td}><RunStatus status={r.status} /></td>
-                  <td style={styles.td}>{totals ? `${totals.created} created, ${totals.updated} updated, ${totals.archived} archived` : r.error ? "failed" : "—"}</td>
+                  <td style={styles.td}>
+                    <RunStatus status={r.status} />
+                  </td>
+                  <td style={styles.td}>
+                    {totals ? `${totals.created} created, ${totals.updated} updated, ${totals.archived} archived` : r.error ? "failed" : "—"}
+                  </td>
                 </tr>
               );
             })}

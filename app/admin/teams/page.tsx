@@ -1,4 +1,5 @@
-import { leagueOptions, searchTeams, teamName, TEAM_SEARCH_LIMIT, teamSearchSchema } from "@/lib/admin/teams";
+import { leagueOptions, searchConsoleTeams, teamName, TEAM_SEARCH_LIMIT } from "@/lib/admin/queries";
+import { teamSearchSchema } from "@/lib/admin/schemas";
 import { db } from "@/lib/db/client";
 import { archiveTeam, restoreTeam } from "../actions";
 import { requireStaff } from "../_lib/gate";
@@ -14,7 +15,7 @@ export default async function TeamsPage({ searchParams }: { searchParams: Search
     league: first(sp.league),
     archived: first(sp.archived),
   });
-  const [{ teams, total }, leagues] = await Promise.all([searchTeams(db, search), leagueOptions(db)]);
+  const [{ teams, total }, leagues] = await Promise.all([searchConsoleTeams(db, search), leagueOptions(db)]);
   const done = first(sp.done);
   const doneTeam = first(sp.team);
   const error = first(sp.error);
@@ -58,7 +59,11 @@ export default async function TeamsPage({ searchParams }: { searchParams: Search
         </button>
       </form>
       <p style={styles.muted}>
-        {total === 0 ? "No teams match." : total > TEAM_SEARCH_LIMIT ? `Showing ${TEAM_SEARCH_LIMIT} of ${total} teams; narrow the search.` : `${total} team${total === 1 ? "" : "s"}.`}
+        {total === 0
+          ? "No teams match."
+          : total > TEAM_SEARCH_LIMIT
+            ? `Showing ${TEAM_SEARCH_LIMIT} of ${total} teams; narrow the search.`
+            : `${total} team${total === 1 ? "" : "s"}.`}
       </p>
       {teams.length ? (
         <table style={styles.table}>
@@ -66,8 +71,12 @@ export default async function TeamsPage({ searchParams }: { searchParams: Search
           <tbody>
             {teams.map((t) => (
               <tr key={t.id} data-team={t.slug}>
-                <th scope="row" style={styles.rowHead}>{t.name}</th>
-                <td style={styles.td}><code>{t.slug}</code></td>
+                <th scope="row" style={styles.rowHead}>
+                  {t.name}
+                </th>
+                <td style={styles.td}>
+                  <code>{t.slug}</code>
+                </td>
                 <td style={styles.td}>{t.league?.name ?? "—"}</td>
                 <td style={styles.td}>{t.source}</td>
                 <td style={styles.td}>{t.archivedAt ? `Archived ${when(t.archivedAt)}` : "Live"}</td>

@@ -1,4 +1,5 @@
-import { lookupUsers, userQuerySchema, type ConsoleUser } from "@/lib/admin/users";
+import { userQuerySchema } from "@/lib/admin/schemas";
+import { lookupUsers, type ConsoleUser } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
@@ -25,8 +26,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
       <h1>Users</h1>
       {done === "granted" || done === "revoked" ? (
         <Notice>
-          {`Staff role ${done} for ${target}. `}It applies at the user&apos;s next session refresh (their current session token keeps its
-          old claims until it is renewed, at most about a minute with Clerk).
+          {`Staff role ${done} for ${target}. `}It applies at the user&apos;s next session refresh (their current session token keeps its old claims until it is
+          renewed, at most about a minute with Clerk).
         </Notice>
       ) : null}
       {error ? <Notice kind="error">{ERRORS[error] ?? "Something went wrong."}</Notice> : null}
@@ -46,12 +47,16 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
           <tbody>
             {users.map((u) => (
               <tr key={u.externalId} data-user={u.externalId}>
-                <th scope="row" style={styles.rowHead}><code>{u.externalId}</code></th>
+                <th scope="row" style={styles.rowHead}>
+                  <code>{u.externalId}</code>
+                </th>
                 <td style={styles.td}>{u.handle ? `@${u.handle}` : "—"}</td>
                 <td style={styles.td}>{u.displayName ?? "—"}</td>
                 <td style={styles.td}>{u.email ?? "—"}</td>
                 <td style={styles.td}>{u.id ? when(u.createdAt) : "No account row yet"}</td>
-                <td style={styles.td} data-testid="role">{ROLE_LABEL[u.role]}</td>
+                <td style={styles.td} data-testid="role">
+                  {ROLE_LABEL[u.role]}
+                </td>
                 <td style={styles.td}>
                   <div style={{ display: "flex", gap: 8 }}>
                     {u.role !== "admin" ? (
@@ -59,7 +64,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
                         <input type="hidden" name="user" value={u.externalId} />
                         <input type="hidden" name="grant" value="1" />
                         <input type="hidden" name="q" value={q} />
-                        <button type="submit" style={styles.secondary}>Grant admin</button>
+                        <button type="submit" style={styles.secondary}>
+                          Grant admin
+                        </button>
                       </form>
                     ) : null}
                     {u.role !== "fan" && u.externalId !== staff.externalId ? (
@@ -67,7 +74,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
                         <input type="hidden" name="user" value={u.externalId} />
                         <input type="hidden" name="grant" value="0" />
                         <input type="hidden" name="q" value={q} />
-                        <button type="submit" style={styles.secondary}>Revoke admin</button>
+                        <button type="submit" style={styles.secondary}>
+                          Revoke admin
+                        </button>
                       </form>
                     ) : null}
                   </div>
@@ -78,8 +87,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
         </table>
       ) : null}
       <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
-        Roles live in the identity provider (public metadata <code>role = &quot;admin&quot;</code>, copied into the session token). A change
-        applies at the user&apos;s next session refresh, not to the session they have open now.
+        Roles live in the identity provider (public metadata <code>role = &quot;admin&quot;</code>, copied into the session token). A change applies at the
+        user&apos;s next session refresh, not to the session they have open now.
       </p>
     </>
   );

@@ -1,8 +1,7 @@
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cacheableJson } from "@/lib/leagues/http";
-import { accessibilityMatrix } from "@/lib/leagues/schemas";
-import { ACCESSIBILITY_MATRIX } from "@/lib/platform/accessibility";
+import { accessibilityMatrix } from "@/lib/platform/schemas";
+import { ACCESSIBILITY_MATRIX } from "@/lib/platform/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -12,8 +11,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Static configuration: the standards the apps target, and per feature the support level (`full`, `partial`, `none`) with notes on web, iOS and Android, plus an accessibility contact. Touches no database; answers `Cache-Control: public, max-age=3600`.",
       tags: ["Platform"],
       auth: "public",
+      cache: { maxAge: 3600 },
+      database: false,
       response: accessibilityMatrix,
     },
-    async () => cacheableJson(ACCESSIBILITY_MATRIX, 3600),
+    async () => ACCESSIBILITY_MATRIX,
   ),
 });

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
+import { health } from "@/lib/platform/schemas";
 
 const startedAt = Date.now();
 
@@ -11,7 +11,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description: "Answers while the process serves requests. Touches no database.",
       tags: ["Platform"],
       auth: "public",
-      response: z.object({ status: z.literal("ok"), uptimeSeconds: z.number() }).meta({ id: "Health" }),
+      // Not limited: the load balancer probes it and it is the benchmark baseline; it touches nothing worth protecting.
+      rateLimit: false,
+      database: false,
+      response: health,
     },
     async () => ({ status: "ok" as const, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) }),
   ),

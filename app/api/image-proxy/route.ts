@@ -20,6 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       tags: ["Platform"],
       auth: "public",
       rateLimit: "public",
+      database: false,
       query: z.object({ url: z.string().min(1).max(2048).meta({ description: "Absolute https URL of the image." }) }),
       response: z.instanceof(Response),
       envelope: false,

@@ -1,6 +1,7 @@
 import { identityProvider } from "@/lib/identity/provider";
 import { log } from "@/lib/http/log";
 import { methods } from "@/lib/http/methods";
+import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
 import { logoutResult } from "@/lib/mobile/schemas";
 
@@ -25,9 +26,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
           log("warn", { msg: "session revoke failed", requestId, error: String(error) });
         }
       }
-      return Response.json(
-        { success: true, data: { loggedOut: true, sessionRevoked } },
-        { headers: { "Set-Cookie": "__session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" } },
+      return reply(
+        { loggedOut: true as const, sessionRevoked },
+        { cookies: [{ name: "__session", value: "", path: "/", maxAge: 0, httpOnly: true, sameSite: "Lax" }] },
       );
     },
   ),

@@ -1,11 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { methods } from "@/lib/http/methods";
-import { openApiDocument } from "@/lib/openapi/document";
+import { route } from "@/lib/http/route";
+import { OPENAPI_DOCUMENT_ROUTE, openApiDocument } from "@/lib/openapi/document";
 
-const { POST, PUT, PATCH, DELETE, OPTIONS } = methods({ GET: undefined });
-export { POST, PUT, PATCH, DELETE, OPTIONS };
-
-// The contract itself: plain JSON, no envelope (tools read it as-is).
-export async function GET() {
-  return Response.json(openApiDocument(), { headers: { "X-Request-Id": randomUUID(), "Cache-Control": "public, max-age=60" } });
-}
+// The contract itself: plain JSON, no envelope (tools read it as-is); the document describes this route from the same config.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(OPENAPI_DOCUMENT_ROUTE, async () => openApiDocument()),
+});

@@ -5,8 +5,5 @@ import { me } from "@/lib/users/schemas";
 import { getCurrentUser } from "@/lib/users/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: route(
-    { summary: "The signed-in user", tags: ["Users"], auth: "bearer", response: me },
-    ({ user }) => getCurrentUser(db, user),
-  ),
+  GET: route({ summary: "The signed-in user", tags: ["Users"], auth: "bearer", response: me }, ({ user }) => getCurrentUser(db, user)),
 });

@@ -46,12 +46,28 @@ export default async function clerkStandIn(): Promise<Fixture> {
     const u = users.get(id) ?? { first_name: null, last_name: null, username: null, image_url: "", email: `${id}@example.com`, public_metadata: {} };
     const now = Date.now();
     return {
-      object: "user", id, first_name: u.first_name, last_name: u.last_name, username: u.username, image_url: u.image_url,
-      has_image: Boolean(u.image_url), primary_email_address_id: u.email ? "idn_1" : null,
+      object: "user",
+      id,
+      first_name: u.first_name,
+      last_name: u.last_name,
+      username: u.username,
+      image_url: u.image_url,
+      has_image: Boolean(u.image_url),
+      primary_email_address_id: u.email ? "idn_1" : null,
       email_addresses: u.email ? [{ object: "email_address", id: "idn_1", email_address: u.email, verification: null, linked_to: [] }] : [],
-      phone_numbers: [], web3_wallets: [], external_accounts: [], saml_accounts: [], enterprise_accounts: [],
-      public_metadata: u.public_metadata, private_metadata: {}, unsafe_metadata: {},
-      created_at: now, updated_at: now, last_sign_in_at: now, banned: false, locked: false,
+      phone_numbers: [],
+      web3_wallets: [],
+      external_accounts: [],
+      saml_accounts: [],
+      enterprise_accounts: [],
+      public_metadata: u.public_metadata,
+      private_metadata: {},
+      unsafe_metadata: {},
+      created_at: now,
+      updated_at: now,
+      last_sign_in_at: now,
+      banned: false,
+      locked: false,
     };
   };
 
@@ -90,8 +106,14 @@ export default async function clerkStandIn(): Promise<Fixture> {
       if (failing.has(userId)) return clerkError(res, 500, "internal_clerk_error");
       const now = Date.now();
       return json(res, 200, {
-        object: "sign_in_token", id: `sit_${randomBytes(6).toString("hex")}`, user_id: userId, status: "pending",
-        token: `ticket_${randomBytes(24).toString("hex")}`, url: "https://accounts.example.com/v1/tickets/accept", created_at: now, updated_at: now,
+        object: "sign_in_token",
+        id: `sit_${randomBytes(6).toString("hex")}`,
+        user_id: userId,
+        status: "pending",
+        token: `ticket_${randomBytes(24).toString("hex")}`,
+        url: "https://accounts.example.com/v1/tickets/accept",
+        created_at: now,
+        updated_at: now,
       });
     }
     if (req.method === "GET" && (m = /^\/v1\/users\/([^/]+)$/.exec(path))) {
@@ -110,8 +132,16 @@ export default async function clerkStandIn(): Promise<Fixture> {
     if (req.method === "POST" && (m = /^\/v1\/sessions\/([^/]+)\/revoke$/.exec(path))) {
       const now = Date.now();
       return json(res, 200, {
-        object: "session", id: decodeURIComponent(m[1]!), user_id: "user_x", client_id: "client_x", status: "revoked",
-        last_active_at: now, expire_at: now, abandon_at: now, created_at: now, updated_at: now,
+        object: "session",
+        id: decodeURIComponent(m[1]!),
+        user_id: "user_x",
+        client_id: "client_x",
+        status: "revoked",
+        last_active_at: now,
+        expire_at: now,
+        abandon_at: now,
+        created_at: now,
+        updated_at: now,
       });
     }
     return clerkError(res, 404, "resource_not_found");

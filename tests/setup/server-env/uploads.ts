@@ -27,9 +27,23 @@ function certificate(dir: string): { key: string; cert: string; certFile: string
   execFileSync(
     "openssl",
     [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", keyFile, "-out", certFile, "-days", "2", "-subj", "/CN=images.test",
-      "-addext", "subjectAltName=DNS:images.test,DNS:*.images.test,DNS:localhost,IP:127.0.0.1,IP:::1",
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+      "-days",
+      "2",
+      "-subj",
+      "/CN=images.test",
+      "-addext",
+      "subjectAltName=DNS:images.test,DNS:*.images.test,DNS:localhost,IP:127.0.0.1,IP:::1",
     ],
     { stdio: "ignore" },
   );
@@ -40,8 +54,13 @@ async function images() {
   const noise = Buffer.alloc(64 * 48 * 3);
   for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919 + (i >> 5)) % 251;
   const base = () => sharp(noise, { raw: { width: 64, height: 48, channels: 3 } });
-  const frame = (r: number) => sharp({ create: { width: 40, height: 30, channels: 4, background: { r, g: 40, b: 90, alpha: 1 } } }).png().toBuffer();
-  const anim = await sharp([await frame(250), await frame(10)], { join: { animated: true } }).gif({ loop: 0, delay: [100, 100] }).toBuffer();
+  const frame = (r: number) =>
+    sharp({ create: { width: 40, height: 30, channels: 4, background: { r, g: 40, b: 90, alpha: 1 } } })
+      .png()
+      .toBuffer();
+  const anim = await sharp([await frame(250), await frame(10)], { join: { animated: true } })
+    .gif({ loop: 0, delay: [100, 100] })
+    .toBuffer();
   return {
     "/cat.png": { type: "image/png", bytes: await base().png().toBuffer() },
     "/photo.jpg": { type: "image/jpeg", bytes: await base().jpeg().toBuffer() },

@@ -1,4 +1,5 @@
-import { externalIdSchema, lookupUsers } from "@/lib/admin/users";
+import { externalIdSchema } from "@/lib/admin/schemas";
+import { lookupUsers } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
 import { changeRole } from "../../actions";
 import { requireStaff } from "../../_lib/gate";
@@ -20,7 +21,9 @@ export default async function ConfirmRolePage({ searchParams }: { searchParams: 
       <>
         <h1>Change staff role</h1>
         <Notice kind="error">No such user.</Notice>
-        <p><a href={back}>Back to users</a></p>
+        <p>
+          <a href={back}>Back to users</a>
+        </p>
       </>
     );
   }
@@ -37,7 +40,9 @@ export default async function ConfirmRolePage({ searchParams }: { searchParams: 
       </p>
       <dl style={{ display: "grid", gridTemplateColumns: "max-content 1fr", gap: "4px 16px" }}>
         <dt>User id</dt>
-        <dd style={{ margin: 0 }}><code data-testid="confirm-user">{user.externalId}</code></dd>
+        <dd style={{ margin: 0 }}>
+          <code data-testid="confirm-user">{user.externalId}</code>
+        </dd>
         <dt>Handle</dt>
         <dd style={{ margin: 0 }}>{user.handle ? `@${user.handle}` : "—"}</dd>
         <dt>Email</dt>

@@ -1,8 +1,6 @@
 import { db } from "@/lib/db/client";
-import { env } from "@/lib/env";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { verifyCron } from "@/lib/sync/auth";
 import { LOCKER_MEDIA_GRACE_MS } from "@/lib/uploads/kinds";
 import { sweepResult } from "@/lib/uploads/schemas";
 import { SWEEP_BATCH, SWEEP_MAX_BATCHES, sweepUploads } from "@/lib/uploads/sweep";
@@ -18,13 +16,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         `Bounded: batches of ${SWEEP_BATCH}, at most ${SWEEP_MAX_BATCHES} batches of each kind per call; the rest waits for the next call. ` +
         "A file that cannot be deleted keeps its record (retried next time) and counts in `failed`.",
       tags: ["Admin"],
-      auth: "public",
+      auth: "cron",
       response: sweepResult,
-      errors: ["UNAUTHORIZED"],
     },
-    async ({ req }) => {
-      verifyCron(env().CRON_SECRET, req.headers.get("authorization"));
-      return sweepUploads(db);
-    },
+    async () => sweepUploads(db),
   ),
 });

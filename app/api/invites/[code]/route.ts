@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { inviteCodeParams, invitePreview } from "@/lib/invites/schemas";
-import { getInvitePreview } from "@/lib/invites/service";
+import { getInvitePreview } from "@/lib/invites/queries";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

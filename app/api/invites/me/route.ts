@@ -2,7 +2,8 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { myInvite, myInviteOrNull } from "@/lib/invites/schemas";
-import { ensureMyInvite, getMyInvite } from "@/lib/invites/service";
+import { getMyInvite } from "@/lib/invites/queries";
+import { ensureMyInvite } from "@/lib/invites/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

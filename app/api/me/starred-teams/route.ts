@@ -2,13 +2,13 @@ import { db, pool } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { mergeBody, mergeResult, starredTeamsList } from "@/lib/stars/schemas";
-import { listStars, mergeStars } from "@/lib/stars/service";
+import { listStars } from "@/lib/stars/queries";
+import { mergeStars } from "@/lib/stars/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: route(
-    { summary: "Starred teams (HQ bookmarks)", tags: ["Stars"], auth: "bearer", response: starredTeamsList },
-    async ({ user }) => ({ teams: await listStars(pool, user.id) }),
-  ),
+  GET: route({ summary: "Starred teams (HQ bookmarks)", tags: ["Stars"], auth: "bearer", response: starredTeamsList }, async ({ user }) => ({
+    teams: await listStars(pool, user.id),
+  })),
   POST: route(
     {
       summary: "Merge starred teams",

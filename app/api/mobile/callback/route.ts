@@ -1,9 +1,8 @@
-import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
+import { redirect } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { redirectResponse } from "@/lib/mobile/docs";
-import { clearNonceCookie, completeSignIn } from "@/lib/mobile/flow";
+import { clearNonceCookie, completeSignIn } from "@/lib/mobile/service";
 import { callbackQuery } from "@/lib/mobile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -15,8 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       tags: ["Auth"],
       auth: "public",
       query: callbackQuery,
-      response: z.never(),
-      openapi: { successResponses: redirectResponse("To the app: `#token=…` or `#error=…`.") },
+      redirect: "To the app: `#token=…` or `#error=…`.",
     },
     async ({ query, req }) => {
       const location = await completeSignIn(db, {
@@ -25,10 +23,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         cookieHeader: req.headers.get("cookie"),
         authorization: req.headers.get("authorization"),
       });
-      return new Response(null, {
-        status: 302,
-        headers: { Location: location, "Set-Cookie": clearNonceCookie(), "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
-      });
+      return redirect(location, { cookies: [clearNonceCookie()] });
     },
   ),
 });

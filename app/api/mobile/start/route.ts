@@ -1,8 +1,7 @@
-import { z } from "zod";
 import { methods } from "@/lib/http/methods";
+import { redirect } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { redirectResponse } from "@/lib/mobile/docs";
-import { startSignIn } from "@/lib/mobile/flow";
+import { startSignIn } from "@/lib/mobile/service";
 import { startQuery } from "@/lib/mobile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -15,12 +14,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "public",
       query: startQuery,
       rateLimit: "public",
-      response: z.never(),
-      openapi: { successResponses: redirectResponse("To the identity provider's sign-in page.") },
+      database: false,
+      redirect: "To the identity provider's sign-in page.",
     },
     async ({ query }) => {
       const { location, setCookie } = startSignIn(query.provider, query.redirect_uri, query.code_challenge);
-      return new Response(null, { status: 302, headers: { Location: location, "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
+      return redirect(location, { cookies: [setCookie] });
     },
   ),
 });

@@ -19,6 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       tags: ["Auth"],
       auth: "public",
       query: versionQuery,
+      database: false,
       response: versionInfo,
     },
     async ({ query }) => {

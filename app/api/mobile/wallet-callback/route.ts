@@ -1,8 +1,7 @@
-import { z } from "zod";
 import { methods } from "@/lib/http/methods";
+import { redirect } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { redirectResponse } from "@/lib/mobile/docs";
-import { walletCallbackTarget } from "@/lib/mobile/flow";
+import { walletCallbackTarget } from "@/lib/mobile/service";
 import { walletCallbackQuery } from "@/lib/mobile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -14,13 +13,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       tags: ["Auth"],
       auth: "public",
       query: walletCallbackQuery,
-      response: z.never(),
-      openapi: { successResponses: redirectResponse("To the app: `#wallet=…&state=…` or `#error=…&state=…`.") },
+      redirect: "To the app: `#wallet=…&state=…` or `#error=…&state=…`.",
     },
-    async ({ query }) =>
-      new Response(null, {
-        status: 302,
-        headers: { Location: walletCallbackTarget(query.redirect_uri, query.state, query.address, query.error), "Cache-Control": "no-store" },
-      }),
+    async ({ query }) => redirect(walletCallbackTarget(query.redirect_uri, query.state, query.address, query.error)),
   ),
 });

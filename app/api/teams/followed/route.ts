@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { followedTeamsQuery, followedTeamsResult } from "@/lib/teams/schemas";
-import { listFollowedTeams } from "@/lib/teams/social";
+import { listFollowedTeams } from "@/lib/teams/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { teamSearchQuery, teamSearchResult } from "@/lib/teams/schemas";
-import { searchTeams } from "@/lib/teams/search";
+import { searchTeams } from "@/lib/teams/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

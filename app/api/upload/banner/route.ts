@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { UPLOAD_KINDS } from "@/lib/uploads/kinds";
-import { readMultipartUpload } from "@/lib/uploads/multipart";
+import { readMultipartUpload } from "@/lib/http/multipart";
 import { multipartBody, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
 import { replaceUserImage } from "@/lib/uploads/service";
 

@@ -3,7 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { parse, route } from "@/lib/http/route";
 import { z } from "zod";
 import { UPLOAD_KINDS } from "@/lib/uploads/kinds";
-import { readMultipartUpload } from "@/lib/uploads/multipart";
+import { readMultipartUpload } from "@/lib/http/multipart";
 import { binderCoverResult, binderIdField, multipartBody, UPLOAD_ERRORS } from "@/lib/uploads/schemas";
 import { replaceBinderCover } from "@/lib/uploads/service";
 

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { LOCKER_MEDIA_DAILY_BYTES, LOCKER_MEDIA_GRACE_MS, LOCKER_MEDIA_PENDING_CAP, UPLOAD_KINDS } from "@/lib/uploads/kinds";
-import { readMultipartUpload } from "@/lib/uploads/multipart";
+import { readMultipartUpload } from "@/lib/http/multipart";
 import { multipartBody, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
 import { storeLockerMedia } from "@/lib/uploads/service";
 

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { blockUser, listBlocks } from "@/lib/users/blocks";
+import { blockUser, listBlocks } from "@/lib/users/service";
 import { blockBody, blockListQuery, blockPage, blockResult } from "@/lib/users/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { completeOnboarding } from "@/lib/users/onboarding";
+import { completeOnboarding } from "@/lib/users/service";
 import { onboardingBody, onboardingResult } from "@/lib/users/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

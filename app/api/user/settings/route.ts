@@ -5,10 +5,7 @@ import { settings, settingsPatch } from "@/lib/users/schemas";
 import { getSettings, updateSettings } from "@/lib/users/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: route(
-    { summary: "Read settings", tags: ["Users"], auth: "bearer", response: settings },
-    ({ user }) => getSettings(db, user.id),
-  ),
+  GET: route({ summary: "Read settings", tags: ["Users"], auth: "bearer", response: settings }, ({ user }) => getSettings(db, user.id)),
   PATCH: route(
     {
       summary: "Update settings",

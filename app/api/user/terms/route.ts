@@ -1,14 +1,15 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { acceptTerms, getCurrentTerms } from "@/lib/users/onboarding";
+import { acceptTerms, getCurrentTerms } from "@/lib/users/service";
 import { currentTerms, termsAccepted, termsBody } from "@/lib/users/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     {
       summary: "Current Terms of Use version",
-      description: "The version users must accept (POST /api/user/terms) before posting user-generated content, and `url` where it can be read when configured.",
+      description:
+        "The version users must accept (POST /api/user/terms) before posting user-generated content, and `url` where it can be read when configured.",
       tags: ["Users"],
       auth: "public",
       response: currentTerms,

@@ -3,7 +3,7 @@ import { notFound } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { syncRunParams, syncRunSchema } from "@/lib/sync/schemas";
-import { getSyncRun } from "@/lib/sync/service";
+import { getSyncRun } from "@/lib/sync/queries";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

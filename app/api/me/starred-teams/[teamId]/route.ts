@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { starResult, starSnapshotBody, teamIdParams, unstarResult } from "@/lib/stars/schemas";
+import { starResult, starSnapshotBody, starredTeamParams, unstarResult } from "@/lib/stars/schemas";
 import { starTeam, unstarTeam } from "@/lib/stars/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Idempotent. The id may be a provider club id with no team row. The optional body is a display snapshot: only keys sent are stored or refreshed, null clears. A new id past the 50-club cap answers 409 STARRED_TEAMS_LIMIT. Starring creates no follow.",
       tags: ["Stars"],
       auth: "bearer",
-      params: teamIdParams,
+      params: starredTeamParams,
       body: starSnapshotBody,
       bodyRequired: false,
       rateLimit: "write",
@@ -28,7 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description: "Idempotent: answers `{ starred: false }` whether or not the team was starred.",
       tags: ["Stars"],
       auth: "bearer",
-      params: teamIdParams,
+      params: starredTeamParams,
       rateLimit: "write",
       envelope: false,
       response: unstarResult,

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { listTeamAchievements } from "@/lib/teams/achievements";
+import { listTeamAchievements } from "@/lib/teams/service";
 import { teamAchievementsResult, teamIdParams } from "@/lib/teams/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

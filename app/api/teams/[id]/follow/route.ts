@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { followResult, teamIdParams, unfollowResult } from "@/lib/teams/schemas";
-import { followTeam, unfollowTeam } from "@/lib/teams/social";
+import { followTeam, unfollowTeam } from "@/lib/teams/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

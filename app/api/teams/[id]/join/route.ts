@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { teamIdParams, teamMembershipResult } from "@/lib/teams/schemas";
-import { joinTeam, leaveTeam } from "@/lib/teams/social";
+import { joinTeam, leaveTeam } from "@/lib/teams/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { getRoster } from "@/lib/teams/roster";
+import { getRoster } from "@/lib/teams/service";
 import { rosterResult, teamIdParams } from "@/lib/teams/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { unblockUser } from "@/lib/users/blocks";
+import { unblockUser } from "@/lib/users/service";
 import { blockedUserParams, unblockResult } from "@/lib/users/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -22,7 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Close a support ticket",
       description:
-        "Body `{ status: \"closed\" }` (the only change allowed here), by the owner or staff. Idempotent. A later message from the owner re-opens the ticket; a staff message sets it to `pending`.",
+        'Body `{ status: "closed" }` (the only change allowed here), by the owner or staff. Idempotent. A later message from the owner re-opens the ticket; a staff message sets it to `pending`.',
       tags: ["Support"],
       auth: "bearer",
       params: ticketIdParams,

@@ -2,7 +2,7 @@ import { pool } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { ledgerPage, ledgerQuery } from "@/lib/rep/schemas";
-import { ledgerPage as readLedgerPage } from "@/lib/rep/service";
+import { listLedger } from "@/lib/rep/queries";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,6 +15,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       envelope: false,
       response: ledgerPage,
     },
-    ({ user, query }) => readLedgerPage(pool, user.id, query),
+    ({ user, query }) => listLedger(pool, user.id, query),
   ),
 });

@@ -1,0 +1,24 @@
+import type { DbTx } from "./client";
+
+// Transaction building blocks every domain uses: options, row locks, and reading constraint violations.
+
+/**
+ * Options for an interactive transaction: wait at most 15 s for a pooled connection, and give the work `timeoutMs`
+ * (15 s unless a long job asks for more). Prisma's 5 s defaults are too tight under the concurrency tests' bursts.
+ */
+export const txOptions = (timeoutMs = 15_000) => ({ maxWait: 15_000, timeout: timeoutMs });
+
+/**
+ * Locks the user's row for the rest of the transaction (SELECT … FOR UPDATE), serializing every write of one user:
+ * caps, once-only grants and quotas are counted under it. False when the user does not exist.
+ */
+export async function lockUser(tx: DbTx, userId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+  return rows.length > 0;
+}
+
+/** Prisma's unique-constraint violation (P2002), whichever way the driver adapter reports it. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } } | null;
+  return e?.code === "P2002" || e?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+export const health = z.object({ status: z.literal("ok"), uptimeSeconds: z.number() }).meta({ id: "Health" });
+
+const check = z.object({
+  status: z.enum(["ok", "unavailable"]),
+  latencyMs: z.number().meta({ description: "How long the check took (at most its time limit)." }),
+});
+
+export const readiness = z
+  .object({
+    status: z.enum(["ok", "degraded"]).meta({ description: "`degraded`: the rate limiter's store is unavailable; requests proceed without rate limits." }),
+    checks: z.object({
+      database: check.meta({ description: "PostgreSQL: `SELECT 1` on the server's pool (2 s limit). Always `ok` here: unavailable is a 503." }),
+      rateLimiter: check
+        .extend({
+          backend: z.enum(["redis", "upstash", "memory"]).meta({
+            description:
+              "Redis (REDIS_URL or the local one), Upstash's REST API when configured, or the in-process store (development without Redis, REDIS_BACKEND=memory).",
+          }),
+        })
+        .meta({ description: "The rate limiter's store: `PING` (1 s limit)." }),
+    }),
+  })
+  .meta({ id: "Readiness" });
+
+export type Readiness = z.infer<typeof readiness>;
+
+const support = z.enum(["full", "partial", "none"]);
+const platformSupport = z.object({ support, notes: z.string().nullable() });
+
+export const accessibilityMatrix = z
+  .object({
+    version: z.string(),
+    updatedAt: z.string().meta({ description: "YYYY-MM-DD of the last review." }),
+    standards: z.array(z.string()),
+    platforms: z.array(z.enum(["web", "ios", "android"])),
+    features: z.array(
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        description: z.string(),
+        platforms: z.object({ web: platformSupport, ios: platformSupport, android: platformSupport }),
+      }),
+    ),
+    contact: z.object({ email: z.string(), url: z.string() }),
+  })
+  .meta({ id: "AccessibilityMatrix" });
+
+export type AccessibilityMatrix = z.infer<typeof accessibilityMatrix>;

@@ -1,0 +1,4 @@
+// Error codes of starred teams (merged into the one catalogue in lib/http/errors.ts).
+export const errors = {
+  STARRED_TEAMS_LIMIT: { status: 409, description: "Starring one more club would pass the 50-club cap." },
+} as const;

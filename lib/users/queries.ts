@@ -1,0 +1,124 @@
+import { Prisma } from "../generated/prisma/client";
+import type { DbTx } from "../db/client";
+import { notFound } from "../http/errors";
+import { TEAM_SUMMARY_SELECT, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
+import { normalizeSport } from "../teams/sport";
+import { env } from "../env";
+
+// Reads of the caller's account and their serializers: settings, the own profile with its favorite teams, blocks.
+
+export const currentTermsVersion = () => env().UGC_TERMS_VERSION;
+
+export const SETTINGS_SELECT = {
+  isPrivate: true,
+  notifyTeams: true,
+  notifyMilestones: true,
+  notifyCommunity: true,
+  analyticsPersonalization: true,
+} as const;
+
+export function toSettings(u: {
+  isPrivate: boolean;
+  notifyTeams: boolean;
+  notifyMilestones: boolean;
+  notifyCommunity: boolean;
+  analyticsPersonalization: boolean;
+}) {
+  return {
+    privateProfile: u.isPrivate,
+    notifyTeams: u.notifyTeams,
+    notifyMilestones: u.notifyMilestones,
+    notifyCommunity: u.notifyCommunity,
+    analyticsPersonalization: u.analyticsPersonalization,
+  };
+}
+
+const FAVORITE_TEAM_SELECT = {
+  ...TEAM_SUMMARY_SELECT,
+  sport: true,
+  primaryColor: true,
+  secondaryColor: true,
+  isOfficial: true,
+  archivedAt: true,
+} as const;
+
+type FavoriteTeamRow = TeamSummaryRow & {
+  sport: string;
+  primaryColor: string | null;
+  secondaryColor: string | null;
+  isOfficial: boolean;
+  archivedAt: Date | null;
+};
+
+const toFavoriteTeam = (t: FavoriteTeamRow) => ({
+  ...toTeamSummary(t),
+  sport: normalizeSport(t.sport),
+  colors: { primary: t.primaryColor, secondary: t.secondaryColor },
+  isOfficial: t.isOfficial,
+  archived: t.archivedAt !== null,
+});
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The caller's profile (own view: includes email and terms state). */
+export async function getProfile(db: DbTx, userId: string) {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    include: { favoriteTeams: { orderBy: [{ position: "asc" }, { createdAt: "asc" }], select: { teamId: true } } },
+  });
+  if (!user) throw notFound("User");
+  const ids = user.favoriteTeams.map((f) => f.teamId);
+  const teams = ids.length ? await db.team.findMany({ where: { id: { in: ids } }, select: FAVORITE_TEAM_SELECT }) : [];
+  const byId = new Map(teams.map((t) => [t.id, t]));
+  const current = currentTermsVersion();
+  return {
+    id: user.id,
+    handle: user.handle,
+    displayName: user.displayName,
+    bio: user.bio,
+    email: user.email,
+    avatarUrl: user.avatarUrl,
+    avatarThumbhash: user.avatarThumbhash,
+    bannerUrl: user.bannerUrl,
+    bannerThumbhash: user.bannerThumbhash,
+    favoriteTeams: ids.map((id) => {
+      const team = byId.get(id);
+      return { id, team: team ? toFavoriteTeam(team) : null };
+    }),
+    isPrivate: user.isPrivate,
+    onboarded: user.onboardedAt !== null,
+    ugcTermsVersion: user.ugcTermsVersion,
+    ugcTermsAcceptedAt: iso(user.ugcTermsAcceptedAt),
+    currentTermsVersion: current,
+    termsAccepted: user.ugcTermsVersion === current,
+    idpSyncedAt: iso(user.idpSyncedAt),
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export interface BlockedRow {
+  id: string;
+  handle: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+  blockedAt: Date;
+}
+
+export const toBlocked = (r: BlockedRow) => ({
+  id: r.id,
+  handle: r.handle,
+  displayName: r.displayName,
+  avatarUrl: r.avatarUrl,
+  blockedAt: r.blockedAt.toISOString(),
+});
+
+/** The blocks of `blockerId` with the blocked users, most recent first (blockedAt desc, blocked user id desc). */
+export function blocksOf(db: DbTx, blockerId: string, { after, blockedId, take }: { after?: { at: Date; id: string }; blockedId?: string; take: number }) {
+  const only = blockedId ? Prisma.sql`AND b.blocked_id = ${blockedId}::uuid` : Prisma.empty;
+  const keyset = after ? Prisma.sql`AND (b.created_at, b.blocked_id) < (${after.at}::timestamptz, ${after.id}::uuid)` : Prisma.empty;
+  return db.$queryRaw<BlockedRow[]>`
+    SELECT u.id::text AS id, u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", b.created_at AS "blockedAt"
+    FROM user_blocks b JOIN users u ON u.id = b.blocked_id
+    WHERE b.blocker_id = ${blockerId}::uuid ${only} ${keyset}
+    ORDER BY b.created_at DESC, b.blocked_id DESC LIMIT ${take}`;
+}

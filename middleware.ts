@@ -1,0 +1,46 @@
+import { clerkMiddleware } from "@clerk/nextjs/server";
+import type { NextMiddleware } from "next/server";
+
+// Clerk's middleware for the staff console only. It keeps a console session alive: when the short-lived session
+// token in `__session` has expired, Clerk refreshes it (handshake or refresh cookie) instead of the page bouncing the
+// staff member to the sign-in page. It is not the gate: every console page and server action still checks the
+// session and the staff role itself (app/admin/_lib/gate.ts, lib/auth/staff.ts).
+//
+// /api never passes through here (see `config.matcher`): any middleware on /api costs a bare route 35–60% of its
+// throughput; the API verifies session tokens in its own pipeline (lib/http/route.ts, lib/auth/tokens.ts).
+//
+// Active only with Clerk configured: a publishable key (CLERK_PUBLISHABLE_KEY at run time, or
+// NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY, which Next inlines at build time) and CLERK_SECRET_KEY. Without them
+// (development, tests) it lets every request through untouched and the development identity provider's flow
+// (/dev/sign-in) is unchanged.
+
+process.env.CLERK_TELEMETRY_DISABLED ??= "1";
+
+const publishableKey = process.env.CLERK_PUBLISHABLE_KEY || process.env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY;
+const active = Boolean(publishableKey && process.env.CLERK_SECRET_KEY);
+
+const clerk: NextMiddleware | undefined = active
+  ? clerkMiddleware({
+      publishableKey,
+      // Networkless: the same PEM public key the API imports (lib/auth/tokens.ts); without it Clerk fetches its JWKS.
+      jwtKey: process.env.CLERK_JWT_KEY?.replace(/\\n/g, "\n") || undefined,
+      authorizedParties: process.env.CLERK_AUTHORIZED_PARTIES?.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+      clockSkewInMs: process.env.CLERK_CLOCK_SKEW_MS ? Number(process.env.CLERK_CLOCK_SKEW_MS) : 5_000,
+      // The secret key stays Clerk's own env read (CLERK_SECRET_KEY): passed as an option, Clerk would need
+      // CLERK_ENCRYPTION_KEY to forward it to the page.
+    })
+  : undefined;
+
+export default function middleware(...args: Parameters<NextMiddleware>): ReturnType<NextMiddleware> {
+  return clerk?.(...args);
+}
+
+export const config = {
+  runtime: "nodejs",
+  // The console (/admin and everything under it), the development provider's sign-in page the console sends to,
+  // and Clerk's Frontend API proxy path (Clerk turns it on by itself for production keys on *.vercel.app hosts).
+  // Never /api, /_next, /files or /docs (tests/e2e/middleware.test.ts).
+  matcher: ["/admin/:path*", "/dev/sign-in", "/__clerk/:path*"],
+};
