@@ -20,7 +20,7 @@ export function completionsOf(db: DbTx, userId: string, after: { at: Date; id: s
   return db.$queryRaw<CompletionRow[]>`
     SELECT q.id AS "questId", q.slug, q.title, q.description, q.team_id AS "teamId", q.rep_reward AS "repReward",
            q.is_daily AS "isDaily", c.completed_at AS "completedAt"
-    FROM quest_completions c JOIN quests q ON q.id = c.quest_id
-    WHERE c.user_id = ${userId}::uuid ${keyset}
+    FROM quest_progress c JOIN quests q ON q.id = c.quest_id
+    WHERE c.user_id = ${userId}::uuid AND c.completed_at IS NOT NULL ${keyset}
     ORDER BY c.completed_at DESC, c.quest_id DESC LIMIT ${take}`;
 }

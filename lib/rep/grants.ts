@@ -32,8 +32,14 @@ export const CLIENT_EARN_KINDS = {
   post_shared: { amount: 10, source: "fanAmp", reason: "Shared a post", scope: "perTarget", dailyCap: 5 },
 } as const satisfies Record<string, EarnKind>;
 
-/** Awarded by the server itself (amount and Rep type chosen server-side); refused on the earn route. */
+/** Awarded by the server itself when the action happens, with server-chosen amount and Rep type; refused on the earn route. */
 export const SERVER_AWARDED_KINDS = ["arena_check_in", "daily_quest_completion", "game_rating"] as const;
+
+/** Fixed server awards. Quest completions (daily_quest_completion, quest_completion) take theirs from the quest row. */
+export const SERVER_AWARDS = {
+  arena_check_in: { amount: 25, source: "club", reason: "Arena check-in" },
+  game_rating: { amount: 15, source: "club", reason: "Rated the players of a game" },
+} as const satisfies Record<string, Pick<EarnKind, "amount" | "source" | "reason">>;
 
 export type ClientEarnKind = keyof typeof CLIENT_EARN_KINDS;
 export const CLIENT_EARN_KIND_NAMES = Object.keys(CLIENT_EARN_KINDS) as ClientEarnKind[];
@@ -53,41 +59,106 @@ export interface GrantClaim {
 
 type Granted = { entry: RepEntry; balance: number };
 
+/** One ledger credit the server decided on: what, how much, which Rep type, and the key it may be granted under once. */
+export interface Award {
+  earnKind: string;
+  amount: number;
+  source: RepSource;
+  reason: string;
+  /** What the grant counts against, unique per user (e.g. "arena_check_in:tm_hch:2026-11-23"): a second award is a no-op. */
+  grantKey: string;
+  targetId?: string | null;
+  idempotencyKey?: string | null;
+  requestHash?: string | null;
+  createdAt?: Date;
+}
+
 /**
- * The one place Rep of a client earn kind is written: a ledger entry with the server-chosen amount, source and
- * reason from CLIENT_EARN_KINDS, and the user's balance raised by that amount. The grant key is the kind itself
- * (what a "once" kind counts against) unless a claim names another; the entry is inserted with ON CONFLICT DO
- * NOTHING on the unique (user_id, grant_key) and (user_id, idempotency_key), so a key already used grants nothing
- * and answers null. Callers hold the user's row lock (SELECT … FOR UPDATE) for the transaction: the earn route
- * and the profile and settings writes that award profile_completed and notifications_enabled all serialize on it.
+ * The one place Rep is credited: a ledger entry inserted with ON CONFLICT DO NOTHING on the unique (user_id,
+ * grant_key) and (user_id, idempotency_key), and the user's balance raised in the same transaction. A key already
+ * used grants nothing and answers null, so a retried or concurrent award is granted once. Callers that also check
+ * a condition first hold the user's row lock (lockUser) for the transaction.
+ */
+export async function award(tx: DbTx, userId: string, a: Award): Promise<Granted | null> {
+  if (!Number.isInteger(a.amount) || a.amount < 0) throw new Error(`award: amount must be a non-negative integer (${a.amount})`);
+  const [entry] = await tx.repEntry.createManyAndReturn({
+    data: [
+      {
+        userId,
+        source: a.source,
+        amount: a.amount,
+        reason: a.reason,
+        earnKind: a.earnKind,
+        targetId: a.targetId ?? null,
+        grantKey: a.grantKey,
+        idempotencyKey: a.idempotencyKey ?? null,
+        requestHash: a.requestHash ?? null,
+        createdAt: a.createdAt ?? new Date(),
+      },
+    ],
+    skipDuplicates: true,
+  });
+  if (!entry) return null;
+  const user = await tx.user.update({ where: { id: userId }, data: { repBalance: { increment: a.amount } }, select: { repBalance: true } });
+  return { entry, balance: user.repBalance };
+}
+
+/** One ledger debit: spending Rep (a reward) or a staff reversal. The entry's amount is negative. */
+export interface Debit {
+  earnKind: string;
+  /** Positive: how much to take. */
+  amount: number;
+  source: RepSource;
+  reason: string;
+  grantKey: string;
+  targetId?: string | null;
+  createdAt?: Date;
+}
+
+/**
+ * Takes Rep from the spendable balance: a conditional UPDATE … WHERE rep_balance >= amount (the balance can never go
+ * negative, also held by a CHECK) and a negative ledger entry, in the caller's transaction. Answers null when the
+ * balance is short; throws if the grant key was already used (the caller's own rule should have refused first).
+ */
+export async function debit(tx: DbTx, userId: string, d: Debit): Promise<Granted | null> {
+  if (!Number.isInteger(d.amount) || d.amount <= 0) throw new Error(`debit: amount must be a positive integer (${d.amount})`);
+  const updated = await tx.$queryRaw<{ rep_balance: number }[]>`
+    UPDATE users SET rep_balance = rep_balance - ${d.amount} WHERE id = ${userId}::uuid AND rep_balance >= ${d.amount} RETURNING rep_balance`;
+  if (updated.length === 0) return null;
+  const entry = await tx.repEntry.create({
+    data: {
+      userId,
+      source: d.source,
+      amount: -d.amount,
+      reason: d.reason,
+      earnKind: d.earnKind,
+      targetId: d.targetId ?? null,
+      grantKey: d.grantKey,
+      createdAt: d.createdAt ?? new Date(),
+    },
+  });
+  return { entry, balance: updated[0]!.rep_balance };
+}
+
+/**
+ * Grants Rep of a client earn kind (amount, source and reason from CLIENT_EARN_KINDS) through award(). The grant key
+ * is the kind itself (what a "once" kind counts against) unless a claim names another. The earn route and the
+ * profile and settings writes that award profile_completed and notifications_enabled all hold the user's row lock.
  */
 export async function grantOnce(tx: DbTx, userId: string, kind: OnceEarnKind): Promise<Granted | null>;
 export async function grantOnce(tx: DbTx, userId: string, kind: ClientEarnKind, claim: GrantClaim, now: Date): Promise<Granted | null>;
 export async function grantOnce(tx: DbTx, userId: string, kind: ClientEarnKind, claim?: GrantClaim, now = new Date()): Promise<Granted | null> {
   const rule = CLIENT_EARN_KINDS[kind];
   if (!claim && rule.scope !== "once") throw new Error(`${kind} is not a once-per-user kind; its grant key must be given.`);
-  const [entry] = await tx.repEntry.createManyAndReturn({
-    data: [
-      {
-        userId,
-        source: rule.source,
-        amount: rule.amount,
-        reason: rule.reason,
-        earnKind: kind,
-        targetId: claim?.targetId ?? null,
-        grantKey: claim?.grantKey ?? kind,
-        idempotencyKey: claim?.idempotencyKey ?? null,
-        requestHash: claim?.requestHash ?? null,
-        createdAt: now,
-      },
-    ],
-    skipDuplicates: true,
+  return award(tx, userId, {
+    earnKind: kind,
+    amount: rule.amount,
+    source: rule.source,
+    reason: rule.reason,
+    grantKey: claim?.grantKey ?? kind,
+    targetId: claim?.targetId,
+    idempotencyKey: claim?.idempotencyKey,
+    requestHash: claim?.requestHash,
+    createdAt: now,
   });
-  if (!entry) return null;
-  const user = await tx.user.update({
-    where: { id: userId },
-    data: { repBalance: { increment: rule.amount } },
-    select: { repBalance: true },
-  });
-  return { entry, balance: user.repBalance };
 }

@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
 import { DomainError } from "../http/errors";
+import { utcDay } from "../time";
 import { missingProfileFields, notificationsOn } from "../users/service";
 import { CLIENT_EARN_KINDS, grantOnce, SERVER_AWARDED_KINDS, type ClientEarnKind, type EarnKind } from "./grants";
 import { toLedgerEntry } from "./queries";
 import type { EarnInput } from "./schemas";
 
-const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 const requestHash = (input: EarnInput) =>
   createHash("sha256")
     .update(`${input.earnKind}\u0000${input.targetId ?? ""}`)

@@ -59,9 +59,12 @@ describe("GET /api/user/completed-quests", () => {
     const t0 = Date.parse("2026-04-01T10:00:00.000Z");
     // Two completions share a timestamp: questId (desc) breaks the tie.
     const stamps = [0, 3000, 1000, 3000, 2000];
-    await db().questCompletion.createMany({ data: QUESTS.map((questId, i) => ({ userId: id, questId, completedAt: new Date(t0 + stamps[i]!) })) });
+    await db().questProgress.createMany({
+      data: QUESTS.map((questId, i) => ({ userId: id, questId, periodKey: "once", completedAt: new Date(t0 + stamps[i]!) })),
+    });
+    await db().questProgress.create({ data: { userId: id, questId: "q_follow_three", periodKey: "2026-01-01" } }); // started, not completed: not listed
     const other = await signedIn();
-    await db().questCompletion.create({ data: { userId: other.id, questId: "q_daily_checkin" } });
+    await db().questProgress.create({ data: { userId: other.id, questId: "q_daily_checkin", periodKey: "once", completedAt: new Date() } });
 
     const expected = QUESTS.map((q, i) => ({ q, at: t0 + stamps[i]! }))
       .sort((a, b) => b.at - a.at || (a.q < b.q ? 1 : -1))
