@@ -9,7 +9,7 @@ import { RATE_LIMIT_HEADER_NAMES } from "./rate-limit";
 /** Request headers a cross-origin client may send (preflight Access-Control-Allow-Headers). */
 export const CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"] as const;
 /** Response headers a cross-origin client may read beyond the CORS-safelisted ones. */
-export const CORS_EXPOSED_HEADERS = ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES, "Retry-After"] as const;
+export const CORS_EXPOSED_HEADERS = ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES, "Retry-After", "Deprecation", "Link"] as const;
 /** How long a browser may reuse a preflight answer, in seconds (Chromium caps it at 7200). */
 export const CORS_MAX_AGE_SECONDS = 600;
 

@@ -91,7 +91,11 @@ interface RouteConfigBase<P, Q, B> {
   errors?: ErrorCode[];
   /** False: the route never touches the database, so it does not document 503 SERVICE_UNAVAILABLE. */
   database?: false;
-  deprecated?: boolean;
+  /**
+   * Marked deprecated in the OpenAPI document, and every answer carries `Deprecation: @<since, epoch seconds>`
+   * (RFC 9745) and, when named, `Link: <successor>; rel="successor-version"`.
+   */
+  deprecated?: { since: string; successor?: string };
   /** Document-only overrides for routes that are not JSON in and out (multipart uploads, images). */
   openapi?: { requestBody?: unknown; successResponses?: Record<string, unknown> };
 }
@@ -142,6 +146,7 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
   const c = config as AnyRouteConfig;
   if (c.auth === "webhook" && !c.webhook) throw new Error(`Route "${c.summary}": auth "webhook" needs webhook.secret`);
   const documented = new Set(documentedErrorCodes(c));
+  const deprecation = deprecationHeaders(c);
   const run = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
     const started = performance.now();
     const requestId = requestIdOf(req);
@@ -168,7 +173,7 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
         body = raw === UNSET_BODY ? (undefined as B) : parse(c.body as ZodType<B>, raw, "body");
       }
       const result = await handler({ params, query, body, user: user as never, delivery: delivery as never, req, requestId });
-      const response = successResponse(c, result, baseHeaders(requestId, req, rate));
+      const response = successResponse(c, result, { ...baseHeaders(requestId, req, rate), ...deprecation });
       status = response.status;
       return response;
     } catch (caught) {
@@ -178,6 +183,7 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
         log("error", { msg: "undocumented error code", route: routeLabel(req), method: req.method, code: error.code, summary: c.summary });
       }
       const response = errorResponse(error, requestId, rate, req);
+      for (const [k, v] of Object.entries(deprecation)) response.headers.set(k, v);
       status = response.status;
       return response;
     } finally {
@@ -192,6 +198,16 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
     }
   };
   return Object.assign(run, { config: c });
+}
+
+export function deprecationHeaders(c: AnyRouteConfig): Record<string, string> {
+  if (!c.deprecated) return {};
+  const since = Date.parse(c.deprecated.since);
+  if (Number.isNaN(since)) throw new Error(`Route "${c.summary}": deprecated.since is not a date (${c.deprecated.since})`);
+  return {
+    Deprecation: `@${Math.floor(since / 1000)}`,
+    ...(c.deprecated.successor ? { Link: `<${c.deprecated.successor}>; rel="successor-version"` } : {}),
+  };
 }
 
 /** The envelope (or bare body), status, headers and cookies of a success: built here only, validated when asked. */

@@ -423,9 +423,14 @@ describe("session routes", () => {
     const res = await api("POST", "/api/auth/native-token", { headers: auth });
     expect(res.status).toBe(200);
     expect(res.body.data.ticket).toMatch(/^ticket_/);
+    // RFC 9745: the date it was deprecated (2026-06-01) and where to go instead, on successes and errors alike.
+    expect(res.headers.get("deprecation")).toBe(`@${Date.parse("2026-06-01") / 1000}`);
+    expect(res.headers.get("link")).toBe('</api/mobile/exchange>; rel="successor-version"');
     const calls = (await control("calls", undefined, "GET")) as { path: string; body: { user_id: string } }[];
     expect(calls.some((c) => c.path === "/v1/sign_in_tokens" && c.body.user_id === sub)).toBe(true);
-    expect((await api("POST", "/api/auth/native-token")).status).toBe(401);
+    const unauthorized = await api("POST", "/api/auth/native-token");
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get("deprecation")).toBe(res.headers.get("deprecation"));
     const doc = await api("GET", "/api/openapi.json");
     expect(doc.body.paths["/api/auth/native-token"].post.deprecated).toBe(true);
   });

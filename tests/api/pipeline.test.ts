@@ -18,7 +18,7 @@ describe("CORS", () => {
       expect(corsOf(res.headers)).toEqual({
         "access-control-allow-origin": origin,
         "access-control-expose-headers":
-          "X-Request-Id, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After",
+          "X-Request-Id, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Link",
       });
       expect(res.headers.get("vary")).toContain("Origin");
     }

@@ -316,7 +316,7 @@ describe("CORS", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(res.headers.get("access-control-expose-headers")).toBe(
-      "X-Request-Id, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After",
+      "X-Request-Id, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Link",
     );
     const notAllowed = await handlers.POST(new Request("http://x/api/c", { method: "POST", headers: { origin: "https://app.example.com" } }), noParams);
     expect(notAllowed.status).toBe(405);

@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       tags: ["Auth"],
       auth: "bearer",
       rateLimit: "write",
-      deprecated: true,
+      deprecated: { since: "2026-06-01", successor: "/api/mobile/exchange" },
       response: signInTicket,
       errors: ["UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
     },
