@@ -5,7 +5,22 @@
 // Rows the seed does not own (users, follows, …) are never touched.
 
 import type { PrismaClient } from "../generated/prisma/client";
-import { ACHIEVEMENTS, CONFERENCES, DIVISIONS, GAMES, LEAGUES, PACKS, PLAYERS, QUESTS, REWARDS, SEED_TIMESTAMP, TEAMS } from "./seed-data";
+import {
+  ACHIEVEMENTS,
+  CONFERENCES,
+  DIVISIONS,
+  GAMES,
+  LEAGUES,
+  PACKS,
+  PASSES,
+  PLAYERS,
+  QUEST_STEPS,
+  QUESTS,
+  QUIZ_QUESTIONS,
+  REWARDS,
+  SEED_TIMESTAMP,
+  TEAMS,
+} from "./seed-data";
 
 export interface SeedCounts {
   leagues: number;
@@ -13,6 +28,9 @@ export interface SeedCounts {
   players: number;
   games: number;
   quests: number;
+  questSteps: number;
+  quizQuestions: number;
+  passes: number;
   rewards: number;
   packs: number;
   achievements: number;
@@ -21,6 +39,9 @@ export interface SeedCounts {
 type Row = { id: string } & Record<string, unknown>;
 
 function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  }
   if (a instanceof Date || b instanceof Date) {
     return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   }
@@ -71,21 +92,28 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
   }));
   const players = PLAYERS.map((p) => ({ ...p, ...times }));
   const games = GAMES.map((g) => ({ ...g, startsAt: new Date(g.startsAt), ...times }));
-  const quests = QUESTS.map((q) => ({ ...q, createdAt: stamp }));
+  const passes = PASSES.map((p) => ({ ...p, createdAt: stamp }));
+  const quests = QUESTS.map((q) => ({ ...q, retiredAt: q.retiredAt === null ? null : new Date(q.retiredAt), createdAt: stamp }));
+  const questSteps = QUEST_STEPS.map((st) => ({ ...st }));
+  const quizQuestions = QUIZ_QUESTIONS.map((q) => ({ ...q, choices: [...q.choices], createdAt: stamp }));
   const rewards = REWARDS.map((r) => ({ ...r, createdAt: stamp }));
   const packs = PACKS.map((p) => ({ ...p, createdAt: stamp }));
   const achievements = ACHIEVEMENTS.map((a) => ({ ...a, awardedAt: new Date(a.awardedAt) }));
 
   await db.$transaction(
     async (tx) => {
-      // Parents before children (foreign keys): leagues → conferences → divisions → teams → players, games.
+      // Parents before children (foreign keys): leagues → conferences → divisions → teams → players, games → passes
+      // → quests → quest steps, quiz questions.
       await sync(tx.league, leagues);
       await sync(tx.conference, conferences);
       await sync(tx.division, divisions);
       await sync(tx.team, teams);
       await sync(tx.player, players);
       await sync(tx.game, games);
+      await sync(tx.pass, passes);
       await sync(tx.quest, quests);
+      await sync(tx.questStep, questSteps);
+      await sync(tx.quizQuestion, quizQuestions);
       await sync(tx.reward, rewards);
       await sync(tx.pack, packs);
       await sync(tx.teamAchievement, achievements);
@@ -99,6 +127,9 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
     players: PLAYERS.length,
     games: GAMES.length,
     quests: QUESTS.length,
+    questSteps: QUEST_STEPS.length,
+    quizQuestions: QUIZ_QUESTIONS.length,
+    passes: PASSES.length,
     rewards: REWARDS.length,
     packs: PACKS.length,
     achievements: ACHIEVEMENTS.length,

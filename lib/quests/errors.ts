@@ -1,2 +1,14 @@
-// Error codes of quests (merged into the one catalogue in lib/http/errors.ts): none beyond the shared ones yet.
-export const errors = {} as const;
+// Error codes of quests (merged into the one catalogue in lib/http/errors.ts).
+export const errors = {
+  QUEST_NOT_A_QUIZ: { status: 409, description: "The quest is not a quiz; only quiz quests start sessions." },
+  QUIZ_ALREADY_ATTEMPTED: { status: 409, description: "The caller already started this quiz today (UTC); one attempt per quiz and day, forfeits included." },
+  QUIZ_UNAVAILABLE: { status: 409, description: "The quiz has no active questions right now." },
+  QUIZ_SESSION_ENDED: { status: 409, description: "The quiz session already ended (completed or forfeited)." },
+  QUIZ_POSITION_MISMATCH: {
+    status: 409,
+    description: "The answer names a question position that is not the session's current question (already answered or timed out).",
+  },
+  ALREADY_CHECKED_IN: { status: 409, description: "The caller already checked in for this team today (UTC)." },
+  CHECK_IN_GAME_MISMATCH: { status: 409, description: "The gameId is not a game of this team on today's UTC day." },
+  QUEST_STEP_CONDITION_NOT_MET: { status: 409, description: "The step is checked by the server and its condition is not met yet." },
+} as const;

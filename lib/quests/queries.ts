@@ -24,3 +24,136 @@ export function completionsOf(db: DbTx, userId: string, after: { at: Date; id: s
     WHERE c.user_id = ${userId}::uuid AND c.completed_at IS NOT NULL ${keyset}
     ORDER BY c.completed_at DESC, c.quest_id DESC LIMIT ${take}`;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The engine's reads: eligible quests, their steps and the caller's progress, each in one batched query.
+
+export interface QuestRow {
+  id: string;
+  slug: string;
+  title: string;
+  description: string | null;
+  teamId: string | null;
+  passId: string | null;
+  kind: "quiz" | "check_in" | "visit" | "multi_step";
+  scope: "global" | "team" | "pass";
+  cadence: "daily" | "once";
+  repReward: number;
+  repSource: "fanAmp" | "club" | "playerAmp" | "serviceDirect";
+  quizLength: number | null;
+  quizSeconds: number | null;
+  availableUntil: Date | null;
+}
+
+/**
+ * The quests `userId` may take at `now`: active, not retired, inside availableFrom/availableUntil, and global, of a
+ * team the user follows or joined (scope team), or gated by a pass the user holds unexpired (scope pass). One query;
+ * `questId` narrows it to one quest (empty when unknown or not eligible).
+ */
+export function eligibleQuests(db: DbTx, userId: string, now: Date, questId?: string) {
+  const only = questId === undefined ? Prisma.empty : Prisma.sql`AND q.id = ${questId}`;
+  return db.$queryRaw<QuestRow[]>`
+    SELECT q.id, q.slug, q.title, q.description, q.team_id AS "teamId", q.pass_id AS "passId", q.kind::text AS kind,
+           q.scope::text AS scope, q.cadence::text AS cadence, q.rep_reward AS "repReward", q.rep_source::text AS "repSource",
+           q.quiz_length AS "quizLength", q.quiz_seconds AS "quizSeconds", q.available_until AS "availableUntil"
+    FROM quests q
+    WHERE q.active AND q.retired_at IS NULL
+      AND (q.available_from IS NULL OR q.available_from <= ${now}::timestamptz)
+      AND (q.available_until IS NULL OR q.available_until > ${now}::timestamptz)
+      AND (q.scope = 'global'
+        OR (q.scope = 'team' AND q.team_id IN (SELECT team_id FROM team_follows WHERE user_id = ${userId}::uuid
+                                               UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid))
+        OR (q.scope = 'pass' AND EXISTS (SELECT 1 FROM user_passes up WHERE up.user_id = ${userId}::uuid AND up.pass_id = q.pass_id
+                                          AND (up.expires_at IS NULL OR up.expires_at > ${now}::timestamptz))))
+      ${only}
+    ORDER BY q.cadence, q.team_id NULLS FIRST, q.kind, q.id`;
+}
+
+export interface ProgressRow {
+  questId: string;
+  started: boolean;
+  completedAt: Date | null;
+  repAwarded: number | null;
+  timesCompleted: number;
+}
+
+/** Per quest: the current period's progress (period key `today` for daily quests, "once" otherwise) and how often it was ever completed. */
+export function progressOf(db: DbTx, userId: string, questIds: string[], today: string) {
+  if (questIds.length === 0) return Promise.resolve([] as ProgressRow[]);
+  return db.$queryRaw<ProgressRow[]>`
+    SELECT p.quest_id AS "questId",
+           bool_or(p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS started,
+           max(p.completed_at) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "completedAt",
+           max(p.rep_awarded) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "repAwarded",
+           count(p.completed_at)::int AS "timesCompleted"
+    FROM quest_progress p JOIN quests q ON q.id = p.quest_id
+    WHERE p.user_id = ${userId}::uuid AND p.quest_id = ANY(${questIds}::text[])
+    GROUP BY p.quest_id`;
+}
+
+export interface StepRow {
+  id: string;
+  questId: string;
+  position: number;
+  title: string;
+  condition: string | null;
+  done: boolean;
+}
+
+/** The steps of `questIds` with whether the user completed each in the quest's current period. */
+export function stepsOf(db: DbTx, userId: string, questIds: string[], today: string) {
+  if (questIds.length === 0) return Promise.resolve([] as StepRow[]);
+  return db.$queryRaw<StepRow[]>`
+    SELECT s.id, s.quest_id AS "questId", s.position, s.title, s.condition::text AS condition, (sp.step_id IS NOT NULL) AS done
+    FROM quest_steps s JOIN quests q ON q.id = s.quest_id
+    LEFT JOIN quest_step_progress sp ON sp.user_id = ${userId}::uuid AND sp.step_id = s.id
+      AND sp.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END
+    WHERE s.quest_id = ANY(${questIds}::text[])
+    ORDER BY s.quest_id, s.position`;
+}
+
+export interface SessionSummaryRow {
+  id: string;
+  questId: string;
+  status: "active" | "completed" | "forfeited";
+}
+
+/** The user's quiz sessions of `day` for `questIds`. */
+export function sessionsOfDay(db: DbTx, userId: string, questIds: string[], day: Date) {
+  if (questIds.length === 0) return Promise.resolve([] as SessionSummaryRow[]);
+  return db.$queryRaw<SessionSummaryRow[]>`
+    SELECT id::text AS id, quest_id AS "questId", status::text AS status FROM quiz_sessions
+    WHERE user_id = ${userId}::uuid AND day = ${day}::date AND quest_id = ANY(${questIds}::text[])`;
+}
+
+/** The teams the user follows or joined, by name. */
+export function fanTeamsOf(db: DbTx, userId: string) {
+  return db.$queryRaw<{ id: string; slug: string; name: string; logo: string | null }[]>`
+    SELECT t.id, t.slug, t.name, t.logo FROM teams t
+    WHERE t.id IN (SELECT team_id FROM team_follows WHERE user_id = ${userId}::uuid UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid)
+    ORDER BY t.name, t.id`;
+}
+
+/** Everything the step conditions read about a user, in one query. */
+export interface ConditionFacts {
+  follows: number;
+  handle: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+  joined: string[];
+  checkedIn: string[];
+  checkedInToday: string[];
+  rated: boolean;
+}
+
+export async function conditionFactsOf(db: DbTx, userId: string, day: Date): Promise<ConditionFacts | undefined> {
+  const [row] = await db.$queryRaw<ConditionFacts[]>`
+    SELECT (SELECT count(*)::int FROM team_follows WHERE user_id = u.id) AS follows,
+           u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",
+           ARRAY(SELECT team_id FROM team_members WHERE user_id = u.id) AS joined,
+           ARRAY(SELECT DISTINCT team_id FROM arena_check_ins WHERE user_id = u.id) AS "checkedIn",
+           ARRAY(SELECT team_id FROM arena_check_ins WHERE user_id = u.id AND day = ${day}::date) AS "checkedInToday",
+           EXISTS (SELECT 1 FROM game_ratings WHERE user_id = u.id) AS rated
+    FROM users u WHERE u.id = ${userId}::uuid`;
+  return row;
+}

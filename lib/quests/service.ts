@@ -1,12 +1,636 @@
-import type { DbTx } from "../db/client";
+import type { Db, DbTx } from "../db/client";
+import { lockUser, txOptions } from "../db/tx";
+import type { QuestStepCondition } from "../generated/prisma/enums";
 import { decodeTimeCursor, encodeCursor } from "../http/cursor";
+import { DomainError, notFound, validationError } from "../http/errors";
 import { keysetPage } from "../http/page";
-import { completionsOf, toCompletedQuest } from "./queries";
+import { award, SERVER_AWARDS } from "../rep/grants";
+import { addUtcDays, utcDay, utcDayStart } from "../time";
+import {
+  completionsOf,
+  conditionFactsOf,
+  eligibleQuests,
+  fanTeamsOf,
+  progressOf,
+  sessionsOfDay,
+  stepsOf,
+  toCompletedQuest,
+  type ConditionFacts,
+  type ProgressRow,
+  type QuestRow,
+  type SessionSummaryRow,
+  type StepRow,
+} from "./queries";
+import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
 
-// Quests: today the caller's history; the engagement-loop issue adds quests, sessions and check-ins here.
+// Quests: the caller's history, and the quest engine below.
 
 /** Quest history, newest first, keyset-paginated. */
 export async function listCompletedQuests(db: DbTx, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
   const rows = await completionsOf(db, userId, cursor ? decodeTimeCursor(cursor) : undefined, limit + 1);
   return keysetPage("quests", rows, limit, (r) => encodeCursor(r.completedAt.getTime(), r.questId), toCompletedQuest);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The quest engine. Quests are data (kind, scope, cadence, steps, reward); eligibility is resolved here only
+// (eligibleQuests). Completion is one function (completeQuest): the quest_progress row of (user, quest, period) is
+// completed at most once (an upsert that only fills completed_at while it is null, under the user's row lock), and
+// its Rep goes through award() under the grant key quest:<questId>:<periodKey>, so a retry or a race credits once.
+
+export const periodKeyOf = (cadence: "daily" | "once", now: Date) => (cadence === "daily" ? utcDay(now) : "once");
+
+/** What completing `q` credits. A check-in quest's Rep is the arena check-in's own award (credited by the check-in). */
+export function awardOf(q: Pick<QuestRow, "kind" | "cadence" | "repReward" | "repSource">) {
+  if (q.kind === "check_in") {
+    const a = SERVER_AWARDS.arena_check_in;
+    return { amount: a.amount, source: a.source as QuestRow["repSource"], earnKind: "arena_check_in" as const };
+  }
+  return { amount: q.repReward, source: q.repSource, earnKind: q.cadence === "daily" ? ("daily_quest_completion" as const) : ("quest_completion" as const) };
+}
+
+function endsAtOf(q: QuestRow, now: Date): Date | null {
+  const periodEnd = q.cadence === "daily" ? addUtcDays(now, 1) : null;
+  if (!periodEnd) return q.availableUntil;
+  if (!q.availableUntil) return periodEnd;
+  return q.availableUntil < periodEnd ? q.availableUntil : periodEnd;
+}
+
+function toQuest(q: QuestRow, now: Date, progress?: ProgressRow, steps: StepRow[] = [], session?: SessionSummaryRow) {
+  const done = steps.filter((s) => s.done).length;
+  return {
+    id: q.id,
+    slug: q.slug,
+    title: q.title,
+    description: q.description,
+    kind: q.kind,
+    scope: q.scope,
+    cadence: q.cadence,
+    teamId: q.teamId,
+    passId: q.passId,
+    repReward: q.repReward,
+    award: awardOf(q),
+    periodKey: periodKeyOf(q.cadence, now),
+    endsAt: endsAtOf(q, now)?.toISOString() ?? null,
+    steps: steps.map((s) => ({ id: s.id, position: s.position, title: s.title, condition: s.condition as QuestStepCondition | null, done: s.done })),
+    stepsDone: done,
+    stepsTotal: steps.length,
+    started: progress?.started ?? false,
+    completed: !!progress?.completedAt,
+    completedAt: progress?.completedAt?.toISOString() ?? null,
+    repAwarded: progress?.completedAt ? (progress.repAwarded ?? 0) : null,
+    completedEver: (progress?.timesCompleted ?? 0) > 0,
+    timesCompleted: progress?.timesCompleted ?? 0,
+    quiz:
+      q.kind === "quiz"
+        ? { length: q.quizLength ?? 0, secondsPerQuestion: q.quizSeconds ?? 0, sessionId: session?.id ?? null, sessionStatus: session?.status ?? null }
+        : null,
+  };
+}
+
+export type QuestView = ReturnType<typeof toQuest>;
+
+/** Views of `quests` for the user: progress, steps and today's quiz sessions, in three batched queries. */
+async function viewsOf(db: DbTx, userId: string, quests: QuestRow[], now: Date): Promise<QuestView[]> {
+  const ids = quests.map((q) => q.id);
+  const today = utcDay(now);
+  const quizIds = quests.filter((q) => q.kind === "quiz").map((q) => q.id);
+  const [progress, steps, sessions] = await Promise.all([
+    progressOf(db, userId, ids, today),
+    stepsOf(db, userId, ids, today),
+    sessionsOfDay(db, userId, quizIds, utcDayStart(now)),
+  ]);
+  const progressBy = new Map(progress.map((p) => [p.questId, p]));
+  const sessionBy = new Map(sessions.map((s) => [s.questId, s]));
+  const stepsBy = new Map<string, StepRow[]>();
+  for (const s of steps) stepsBy.set(s.questId, [...(stepsBy.get(s.questId) ?? []), s]);
+  return quests.map((q) => toQuest(q, now, progressBy.get(q.id), stepsBy.get(q.id), sessionBy.get(q.id)));
+}
+
+/**
+ * Today's quests for the user with their progress (for GET /api/v1/engage/quests, the legacy list and the
+ * dashboard). Finalizes the user's quiz sessions whose time ran out first, so their completion shows.
+ */
+export async function todaysQuests(db: Db, userId: string, now = new Date()) {
+  await settleActiveSessions(db, userId, now);
+  const quests = await eligibleQuests(db, userId, now);
+  return { day: utcDay(now), quests: await viewsOf(db, userId, quests, now) };
+}
+
+async function eligibleOrThrow(db: DbTx, userId: string, questId: string, now: Date): Promise<QuestRow> {
+  const [q] = await eligibleQuests(db, userId, now, questId);
+  if (!q) throw notFound("Quest");
+  return q;
+}
+
+/** One quest, 404 NOT_FOUND when unknown or not eligible for the user. */
+export async function getQuest(db: Db, userId: string, questId: string, now = new Date()) {
+  await settleActiveSessions(db, userId, now);
+  const q = await eligibleOrThrow(db, userId, questId, now);
+  const [view] = await viewsOf(db, userId, [q], now);
+  return view!;
+}
+
+/**
+ * Completes (user, quest, period) once: fills completed_at only while it is null (ON CONFLICT … WHERE), under the
+ * user's row lock, and credits `amount` through award() (grant key quest:<questId>:<periodKey>; nothing written
+ * for 0). Keeps users.quest_points and, for daily quests, the streak. False when it was already completed.
+ */
+export async function completeQuest(
+  tx: DbTx,
+  userId: string,
+  q: Pick<QuestRow, "id" | "title" | "cadence" | "repSource">,
+  periodKey: string,
+  amount: number,
+  now: Date,
+): Promise<boolean> {
+  await lockUser(tx, userId);
+  const done = await tx.$queryRaw<unknown[]>`
+    INSERT INTO quest_progress (user_id, quest_id, period_key, started_at, completed_at, rep_awarded)
+    VALUES (${userId}::uuid, ${q.id}, ${periodKey}, ${now}::timestamptz, ${now}::timestamptz, ${amount})
+    ON CONFLICT (user_id, quest_id, period_key) DO UPDATE SET completed_at = EXCLUDED.completed_at, rep_awarded = EXCLUDED.rep_awarded
+    WHERE quest_progress.completed_at IS NULL
+    RETURNING 1`;
+  if (done.length === 0) return false;
+  if (amount > 0) {
+    await award(tx, userId, {
+      earnKind: q.cadence === "daily" ? "daily_quest_completion" : "quest_completion",
+      amount,
+      source: q.repSource,
+      reason: `Quest completed: ${q.title}`,
+      grantKey: `quest:${q.id}:${periodKey}`,
+      targetId: q.id,
+      createdAt: now,
+    });
+    await tx.$executeRaw`UPDATE users SET quest_points = quest_points + ${amount} WHERE id = ${userId}::uuid`;
+  }
+  if (q.cadence === "daily") await bumpStreak(tx, userId, periodKey, now);
+  return true;
+}
+
+/** A daily quest completed on `day` (YYYY-MM-DD): the streak grows if the last such day was the day before, else restarts at 1. */
+async function bumpStreak(tx: DbTx, userId: string, day: string, now: Date) {
+  await tx.$executeRaw`
+    INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at) VALUES (${userId}::uuid, 1, 1, ${day}::date, ${now}::timestamptz)
+    ON CONFLICT (user_id) DO UPDATE SET
+      current = CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
+                     WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
+      longest = GREATEST(user_streaks.longest,
+                CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
+                     WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
+      last_day = GREATEST(user_streaks.last_day, EXCLUDED.last_day),
+      updated_at = EXCLUDED.updated_at`;
+}
+
+/** The user's daily streak as of `now`: current is 0 once the last completed day is older than yesterday. */
+export async function streakOf(db: DbTx, userId: string, now = new Date()) {
+  const row = await db.userStreak.findUnique({ where: { userId }, select: { current: true, longest: true, lastDay: true } });
+  if (!row) return { current: 0, longest: 0, lastDay: null };
+  const alive = row.lastDay.getTime() >= addUtcDays(now, -1).getTime();
+  return { current: alive ? row.current : 0, longest: row.longest, lastDay: utcDay(row.lastDay) };
+}
+
+/**
+ * Per team the user follows or joined, for the user's UTC day: the team's quiz quest (done or not, what it awards)
+ * and its check-in (done or not, what it awards), plus the daily streak. A fixed handful of queries.
+ */
+export async function dailySummary(db: Db, userId: string, now = new Date()) {
+  const [teams, { day, quests }, checkIns, streak] = await Promise.all([
+    fanTeamsOf(db, userId),
+    todaysQuests(db, userId, now),
+    db.arenaCheckIn.findMany({ where: { userId, day: utcDayStart(now) }, select: { teamId: true } }),
+    streakOf(db, userId, now),
+  ]);
+  const checkedIn = new Set(checkIns.map((c) => c.teamId));
+  const quizBy = new Map<string, QuestView>();
+  const checkInBy = new Map<string, QuestView>();
+  for (const q of quests) {
+    if (q.scope !== "team" || !q.teamId) continue;
+    if (q.kind === "quiz" && !quizBy.has(q.teamId)) quizBy.set(q.teamId, q);
+    if (q.kind === "check_in" && !checkInBy.has(q.teamId)) checkInBy.set(q.teamId, q);
+  }
+  const checkInAward = awardOf({ kind: "check_in", cadence: "daily", repReward: 0, repSource: "club" });
+  return {
+    day,
+    teams: teams.map((t) => {
+      const quiz = quizBy.get(t.id);
+      const checkInQuest = checkInBy.get(t.id);
+      return {
+        teamId: t.id,
+        slug: t.slug,
+        name: t.name,
+        logo: t.logo,
+        quiz: quiz
+          ? {
+              questId: quiz.id,
+              title: quiz.title,
+              completed: quiz.completed,
+              sessionId: quiz.quiz?.sessionId ?? null,
+              sessionStatus: quiz.quiz?.sessionStatus ?? null,
+              award: quiz.award,
+              repAwarded: quiz.repAwarded,
+            }
+          : null,
+        checkIn: { done: checkedIn.has(t.id), questId: checkInQuest?.id ?? null, award: checkInQuest?.award ?? checkInAward },
+      };
+    }),
+    streak,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Daily quiz sessions
+
+interface SessionRow {
+  id: string;
+  userId: string;
+  questId: string;
+  day: Date;
+  status: "active" | "completed" | "forfeited";
+  questionIds: string[];
+  currentIndex: number;
+  correctCount: number;
+  questionShownAt: Date;
+  startedAt: Date;
+  endedAt: Date | null;
+  repAwarded: number;
+  seconds: number;
+  repReward: number;
+  repSource: QuestRow["repSource"];
+  title: string;
+}
+
+/** Locks the user's session row (SELECT … FOR UPDATE): answers, timeouts and forfeits apply one at a time. */
+async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise<SessionRow> {
+  const [s] = await tx.$queryRaw<SessionRow[]>`
+    SELECT s.id::text AS id, s.user_id::text AS "userId", s.quest_id AS "questId", s.day, s.status::text AS status,
+           s.question_ids AS "questionIds", s.current_index AS "currentIndex", s.correct_count AS "correctCount",
+           s.question_shown_at AS "questionShownAt", s.started_at AS "startedAt", s.ended_at AS "endedAt", s.rep_awarded AS "repAwarded",
+           COALESCE(q.quiz_seconds, 20) AS seconds, q.rep_reward AS "repReward", q.rep_source::text AS "repSource", q.title
+    FROM quiz_sessions s JOIN quests q ON q.id = s.quest_id
+    WHERE s.id = ${sessionId}::uuid AND s.user_id = ${userId}::uuid
+    FOR UPDATE OF s`;
+  if (!s) throw notFound("Quiz session");
+  return s;
+}
+
+/** Records every question whose window closed as a miss and, when none remain, completes the session. */
+async function settle(tx: DbTx, s: SessionRow, now: Date): Promise<SessionRow> {
+  if (s.status !== "active") return s;
+  const total = s.questionIds.length;
+  const t = expire({ currentIndex: s.currentIndex, total, questionShownAt: s.questionShownAt, secondsPerQuestion: s.seconds }, now);
+  if (t.missed.length === 0) return s;
+  await tx.quizAnswer.createMany({
+    data: t.missed.map((m) => ({
+      sessionId: s.id,
+      position: m.position,
+      questionId: s.questionIds[m.position]!,
+      answerIndex: null,
+      correct: false,
+      answeredAt: m.at,
+    })),
+    skipDuplicates: true,
+  });
+  const next = { ...s, currentIndex: t.currentIndex, questionShownAt: t.questionShownAt };
+  if (next.currentIndex >= total) return finish(tx, next, now);
+  await tx.quizSession.update({ where: { id: s.id }, data: { currentIndex: next.currentIndex, questionShownAt: next.questionShownAt } });
+  return next;
+}
+
+/** All questions answered or timed out: the session completes and the quest's completion for the session's day is written, with its Rep, once. */
+async function finish(tx: DbTx, s: SessionRow, now: Date): Promise<SessionRow> {
+  const total = s.questionIds.length;
+  const amount = quizAward(s.repReward, s.correctCount, total);
+  const day = utcDay(s.day);
+  await completeQuest(tx, s.userId, { id: s.questId, title: s.title, cadence: "daily", repSource: s.repSource }, day, amount, now);
+  const ended = { ...s, status: "completed" as const, endedAt: now, repAwarded: amount, currentIndex: total };
+  await tx.quizSession.update({
+    where: { id: s.id },
+    data: { status: "completed", endedAt: now, repAwarded: amount, currentIndex: total, correctCount: s.correctCount, questionShownAt: s.questionShownAt },
+  });
+  return ended;
+}
+
+async function sessionView(tx: DbTx, s: SessionRow) {
+  const total = s.questionIds.length;
+  let question = null;
+  if (s.status === "active" && s.currentIndex < total) {
+    const q = await tx.quizQuestion.findUnique({ where: { id: s.questionIds[s.currentIndex]! }, select: { prompt: true, choices: true } });
+    question = {
+      position: s.currentIndex,
+      prompt: q?.prompt ?? "",
+      choices: q?.choices ?? [],
+      shownAt: s.questionShownAt.toISOString(),
+      deadline: deadlineOf(s.questionShownAt, s.seconds).toISOString(),
+    };
+  }
+  return {
+    id: s.id,
+    questId: s.questId,
+    day: utcDay(s.day),
+    status: s.status,
+    total,
+    answered: s.currentIndex,
+    correctCount: s.correctCount,
+    secondsPerQuestion: s.seconds,
+    graceMs: QUIZ_GRACE_MS,
+    startedAt: s.startedAt.toISOString(),
+    endedAt: s.endedAt?.toISOString() ?? null,
+    question,
+    repAwarded: s.repAwarded,
+  };
+}
+
+/** Finalizes the user's active sessions whose time ran out (called by every read that shows quiz state). */
+async function settleActiveSessions(db: Db, userId: string, now: Date) {
+  const active = await db.quizSession.findMany({ where: { userId, status: "active" }, select: { id: true } });
+  for (const { id } of active) {
+    await db.$transaction(async (tx) => settle(tx, await lockSession(tx, userId, id), now), txOptions());
+  }
+}
+
+/**
+ * Starts today's attempt at a quiz quest: quizLength random active questions of its bank, the first shown now.
+ * One attempt per user, quiz and UTC day, held by the unique (user_id, quest_id, day): a second start, forfeits
+ * included, is 409 QUIZ_ALREADY_ATTEMPTED (concurrent starts: one inserts, the others skip and answer 409).
+ */
+export async function startQuiz(db: Db, userId: string, questId: string, now = new Date()) {
+  const q = await eligibleOrThrow(db, userId, questId, now);
+  if (q.kind !== "quiz") throw new DomainError("QUEST_NOT_A_QUIZ", "This quest is not a quiz.");
+  const picked = await db.$queryRaw<{ id: string }[]>`
+    SELECT id FROM quiz_questions WHERE quest_id = ${q.id} AND active ORDER BY random() LIMIT ${q.quizLength ?? 5}`;
+  if (picked.length === 0) throw new DomainError("QUIZ_UNAVAILABLE", "This quiz has no questions right now.");
+  const day = utcDayStart(now);
+  return db.$transaction(async (tx) => {
+    const [created] = await tx.quizSession.createManyAndReturn({
+      data: [{ userId, questId: q.id, day, questionIds: picked.map((p) => p.id), questionShownAt: now, startedAt: now }],
+      skipDuplicates: true,
+      select: { id: true },
+    });
+    if (!created) throw new DomainError("QUIZ_ALREADY_ATTEMPTED", "You already took today's attempt at this quiz; come back tomorrow (UTC).");
+    await tx.questProgress.createMany({ data: [{ userId, questId: q.id, periodKey: utcDay(now), startedAt: now }], skipDuplicates: true });
+    return sessionView(tx, await lockSession(tx, userId, created.id));
+  }, txOptions());
+}
+
+/** The session (another user's is 404), finalized first if its time ran out. */
+export async function getQuizSession(db: Db, userId: string, sessionId: string, now = new Date()) {
+  return db.$transaction(async (tx) => sessionView(tx, await settle(tx, await lockSession(tx, userId, sessionId), now)), txOptions());
+}
+
+/**
+ * Answers the current question under the session's row lock. Past its deadline + QUIZ_GRACE_MS the question is a
+ * miss (timedOut: true, the answer is not applied to the next question) and the session moves on.
+ */
+export async function submitAnswer(db: Db, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now = new Date()) {
+  return db.$transaction(async (tx) => {
+    const s0 = await lockSession(tx, userId, sessionId);
+    if (s0.status !== "active") throw new DomainError("QUIZ_SESSION_ENDED", `This quiz session is already ${s0.status}.`);
+    const position = s0.currentIndex;
+    if (body.position !== undefined && body.position !== position) {
+      throw new DomainError("QUIZ_POSITION_MISMATCH", `Question ${body.position} is not the current question (${position}).`, [
+        { path: "body.position", message: `The current question is ${position}` },
+      ]);
+    }
+    const question = await tx.quizQuestion.findUnique({ where: { id: s0.questionIds[position]! }, select: { choices: true, answerIndex: true } });
+    const correctIndex = question?.answerIndex ?? 0;
+    const s1 = await settle(tx, s0, now);
+    if (s1.currentIndex > position || s1.status !== "active") {
+      return { correct: false, timedOut: true, position, correctIndex, session: await sessionView(tx, s1) };
+    }
+    if (body.answerIndex >= (question?.choices.length ?? 0)) {
+      throw validationError("answerIndex is outside the question's choices.", [
+        { path: "body.answerIndex", message: `Must be 0..${(question?.choices.length ?? 1) - 1}` },
+      ]);
+    }
+    const correct = body.answerIndex === correctIndex;
+    await tx.quizAnswer.create({
+      data: { sessionId, position, questionId: s1.questionIds[position]!, answerIndex: body.answerIndex, correct, answeredAt: now },
+    });
+    let s2: SessionRow = { ...s1, currentIndex: position + 1, correctCount: s1.correctCount + (correct ? 1 : 0), questionShownAt: now };
+    if (s2.currentIndex >= s2.questionIds.length) s2 = await finish(tx, s2, now);
+    else
+      await tx.quizSession.update({ where: { id: sessionId }, data: { currentIndex: s2.currentIndex, correctCount: s2.correctCount, questionShownAt: now } });
+    return { correct, timedOut: false, position, correctIndex, session: await sessionView(tx, s2) };
+  }, txOptions());
+}
+
+/** Ends the session without completing the quest; the day's attempt stays used. */
+export async function forfeitQuiz(db: Db, userId: string, sessionId: string, now = new Date()) {
+  return db.$transaction(async (tx) => {
+    const s0 = await lockSession(tx, userId, sessionId);
+    if (s0.status !== "active") throw new DomainError("QUIZ_SESSION_ENDED", `This quiz session is already ${s0.status}.`);
+    const s1 = await settle(tx, s0, now);
+    if (s1.status !== "active") return sessionView(tx, s1);
+    await tx.quizSession.update({ where: { id: sessionId }, data: { status: "forfeited", endedAt: now } });
+    return sessionView(tx, { ...s1, status: "forfeited", endedAt: now });
+  }, txOptions());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Arena check-in
+
+/**
+ * Once per user, team and UTC day (unique arena_check_ins (user_id, team_id, day), inserted ON CONFLICT DO NOTHING):
+ * a second one is 409 ALREADY_CHECKED_IN. Credits SERVER_AWARDS.arena_check_in (grant key
+ * arena_check_in:<teamId>:<day>) and completes the team's check-in quest for today with repAwarded 0: the check-in's
+ * award is the quest's reward, credited once. Then marks arena_check_in steps the user now meets.
+ */
+export async function arenaCheckIn(db: Db, userId: string, body: { teamId: string; gameId?: string }, now = new Date()) {
+  const team = await db.team.findUnique({ where: { id: body.teamId }, select: { archivedAt: true } });
+  if (!team || team.archivedAt) throw notFound("Team");
+  const today = utcDay(now);
+  if (body.gameId !== undefined) {
+    const game = await db.game.findUnique({ where: { id: body.gameId }, select: { homeTeamId: true, awayTeamId: true, startsAt: true } });
+    if (!game || (game.homeTeamId !== body.teamId && game.awayTeamId !== body.teamId) || utcDay(game.startsAt) !== today) {
+      throw new DomainError("CHECK_IN_GAME_MISMATCH", "That game is not this team's game today (UTC).", [
+        { path: "body.gameId", message: "Not a game of this team on today's UTC day" },
+      ]);
+    }
+  }
+  const quest = (await eligibleQuests(db, userId, now)).find((q) => q.kind === "check_in" && q.scope === "team" && q.teamId === body.teamId);
+  const rule = SERVER_AWARDS.arena_check_in;
+  const result = await db.$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const [row] = await tx.arenaCheckIn.createManyAndReturn({
+      data: [{ userId, teamId: body.teamId, gameId: body.gameId ?? null, day: utcDayStart(now), createdAt: now }],
+      skipDuplicates: true,
+    });
+    if (!row) throw new DomainError("ALREADY_CHECKED_IN", "You already checked in for this team today (UTC).");
+    const granted = await award(tx, userId, {
+      earnKind: "arena_check_in",
+      amount: rule.amount,
+      source: rule.source,
+      reason: rule.reason,
+      grantKey: `arena_check_in:${body.teamId}:${today}`,
+      targetId: body.teamId,
+      createdAt: now,
+    });
+    const balance = granted?.balance ?? (await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { repBalance: true } })).repBalance;
+    const completed = quest ? await completeQuest(tx, userId, quest, today, 0, now) : false;
+    return {
+      id: row.id,
+      teamId: row.teamId,
+      gameId: row.gameId,
+      day: today,
+      createdAt: row.createdAt.toISOString(),
+      repAwarded: granted ? rule.amount : 0,
+      source: rule.source as QuestRow["repSource"],
+      balance,
+      questCompleted: completed ? quest!.id : null,
+    };
+  }, txOptions());
+  await checkProgress(db, userId, undefined, now);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Steps and the legacy routes (/api/quests/*): the same completion, the same rules.
+
+function conditionMet(condition: string, q: QuestRow, f: ConditionFacts): boolean {
+  const teamScoped = q.scope === "team" && q.teamId;
+  switch (condition) {
+    case "follows_three_teams":
+      return f.follows >= 3;
+    case "joined_team":
+      return teamScoped ? f.joined.includes(q.teamId!) : f.joined.length > 0;
+    case "handle_set":
+      return !!f.handle?.trim();
+    case "display_name_set":
+      return !!f.displayName?.trim();
+    case "avatar_set":
+      return !!f.avatarUrl?.trim();
+    case "arena_check_in": {
+      const days = q.cadence === "daily" ? f.checkedInToday : f.checkedIn;
+      return teamScoped ? days.includes(q.teamId!) : days.length > 0;
+    }
+    case "game_rated":
+      return f.rated;
+    default:
+      return false;
+  }
+}
+
+/** Creates the progress row of the quest's current period (started); idempotent. */
+export async function startQuest(db: Db, userId: string, questId: string, now = new Date()) {
+  const q = await eligibleOrThrow(db, userId, questId, now);
+  await db.questProgress.createMany({ data: [{ userId, questId: q.id, periodKey: periodKeyOf(q.cadence, now), startedAt: now }], skipDuplicates: true });
+  const [view] = await viewsOf(db, userId, [q], now);
+  return view!;
+}
+
+/** Marks `stepIds` done (skipping those already done) and completes the quest when all its steps are; under the user's row lock. */
+async function markSteps(tx: DbTx, userId: string, q: QuestRow, stepIds: string[], now: Date) {
+  const periodKey = periodKeyOf(q.cadence, now);
+  await lockUser(tx, userId);
+  await tx.questProgress.createMany({ data: [{ userId, questId: q.id, periodKey, startedAt: now }], skipDuplicates: true });
+  const inserted = await tx.questStepProgress.createMany({
+    data: stepIds.map((stepId) => ({ userId, stepId, periodKey, completedAt: now })),
+    skipDuplicates: true,
+  });
+  const [count] = await tx.$queryRaw<{ total: number; done: number }[]>`
+    SELECT count(*)::int AS total, count(sp.step_id)::int AS done FROM quest_steps s
+    LEFT JOIN quest_step_progress sp ON sp.step_id = s.id AND sp.user_id = ${userId}::uuid AND sp.period_key = ${periodKey}
+    WHERE s.quest_id = ${q.id}`;
+  const questCompleted =
+    count!.total > 0 && count!.done === count!.total ? await completeQuest(tx, userId, q, periodKey, q.kind === "check_in" ? 0 : q.repReward, now) : false;
+  return { stepsCompleted: inserted.count, questCompleted };
+}
+
+/**
+ * A step the app reports done. Conditioned steps count only when the server sees the condition (else 409
+ * QUEST_STEP_CONDITION_NOT_MET). Completing the last step completes the quest and credits its reward, once.
+ */
+export async function completeStep(db: Db, userId: string, body: { questId: string; stepId: string }, now = new Date()) {
+  const q = await eligibleOrThrow(db, userId, body.questId, now);
+  const step = await db.questStep.findFirst({ where: { id: body.stepId, questId: q.id }, select: { id: true, condition: true } });
+  if (!step) throw notFound("Quest step");
+  if (step.condition) {
+    const facts = await conditionFactsOf(db, userId, utcDayStart(now));
+    if (!facts || !conditionMet(step.condition, q, facts)) {
+      throw new DomainError("QUEST_STEP_CONDITION_NOT_MET", `This step is checked by the server (${step.condition}) and is not met yet.`);
+    }
+  }
+  const r = await db.$transaction((tx) => markSteps(tx, userId, q, [step.id], now), txOptions());
+  const [view] = await viewsOf(db, userId, [q], now);
+  return { quest: view!, stepCompleted: r.stepsCompleted > 0, questCompleted: r.questCompleted };
+}
+
+/** Completes today's eligible visit quests for the user (each once per period, with its reward). */
+export async function dailyVisit(db: Db, userId: string, now = new Date()) {
+  const visits = (await eligibleQuests(db, userId, now)).filter((q) => q.kind === "visit");
+  const completed = await db.$transaction(async (tx) => {
+    const done: string[] = [];
+    for (const q of visits) if (await completeQuest(tx, userId, q, periodKeyOf(q.cadence, now), q.repReward, now)) done.push(q.id);
+    return done;
+  }, txOptions());
+  return { completed, quests: await viewsOf(db, userId, visits, now) };
+}
+
+/**
+ * The server evaluates the conditioned steps of the user's eligible quests (or of `questId`: 404 when not eligible),
+ * marks those it sees met and completes quests whose steps are all done.
+ */
+export async function checkProgress(db: Db, userId: string, questId: string | undefined, now = new Date()) {
+  const quests = await eligibleQuests(db, userId, now, questId);
+  if (questId !== undefined && quests.length === 0) throw notFound("Quest");
+  const ids = quests.map((q) => q.id);
+  const [steps, facts] = await Promise.all([stepsOf(db, userId, ids, utcDay(now)), conditionFactsOf(db, userId, utcDayStart(now))]);
+  const met = new Map<string, string[]>();
+  const byId = new Map(quests.map((q) => [q.id, q]));
+  for (const s of steps) {
+    if (s.done || !s.condition || !facts || !conditionMet(s.condition, byId.get(s.questId)!, facts)) continue;
+    met.set(s.questId, [...(met.get(s.questId) ?? []), s.id]);
+  }
+  const completed: string[] = [];
+  if (met.size > 0) {
+    await db.$transaction(async (tx) => {
+      for (const [id, stepIds] of met) if ((await markSteps(tx, userId, byId.get(id)!, stepIds, now)).questCompleted) completed.push(id);
+    }, txOptions());
+  }
+  const withSteps = quests.filter((q) => steps.some((s) => s.questId === q.id));
+  return { completed, quests: await viewsOf(db, userId, withSteps, now) };
+}
+
+/**
+ * Recomputes users.quest_points from quest_progress.rep_awarded and writes the ledger entry of any completion that
+ * lacks one (award() under the completion's grant key, so a second run writes nothing and changes nothing).
+ */
+export async function syncQuestPoints(db: Db, userId: string) {
+  return db.$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const { questPoints: previous } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { questPoints: true } });
+    const missing = await tx.$queryRaw<
+      {
+        questId: string;
+        periodKey: string;
+        repAwarded: number;
+        completedAt: Date;
+        title: string;
+        cadence: "daily" | "once";
+        repSource: QuestRow["repSource"];
+      }[]
+    >`
+      SELECT p.quest_id AS "questId", p.period_key AS "periodKey", p.rep_awarded AS "repAwarded", p.completed_at AS "completedAt",
+             q.title, q.cadence::text AS cadence, q.rep_source::text AS "repSource"
+      FROM quest_progress p JOIN quests q ON q.id = p.quest_id
+      WHERE p.user_id = ${userId}::uuid AND p.completed_at IS NOT NULL AND p.rep_awarded > 0
+        AND NOT EXISTS (SELECT 1 FROM rep_entries e WHERE e.user_id = p.user_id AND e.grant_key = 'quest:' || p.quest_id || ':' || p.period_key)`;
+    let entriesWritten = 0;
+    for (const m of missing) {
+      const granted = await award(tx, userId, {
+        earnKind: m.cadence === "daily" ? "daily_quest_completion" : "quest_completion",
+        amount: m.repAwarded,
+        source: m.repSource,
+        reason: `Quest completed: ${m.title}`,
+        grantKey: `quest:${m.questId}:${m.periodKey}`,
+        targetId: m.questId,
+        createdAt: m.completedAt,
+      });
+      if (granted) entriesWritten++;
+    }
+    const [row] = await tx.$queryRaw<{ questPoints: number }[]>`
+      UPDATE users SET quest_points = (SELECT COALESCE(sum(rep_awarded), 0)::int FROM quest_progress WHERE user_id = ${userId}::uuid AND completed_at IS NOT NULL)
+      WHERE id = ${userId}::uuid RETURNING quest_points AS "questPoints"`;
+    return { questPoints: row!.questPoints, previous, entriesWritten };
+  }, txOptions());
 }

@@ -9,7 +9,21 @@ const url = new URL(ADMIN);
 url.pathname = `/fan_seed_${Math.random().toString(36).slice(2, 10)}`;
 const db = createDb(url.toString(), 2);
 
-const TABLES = ["leagues", "conferences", "divisions", "teams", "players", "games", "quests", "rewards", "packs", "team_achievements"];
+const TABLES = [
+  "leagues",
+  "conferences",
+  "divisions",
+  "teams",
+  "players",
+  "games",
+  "passes",
+  "quests",
+  "quest_steps",
+  "quiz_questions",
+  "rewards",
+  "packs",
+  "team_achievements",
+];
 
 async function snapshot(): Promise<string> {
   const parts: string[] = [];
@@ -41,6 +55,8 @@ describe("demo seed", () => {
     expect(await snapshot()).toBe(first);
     await db.team.update({ where: { id: "tm_hch" }, data: { name: "Changed" } });
     await db.game.delete({ where: { id: "gm_nfl_001" } });
+    await db.quizQuestion.update({ where: { id: "qq_hch_01" }, data: { choices: ["a", "b", "c", "d"], answerIndex: 0 } });
+    await db.questStep.delete({ where: { id: "qs_hawks_superfan_2" } });
     await seed(db);
     expect(await snapshot()).toBe(first);
   });
@@ -60,6 +76,22 @@ describe("demo seed", () => {
     expect(await db.game.count({ where: { status: "scheduled" } })).toBeGreaterThan(0);
     expect(await db.quest.count()).toBeGreaterThan(0);
     expect(await db.reward.count()).toBeGreaterThan(0);
+    // Every live team has a daily quiz with at least 8 four-choice questions, and a daily check-in quest.
+    const liveTeams = await db.team.count({ where: { archivedAt: null } });
+    expect(await db.quest.count({ where: { kind: "quiz", scope: "team", cadence: "daily", quizLength: 5, quizSeconds: 20, repSource: "club" } })).toBe(
+      liveTeams,
+    );
+    expect(await db.quest.count({ where: { kind: "check_in", scope: "team", cadence: "daily" } })).toBe(liveTeams);
+    const perQuiz = await db.quizQuestion.groupBy({ by: ["questId"], _count: { _all: true } });
+    expect(perQuiz).toHaveLength(liveTeams);
+    expect(Math.min(...perQuiz.map((g) => g._count._all))).toBeGreaterThanOrEqual(8);
+    for (const q of await db.quizQuestion.findMany()) {
+      expect(q.choices).toHaveLength(4);
+      expect(new Set(q.choices).size).toBe(4);
+    }
+    expect(await db.quest.findUniqueOrThrow({ where: { id: "q_daily_prediction" } })).toMatchObject({ active: false });
+    expect(await db.pass.count()).toBe(2);
+    expect(await db.quest.count({ where: { scope: "pass", passId: { not: null } } })).toBeGreaterThanOrEqual(1);
     expect(await db.pack.count({ where: { isFreeStarter: true, active: true } })).toBe(1);
   });
 });

@@ -1,0 +1,21 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { quest, questParams } from "@/lib/quests/schemas";
+import { getQuest } from "@/lib/quests/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "One quest",
+      description:
+        "One quest with the caller's progress. 404 NOT_FOUND when the quest is unknown or the caller is not eligible for it (same rules as the list).",
+      tags: ["Quests"],
+      auth: "bearer",
+      params: questParams,
+      response: quest,
+      errors: ["NOT_FOUND"],
+    },
+    ({ user, params }) => getQuest(db, user.id, params.questId),
+  ),
+});

@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+
+// The legacy quest routes (/api/quests/*, deprecated) over the same engine, and /api/sync-quest-points.
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function signedUp() {
+  const user = newUser();
+  const res = await api("GET", "/api/v1/engage/quests", { headers: user.auth });
+  expect(res.status).toBe(200);
+  return { ...user, userId: await userIdOf(user.sub) };
+}
+
+const post = (auth: Record<string, string>, path: string, json?: unknown) => api("POST", path, { headers: auth, json });
+const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
+const entriesOf = (userId: string) => db().repEntry.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
+const holdSeasonPass = (userId: string) => db().userPass.create({ data: { userId, passId: "pass_season_2026" } });
+
+describe("legacy quest routes", () => {
+  it("GET /api/quests is the v1 list, marked deprecated", async () => {
+    const { auth } = await signedUp();
+    const [legacy, v1] = await Promise.all([api("GET", "/api/quests", { headers: auth }), api("GET", "/api/v1/engage/quests", { headers: auth })]);
+    expect(legacy.status).toBe(200);
+    expect(legacy.body).toEqual(v1.body);
+    expect(legacy.headers.get("deprecation")).toBe(`@${Date.parse("2026-06-01") / 1000}`);
+    expect(legacy.headers.get("link")).toBe('</api/v1/engage/quests>; rel="successor-version"');
+  });
+
+  it("start creates the progress row once; 404 when not eligible", async () => {
+    const { auth, userId } = await signedUp();
+    const [a, b] = await Promise.all([
+      post(auth, "/api/quests/start", { questId: "q_follow_three" }),
+      post(auth, "/api/quests/start", { questId: "q_follow_three" }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.data).toMatchObject({ id: "q_follow_three", started: true, completed: false });
+    expect(await db().questProgress.count({ where: { userId, questId: "q_follow_three", periodKey: "once" } })).toBe(1);
+    for (const questId of ["q_quiz_hch", "q_daily_prediction", "q_season_pass_kickoff"]) {
+      const res = await post(auth, "/api/quests/start", { questId });
+      expect(res.status).toBe(404);
+      expect(errorOf(res)).toEqual({ code: "NOT_FOUND", message: "Quest not found." });
+    }
+    expect((await post(auth, "/api/quests/start", {})).status).toBe(400);
+  });
+
+  it("complete-step: client steps count once; the last one completes the quest and awards once", async () => {
+    const { auth, userId } = await signedUp();
+    await holdSeasonPass(userId);
+    let res = await post(auth, "/api/quests/complete-step", { questId: "q_season_pass_kickoff", stepId: "qs_season_pass_kickoff_1" });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ stepCompleted: true, questCompleted: false, quest: { stepsDone: 1, stepsTotal: 2, completed: false } });
+    res = await post(auth, "/api/quests/complete-step", { questId: "q_season_pass_kickoff", stepId: "qs_season_pass_kickoff_1" });
+    expect(res.body.data).toMatchObject({ stepCompleted: false, questCompleted: false });
+    res = await post(auth, "/api/quests/complete-step", { questId: "q_season_pass_kickoff", stepId: "qs_season_pass_kickoff_2" });
+    expect(res.body.data).toMatchObject({ stepCompleted: true, questCompleted: true, quest: { stepsDone: 2, completed: true, repAwarded: 40 } });
+    res = await post(auth, "/api/quests/complete-step", { questId: "q_season_pass_kickoff", stepId: "qs_season_pass_kickoff_2" });
+    expect(res.body.data).toMatchObject({ stepCompleted: false, questCompleted: false });
+    const entries = await entriesOf(userId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ earnKind: "quest_completion", amount: 40, source: "serviceDirect", grantKey: "quest:q_season_pass_kickoff:once" });
+    expect(await balanceOf(userId)).toBe(40);
+  });
+
+  it("complete-step: a step of another quest is 404; a conditioned step needs its condition", async () => {
+    const { auth, userId } = await signedUp();
+    const other = await post(auth, "/api/quests/complete-step", { questId: "q_follow_three", stepId: "qs_complete_profile_1" });
+    expect(other.status).toBe(404);
+    expect(errorOf(other)).toEqual({ code: "NOT_FOUND", message: "Quest step not found." });
+
+    const refused = await post(auth, "/api/quests/complete-step", { questId: "q_follow_three", stepId: "qs_follow_three_1" });
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused)).toEqual({
+      code: "QUEST_STEP_CONDITION_NOT_MET",
+      message: "This step is checked by the server (follows_three_teams) and is not met yet.",
+    });
+    expect(await db().questStepProgress.count({ where: { userId } })).toBe(0);
+
+    await db().teamFollow.createMany({ data: ["tm_hch", "tm_gfg", "tm_lsl"].map((teamId) => ({ userId, teamId })) });
+    const ok = await post(auth, "/api/quests/complete-step", { questId: "q_follow_three", stepId: "qs_follow_three_1" });
+    expect(ok.body.data).toMatchObject({ stepCompleted: true, questCompleted: true });
+    expect(await balanceOf(userId)).toBe(50);
+  });
+
+  it("concurrent complete-step of the last step awards once", async () => {
+    const { auth, userId } = await signedUp();
+    await holdSeasonPass(userId);
+    await post(auth, "/api/quests/complete-step", { questId: "q_season_pass_kickoff", stepId: "qs_season_pass_kickoff_1" });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => post(auth, "/api/quests/complete-step", { questId: "q_season_pass_kickoff", stepId: "qs_season_pass_kickoff_2" })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.filter((r) => r.body.data.questCompleted)).toHaveLength(1);
+    expect(results.filter((r) => r.body.data.stepCompleted)).toHaveLength(1);
+    expect(await db().repEntry.count({ where: { userId } })).toBe(1);
+    expect(await balanceOf(userId)).toBe(40);
+  });
+
+  it("daily-visit completes today's visit quests once, even concurrently", async () => {
+    const { auth, userId } = await signedUp();
+    const results = await Promise.all(Array.from({ length: 8 }, () => post(auth, "/api/quests/daily-visit")));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.flatMap((r) => r.body.data.completed)).toEqual(["q_daily_checkin"]);
+    expect(results[0]!.body.data.quests.map((q: { id: string }) => q.id)).toEqual(["q_daily_checkin"]);
+    const entries = await entriesOf(userId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ earnKind: "daily_quest_completion", amount: 10, source: "serviceDirect", grantKey: `quest:q_daily_checkin:${today()}` });
+    const again = await post(auth, "/api/quests/daily-visit");
+    expect(again.body.data.completed).toEqual([]);
+    expect(again.body.data.quests[0]).toMatchObject({ completed: true, repAwarded: 10 });
+  });
+
+  it("check-progress completes profile steps the server sees", async () => {
+    const { auth, userId } = await signedUp();
+    let res = await post(auth, "/api/quests/check-progress", { questId: "q_complete_profile" });
+    expect(res.status).toBe(200);
+    expect(res.body.data.completed).toEqual([]);
+    await db().user.update({ where: { id: userId }, data: { handle: `h${userId.slice(0, 8)}`, handleKey: `h${userId.slice(0, 8)}`, displayName: "Pat" } });
+    res = await post(auth, "/api/quests/check-progress", { questId: "q_complete_profile" });
+    expect(res.body.data.completed).toEqual([]);
+    expect(res.body.data.quests[0]).toMatchObject({ stepsDone: 2, completed: false });
+    await db().user.update({ where: { id: userId }, data: { avatarUrl: "https://img.example.com/a.png" } });
+    res = await post(auth, "/api/quests/check-progress"); // no body: every eligible quest
+    expect(res.body.data.completed).toEqual(["q_complete_profile"]);
+    expect(await balanceOf(userId)).toBe(25);
+    res = await post(auth, "/api/quests/check-progress");
+    expect(res.body.data.completed).toEqual([]);
+    expect(await balanceOf(userId)).toBe(25);
+  });
+
+  it("check-progress: the Hawks superfan quest needs the join, a Hawks check-in and a rating", async () => {
+    const { auth, userId } = await signedUp();
+    expect((await post(auth, "/api/quests/check-progress", { questId: "q_hawks_superfan" })).status).toBe(404);
+    await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
+    await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_gfg" }); // another team's check-in does not count
+    let res = await post(auth, "/api/quests/check-progress", { questId: "q_hawks_superfan" });
+    expect(res.body.data.quests[0].steps.map((s: { done: boolean }) => s.done)).toEqual([true, false, false]);
+    await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" }); // marks the step itself
+    expect(await db().questStepProgress.count({ where: { userId, stepId: "qs_hawks_superfan_2" } })).toBe(1);
+    await db().gameRating.create({ data: { userId, gameId: "gm_nfl_001" } });
+    res = await post(auth, "/api/quests/check-progress", { questId: "q_hawks_superfan" });
+    expect(res.body.data.completed).toEqual(["q_hawks_superfan"]);
+    const award = (await entriesOf(userId)).find((e) => e.earnKind === "quest_completion");
+    expect(award).toMatchObject({ amount: 100, source: "club", grantKey: "quest:q_hawks_superfan:once" });
+  });
+
+  it("the conditioned step through complete-step: 409 until met, then counts", async () => {
+    const { auth, userId } = await signedUp();
+    await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
+    const refused = await post(auth, "/api/quests/complete-step", { questId: "q_hawks_superfan", stepId: "qs_hawks_superfan_3" });
+    expect(errorOf(refused).code).toBe("QUEST_STEP_CONDITION_NOT_MET");
+    const ok = await post(auth, "/api/quests/complete-step", { questId: "q_hawks_superfan", stepId: "qs_hawks_superfan_1" });
+    expect(ok.body.data).toMatchObject({ stepCompleted: true, questCompleted: false });
+  });
+});
+
+describe("POST /api/sync-quest-points", () => {
+  it("recomputes quest points, writes missing ledger entries, and a second run changes nothing", async () => {
+    const { auth, userId } = await signedUp();
+    await post(auth, "/api/quests/daily-visit"); // 10, with its ledger entry
+    // A completion from before the engine, without a ledger entry.
+    await db().questProgress.create({
+      data: { userId, questId: "q_daily_prediction", periodKey: "2026-01-02", completedAt: new Date("2026-01-02T10:00:00Z"), repAwarded: 15 },
+    });
+    await db().user.update({ where: { id: userId }, data: { questPoints: 3 } });
+
+    const first = await post(auth, "/api/sync-quest-points");
+    expect(first.status).toBe(200);
+    expect(first.body.data).toEqual({ questPoints: 25, previous: 3, entriesWritten: 1 });
+    const written = (await entriesOf(userId)).find((e) => e.grantKey === "quest:q_daily_prediction:2026-01-02");
+    expect(written).toMatchObject({ amount: 15, earnKind: "daily_quest_completion", createdAt: new Date("2026-01-02T10:00:00Z") });
+    expect(await balanceOf(userId)).toBe(25);
+
+    const second = await post(auth, "/api/sync-quest-points");
+    expect(second.body.data).toEqual({ questPoints: 25, previous: 25, entriesWritten: 0 });
+    expect(await balanceOf(userId)).toBe(25);
+    expect(await db().repEntry.count({ where: { userId } })).toBe(2);
+  });
+
+  it("401 without a token", async () => {
+    expect((await api("POST", "/api/sync-quest-points")).status).toBe(401);
+  });
+});
