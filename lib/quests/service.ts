@@ -2,6 +2,7 @@ import type { Db, DbTx } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
 import type { QuestStepCondition } from "../generated/prisma/enums";
 import { decodeTimeCursor, encodeCursor } from "../http/cursor";
+import { log } from "../http/log";
 import { DomainError, notFound, validationError } from "../http/errors";
 import { keysetPage } from "../http/page";
 import { award, SERVER_AWARDS } from "../rep/grants";
@@ -447,7 +448,8 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
       ]);
     }
   }
-  const quest = (await eligibleQuests(db, userId, now)).find((q) => q.kind === "check_in" && q.scope === "team" && q.teamId === body.teamId);
+  const eligible = await eligibleQuests(db, userId, now);
+  const quest = eligible.find((q) => q.kind === "check_in" && q.scope === "team" && q.teamId === body.teamId);
   const rule = SERVER_AWARDS.arena_check_in;
   const result = await db.$transaction(async (tx) => {
     await lockUser(tx, userId);
@@ -479,7 +481,14 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
       questCompleted: completed ? quest!.id : null,
     };
   }, txOptions());
-  await checkProgress(db, userId, undefined, now);
+  // Quest steps the check-in meets ("check in at the arena") follow it. The check-in and its Rep are committed by
+  // now: a failure here must not turn that into an error answer; check-progress retries the steps later.
+  const withCheckInStep = eligible.filter((q) => q.kind === "multi_step");
+  if (withCheckInStep.length > 0) {
+    await advanceConditionedSteps(db, userId, withCheckInStep, now).catch((error: unknown) =>
+      log("warn", { msg: "quest steps after a check-in failed; check-progress will retry them", userId, error: String(error) }),
+    );
+  }
   return result;
 }
 
@@ -573,6 +582,13 @@ export async function dailyVisit(db: Db, userId: string, now = new Date()) {
 export async function checkProgress(db: Db, userId: string, questId: string | undefined, now = new Date()) {
   const quests = await eligibleQuests(db, userId, now, questId);
   if (questId !== undefined && quests.length === 0) throw notFound("Quest");
+  const { completed, steps } = await advanceConditionedSteps(db, userId, quests, now);
+  const withSteps = quests.filter((q) => steps.some((s) => s.questId === q.id));
+  return { completed, quests: await viewsOf(db, userId, withSteps, now) };
+}
+
+/** Marks the server-checked steps of `quests` whose condition the server now sees; answers the quests that completed. */
+async function advanceConditionedSteps(db: Db, userId: string, quests: QuestRow[], now: Date) {
   const ids = quests.map((q) => q.id);
   const [steps, facts] = await Promise.all([stepsOf(db, userId, ids, utcDay(now)), conditionFactsOf(db, userId, utcDayStart(now))]);
   const met = new Map<string, string[]>();
@@ -587,8 +603,7 @@ export async function checkProgress(db: Db, userId: string, questId: string | un
       for (const [id, stepIds] of met) if ((await markSteps(tx, userId, byId.get(id)!, stepIds, now)).questCompleted) completed.push(id);
     }, txOptions());
   }
-  const withSteps = quests.filter((q) => steps.some((s) => s.questId === q.id));
-  return { completed, quests: await viewsOf(db, userId, withSteps, now) };
+  return { completed, steps };
 }
 
 /**

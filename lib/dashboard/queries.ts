@@ -1,0 +1,65 @@
+import type { DbTx } from "../db/client";
+import { utcDayStart } from "../time";
+
+/** Debits that are spending (rewards), as opposed to credits and the reversals of credits. */
+export const SPEND_KINDS = ["reward_redemption"] as const;
+
+export interface RepTotalsRow {
+  balance: number;
+  fanAmp: bigint;
+  club: bigint;
+  playerAmp: bigint;
+  serviceDirect: bigint;
+  spent: bigint;
+}
+
+/**
+ * The caller's Rep in one statement: the spendable balance (users.rep_balance) and the ledger summed per source.
+ * Earned Rep per source counts credits net of staff reversals; spending (reward redemptions) is counted apart, so
+ * earned − spent = balance.
+ */
+export async function repTotals(db: DbTx, userId: string) {
+  const [row] = await db.$queryRaw<RepTotalsRow[]>`
+    SELECT u.rep_balance AS balance,
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'fanAmp' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "fanAmp",
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'club' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS club,
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'playerAmp' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "playerAmp",
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'serviceDirect' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "serviceDirect",
+           COALESCE(-SUM(e.amount) FILTER (WHERE e.earn_kind = ANY(${SPEND_KINDS as unknown as string[]})), 0) AS spent
+    FROM users u LEFT JOIN rep_entries e ON e.user_id = u.id
+    WHERE u.id = ${userId}::uuid
+    GROUP BY u.id`;
+  const bySource = { fanAmp: Number(row?.fanAmp ?? 0), club: Number(row?.club ?? 0), playerAmp: Number(row?.playerAmp ?? 0), serviceDirect: Number(row?.serviceDirect ?? 0) };
+  return {
+    balance: row?.balance ?? 0,
+    earned: bySource.fanAmp + bySource.club + bySource.playerAmp + bySource.serviceDirect,
+    spent: Number(row?.spent ?? 0),
+    bySource,
+  };
+}
+
+export interface ActivityRow {
+  questsCompleted: bigint;
+  questsCompletedToday: bigint;
+  checkIns: bigint;
+  gamesRated: bigint;
+  rewardsClaimed: bigint;
+}
+
+/** Counts for the stats screen, one statement of index-served subqueries. */
+export async function activityCounts(db: DbTx, userId: string, now: Date) {
+  const today = utcDayStart(now);
+  const [row] = await db.$queryRaw<ActivityRow[]>`
+    SELECT (SELECT count(*) FROM quest_progress WHERE user_id = ${userId}::uuid AND completed_at IS NOT NULL) AS "questsCompleted",
+           (SELECT count(*) FROM quest_progress WHERE user_id = ${userId}::uuid AND completed_at >= ${today}) AS "questsCompletedToday",
+           (SELECT count(*) FROM arena_check_ins WHERE user_id = ${userId}::uuid) AS "checkIns",
+           (SELECT count(*) FROM game_ratings WHERE user_id = ${userId}::uuid) AS "gamesRated",
+           (SELECT count(*) FROM reward_claims WHERE user_id = ${userId}::uuid) AS "rewardsClaimed"`;
+  return {
+    questsCompleted: Number(row!.questsCompleted),
+    questsCompletedToday: Number(row!.questsCompletedToday),
+    checkIns: Number(row!.checkIns),
+    gamesRated: Number(row!.gamesRated),
+    rewardsClaimed: Number(row!.rewardsClaimed),
+  };
+}

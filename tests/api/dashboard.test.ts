@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { award, debit } from "../../lib/rep/grants";
+import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+
+// The home screen: Rep per source with spending apart, the streak, today's quests, the next games; each in one call.
+
+const ROUTES = ["/api/dashboard", "/api/dashboard/stats", "/api/dashboard/balance", "/api/dashboard/quests"];
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function fan(...teams: string[]) {
+  const user = newUser();
+  expect((await api("GET", "/api/dashboard/balance", { headers: user.auth })).status).toBe(200);
+  const userId = await userIdOf(user.sub);
+  if (teams.length) await db().teamFollow.createMany({ data: teams.map((teamId) => ({ userId, teamId })) });
+  return { ...user, userId };
+}
+
+const credit = (userId: string, amount: number, source: "fanAmp" | "club" | "playerAmp" | "serviceDirect", key: string) =>
+  db().$transaction((tx) => award(tx, userId, { earnKind: "test_credit", amount, source, reason: "Test credit", grantKey: key }));
+
+describe("dashboard routes", () => {
+  it.each(ROUTES)("%s is 401 without a token", async (path) => {
+    const res = await api("GET", path);
+    expect(res.status).toBe(401);
+    expect(errorOf(res).code).toBe("UNAUTHORIZED");
+  });
+
+  it("a new fan sees zeros, no streak, the global quests and no games", async () => {
+    const { auth } = await fan();
+    const res = await api("GET", "/api/dashboard", { headers: auth });
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d.rep).toEqual({ balance: 0, earned: 0, spent: 0, bySource: { fanAmp: 0, club: 0, playerAmp: 0, serviceDirect: 0 } });
+    expect(d.streak).toEqual({ current: 0, longest: 0, lastDay: null });
+    expect(d.quests.day).toBe(today());
+    expect(d.quests.completedToday).toBe(0);
+    expect(d.quests.available).toBe(d.quests.quests.length);
+    expect(d.quests.quests.map((q: { id: string }) => q.id)).toContain("q_daily_checkin");
+    expect(d.quests.quests.every((q: { scope: string }) => q.scope !== "team")).toBe(true);
+    expect(d.nextGames).toEqual([]);
+  });
+
+  it("balance: earned per source net of reversals, spending apart, earned − spent = balance", async () => {
+    const { auth, userId } = await fan();
+    await credit(userId, 40, "club", "t:1");
+    await credit(userId, 15, "fanAmp", "t:2");
+    await credit(userId, 7, "playerAmp", "t:3");
+    await db().$transaction((tx) => debit(tx, userId, { earnKind: "reward_redemption", amount: 30, source: "serviceDirect", reason: "Reward", grantKey: "t:spend" }));
+    await db().$transaction((tx) => debit(tx, userId, { earnKind: "reversal", amount: 10, source: "club", reason: "Reversed", grantKey: "t:rev" }));
+    const res = await api("GET", "/api/dashboard/balance", { headers: auth });
+    expect(res.body.data).toEqual({ balance: 22, earned: 52, spent: 30, bySource: { fanAmp: 15, club: 30, playerAmp: 7, serviceDirect: 0 } });
+    const { rep } = (await api("GET", "/api/dashboard", { headers: auth })).body.data;
+    expect(rep).toEqual(res.body.data);
+  });
+
+  it("after a check-in and a completed daily quest: Club Rep, activity counts, the streak and today's quest progress follow", async () => {
+    const { auth, userId } = await fan("tm_hch");
+    expect((await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: auth, json: { teamId: "tm_hch" } })).status).toBe(201);
+    expect((await api("POST", "/api/quests/daily-visit", { headers: auth })).status).toBe(200);
+
+    const stats = (await api("GET", "/api/dashboard/stats", { headers: auth })).body.data;
+    const credited = await db().repEntry.aggregate({ where: { userId }, _sum: { amount: true } });
+    expect(stats.rep.balance).toBe(credited._sum.amount);
+    expect(stats.rep.bySource.club).toBeGreaterThanOrEqual(25);
+    expect(stats.activity).toEqual({ questsCompleted: 2, questsCompletedToday: 2, checkIns: 1, gamesRated: 0, rewardsClaimed: 0 });
+    expect(stats.streak).toMatchObject({ current: 1, longest: 1, lastDay: today() });
+
+    const quests = (await api("GET", "/api/dashboard/quests", { headers: auth })).body.data;
+    expect(quests.completedToday).toBe(2);
+    const done = quests.quests.filter((q: { completed: boolean }) => q.completed).map((q: { id: string }) => q.id);
+    expect(done.sort()).toEqual(["q_checkin_hch", "q_daily_checkin"]);
+    expect(quests.streak.current).toBe(1);
+  });
+
+  it("next games: the followed teams' undecided games, soonest first, at most five", async () => {
+    const { auth } = await fan("tm_hch", "tm_fpb", "tm_whu");
+    const games = (await api("GET", "/api/dashboard", { headers: auth })).body.data.nextGames as { startsAt: string; status: string; homeTeam: { id: string }; awayTeam: { id: string } }[];
+    expect(games.length).toBeGreaterThan(0);
+    expect(games.length).toBeLessThanOrEqual(5);
+    const mine = new Set(["tm_hch", "tm_fpb", "tm_whu"]);
+    for (const g of games) {
+      expect(mine.has(g.homeTeam.id) || mine.has(g.awayTeam.id)).toBe(true);
+      expect(g.status).not.toBe("final");
+    }
+    const starts = games.map((g) => Date.parse(g.startsAt));
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+  });
+});
