@@ -1,4 +1,5 @@
 import { errors as economy } from "../economy/errors";
+import { errors as games } from "../games/errors";
 import { errors as invites } from "../invites/errors";
 import { errors as leagues } from "../leagues/errors";
 import { errors as mobile } from "../mobile/errors";
@@ -50,6 +51,7 @@ export const ERROR_CODES = {
   ...uploads,
   ...quests,
   ...economy,
+  ...games,
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -2,6 +2,7 @@
 // console, cron). A new module registers its lib/<domain>/routes.ts here; a test checks the union against
 // app/api/**/route.ts.
 import * as economy from "../economy/routes";
+import * as games from "../games/routes";
 import * as invites from "../invites/routes";
 import * as leagues from "../leagues/routes";
 import * as mobile from "../mobile/routes";
@@ -30,6 +31,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   uploads,
   quests,
   economy,
+  games,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));
