@@ -9,7 +9,8 @@ import type { EventList, LineupStatus } from "./schemas";
 
 // Events are games read with everything an event card shows in one statement: league, both team summaries (as
 // JSON from the teams module's TEAM_SUMMARY_COLUMNS), the caller's rating and whether the game can be rated.
-// Games of the caller's teams use games(home_team_id, starts_at) and games(away_team_id, starts_at).
+// Games of the caller's teams are found per team through games(home_team_id, starts_at) and
+// games(away_team_id, starts_at) (a UNION ALL, not an OR, so both indexes serve it), then filtered and ordered.
 
 export interface EventRow {
   id: string;
@@ -117,7 +118,9 @@ export async function readEventsPage(db: DbTx, userId: string, { list, cursor, l
     WITH mine AS (${myTeamIds(userId)})
     SELECT ${EVENT_COLUMNS}
     FROM ${eventFrom(userId)}
-    WHERE (g.home_team_id IN (SELECT team_id FROM mine) OR g.away_team_id IN (SELECT team_id FROM mine))
+    WHERE g.id IN (SELECT hg.id FROM mine JOIN games hg ON hg.home_team_id = mine.team_id
+                   UNION ALL
+                   SELECT ag.id FROM mine JOIN games ag ON ag.away_team_id = mine.team_id)
       AND ${statuses} ${keyset}
     ORDER BY ${order}
     LIMIT ${limit + 1}`;

@@ -49,7 +49,9 @@ export async function getEvent(db: DbTx, userId: string, gameId: string) {
  * (numeric jerseys ascending, then other jerseys, then name, then id), numbered 1..n. Nothing is written when the
  * game is not final, already has a lineup (a lineup never changes once seeded), or either team has no such player.
  * Idempotent and safe under concurrency: one INSERT … SELECT … ON CONFLICT DO NOTHING, and concurrent seeders compute
- * the same rows. For the request paths and for a sync or cron that wants lineups ready when games end.
+ * the same rows. For the request paths and for a sync or cron that wants lineups ready when games end. Answers the
+ * lineup's status: seeded (with its slot count), unavailable (final, nothing to seed), or pending (not final, or no
+ * such game).
  */
 export async function seedGameLineup(db: DbTx, gameId: string): Promise<{ status: LineupStatus; slots: number }> {
   await db.$executeRaw`
@@ -252,7 +254,8 @@ export async function guessPlayer(db: Db, userId: string, sessionId: string, pla
   return db.$transaction(async (tx) => {
     const s = await ownSession(tx, userId, sessionId, true);
     if (s.status !== "active") throw new DomainError("GUESS_SESSION_ENDED", `This session has ended (${s.status}); start a new one.`);
-    const onTeam = await tx.player.findFirst({ where: { id: playerId, teamId: s.teamId, active: true }, select: { id: true } });
+    // The mystery player always counts as on the team (even if the roster dropped them mid-session).
+    const onTeam = playerId === s.playerId || (await tx.player.findFirst({ where: { id: playerId, teamId: s.teamId, active: true }, select: { id: true } }));
     if (!onTeam) {
       throw new DomainError("VALIDATION_ERROR", "Guess a player of this session's team.", [
         { path: "body.playerId", message: "Not an active player of this team" },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { upcomingEventsOf } from "../../lib/games/queries";
+import { seedGameLineup } from "../../lib/games/service";
 
 // Events: GET /api/events, GET /api/events/{gameId}, GET and POST /api/events/{gameId}/ratings.
 // Seeded games this file relies on (lib/db/seed-data.ts): rosters exist for hch, rmr, kpk, lsl, ccc, fpb, gbo, whu, kbf.
@@ -511,5 +513,22 @@ describe("GET /api/events/{gameId}/ratings", () => {
   it("a game that is not final or cannot be seeded: empty players with its lineup status", async () => {
     expect((await api("GET", ratings("gm_nfl_013"))).body.data).toEqual({ gameId: "gm_nfl_013", lineupStatus: "pending", raters: 0, players: [] });
     expect((await api("GET", ratings("gm_nfl_006"))).body.data).toEqual({ gameId: "gm_nfl_006", lineupStatus: "unavailable", raters: 0, players: [] });
+  });
+});
+
+describe("exports for other modules", () => {
+  it("upcomingEventsOf: the next n games of the caller's teams, soonest first", async () => {
+    const { userId } = await fan();
+    expect((await upcomingEventsOf(db(), userId, 2)).map((e) => e.id)).toEqual(["gm_nfl_013", "gm_psl_011"]);
+    expect((await upcomingEventsOf(db(), userId, 10)).map((e) => e.id)).toEqual(["gm_nfl_013", "gm_psl_011", "gm_nfl_016"]);
+    expect(await upcomingEventsOf(db(), userId, 0)).toEqual([]);
+  });
+
+  it("seedGameLineup is idempotent and tells seeded, unavailable and pending apart", async () => {
+    expect(await seedGameLineup(db(), "gm_nfl_007")).toEqual({ status: "seeded", slots: LINEUP_NFL_007.length });
+    expect(await seedGameLineup(db(), "gm_nfl_007")).toEqual({ status: "seeded", slots: LINEUP_NFL_007.length });
+    expect(await seedGameLineup(db(), "gm_nfl_006")).toEqual({ status: "unavailable", slots: 0 });
+    expect(await seedGameLineup(db(), "gm_nfl_013")).toEqual({ status: "pending", slots: 0 });
+    expect(await db().gameLineupSlot.count({ where: { gameId: "gm_nfl_007" } })).toBe(LINEUP_NFL_007.length);
   });
 });
