@@ -1,4 +1,6 @@
 import { errors as economy } from "../economy/errors";
+import { errors as dashboard } from "../dashboard/errors";
+import { errors as games } from "../games/errors";
 import { errors as invites } from "../invites/errors";
 import { errors as leagues } from "../leagues/errors";
 import { errors as mobile } from "../mobile/errors";
@@ -50,6 +52,8 @@ export const ERROR_CODES = {
   ...uploads,
   ...quests,
   ...economy,
+  ...games,
+  ...dashboard,
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

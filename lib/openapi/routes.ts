@@ -1,7 +1,9 @@
 // Every domain module's route table, by OpenAPI path: the public contract and, apart, the internal routes (staff
 // console, cron). A new module registers its lib/<domain>/routes.ts here; a test checks the union against
 // app/api/**/route.ts.
+import * as dashboard from "../dashboard/routes";
 import * as economy from "../economy/routes";
+import * as games from "../games/routes";
 import * as invites from "../invites/routes";
 import * as leagues from "../leagues/routes";
 import * as mobile from "../mobile/routes";
@@ -30,6 +32,8 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   uploads,
   quests,
   economy,
+  games,
+  dashboard,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));

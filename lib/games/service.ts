@@ -1,0 +1,302 @@
+import { randomInt } from "node:crypto";
+import { Prisma } from "../generated/prisma/client";
+import type { Db, DbTx } from "../db/client";
+import { txOptions } from "../db/tx";
+import { DomainError, notFound, type ErrorDetail } from "../http/errors";
+import { award, SERVER_AWARDS } from "../rep/grants";
+import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../teams/queries";
+import { addUtcDays, utcDay } from "../time";
+import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
+import { readCrowdRatings, readEventRow, readEventsPage, readLineup, readMyScores, toEvent, toLineupPlayer, type EventRow } from "./queries";
+import type { EventList, LineupStatus, RatingsInput } from "./schemas";
+
+// Games as events, lineups, ratings, guess the player and the daily spin. One-time rules are held by PostgreSQL:
+// the lineup by its primary key and unique slot (INSERT … ON CONFLICT DO NOTHING), a rating by the unique
+// (user_id, game_id), Rep by award()'s unique (user_id, grant_key), a guess by the session's row lock.
+
+// Events -----------------------------------------------------------------------------------------------------
+
+export function listEvents(db: DbTx, userId: string, q: { status: EventList; cursor?: string; limit: number }) {
+  return readEventsPage(db, userId, { list: q.status, cursor: q.cursor, limit: q.limit });
+}
+
+async function eventRowOrThrow(db: DbTx, userId: string, gameId: string): Promise<EventRow> {
+  const row = await readEventRow(db, userId, gameId);
+  if (!row) throw notFound("Game");
+  return row;
+}
+
+/** GET /api/events/{gameId}: any game, its lineup (seeded now if the game is final and has none) and the caller's scores. */
+export async function getEvent(db: DbTx, userId: string, gameId: string) {
+  const row = await eventRowOrThrow(db, userId, gameId);
+  const status = await lineupStatusOf(db, row);
+  const [lineup, scores] = await Promise.all([status === "seeded" ? readLineup(db, gameId) : [], row.ratedAt ? readMyScores(db, userId, gameId) : []]);
+  const event = toEvent({ ...row, hasLineup: status === "seeded" || row.hasLineup });
+  return {
+    event: {
+      ...event,
+      lineup: { status, players: lineup.map(toLineupPlayer) },
+      myRating: event.myRating ? { ...event.myRating, scores } : null,
+    },
+  };
+}
+
+// Lineups ----------------------------------------------------------------------------------------------------
+
+/**
+ * Seeds a final game's lineup from both teams' rosters, once: every active player whose availability is `available`
+ * (injured, suspended and unavailable players did not play), the home team's first, each team in roster order
+ * (numeric jerseys ascending, then other jerseys, then name, then id), numbered 1..n. Nothing is written when the
+ * game is not final, already has a lineup (a lineup never changes once seeded), or either team has no such player.
+ * Idempotent and safe under concurrency: one INSERT … SELECT … ON CONFLICT DO NOTHING, and concurrent seeders compute
+ * the same rows. For the request paths and for a sync or cron that wants lineups ready when games end. Answers the
+ * lineup's status: seeded (with its slot count), unavailable (final, nothing to seed), or pending (not final, or no
+ * such game).
+ */
+export async function seedGameLineup(db: DbTx, gameId: string): Promise<{ status: LineupStatus; slots: number }> {
+  await db.$executeRaw`
+    WITH g AS (SELECT id, home_team_id, away_team_id FROM games WHERE id = ${gameId} AND status = 'final'),
+    cand AS (
+      SELECT p.id AS player_id, p.team_id, p.position, p.jersey, p.name,
+             CASE WHEN p.team_id = g.home_team_id THEN 0 ELSE 1 END AS side
+      FROM g JOIN players p ON p.team_id = g.home_team_id OR p.team_id = g.away_team_id
+      WHERE p.active AND p.availability = 'available'
+    )
+    INSERT INTO game_lineup_slots (game_id, player_id, team_id, position, slot)
+    SELECT ${gameId}, c.player_id, c.team_id, c.position,
+           (row_number() OVER (ORDER BY c.side,
+             CASE WHEN btrim(c.jersey) ~ '^[0-9]{1,9}$' THEN btrim(c.jersey)::int END ASC NULLS LAST,
+             c.jersey ASC NULLS LAST, c.name ASC, c.player_id ASC))::int
+    FROM cand c
+    WHERE (SELECT count(DISTINCT side) FROM cand) = 2
+      AND NOT EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = ${gameId})
+    ON CONFLICT DO NOTHING`;
+  const [row] = await db.$queryRaw<{ final: boolean | null; slots: number }[]>`
+    SELECT (SELECT status = 'final' FROM games WHERE id = ${gameId}) AS final,
+           (SELECT count(*)::int FROM game_lineup_slots WHERE game_id = ${gameId}) AS slots`;
+  const slots = row?.slots ?? 0;
+  return { status: slots > 0 ? "seeded" : row?.final ? "unavailable" : "pending", slots };
+}
+
+/** The lineup status of a game, seeding the lineup first when the game is final and has none. */
+async function lineupStatusOf(db: DbTx, row: Pick<EventRow, "id" | "status" | "hasLineup">): Promise<LineupStatus> {
+  if (row.hasLineup) return "seeded";
+  if (row.status !== "final") return "pending";
+  return (await seedGameLineup(db, row.id)).status;
+}
+
+// Ratings ----------------------------------------------------------------------------------------------------
+
+/** GET /api/events/{gameId}/ratings: every lineup player's crowd average (1 decimal) and count; 404 for no such game. */
+export async function getCrowdRatings(db: DbTx, userId: string | null, gameId: string) {
+  const [game] = await db.$queryRaw<{ id: string; status: string; hasLineup: boolean }[]>`
+    SELECT g.id, g.status::text AS status, EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = g.id) AS "hasLineup"
+    FROM games g WHERE g.id = ${gameId}`;
+  if (!game) throw notFound("Game");
+  const status = await lineupStatusOf(db, { id: game.id, status: game.status as EventRow["status"], hasLineup: game.hasLineup });
+  return readCrowdRatings(db, gameId, userId, status);
+}
+
+const notInLineup = (details: ErrorDetail[]) => new DomainError("VALIDATION_ERROR", "Only players of this game's lineup can be rated.", details);
+
+/**
+ * POST /api/events/{gameId}/ratings. The game must be final (409 GAME_NOT_FINISHED) with a lineup (seeded here if
+ * needed; 409 LINEUP_UNAVAILABLE when it cannot be), every player in it (400 VALIDATION_ERROR naming each other one).
+ * The caller's rating is one row per game: the first submission creates it, a later one replaces its scores
+ * entirely (players left out lose their score). Under that row's lock (taken by the insert or the update),
+ * concurrent submissions of one user apply one after another; the last to commit is what stays. Club Rep is
+ * awarded once per user and game (grant key game_rating:<gameId>), in the same transaction.
+ */
+export async function rateGame(db: Db, userId: string, gameId: string, input: RatingsInput) {
+  const [game] = await db.$queryRaw<{ status: string; hasLineup: boolean }[]>`
+    SELECT g.status::text AS status, EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = g.id) AS "hasLineup"
+    FROM games g WHERE g.id = ${gameId}`;
+  if (!game) throw notFound("Game");
+  if (game.status !== "final") throw new DomainError("GAME_NOT_FINISHED", `This game is ${game.status}: players can be rated once it is final.`);
+  if (!game.hasLineup && (await seedGameLineup(db, gameId)).slots === 0) {
+    throw new DomainError("LINEUP_UNAVAILABLE", "This game's lineup could not be seeded: one or both teams have no available players on their roster.");
+  }
+  const lineup = new Set(
+    (await db.$queryRaw<{ playerId: string }[]>`SELECT player_id AS "playerId" FROM game_lineup_slots WHERE game_id = ${gameId}`).map((r) => r.playerId),
+  );
+  const outside = input.ratings.flatMap((r, i) =>
+    lineup.has(r.playerId) ? [] : [{ path: `body.ratings.${i}.playerId`, message: "Not in this game's lineup" }],
+  );
+  if (outside.length) throw notInLineup(outside);
+
+  return db.$transaction(async (tx) => {
+    const now = new Date();
+    const [created] = await tx.gameRating.createManyAndReturn({ data: [{ userId, gameId, createdAt: now, updatedAt: now }], skipDuplicates: true });
+    const rating = created ?? (await tx.gameRating.update({ where: { userId_gameId: { userId, gameId } }, data: { updatedAt: now } }));
+    await tx.gameRatingScore.deleteMany({ where: { ratingId: rating.id } });
+    await tx.gameRatingScore.createMany({ data: input.ratings.map((r) => ({ ratingId: rating.id, gameId, playerId: r.playerId, score: r.score })) });
+    const { amount, source, reason } = SERVER_AWARDS.game_rating;
+    const granted = await award(tx, userId, {
+      earnKind: "game_rating",
+      amount,
+      source,
+      reason,
+      grantKey: `game_rating:${gameId}`,
+      targetId: gameId,
+      createdAt: now,
+    });
+    const scores = await readMyScores(tx, userId, gameId);
+    return {
+      gameId,
+      rating: { playersRated: scores.length, ratedAt: rating.createdAt.toISOString(), updatedAt: rating.updatedAt.toISOString(), scores },
+      replaced: !created,
+      rep: { awarded: granted !== null, amount: granted ? amount : 0 },
+    };
+  }, txOptions());
+}
+
+// Guess the player ---------------------------------------------------------------------------------------------
+
+/** Rep for the first guess-the-player win of a UTC day (grant key guess_player:<day>). */
+export const GUESS_WIN_AWARD = { amount: 10, source: "playerAmp", reason: "Guessed the mystery player" } as const;
+
+interface SessionRow {
+  id: string;
+  userId: string;
+  teamId: string;
+  playerId: string;
+  status: "active" | "won" | "lost";
+  guesses: string[];
+  startedAt: Date;
+  endedAt: Date | null;
+  team: TeamSummaryRow;
+  answer: PlayerRow;
+}
+
+const readSession = async (db: DbTx, sessionId: string, lock: boolean) =>
+  (
+    await db.$queryRaw<SessionRow[]>`
+      SELECT gs.id, gs.user_id::text AS "userId", gs.team_id AS "teamId", gs.player_id AS "playerId", gs.status::text AS status,
+             gs.guesses, gs.started_at AS "startedAt", gs.ended_at AS "endedAt",
+             (SELECT to_jsonb(s) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = gs.team_id) s) AS team,
+             (SELECT to_jsonb(a) FROM (SELECT p.id, p.name, p.jersey, p.position, p.role, p.duty, p.photo, p.availability::text AS availability
+                                       FROM players p WHERE p.id = gs.player_id) a) AS answer
+      FROM guess_sessions gs WHERE gs.id = ${sessionId}::uuid
+      ${lock ? Prisma.sql`FOR UPDATE OF gs` : Prisma.empty}`
+  )[0];
+
+/** The caller's session, or 404 (unknown, or another user's: never told apart). */
+async function ownSession(db: DbTx, userId: string, sessionId: string, lock: boolean): Promise<SessionRow> {
+  const row = await readSession(db, sessionId, lock);
+  if (!row || row.userId !== userId) throw notFound("Guess session");
+  return row;
+}
+
+/** What a client may see: revealed clues only, and the answer only once the session has ended. */
+async function toGuessSession(db: DbTx, s: SessionRow) {
+  const names = s.guesses.length
+    ? new Map(
+        (await db.$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM players WHERE id = ANY(${s.guesses}::text[])`).map((p) => [p.id, p.name]),
+      )
+    : new Map<string, string>();
+  const clues = cluesOf(s.answer);
+  const wrong = s.guesses.filter((g) => g !== s.playerId).length;
+  const ended = s.status !== "active";
+  return {
+    id: s.id,
+    status: s.status,
+    team: toTeamSummary(s.team),
+    clues: ended ? clues : clues.slice(0, cluesShown(clues.length, wrong)),
+    cluesTotal: clues.length,
+    guesses: s.guesses.map((id) => ({ playerId: id, name: names.get(id) ?? null, correct: id === s.playerId })),
+    guessesLeft: ended ? 0 : MAX_GUESSES - s.guesses.length,
+    maxGuesses: MAX_GUESSES,
+    startedAt: s.startedAt.toISOString(),
+    endedAt: s.endedAt ? s.endedAt.toISOString() : null,
+    ...(ended ? { answer: toRosterPlayer(s.answer) } : {}),
+  };
+}
+
+/**
+ * POST /api/games/guess-player/session/start: a new session on `teamIdOrSlug` (404 when missing or archived) or, by
+ * default, on one of the caller's followed or joined teams with active players, else on any live team with active
+ * players (chosen at random); 409 GUESS_NO_ROSTER when there is none. The mystery player is drawn with the crypto RNG
+ * from the team's active players. Sessions are independent: starting one leaves the others as they are.
+ */
+export async function startGuessSession(db: DbTx, userId: string, teamIdOrSlug?: string) {
+  let teamId: string;
+  if (teamIdOrSlug !== undefined) {
+    teamId = await liveTeamIdOrThrow(db, teamIdOrSlug);
+  } else {
+    const [pick] = await db.$queryRaw<{ id: string }[]>`
+      SELECT t.id FROM teams t
+      WHERE t.archived_at IS NULL AND EXISTS (SELECT 1 FROM players p WHERE p.team_id = t.id AND p.active)
+      ORDER BY (t.id IN (SELECT team_id FROM team_follows WHERE user_id = ${userId}::uuid
+                         UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid)) DESC, random()
+      LIMIT 1`;
+    if (!pick) throw new DomainError("GUESS_NO_ROSTER", "No team has players to guess yet.");
+    teamId = pick.id;
+  }
+  const players = await db.player.findMany({ where: { teamId, active: true }, select: { id: true }, orderBy: { id: "asc" } });
+  if (players.length === 0) throw new DomainError("GUESS_NO_ROSTER", "This team has no active players to guess.");
+  const playerId = players[randomInt(players.length)]!.id;
+  const created = await db.guessSession.create({ data: { userId, teamId, playerId, guesses: [] }, select: { id: true } });
+  return { session: await toGuessSession(db, (await readSession(db, created.id, false))!) };
+}
+
+/** GET /api/games/guess-player/session/{sessionId}: resume; another user's session is 404. */
+export async function getGuessSession(db: DbTx, userId: string, sessionId: string) {
+  return { session: await toGuessSession(db, await ownSession(db, userId, sessionId, false)) };
+}
+
+/**
+ * POST /api/games/guess-player/session/{sessionId}/guess, under the session's row lock (concurrent guesses apply
+ * one at a time, each seeing the others). Ended → 409 GUESS_SESSION_ENDED. The player must be an active player of
+ * the session's team and not guessed before in it (400, the guess does not count). Right → won; wrong → the next
+ * clue, or lost after MAX_GUESSES guesses. The first win of the caller's UTC day awards GUESS_WIN_AWARD.
+ */
+export async function guessPlayer(db: Db, userId: string, sessionId: string, playerId: string) {
+  return db.$transaction(async (tx) => {
+    const s = await ownSession(tx, userId, sessionId, true);
+    if (s.status !== "active") throw new DomainError("GUESS_SESSION_ENDED", `This session has ended (${s.status}); start a new one.`);
+    // The mystery player always counts as on the team (even if the roster dropped them mid-session).
+    const onTeam = playerId === s.playerId || (await tx.player.findFirst({ where: { id: playerId, teamId: s.teamId, active: true }, select: { id: true } }));
+    if (!onTeam) {
+      throw new DomainError("VALIDATION_ERROR", "Guess a player of this session's team.", [
+        { path: "body.playerId", message: "Not an active player of this team" },
+      ]);
+    }
+    if (s.guesses.includes(playerId)) {
+      throw new DomainError("VALIDATION_ERROR", "This player was already guessed in this session.", [{ path: "body.playerId", message: "Already guessed" }]);
+    }
+    const now = new Date();
+    const guesses = [...s.guesses, playerId];
+    const correct = playerId === s.playerId;
+    const status = correct ? "won" : guesses.length >= MAX_GUESSES ? "lost" : "active";
+    const ended = status !== "active";
+    const cluesRevealed = ended ? cluesOf(s.answer).length : cluesShown(cluesOf(s.answer).length, guesses.length);
+    await tx.guessSession.update({ where: { id: s.id }, data: { guesses, status, cluesRevealed, endedAt: ended ? now : null } });
+    const granted = correct
+      ? await award(tx, userId, { earnKind: "guess_player", ...GUESS_WIN_AWARD, grantKey: `guess_player:${utcDay(now)}`, targetId: s.id, createdAt: now })
+      : null;
+    const session = await toGuessSession(tx, { ...s, guesses, status, endedAt: ended ? now : null });
+    return { session, correct, rep: { awarded: granted !== null, amount: granted ? GUESS_WIN_AWARD.amount : 0 } };
+  }, txOptions());
+}
+
+// Daily spin (deprecated) ---------------------------------------------------------------------------------------
+
+/** What a spin may land on; the server draws one with the crypto RNG. */
+export const DAILY_SPIN_AMOUNTS = [5, 10, 15, 25] as const;
+
+/**
+ * POST /api/games/daily-spin/reward: once per user per UTC day (grant key daily_spin:<day>, held by award()'s
+ * unique key, so concurrent spins grant once); a second spin that day → 409 ALREADY_EARNED.
+ */
+export async function spinDaily(db: Db, userId: string) {
+  const now = new Date();
+  const day = utcDay(now);
+  const amount = DAILY_SPIN_AMOUNTS[randomInt(DAILY_SPIN_AMOUNTS.length)]!;
+  const granted = await db.$transaction(
+    (tx) => award(tx, userId, { earnKind: "daily_spin", amount, source: "serviceDirect", reason: "Daily spin", grantKey: `daily_spin:${day}`, createdAt: now }),
+    txOptions(),
+  );
+  const nextSpinAt = addUtcDays(now, 1).toISOString();
+  if (!granted) throw new DomainError("ALREADY_EARNED", `You already spun today (${day} UTC); the next spin opens at ${nextSpinAt}.`);
+  return { amount: granted.entry.amount, balance: granted.balance, day, nextSpinAt };
+}
