@@ -72,7 +72,7 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
   const players = PLAYERS.map((p) => ({ ...p, ...times }));
   const games = GAMES.map((g) => ({ ...g, startsAt: new Date(g.startsAt), ...times }));
   const quests = QUESTS.map((q) => ({ ...q, createdAt: stamp }));
-  const rewards = REWARDS.map((r) => ({ ...r, createdAt: stamp }));
+  const rewards = REWARDS.map((r) => ({ ...r, ...times }));
   const packs = PACKS.map((p) => ({ ...p, createdAt: stamp }));
   const achievements = ACHIEVEMENTS.map((a) => ({ ...a, awardedAt: new Date(a.awardedAt) }));
 
