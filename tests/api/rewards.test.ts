@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
-import { award } from "../../lib/rep/grants";
+import { award, debit } from "../../lib/rep/grants";
 
 // Rewards: GET /api/rewards, POST /api/rewards/redeem, POST /api/rewards/claim (and claimedRewardsCount on GET /api/user).
 
@@ -138,6 +138,31 @@ describe("GET /api/rewards", () => {
     expect(c.me).toMatchObject({ balance: 70, repEarned: 120 });
     expect(find(c, "rw_profile_badge")).toMatchObject({ canRedeem: false, reason: "limit_reached", claimedCount: 1 });
     expect(find(c, "rw_first_100_rep")).toMatchObject({ canClaim: false, reason: "already_claimed", claimedCount: 1, milestone: { claimed: true } });
+  });
+
+  it("Rep earned counts credits net of staff reversals, never spending", async () => {
+    const { auth, userId } = await signedUp();
+    await giveRep(userId, 100);
+    await giveRep(userId, 30);
+    const [credit] = await db().repEntry.findMany({ where: { userId, amount: 100 } });
+    await db().$transaction((tx) =>
+      debit(tx, userId, {
+        earnKind: "reversal",
+        amount: 100,
+        source: "club",
+        reason: "Reversed: test",
+        grantKey: `reversal:${credit!.id}`,
+        targetId: credit!.id,
+      }),
+    );
+    await db().$transaction((tx) =>
+      debit(tx, userId, { earnKind: "reward_redemption", amount: 10, source: "serviceDirect", reason: "Spent", grantKey: `spend:${rand()}` }),
+    );
+    const c = await catalogOf(auth);
+    expect(c.me).toMatchObject({ balance: 20, repEarned: 30 });
+    expect(find(c, "rw_first_100_rep")).toMatchObject({ canClaim: false, reason: "milestone_not_reached", milestone: { progress: 30, reached: false } });
+    const res = await claim(auth, { rewardId: "rw_first_100_rep" });
+    expect(errorOf(res)).toEqual({ code: "MILESTONE_NOT_REACHED", message: "This reward unlocks at 100 (rep_earned); you are at 30." });
   });
 
   it("quests completed and the streak count toward their milestones", async () => {
