@@ -13,6 +13,8 @@ const NAV = [
   ["/admin/leagues", "Leagues"],
   ["/admin/sync", "Sync"],
   ["/admin/users", "Users"],
+  ["/admin/quests", "Quests"],
+  ["/admin/rewards", "Rewards"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

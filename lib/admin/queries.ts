@@ -82,3 +82,94 @@ export async function teamName(db: Db, teamId: string): Promise<string | null> {
   if (!id.success) return null;
   return (await db.team.findUnique({ where: { id: id.data }, select: { name: true } }))?.name ?? null;
 }
+
+// Engagement: quests, the question bank (answers included: the console is the only place they are shown),
+// rewards and a user's Rep ledger.
+
+export const CONSOLE_QUEST_LIMIT = 200;
+
+/** Quests, active first, newest first, with their team's name and how many active questions a quiz has. */
+export async function listConsoleQuests(db: Db) {
+  const [quests, total] = await Promise.all([
+    db.quest.findMany({
+      orderBy: [{ active: "desc" }, { createdAt: "desc" }, { id: "asc" }],
+      take: CONSOLE_QUEST_LIMIT,
+      select: {
+        id: true,
+        slug: true,
+        title: true,
+        kind: true,
+        scope: true,
+        cadence: true,
+        repReward: true,
+        repSource: true,
+        active: true,
+        retiredAt: true,
+        availableFrom: true,
+        availableUntil: true,
+        team: { select: { id: true, name: true } },
+        pass: { select: { id: true, name: true } },
+        _count: { select: { questions: { where: { active: true } } } },
+      },
+    }),
+    db.quest.count(),
+  ]);
+  return { quests, total };
+}
+
+/** One quest with its whole question bank (answers included), newest question first. */
+export async function consoleQuest(db: Db, questId: string) {
+  const id = teamIdSchema.safeParse(questId);
+  if (!id.success) return null;
+  return db.quest.findUnique({
+    where: { id: id.data },
+    include: {
+      team: { select: { id: true, name: true } },
+      pass: { select: { id: true, name: true } },
+      questions: { orderBy: [{ active: "desc" }, { createdAt: "desc" }, { id: "asc" }] },
+    },
+  });
+}
+
+/** Live teams for the quest form's team picker. */
+export function teamOptions(db: Db) {
+  return db.team.findMany({ where: { archivedAt: null }, orderBy: [{ name: "asc" }, { id: "asc" }], select: { id: true, name: true } });
+}
+
+export function passOptions(db: Db) {
+  return db.pass.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: { id: true, name: true, kind: true } });
+}
+
+/** Every reward (active first) with how many times it was redeemed or claimed. */
+export function listConsoleRewards(db: Db) {
+  return db.reward.findMany({
+    orderBy: [{ active: "desc" }, { kind: "asc" }, { costRep: "asc" }, { id: "asc" }],
+    include: { _count: { select: { claims: true } } },
+  });
+}
+
+export const CONSOLE_LEDGER_LIMIT = 200;
+
+/**
+ * A user's account and newest ledger entries, each credit with the reversal that undid it (grant key
+ * `reversal:<entry id>`), if any.
+ */
+export async function consoleLedger(db: Db, userId: string) {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, externalId: true, handle: true, displayName: true, repBalance: true },
+  });
+  if (!user) return null;
+  const [entries, total] = await Promise.all([
+    db.repEntry.findMany({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: CONSOLE_LEDGER_LIMIT }),
+    db.repEntry.count({ where: { userId } }),
+  ]);
+  const reversals = new Map(entries.filter((e) => e.earnKind === "reversal" && e.targetId).map((e) => [e.targetId!, e]));
+  const missing = entries.filter((e) => e.amount > 0 && !reversals.has(e.id)).map((e) => `reversal:${e.id}`);
+  // Reversals older than the page shown (rare): one more read for the credits on it.
+  if (missing.length) {
+    const older = await db.repEntry.findMany({ where: { userId, grantKey: { in: missing } } });
+    for (const e of older) if (e.targetId) reversals.set(e.targetId, e);
+  }
+  return { user, total, entries: entries.map((e) => ({ ...e, reversedBy: reversals.get(e.id) ?? null })) };
+}

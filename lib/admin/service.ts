@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
+import { isUniqueViolation, lockUser, txOptions } from "../db/tx";
 import { log } from "../http/log";
 import { identityProvider } from "../identity/provider";
 import { forgetStandings } from "../leagues/service";
 import { forgetTeamDetails } from "../teams/service";
-import { externalIdSchema, teamIdSchema, userQuerySchema } from "./schemas";
+import { debit } from "../rep/grants";
+import { externalIdSchema, teamIdSchema, userQuerySchema, type QuestCreate, type QuestionCreate, type RewardCreate } from "./schemas";
 
 // The staff console's actions: archive and restore teams, look users up, grant and revoke the staff role. Roles
 // live in the identity provider (Clerk public metadata role = "admin", copied into the session JWT's claims), so a
@@ -83,4 +86,156 @@ export class SelfRevokeError extends Error {
     super("You cannot revoke your own staff role.");
     this.name = "SelfRevokeError";
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Engagement: quests and their question bank, rewards, Rep reversals. Quests, questions and rewards are never
+// deleted: a quest is retired, a question or a reward deactivated, a ledger entry reversed by a new entry.
+
+/** A console write that was refused: a result code the page turns into a message. Nothing was changed. */
+export class ConsoleRefusal extends Error {
+  constructor(readonly code: string) {
+    super(code);
+    this.name = "ConsoleRefusal";
+  }
+}
+
+/** Creates a quest (id derived from its slug: `q_<slug>`). Refuses a taken slug, an unknown team or pass. */
+export async function createQuest(db: Db, q: QuestCreate): Promise<{ id: string }> {
+  const id = `q_${q.slug.replace(/-/g, "_")}`;
+  if (q.scope === "team" && !(await db.team.findUnique({ where: { id: q.teamId! }, select: { id: true } }))) throw new ConsoleRefusal("team");
+  if (q.scope === "pass" && !(await db.pass.findUnique({ where: { id: q.passId! }, select: { id: true } }))) throw new ConsoleRefusal("pass");
+  try {
+    await db.quest.create({
+      data: {
+        id,
+        slug: q.slug,
+        title: q.title,
+        description: q.description ?? null,
+        kind: q.kind,
+        scope: q.scope,
+        // A team quest's team; a global or pass quest may still name a team (e.g. a club's own pass quest).
+        teamId: q.teamId ?? null,
+        passId: q.scope === "pass" ? q.passId! : null,
+        cadence: q.cadence,
+        isDaily: q.cadence === "daily",
+        repReward: q.repReward,
+        repSource: q.repSource,
+        quizLength: q.kind === "quiz" ? (q.quizLength ?? 5) : null,
+        quizSeconds: q.kind === "quiz" ? (q.quizSeconds ?? 20) : null,
+        availableFrom: q.availableFrom ?? null,
+        availableUntil: q.availableUntil ?? null,
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConsoleRefusal("slug");
+    throw error;
+  }
+  return { id };
+}
+
+/** Schedules (or reschedules) a quest's window; empty bounds are open-ended. Retired quests stay retired. */
+export async function setQuestWindow(db: Db, questId: string, availableFrom: Date | null, availableUntil: Date | null): Promise<boolean> {
+  const { count } = await db.quest.updateMany({ where: { id: questId }, data: { availableFrom, availableUntil } });
+  return count === 1;
+}
+
+/** Retires a quest: never offered again, kept for history. Conditional, so a second click changes nothing. */
+export async function retireQuest(db: Db, questId: string): Promise<{ changed: boolean } | null> {
+  const { count } = await db.quest.updateMany({ where: { id: questId, active: true }, data: { active: false, retiredAt: new Date() } });
+  if (count === 1) return { changed: true };
+  return (await db.quest.findUnique({ where: { id: questId }, select: { id: true } })) ? { changed: false } : null;
+}
+
+/** Adds a question to a quiz quest's bank. */
+export async function addQuestion(db: Db, q: QuestionCreate): Promise<{ id: string }> {
+  const quest = await db.quest.findUnique({ where: { id: q.questId }, select: { kind: true } });
+  if (!quest) throw new ConsoleRefusal("missing");
+  if (quest.kind !== "quiz") throw new ConsoleRefusal("not_quiz");
+  const id = `qq_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  await db.quizQuestion.create({ data: { id, questId: q.questId, prompt: q.prompt, choices: q.choices, answerIndex: q.answerIndex } });
+  return { id };
+}
+
+/** Takes a question out of future quizzes (sessions already holding it keep it). */
+export async function deactivateQuestion(db: Db, questId: string, questionId: string): Promise<boolean> {
+  const { count } = await db.quizQuestion.updateMany({ where: { id: questionId, questId }, data: { active: false } });
+  return count === 1;
+}
+
+/** Creates a reward (id `rw_<slug>`). Milestone rewards cost nothing; redeem rewards have no milestone. */
+export async function createReward(db: Db, r: RewardCreate): Promise<{ id: string }> {
+  const id = `rw_${r.slug.replace(/-/g, "_")}`;
+  try {
+    await db.reward.create({
+      data: {
+        id,
+        slug: r.slug,
+        title: r.title,
+        description: r.description ?? null,
+        kind: r.kind,
+        costRep: r.costRep,
+        stock: r.stock ?? null,
+        perUserLimit: r.kind === "redeem" ? (r.perUserLimit ?? null) : null,
+        milestone: r.kind === "milestone" ? r.milestone! : null,
+        milestoneValue: r.kind === "milestone" ? r.milestoneValue! : null,
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConsoleRefusal("slug");
+    throw error;
+  }
+  return { id };
+}
+
+/**
+ * Adds to or takes from a limited stock in one conditional UPDATE, so it never goes below 0 whatever redemptions run
+ * at the same time. Refuses an unlimited stock ("unlimited") and a change past 0 ("below_zero").
+ */
+export async function adjustStock(db: Db, rewardId: string, delta: number): Promise<number> {
+  const rows = await db.$queryRaw<{ stock: number }[]>`
+    UPDATE rewards SET stock = stock + ${delta}, updated_at = now() WHERE id = ${rewardId} AND stock IS NOT NULL AND stock + ${delta} >= 0 RETURNING stock`;
+  if (rows[0]) return rows[0].stock;
+  const reward = await db.reward.findUnique({ where: { id: rewardId }, select: { stock: true } });
+  if (!reward) throw new ConsoleRefusal("missing");
+  throw new ConsoleRefusal(reward.stock === null ? "unlimited" : "below_zero");
+}
+
+/** Sets the stock outright (null = unlimited). */
+export async function setStock(db: Db, rewardId: string, stock: number | null): Promise<void> {
+  const { count } = await db.reward.updateMany({ where: { id: rewardId }, data: { stock } });
+  if (count === 0) throw new ConsoleRefusal("missing");
+}
+
+export async function setRewardActive(db: Db, rewardId: string, active: boolean): Promise<void> {
+  const { count } = await db.reward.updateMany({ where: { id: rewardId }, data: { active } });
+  if (count === 0) throw new ConsoleRefusal("missing");
+}
+
+/**
+ * Reverses a credit: a compensating negative entry written by debit() (earnKind "reversal", targetId the credit,
+ * grant key `reversal:<entry id>`, so a credit is reversed at most once), under the user's row lock. Debits and
+ * reversals are not reversible. Refusals: "missing", "not_credit", "already" (reversed before), "balance" (the
+ * balance is lower than the credit: nothing changes). The original entry is never touched.
+ */
+export async function reverseEntry(db: Db, actor: string, userId: string, entryId: string, reason: string) {
+  return db.$transaction(async (tx) => {
+    if (!(await lockUser(tx, userId))) throw new ConsoleRefusal("missing");
+    const entry = await tx.repEntry.findFirst({ where: { id: entryId, userId } });
+    if (!entry) throw new ConsoleRefusal("missing");
+    if (entry.amount <= 0 || entry.earnKind === "reversal") throw new ConsoleRefusal("not_credit");
+    const grantKey = `reversal:${entry.id}`;
+    if (await tx.repEntry.findUnique({ where: { userId_grantKey: { userId, grantKey } }, select: { id: true } })) throw new ConsoleRefusal("already");
+    const taken = await debit(tx, userId, {
+      earnKind: "reversal",
+      amount: entry.amount,
+      source: entry.source,
+      reason: `Reversed: ${reason}`,
+      grantKey,
+      targetId: entry.id,
+    });
+    if (!taken) throw new ConsoleRefusal("balance");
+    log("info", { msg: "rep entry reversed", actor, user: userId, entry: entry.id, amount: entry.amount, reversal: taken.entry.id });
+    return { reversal: taken.entry, balance: taken.balance };
+  }, txOptions());
 }

@@ -152,6 +152,12 @@ export interface SeedReward {
   /** null = unlimited. */
   stock: number | null;
   active: boolean;
+  /** redeem: bought with Rep; milestone: claimed free, once, when the milestone is reached (costRep 0). */
+  kind: "redeem" | "milestone";
+  milestone: "rep_earned" | "quests_completed" | "streak_days" | null;
+  milestoneValue: number | null;
+  /** Redemptions per user; null = no limit. */
+  perUserLimit: number | null;
 }
 
 const CDN = "https://cdn.example.com";
@@ -1090,6 +1096,10 @@ export const REWARDS: readonly SeedReward[] = [
     costRep: 50,
     stock: null,
     active: true,
+    kind: "redeem",
+    milestone: null,
+    milestoneValue: null,
+    perUserLimit: 1,
   },
   {
     id: "rw_team_sticker_pack",
@@ -1099,6 +1109,10 @@ export const REWARDS: readonly SeedReward[] = [
     costRep: 150,
     stock: 500,
     active: true,
+    kind: "redeem",
+    milestone: null,
+    milestoneValue: null,
+    perUserLimit: null,
   },
   {
     id: "rw_signed_jersey",
@@ -1108,6 +1122,10 @@ export const REWARDS: readonly SeedReward[] = [
     costRep: 1_000,
     stock: 25,
     active: true,
+    kind: "redeem",
+    milestone: null,
+    milestoneValue: null,
+    perUserLimit: null,
   },
   {
     id: "rw_vip_meetup",
@@ -1117,6 +1135,36 @@ export const REWARDS: readonly SeedReward[] = [
     costRep: 5_000,
     stock: 0,
     active: true,
+    kind: "redeem",
+    milestone: null,
+    milestoneValue: null,
+    perUserLimit: null,
+  },
+  {
+    id: "rw_first_100_rep",
+    slug: "first-100-rep",
+    title: "First 100 Rep",
+    description: "A profile frame for earning your first 100 Rep.",
+    costRep: 0,
+    stock: null,
+    active: true,
+    kind: "milestone",
+    milestone: "rep_earned",
+    milestoneValue: 100,
+    perUserLimit: null,
+  },
+  {
+    id: "rw_streak_7",
+    slug: "seven-day-streak",
+    title: "7-day streak",
+    description: "A streak badge for visiting seven days in a row.",
+    costRep: 0,
+    stock: null,
+    active: true,
+    kind: "milestone",
+    milestone: "streak_days",
+    milestoneValue: 7,
+    perUserLimit: null,
   },
 ];
 

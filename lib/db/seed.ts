@@ -96,7 +96,7 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
   const quests = QUESTS.map((q) => ({ ...q, retiredAt: q.retiredAt === null ? null : new Date(q.retiredAt), createdAt: stamp }));
   const questSteps = QUEST_STEPS.map((st) => ({ ...st }));
   const quizQuestions = QUIZ_QUESTIONS.map((q) => ({ ...q, choices: [...q.choices], createdAt: stamp }));
-  const rewards = REWARDS.map((r) => ({ ...r, createdAt: stamp }));
+  const rewards = REWARDS.map((r) => ({ ...r, ...times }));
   const packs = PACKS.map((p) => ({ ...p, createdAt: stamp }));
   const achievements = ACHIEVEMENTS.map((a) => ({ ...a, awardedAt: new Date(a.awardedAt) }));
 

@@ -7,6 +7,7 @@ import { errors as mobile } from "../mobile/errors";
 import { errors as platform } from "../platform/errors";
 import { errors as quests } from "../quests/errors";
 import { errors as rep } from "../rep/errors";
+import { errors as rewards } from "../rewards/errors";
 import { errors as stars } from "../stars/errors";
 import { errors as support } from "../support/errors";
 import { errors as sync } from "../sync/errors";
@@ -54,6 +55,7 @@ export const ERROR_CODES = {
   ...economy,
   ...games,
   ...dashboard,
+  ...rewards,
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

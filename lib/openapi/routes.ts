@@ -10,6 +10,7 @@ import * as mobile from "../mobile/routes";
 import * as platform from "../platform/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
+import * as rewards from "../rewards/routes";
 import * as stars from "../stars/routes";
 import * as support from "../support/routes";
 import * as sync from "../sync/routes";
@@ -34,6 +35,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   economy,
   games,
   dashboard,
+  rewards,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));

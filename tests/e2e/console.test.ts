@@ -138,6 +138,8 @@ describe("staff console", () => {
       "Leagues",
       "Sync",
       "Users",
+      "Quests",
+      "Rewards",
     ]);
   });
 

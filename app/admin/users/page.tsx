@@ -59,6 +59,11 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
                 </td>
                 <td style={styles.td}>
                   <div style={{ display: "flex", gap: 8 }}>
+                    {u.id ? (
+                      <a href={`/admin/users/ledger?${new URLSearchParams({ user: u.id })}`} style={{ alignSelf: "center" }}>
+                        Rep ledger
+                      </a>
+                    ) : null}
                     {u.role !== "admin" ? (
                       <form method="get" action="/admin/users/role">
                         <input type="hidden" name="user" value={u.externalId} />

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { dashboard } from "@/lib/dashboard/schemas";
-import { dashboard } from "@/lib/dashboard/service";
+import { dashboardOf } from "@/lib/dashboard/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 
@@ -13,6 +13,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       response: dashboard,
     },
-    ({ user }) => dashboard(db, user.id),
+    ({ user }) => dashboardOf(db, user.id),
   ),
 });

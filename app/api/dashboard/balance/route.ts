@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { repSummary } from "@/lib/dashboard/schemas";
-import { balance } from "@/lib/dashboard/service";
+import { balanceOf } from "@/lib/dashboard/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 
@@ -13,6 +13,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       response: repSummary,
     },
-    ({ user }) => balance(db, user.id),
+    ({ user }) => balanceOf(db, user.id),
   ),
 });

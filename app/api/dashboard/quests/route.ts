@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { questsToday } from "@/lib/dashboard/schemas";
-import { questsToday } from "@/lib/dashboard/service";
+import { questsTodayOf } from "@/lib/dashboard/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 
@@ -13,6 +13,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       response: questsToday,
     },
-    ({ user }) => questsToday(db, user.id),
+    ({ user }) => questsTodayOf(db, user.id),
   ),
 });

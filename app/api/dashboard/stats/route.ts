@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { dashboardStats } from "@/lib/dashboard/schemas";
-import { stats } from "@/lib/dashboard/service";
+import { statsOf } from "@/lib/dashboard/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 
@@ -13,6 +13,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       response: dashboardStats,
     },
-    ({ user }) => stats(db, user.id),
+    ({ user }) => statsOf(db, user.id),
   ),
 });

@@ -1,0 +1,142 @@
+import { CONSOLE_QUEST_LIMIT, listConsoleQuests, passOptions, teamOptions } from "@/lib/admin/queries";
+import { QUEST_CADENCES, QUEST_KINDS, QUEST_SCOPES, REP_SOURCES } from "@/lib/admin/schemas";
+import { db } from "@/lib/db/client";
+import { createQuestAction } from "./actions";
+import { requireStaff } from "../_lib/gate";
+import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
+import { QUEST_ERRORS, questWindow } from "./shared";
+
+export default async function QuestsPage({ searchParams }: { searchParams: SearchParams }) {
+  await requireStaff("/admin/quests");
+  const sp = await searchParams;
+  const [{ quests, total }, teams, passes] = await Promise.all([listConsoleQuests(db), teamOptions(db), passOptions(db)]);
+  const error = first(sp.error);
+
+  return (
+    <>
+      <h1>Quests</h1>
+      {error ? <Notice kind="error">{`${QUEST_ERRORS[error] ?? "That request was not valid."} Nothing was created.`}</Notice> : null}
+      <p style={styles.muted}>
+        {total > CONSOLE_QUEST_LIMIT ? `Showing ${CONSOLE_QUEST_LIMIT} of ${total} quests.` : `${total} quest${total === 1 ? "" : "s"}.`}
+      </p>
+      {quests.length ? (
+        <table style={styles.table} aria-label="Quests">
+          <TableHead columns={["Quest", "Slug", "Kind", "Scope", "Cadence", "Rep", "Window", "Status"]} />
+          <tbody>
+            {quests.map((q) => (
+              <tr key={q.id} data-quest={q.slug}>
+                <th scope="row" style={styles.rowHead}>
+                  <a href={`/admin/quests/${encodeURIComponent(q.id)}`}>{q.title}</a>
+                </th>
+                <td style={styles.td}>
+                  <code>{q.slug}</code>
+                </td>
+                <td style={styles.td}>
+                  {q.kind}
+                  {q.kind === "quiz" ? ` (${q._count.questions} active question${q._count.questions === 1 ? "" : "s"})` : ""}
+                </td>
+                <td style={styles.td}>
+                  {q.scope}
+                  {q.team ? ` · ${q.team.name}` : ""}
+                  {q.pass ? ` · ${q.pass.name}` : ""}
+                </td>
+                <td style={styles.td}>{q.cadence}</td>
+                <td style={styles.td}>
+                  {q.repReward} {q.repSource}
+                </td>
+                <td style={styles.td}>{questWindow(q.availableFrom, q.availableUntil)}</td>
+                <td style={styles.td} data-testid="quest-status">
+                  {q.active ? "Active" : `Retired ${when(q.retiredAt)}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+
+      <h2>Create a quest</h2>
+      <form action={createQuestAction} aria-label="Create a quest" style={styles.form}>
+        <label style={styles.label}>
+          Title
+          <input name="title" required maxLength={120} style={styles.input} />
+        </label>
+        <label style={styles.label}>
+          Slug
+          <input name="slug" required maxLength={80} pattern="[a-z0-9]+(-[a-z0-9]+)*" style={styles.input} />
+        </label>
+        <label style={{ ...styles.label, minWidth: 320 }}>
+          Description
+          <input name="description" maxLength={500} style={styles.input} />
+        </label>
+        <Select name="kind" label="Kind" options={QUEST_KINDS} />
+        <Select name="scope" label="Scope" options={QUEST_SCOPES} />
+        <label style={styles.label}>
+          Team
+          <select name="teamId" defaultValue="" style={styles.input}>
+            <option value="">None</option>
+            {teams.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label style={styles.label}>
+          Pass
+          <select name="passId" defaultValue="" style={styles.input}>
+            <option value="">None</option>
+            {passes.map((p) => (
+              <option key={p.id} value={p.id}>
+                {`${p.name} (${p.kind})`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Select name="cadence" label="Cadence" options={QUEST_CADENCES} />
+        <label style={styles.label}>
+          Rep reward
+          <input name="repReward" type="number" min={0} max={100000} required defaultValue={10} style={{ ...styles.input, width: 100 }} />
+        </label>
+        <Select name="repSource" label="Rep type" options={REP_SOURCES} defaultValue="serviceDirect" />
+        <label style={styles.label}>
+          Questions per quiz
+          <input name="quizLength" type="number" min={1} max={20} placeholder="5" style={{ ...styles.input, width: 100 }} />
+        </label>
+        <label style={styles.label}>
+          Seconds per question
+          <input name="quizSeconds" type="number" min={5} max={120} placeholder="20" style={{ ...styles.input, width: 100 }} />
+        </label>
+        <label style={styles.label}>
+          Available from (UTC)
+          <input name="availableFrom" type="datetime-local" style={styles.input} />
+        </label>
+        <label style={styles.label}>
+          Available until (UTC)
+          <input name="availableUntil" type="datetime-local" style={styles.input} />
+        </label>
+        <button type="submit" style={styles.button}>
+          Create quest
+        </button>
+      </form>
+      <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
+        Team quests are offered to fans who follow or joined the team, pass quests to holders of the pass. Quests are never deleted: retiring one stops it being
+        offered and keeps its history. Quiz settings apply to quiz quests only.
+      </p>
+    </>
+  );
+}
+
+function Select({ name, label, options, defaultValue }: { name: string; label: string; options: readonly string[]; defaultValue?: string }) {
+  return (
+    <label style={styles.label}>
+      {label}
+      <select name={name} defaultValue={defaultValue ?? options[0]} style={styles.input}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

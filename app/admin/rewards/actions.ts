@@ -1,0 +1,72 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { rewardCreateSchema, rewardIdSchema, stockDeltaSchema, stockSetSchema } from "@/lib/admin/schemas";
+import { adjustStock, ConsoleRefusal, createReward, setRewardActive, setStock } from "@/lib/admin/service";
+import { db } from "@/lib/db/client";
+import { log } from "@/lib/http/log";
+import { requireStaffAction } from "../_lib/gate";
+import { field, fields, issueCode } from "../_lib/form";
+
+// Server actions of the rewards page: each re-checks the staff session, validates its fields with zod and redirects
+// back with a result code (never free text from the request).
+
+const back = (extra: Record<string, string>) => `/admin/rewards?${new URLSearchParams(extra)}`;
+
+/** Runs a console write; a refusal becomes the page's error code for `rewardId`. */
+async function attempt(rewardId: string, write: () => Promise<unknown>) {
+  try {
+    await write();
+  } catch (error) {
+    if (error instanceof ConsoleRefusal) redirect(back({ error: error.code, reward: rewardId }));
+    throw error;
+  }
+}
+
+export async function createRewardAction(form: FormData) {
+  const staff = await requireStaffAction();
+  const parsed = rewardCreateSchema.safeParse(
+    fields(form, ["title", "slug", "description", "kind", "costRep", "stock", "perUserLimit", "milestone", "milestoneValue"]),
+  );
+  if (!parsed.success) redirect(back({ error: issueCode(parsed.error, ["milestone", "milestone_cost", "redeem_milestone"]) }));
+  let id = "";
+  await attempt("", async () => (id = (await createReward(db, parsed.data)).id));
+  log("info", { msg: "reward created", actor: staff.externalId, reward: id });
+  redirect(back({ done: "created", reward: id }));
+}
+
+export async function adjustStockAction(form: FormData) {
+  const staff = await requireStaffAction();
+  const parsed = stockDeltaSchema.safeParse(fields(form, ["rewardId", "delta"]));
+  const rewardId = field(form, "rewardId") ?? "";
+  if (!parsed.success) redirect(back({ error: "delta", reward: rewardId }));
+  await attempt(parsed.data.rewardId, () => adjustStock(db, parsed.data.rewardId, parsed.data.delta));
+  log("info", { msg: "reward stock adjusted", actor: staff.externalId, reward: parsed.data.rewardId, delta: parsed.data.delta });
+  redirect(back({ done: "stock", reward: parsed.data.rewardId }));
+}
+
+export async function setStockAction(form: FormData) {
+  const staff = await requireStaffAction();
+  const parsed = stockSetSchema.safeParse(fields(form, ["rewardId", "stock"]));
+  if (!parsed.success) redirect(back({ error: "stock", reward: field(form, "rewardId") ?? "" }));
+  await attempt(parsed.data.rewardId, () => setStock(db, parsed.data.rewardId, parsed.data.stock ?? null));
+  log("info", { msg: "reward stock set", actor: staff.externalId, reward: parsed.data.rewardId, stock: parsed.data.stock ?? null });
+  redirect(back({ done: "stock", reward: parsed.data.rewardId }));
+}
+
+async function changeActive(form: FormData, active: boolean) {
+  const staff = await requireStaffAction();
+  const id = rewardIdSchema.safeParse(field(form, "rewardId"));
+  if (!id.success) redirect(back({ error: "missing" }));
+  await attempt(id.data, () => setRewardActive(db, id.data, active));
+  log("info", { msg: active ? "reward activated" : "reward deactivated", actor: staff.externalId, reward: id.data });
+  redirect(back({ done: active ? "activated" : "deactivated", reward: id.data }));
+}
+
+export async function deactivateRewardAction(form: FormData) {
+  await changeActive(form, false);
+}
+
+export async function activateRewardAction(form: FormData) {
+  await changeActive(form, true);
+}

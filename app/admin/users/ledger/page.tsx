@@ -1,0 +1,106 @@
+import { CONSOLE_LEDGER_LIMIT, consoleLedger } from "@/lib/admin/queries";
+import { userIdSchema } from "@/lib/admin/schemas";
+import { db } from "@/lib/db/client";
+import { reverseEntryAction } from "./actions";
+import { requireStaff } from "../../_lib/gate";
+import { first, Notice, styles, when, type SearchParams, TableHead } from "../../_lib/ui";
+
+// A user's Rep ledger, newest first. A credit can be reversed once, by a new negative entry with a staff-entered
+// reason; entries are never edited or deleted.
+
+const ERRORS: Record<string, string> = {
+  reason: "Enter a reason for the reversal (3-200 characters).",
+  entryId: "No such ledger entry.",
+  missing: "No such ledger entry for this user.",
+  not_credit: "Only credits can be reversed (not debits or reversals).",
+  already: "That entry was already reversed.",
+  balance: "The user's balance is lower than that credit (they spent it), so it cannot be reversed.",
+};
+
+export default async function LedgerPage({ searchParams }: { searchParams: SearchParams }) {
+  await requireStaff("/admin/users");
+  const sp = await searchParams;
+  const userId = userIdSchema.safeParse(first(sp.user) ?? "");
+  const ledger = userId.success ? await consoleLedger(db, userId.data) : null;
+  if (!ledger) {
+    return (
+      <>
+        <h1>Rep ledger</h1>
+        <Notice kind="error">No such user.</Notice>
+        <p>
+          <a href="/admin/users">Back to users</a>
+        </p>
+      </>
+    );
+  }
+  const { user, entries, total } = ledger;
+  const done = first(sp.done);
+  const error = first(sp.error);
+
+  return (
+    <>
+      <p>
+        <a href={`/admin/users?${new URLSearchParams({ q: user.externalId })}`}>← Users</a>
+      </p>
+      <h1>Rep ledger: {user.handle ? `@${user.handle}` : user.externalId}</h1>
+      {done === "reversed" ? <Notice>Entry reversed: a compensating entry was added.</Notice> : null}
+      {error ? <Notice kind="error">{`${ERRORS[error] ?? "That request was not valid."} Nothing changed.`}</Notice> : null}
+      <p>
+        <code>{user.externalId}</code> · balance <strong data-testid="balance">{user.repBalance}</strong> Rep ·{" "}
+        {total > CONSOLE_LEDGER_LIMIT ? `newest ${CONSOLE_LEDGER_LIMIT} of ${total} entries` : `${total} entr${total === 1 ? "y" : "ies"}`}
+      </p>
+      {entries.length ? (
+        <table style={styles.table} aria-label="Ledger">
+          <TableHead columns={["When", "Amount", "Kind", "Source", "Reason", "Action"]} />
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id} data-entry={e.id}>
+                <th scope="row" style={styles.rowHead}>
+                  {when(e.createdAt)}
+                </th>
+                <td style={{ ...styles.td, color: e.amount < 0 ? "#a33" : undefined }} data-testid="amount">
+                  {e.amount > 0 ? `+${e.amount}` : e.amount}
+                </td>
+                <td style={styles.td}>
+                  <code>{e.earnKind}</code>
+                </td>
+                <td style={styles.td}>{e.source}</td>
+                <td style={styles.td}>{e.reason}</td>
+                <td style={styles.td}>
+                  {e.amount > 0 && e.earnKind !== "reversal" ? (
+                    e.reversedBy ? (
+                      <span data-testid="reversed">Reversed {when(e.reversedBy.createdAt)}</span>
+                    ) : (
+                      <form action={reverseEntryAction} style={{ display: "flex", gap: 6 }}>
+                        <input type="hidden" name="userId" value={user.id} />
+                        <input type="hidden" name="entryId" value={e.id} />
+                        <input
+                          name="reason"
+                          required
+                          minLength={3}
+                          maxLength={200}
+                          aria-label={`Reason to reverse ${e.amount} Rep`}
+                          placeholder="Reason"
+                          style={styles.input}
+                        />
+                        <button type="submit" style={styles.secondary}>
+                          Reverse
+                        </button>
+                      </form>
+                    )
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>No entries.</p>
+      )}
+      <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
+        Reversing a credit adds a negative entry for the same amount (kind <code>reversal</code>) with your reason, shown to the fan in their ledger; the credit
+        itself stays. A credit is reversed at most once, and only while the balance covers it.
+      </p>
+    </>
+  );
+}

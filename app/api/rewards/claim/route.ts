@@ -1,0 +1,24 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { claimBody, claimResult } from "@/lib/rewards/schemas";
+import { claim } from "@/lib/rewards/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Claim a milestone reward",
+      description:
+        "Claims a milestone reward the caller has unlocked: free, once per account (concurrent claims yield one). " +
+        "Refusals, checked in this order, all 409 and writing nothing: REWARD_NOT_CLAIMABLE (a redeem reward: use POST /api/rewards/redeem), ALREADY_CLAIMED, MILESTONE_NOT_REACHED (progress is in GET /api/rewards), OUT_OF_STOCK (when the reward has a stock). " +
+        "An unknown or inactive reward is 404.",
+      tags: ["Rewards"],
+      auth: "bearer",
+      body: claimBody,
+      rateLimit: "write",
+      response: claimResult,
+      errors: ["NOT_FOUND", "REWARD_NOT_CLAIMABLE", "ALREADY_CLAIMED", "MILESTONE_NOT_REACHED", "OUT_OF_STOCK"],
+    },
+    ({ user, body }) => claim(db, user.id, body.rewardId),
+  ),
+});

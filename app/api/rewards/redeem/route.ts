@@ -1,0 +1,25 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { redeemBody, redeemResult } from "@/lib/rewards/schemas";
+import { redeem } from "@/lib/rewards/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Redeem a reward with Rep",
+      description:
+        "Spends the reward's cost from the caller's spendable Rep (a negative ledger entry, shown in GET /api/v1/engage/rep/ledger) and takes one item of its stock, in one transaction. " +
+        "The same idempotencyKey never spends twice: a retry with the same reward replays the first result (`replayed: true`, `balance` and `stock` as they are now); the same key with another reward is 409 IDEMPOTENCY_KEY_REUSED. A refused request stores nothing, so its key may be used again. " +
+        "Refusals, checked in this order, all 409 and writing nothing: REWARD_NOT_REDEEMABLE (a milestone reward: use POST /api/rewards/claim), OUT_OF_STOCK, REWARD_LIMIT_REACHED (the reward's perUserLimit), INSUFFICIENT_REP (409, not 402: the request is valid but the balance is short). " +
+        "An unknown or inactive reward is 404. The balance never goes negative, and concurrent redemptions of the last item succeed exactly once.",
+      tags: ["Rewards"],
+      auth: "bearer",
+      body: redeemBody,
+      rateLimit: "write",
+      response: redeemResult,
+      errors: ["NOT_FOUND", "IDEMPOTENCY_KEY_REUSED", "REWARD_NOT_REDEEMABLE", "OUT_OF_STOCK", "REWARD_LIMIT_REACHED", "INSUFFICIENT_REP"],
+    },
+    ({ user, body }) => redeem(db, user.id, body),
+  ),
+});
