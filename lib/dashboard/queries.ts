@@ -29,7 +29,12 @@ export async function repTotals(db: DbTx, userId: string) {
     FROM users u LEFT JOIN rep_entries e ON e.user_id = u.id
     WHERE u.id = ${userId}::uuid
     GROUP BY u.id`;
-  const bySource = { fanAmp: Number(row?.fanAmp ?? 0), club: Number(row?.club ?? 0), playerAmp: Number(row?.playerAmp ?? 0), serviceDirect: Number(row?.serviceDirect ?? 0) };
+  const bySource = {
+    fanAmp: Number(row?.fanAmp ?? 0),
+    club: Number(row?.club ?? 0),
+    playerAmp: Number(row?.playerAmp ?? 0),
+    serviceDirect: Number(row?.serviceDirect ?? 0),
+  };
   return {
     balance: row?.balance ?? 0,
     earned: bySource.fanAmp + bySource.club + bySource.playerAmp + bySource.serviceDirect,

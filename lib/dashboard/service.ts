@@ -19,6 +19,10 @@ export async function statsOf(db: Db, userId: string, now = new Date()) {
 }
 
 export async function dashboardOf(db: Db, userId: string, now = new Date()) {
-  const [rep, { streak, ...quests }, nextGames] = await Promise.all([repTotals(db, userId), questsTodayOf(db, userId, now), upcomingEventsOf(db, userId, NEXT_GAMES)]);
+  const [rep, { streak, ...quests }, nextGames] = await Promise.all([
+    repTotals(db, userId),
+    questsTodayOf(db, userId, now),
+    upcomingEventsOf(db, userId, NEXT_GAMES),
+  ]);
   return { rep, streak, quests, nextGames };
 }

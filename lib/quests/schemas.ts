@@ -127,14 +127,9 @@ export const quizSession = z
 
 export const submitBody = z.strictObject({
   answerIndex: z.number().int().min(0).max(15).meta({ description: "0-based index into the current question's choices." }),
-  position: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .meta({
-      description: "Optional: the position of the question being answered. When given and not the current one, 409 QUIZ_POSITION_MISMATCH and nothing changes.",
-    }),
+  position: z.number().int().min(0).optional().meta({
+    description: "Optional: the position of the question being answered. When given and not the current one, 409 QUIZ_POSITION_MISMATCH and nothing changes.",
+  }),
 });
 
 export const submitResult = z

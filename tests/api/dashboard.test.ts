@@ -45,7 +45,9 @@ describe("dashboard routes", () => {
     await credit(userId, 40, "club", "t:1");
     await credit(userId, 15, "fanAmp", "t:2");
     await credit(userId, 7, "playerAmp", "t:3");
-    await db().$transaction((tx) => debit(tx, userId, { earnKind: "reward_redemption", amount: 30, source: "serviceDirect", reason: "Reward", grantKey: "t:spend" }));
+    await db().$transaction((tx) =>
+      debit(tx, userId, { earnKind: "reward_redemption", amount: 30, source: "serviceDirect", reason: "Reward", grantKey: "t:spend" }),
+    );
     await db().$transaction((tx) => debit(tx, userId, { earnKind: "reversal", amount: 10, source: "club", reason: "Reversed", grantKey: "t:rev" }));
     const res = await api("GET", "/api/dashboard/balance", { headers: auth });
     expect(res.body.data).toEqual({ balance: 22, earned: 52, spent: 30, bySource: { fanAmp: 15, club: 30, playerAmp: 7, serviceDirect: 0 } });
@@ -74,7 +76,12 @@ describe("dashboard routes", () => {
 
   it("next games: the followed teams' undecided games, soonest first, at most five", async () => {
     const { auth } = await fan("tm_hch", "tm_fpb", "tm_whu");
-    const games = (await api("GET", "/api/dashboard", { headers: auth })).body.data.nextGames as { startsAt: string; status: string; homeTeam: { id: string }; awayTeam: { id: string } }[];
+    const games = (await api("GET", "/api/dashboard", { headers: auth })).body.data.nextGames as {
+      startsAt: string;
+      status: string;
+      homeTeam: { id: string };
+      awayTeam: { id: string };
+    }[];
     expect(games.length).toBeGreaterThan(0);
     expect(games.length).toBeLessThanOrEqual(5);
     const mine = new Set(["tm_hch", "tm_fpb", "tm_whu"]);

@@ -8,7 +8,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     {
       summary: "Home screen",
-      description: "Everything the app's home screen shows in one call: Rep (spendable balance, earned and spent, earned per source), the daily streak, today's quests with progress (as in GET /api/v1/engage/quests) and the next games of teams the caller follows or joined (as in GET /api/events). A few statements run side by side, however many teams or quests.",
+      description:
+        "Everything the app's home screen shows in one call: Rep (spendable balance, earned and spent, earned per source), the daily streak, today's quests with progress (as in GET /api/v1/engage/quests) and the next games of teams the caller follows or joined (as in GET /api/events). A few statements run side by side, however many teams or quests.",
       tags: ["Dashboard"],
       auth: "bearer",
       response: dashboard,

@@ -8,7 +8,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     {
       summary: "Today's quests",
-      description: "The quests offered to the caller now with their progress (as in GET /api/v1/engage/quests), how many are completed in their current period, and the daily streak.",
+      description:
+        "The quests offered to the caller now with their progress (as in GET /api/v1/engage/quests), how many are completed in their current period, and the daily streak.",
       tags: ["Dashboard"],
       auth: "bearer",
       response: questsToday,

@@ -8,7 +8,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     {
       summary: "Engagement stats",
-      description: "Rep (as in /api/dashboard/balance), the daily streak and counts of what the caller did: quests completed (ever and today), arena check-ins, games rated, rewards claimed or redeemed.",
+      description:
+        "Rep (as in /api/dashboard/balance), the daily streak and counts of what the caller did: quests completed (ever and today), arena check-ins, games rated, rewards claimed or redeemed.",
       tags: ["Dashboard"],
       auth: "bearer",
       response: dashboardStats,
