@@ -103,17 +103,17 @@ async function prepareWriters(): Promise<Writers> {
   await client.query("DELETE FROM users WHERE external_id LIKE 'user_bench_w_%' OR external_id = $1", [DASHBOARD_SUB]);
   const subs = Array.from({ length: WRITERS }, (_, i) => `user_bench_w_${i}`);
   const { rows: users } = await client.query<{ id: string; external_id: string }>(
-    `INSERT INTO users (external_id, updated_at) SELECT unnest($1::text[]), now() RETURNING id::text, external_id`,
+    `INSERT INTO users (id, external_id, updated_at) SELECT gen_random_uuid(), unnest($1::text[]), now() RETURNING id::text, external_id`,
     [subs],
   );
   const idOf = new Map(users.map((u) => [u.external_id, u.id]));
   const { rows: teams } = await client.query<{ id: string }>(
     `SELECT t.id FROM teams t WHERE t.archived_at IS NULL AND EXISTS (SELECT 1 FROM quests q WHERE q.team_id = t.id AND q.kind = 'check_in') ORDER BY t.id`,
   );
-  await client.query(`INSERT INTO team_follows (user_id, team_id) SELECT u.id, t.id FROM users u CROSS JOIN unnest($2::text[]) AS t(id) WHERE u.id = ANY($1::uuid[])`, [
-    [...idOf.values()],
-    teams.map((t) => t.id),
-  ]);
+  await client.query(
+    `INSERT INTO team_follows (user_id, team_id) SELECT u.id, t.id FROM users u CROSS JOIN unnest($2::text[]) AS t(id) WHERE u.id = ANY($1::uuid[])`,
+    [[...idOf.values()], teams.map((t) => t.id)],
+  );
   const { rows: sessions } = await client.query<{ id: string; user_id: string }>(
     `INSERT INTO quiz_sessions (id, user_id, quest_id, day, question_ids, question_shown_at)
      SELECT gen_random_uuid(), u.id, q.id, (now() AT TIME ZONE 'UTC')::date,
@@ -128,7 +128,10 @@ async function prepareWriters(): Promise<Writers> {
   // Interleaved by writer, so concurrent requests rarely touch one fan's row lock at once.
   const ordered = sessions.map((r) => [indexOf.get(r.user_id)!, r.id] as [number, string]).sort((a, b) => a[1].localeCompare(b[1]));
 
-  const { rows: dash } = await client.query<{ id: string }>(`INSERT INTO users (external_id, updated_at) VALUES ($1, now()) RETURNING id::text`, [DASHBOARD_SUB]);
+  const { rows: dash } = await client.query<{ id: string }>(
+    `INSERT INTO users (id, external_id, updated_at) VALUES (gen_random_uuid(), $1, now()) RETURNING id::text`,
+    [DASHBOARD_SUB],
+  );
   const dashId = dash[0]!.id;
   await client.query(`INSERT INTO team_follows (user_id, team_id) VALUES ($1, 'tm_hch'), ($1, 'tm_fpb'), ($1, 'tm_whu')`, [dashId]);
   await client.query(
@@ -344,7 +347,9 @@ console.log("\ntargets:");
 for (const [r, target] of [...[teamRow, starsRow, firstRow, dashboardRow].map((r) => [r, 0.5] as const), ...writeRows.map((r) => [r, 0.4] as const)]) {
   const ratio = r.rps / health.rps;
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-  console.log(`  ${r.name}: ${pct(ratio)} of /api/health throughput ${ratio >= target ? `(ok, target ≥ ${pct(target)})` : `(BELOW the ${pct(target)} target)`}`);
+  console.log(
+    `  ${r.name}: ${pct(ratio)} of /api/health throughput ${ratio >= target ? `(ok, target ≥ ${pct(target)})` : `(BELOW the ${pct(target)} target)`}`,
+  );
 }
 const deepRatio = deepRow.p50 / Math.max(firstRow.p50, 0.001);
 console.log(`  ledger page ${DEEP_PAGE} p50 / first page p50: ${deepRatio.toFixed(2)} ${deepRatio <= 1.2 ? "(ok, target ≤ 1.20)" : "(ABOVE the 1.20 target)"}`);

@@ -1,4 +1,5 @@
 import type { DbTx } from "../db/client";
+import { toStreak } from "../quests/service";
 import { utcDayStart } from "../time";
 
 /** Debits that are spending (rewards), as opposed to credits and the reversals of credits. */
@@ -6,6 +7,9 @@ export const SPEND_KINDS = ["reward_redemption"] as const;
 
 export interface RepTotalsRow {
   balance: number;
+  streakCurrent: number | null;
+  streakLongest: number | null;
+  streakLastDay: Date | null;
   fanAmp: bigint;
   club: bigint;
   playerAmp: bigint;
@@ -14,33 +18,35 @@ export interface RepTotalsRow {
 }
 
 /**
- * The caller's Rep in one statement: the spendable balance (users.rep_balance) and the ledger summed per source.
- * Earned Rep per source counts credits net of staff reversals; spending (reward redemptions) is counted apart, so
- * earned − spent = balance.
+ * The caller's Rep and streak in one statement: the spendable balance (users.rep_balance), the ledger summed per
+ * source, and the daily streak row. Earned Rep per source counts credits net of staff reversals; spending (reward
+ * redemptions) is counted apart, so earned − spent = balance.
  */
-export async function repTotals(db: DbTx, userId: string) {
+export async function repAndStreak(db: DbTx, userId: string, now: Date) {
   const [row] = await db.$queryRaw<RepTotalsRow[]>`
-    SELECT u.rep_balance AS balance,
+    SELECT u.rep_balance AS balance, st.current AS "streakCurrent", st.longest AS "streakLongest", st.last_day AS "streakLastDay",
            COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'fanAmp' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "fanAmp",
            COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'club' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS club,
            COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'playerAmp' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "playerAmp",
            COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'serviceDirect' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "serviceDirect",
            COALESCE(-SUM(e.amount) FILTER (WHERE e.earn_kind = ANY(${SPEND_KINDS as unknown as string[]})), 0) AS spent
-    FROM users u LEFT JOIN rep_entries e ON e.user_id = u.id
+    FROM users u LEFT JOIN user_streaks st ON st.user_id = u.id LEFT JOIN rep_entries e ON e.user_id = u.id
     WHERE u.id = ${userId}::uuid
-    GROUP BY u.id`;
+    GROUP BY u.id, st.user_id`;
   const bySource = {
     fanAmp: Number(row?.fanAmp ?? 0),
     club: Number(row?.club ?? 0),
     playerAmp: Number(row?.playerAmp ?? 0),
     serviceDirect: Number(row?.serviceDirect ?? 0),
   };
-  return {
+  const rep = {
     balance: row?.balance ?? 0,
     earned: bySource.fanAmp + bySource.club + bySource.playerAmp + bySource.serviceDirect,
     spent: Number(row?.spent ?? 0),
     bySource,
   };
+  const streakRow = row?.streakLastDay ? { current: row.streakCurrent!, longest: row.streakLongest!, lastDay: row.streakLastDay } : null;
+  return { rep, streak: toStreak(streakRow, now) };
 }
 
 export interface ActivityRow {

@@ -1,28 +1,35 @@
 import type { Db } from "../db/client";
 import { upcomingEventsOf } from "../games/queries";
 import { streakOf, todaysQuests } from "../quests/service";
-import { activityCounts, repTotals } from "./queries";
+import { activityCounts, repAndStreak } from "./queries";
 import { NEXT_GAMES } from "./schemas";
 
 // The home screen: each answer is a few statements run side by side, never one per team or quest.
 
-export const balanceOf = (db: Db, userId: string) => repTotals(db, userId);
+export const balanceOf = async (db: Db, userId: string) => (await repAndStreak(db, userId, new Date())).rep;
+
+const summarized = ({ day, quests }: Awaited<ReturnType<typeof todaysQuests>>) => ({
+  day,
+  available: quests.length,
+  completedToday: quests.filter((q) => q.completed).length,
+  quests,
+});
 
 export async function questsTodayOf(db: Db, userId: string, now = new Date()) {
-  const [{ day, quests }, streak] = await Promise.all([todaysQuests(db, userId, now), streakOf(db, userId, now)]);
-  return { day, available: quests.length, completedToday: quests.filter((q) => q.completed).length, streak, quests };
+  const [today, streak] = await Promise.all([todaysQuests(db, userId, now), streakOf(db, userId, now)]);
+  return { ...summarized(today), streak };
 }
 
 export async function statsOf(db: Db, userId: string, now = new Date()) {
-  const [rep, streak, activity] = await Promise.all([repTotals(db, userId), streakOf(db, userId, now), activityCounts(db, userId, now)]);
+  const [{ rep, streak }, activity] = await Promise.all([repAndStreak(db, userId, now), activityCounts(db, userId, now)]);
   return { rep, streak, activity };
 }
 
 export async function dashboardOf(db: Db, userId: string, now = new Date()) {
-  const [rep, { streak, ...quests }, nextGames] = await Promise.all([
-    repTotals(db, userId),
-    questsTodayOf(db, userId, now),
+  const [{ rep, streak }, today, nextGames] = await Promise.all([
+    repAndStreak(db, userId, now),
+    todaysQuests(db, userId, now),
     upcomingEventsOf(db, userId, NEXT_GAMES),
   ]);
-  return { rep, streak, quests, nextGames };
+  return { rep, streak, quests: summarized(today), nextGames };
 }

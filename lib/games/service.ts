@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
+import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
 import { DomainError, notFound, type ErrorDetail } from "../http/errors";
 import { award, SERVER_AWARDS } from "../rep/grants";
@@ -108,28 +109,44 @@ const notInLineup = (details: ErrorDetail[]) => new DomainError("VALIDATION_ERRO
  * awarded once per user and game (grant key game_rating:<gameId>), in the same transaction.
  */
 export async function rateGame(db: Db, userId: string, gameId: string, input: RatingsInput) {
-  const [game] = await db.$queryRaw<{ status: string; hasLineup: boolean }[]>`
-    SELECT g.status::text AS status, EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = g.id) AS "hasLineup"
-    FROM games g WHERE g.id = ${gameId}`;
+  // The game and its lineup in one read; a final game without a lineup seeds it first.
+  const readGame = async () =>
+    (
+      await db.$queryRaw<{ status: string; lineup: string[] }[]>`
+        SELECT g.status::text AS status, ARRAY(SELECT s.player_id FROM game_lineup_slots s WHERE s.game_id = g.id ORDER BY s.slot) AS lineup
+        FROM games g WHERE g.id = ${gameId}`
+    )[0];
+  let game = await readGame();
   if (!game) throw notFound("Game");
   if (game.status !== "final") throw new DomainError("GAME_NOT_FINISHED", `This game is ${game.status}: players can be rated once it is final.`);
-  if (!game.hasLineup && (await seedGameLineup(db, gameId)).slots === 0) {
-    throw new DomainError("LINEUP_UNAVAILABLE", "This game's lineup could not be seeded: one or both teams have no available players on their roster.");
+  if (game.lineup.length === 0) {
+    if ((await seedGameLineup(db, gameId)).slots === 0) {
+      throw new DomainError("LINEUP_UNAVAILABLE", "This game's lineup could not be seeded: one or both teams have no available players on their roster.");
+    }
+    game = (await readGame())!;
   }
-  const lineup = new Set(
-    (await db.$queryRaw<{ playerId: string }[]>`SELECT player_id AS "playerId" FROM game_lineup_slots WHERE game_id = ${gameId}`).map((r) => r.playerId),
-  );
+  const slotOf = new Map(game.lineup.map((playerId, i) => [playerId, i]));
   const outside = input.ratings.flatMap((r, i) =>
-    lineup.has(r.playerId) ? [] : [{ path: `body.ratings.${i}.playerId`, message: "Not in this game's lineup" }],
+    slotOf.has(r.playerId) ? [] : [{ path: `body.ratings.${i}.playerId`, message: "Not in this game's lineup" }],
   );
   if (outside.length) throw notInLineup(outside);
+  const players = input.ratings.map((r) => r.playerId);
+  const scores = input.ratings.map((r) => r.score);
 
   return db.$transaction(async (tx) => {
     const now = new Date();
-    const [created] = await tx.gameRating.createManyAndReturn({ data: [{ userId, gameId, createdAt: now, updatedAt: now }], skipDuplicates: true });
-    const rating = created ?? (await tx.gameRating.update({ where: { userId_gameId: { userId, gameId } }, data: { updatedAt: now } }));
-    await tx.gameRatingScore.deleteMany({ where: { ratingId: rating.id } });
-    await tx.gameRatingScore.createMany({ data: input.ratings.map((r) => ({ ratingId: rating.id, gameId, playerId: r.playerId, score: r.score })) });
+    // The unique (user_id, game_id) holds one rating per user and game; a second submission moves updated_at.
+    const [rating] = await tx.$queryRaw<{ id: string; createdAt: Date; updatedAt: Date; created: boolean }[]>`
+      INSERT INTO game_ratings (id, user_id, game_id, created_at, updated_at)
+      VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${gameId}, ${now}::timestamptz, ${now}::timestamptz)
+      ON CONFLICT (user_id, game_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
+      RETURNING id::text, created_at AS "createdAt", updated_at AS "updatedAt", (xmax = 0) AS created`;
+    // The submission replaces the scores: players left out are dropped, the others written (disjoint rows: one statement).
+    await tx.$executeRaw`
+      WITH dropped AS (DELETE FROM game_rating_scores WHERE rating_id = ${rating!.id}::uuid AND player_id <> ALL(${players}::text[]))
+      INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
+      SELECT ${rating!.id}::uuid, ${gameId}, p, sc FROM unnest(${players}::text[], ${scores}::int[]) AS t(p, sc)
+      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score`;
     const { amount, source, reason } = SERVER_AWARDS.game_rating;
     const granted = await award(tx, userId, {
       earnKind: "game_rating",
@@ -140,11 +157,11 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
       targetId: gameId,
       createdAt: now,
     });
-    const scores = await readMyScores(tx, userId, gameId);
+    const mine = input.ratings.map(({ playerId, score }) => ({ playerId, score })).sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
     return {
       gameId,
-      rating: { playersRated: scores.length, ratedAt: rating.createdAt.toISOString(), updatedAt: rating.updatedAt.toISOString(), scores },
-      replaced: !created,
+      rating: { playersRated: mine.length, ratedAt: rating!.createdAt.toISOString(), updatedAt: rating!.updatedAt.toISOString(), scores: mine },
+      replaced: !rating!.created,
       rep: { awarded: granted !== null, amount: granted ? amount : 0 },
     };
   }, txOptions());

@@ -1,5 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
+import { utcDay } from "../time";
 
 export interface CompletionRow {
   questId: string;
@@ -45,13 +46,26 @@ export interface QuestRow {
   availableUntil: Date | null;
 }
 
+/** Narrows eligibleQuests: one quest; a team's quests of one kind; quests with a step on `condition` not done yet. */
+export type QuestFilter = string | { teamId: string; kind: QuestRow["kind"] } | { pendingCondition: string; teamId: string; periodKeys: string[] };
+
+function narrow(userId: string, only: QuestFilter | undefined): Prisma.Sql {
+  if (only === undefined) return Prisma.empty;
+  if (typeof only === "string") return Prisma.sql`AND q.id = ${only}`;
+  if ("kind" in only) return Prisma.sql`AND q.team_id = ${only.teamId} AND q.kind = ${only.kind}::"QuestKind"`;
+  // Quests of any team but this one cannot be met by what happened at this team.
+  return Prisma.sql`AND (q.team_id IS NULL OR q.team_id = ${only.teamId})
+    AND EXISTS (SELECT 1 FROM quest_steps s WHERE s.quest_id = q.id AND s.condition = ${only.pendingCondition}::"QuestStepCondition"
+                AND NOT EXISTS (SELECT 1 FROM quest_step_progress sp
+                                WHERE sp.user_id = ${userId}::uuid AND sp.step_id = s.id AND sp.period_key = ANY(${only.periodKeys})))`;
+}
+
 /**
  * The quests `userId` may take at `now`: active, not retired, inside availableFrom/availableUntil, and global, of a
  * team the user follows or joined (scope team), or gated by a pass the user holds unexpired (scope pass). One query;
- * `questId` narrows it to one quest (empty when unknown or not eligible).
+ * `only` narrows it (a quest id: empty when unknown or not eligible).
  */
-export function eligibleQuests(db: DbTx, userId: string, now: Date, questId?: string) {
-  const only = questId === undefined ? Prisma.empty : Prisma.sql`AND q.id = ${questId}`;
+export function eligibleQuests(db: DbTx, userId: string, now: Date, only?: QuestFilter) {
   return db.$queryRaw<QuestRow[]>`
     SELECT q.id, q.slug, q.title, q.description, q.team_id AS "teamId", q.pass_id AS "passId", q.kind::text AS kind,
            q.scope::text AS scope, q.cadence::text AS cadence, q.rep_reward AS "repReward", q.rep_source::text AS "repSource",
@@ -65,7 +79,7 @@ export function eligibleQuests(db: DbTx, userId: string, now: Date, questId?: st
                                                UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid))
         OR (q.scope = 'pass' AND EXISTS (SELECT 1 FROM user_passes up WHERE up.user_id = ${userId}::uuid AND up.pass_id = q.pass_id
                                           AND (up.expires_at IS NULL OR up.expires_at > ${now}::timestamptz))))
-      ${only}
+      ${narrow(userId, only)}
     ORDER BY q.cadence, q.team_id NULLS FIRST, q.kind, q.id`;
 }
 
@@ -75,20 +89,6 @@ export interface ProgressRow {
   completedAt: Date | null;
   repAwarded: number | null;
   timesCompleted: number;
-}
-
-/** Per quest: the current period's progress (period key `today` for daily quests, "once" otherwise) and how often it was ever completed. */
-export function progressOf(db: DbTx, userId: string, questIds: string[], today: string) {
-  if (questIds.length === 0) return Promise.resolve([] as ProgressRow[]);
-  return db.$queryRaw<ProgressRow[]>`
-    SELECT p.quest_id AS "questId",
-           bool_or(p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS started,
-           max(p.completed_at) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "completedAt",
-           max(p.rep_awarded) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "repAwarded",
-           count(p.completed_at)::int AS "timesCompleted"
-    FROM quest_progress p JOIN quests q ON q.id = p.quest_id
-    WHERE p.user_id = ${userId}::uuid AND p.quest_id = ANY(${questIds}::text[])
-    GROUP BY p.quest_id`;
 }
 
 export interface StepRow {
@@ -112,18 +112,51 @@ export function stepsOf(db: DbTx, userId: string, questIds: string[], today: str
     ORDER BY s.quest_id, s.position`;
 }
 
+export interface QuestState {
+  progress: ProgressRow[];
+  steps: StepRow[];
+  sessions: SessionSummaryRow[];
+  /** An active quiz session of the user (any day) whose current question's window (deadline + grace) has closed. */
+  expiredSession: boolean;
+}
+
+/**
+ * progressOf, stepsOf and sessionsOfDay in one statement (each a JSON array), plus whether a quiz session of the
+ * user is waiting to be settled: what a list of quests needs in one round trip.
+ */
+export async function questStateOf(db: DbTx, userId: string, questIds: string[], quizIds: string[], now: Date, graceMs: number): Promise<QuestState> {
+  const today = utcDay(now);
+  const [row] = await db.$queryRaw<(Omit<QuestState, "progress"> & { progress: (Omit<ProgressRow, "completedAt"> & { completedAt: string | null })[] })[]>`
+    SELECT
+      (SELECT COALESCE(jsonb_agg(x), '[]') FROM (
+         SELECT p.quest_id AS "questId",
+                bool_or(p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS started,
+                max(p.completed_at) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "completedAt",
+                max(p.rep_awarded) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "repAwarded",
+                count(p.completed_at)::int AS "timesCompleted"
+         FROM quest_progress p JOIN quests q ON q.id = p.quest_id
+         WHERE p.user_id = ${userId}::uuid AND p.quest_id = ANY(${questIds}::text[])
+         GROUP BY p.quest_id) x) AS progress,
+      (SELECT COALESCE(jsonb_agg(x ORDER BY x."questId", x.position), '[]') FROM (
+         SELECT s.id, s.quest_id AS "questId", s.position, s.title, s.condition::text AS condition, (sp.step_id IS NOT NULL) AS done
+         FROM quest_steps s JOIN quests q ON q.id = s.quest_id
+         LEFT JOIN quest_step_progress sp ON sp.user_id = ${userId}::uuid AND sp.step_id = s.id
+           AND sp.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END
+         WHERE s.quest_id = ANY(${questIds}::text[])) x) AS steps,
+      (SELECT COALESCE(jsonb_agg(x), '[]') FROM (
+         SELECT id::text AS id, quest_id AS "questId", status::text AS status FROM quiz_sessions
+         WHERE user_id = ${userId}::uuid AND day = ${today}::date AND quest_id = ANY(${quizIds}::text[])) x) AS sessions,
+      EXISTS (SELECT 1 FROM quiz_sessions s JOIN quests q ON q.id = s.quest_id
+              WHERE s.user_id = ${userId}::uuid AND s.status = 'active'
+                AND s.question_shown_at + make_interval(secs => COALESCE(q.quiz_seconds, 20) + ${graceMs / 1000}::float8) < ${now}::timestamptz) AS "expiredSession"`;
+  const r = row!;
+  return { ...r, progress: r.progress.map((p) => ({ ...p, completedAt: p.completedAt === null ? null : new Date(p.completedAt) })) };
+}
+
 export interface SessionSummaryRow {
   id: string;
   questId: string;
   status: "active" | "completed" | "forfeited";
-}
-
-/** The user's quiz sessions of `day` for `questIds`. */
-export function sessionsOfDay(db: DbTx, userId: string, questIds: string[], day: Date) {
-  if (questIds.length === 0) return Promise.resolve([] as SessionSummaryRow[]);
-  return db.$queryRaw<SessionSummaryRow[]>`
-    SELECT id::text AS id, quest_id AS "questId", status::text AS status FROM quiz_sessions
-    WHERE user_id = ${userId}::uuid AND day = ${day}::date AND quest_id = ANY(${questIds}::text[])`;
 }
 
 /** The teams the user follows or joined, by name. */
@@ -156,4 +189,18 @@ export async function conditionFactsOf(db: DbTx, userId: string, day: Date): Pro
            EXISTS (SELECT 1 FROM game_ratings WHERE user_id = u.id) AS rated
     FROM users u WHERE u.id = ${userId}::uuid`;
   return row;
+}
+
+export interface CheckInTarget {
+  archived: boolean;
+  /** When the named game starts, if it is one of this team's games; null otherwise (or no game named). */
+  gameStartsAt: Date | null;
+}
+
+/** The team a check-in names and, when it names one, whether the game is this team's. Empty when the team is unknown. */
+export function checkInTargetOf(db: DbTx, teamId: string, gameId: string | undefined) {
+  return db.$queryRaw<CheckInTarget[]>`
+    SELECT t.archived_at IS NOT NULL AS archived,
+           (SELECT g.starts_at FROM games g WHERE g.id = ${gameId ?? null} AND (g.home_team_id = t.id OR g.away_team_id = t.id)) AS "gameStartsAt"
+    FROM teams t WHERE t.id = ${teamId}`;
 }

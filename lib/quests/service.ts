@@ -1,4 +1,5 @@
 import type { Db, DbTx } from "../db/client";
+import { uuidv7 } from "../db/ids";
 import { lockUser, txOptions } from "../db/tx";
 import type { QuestStepCondition } from "../generated/prisma/enums";
 import { decodeTimeCursor, encodeCursor } from "../http/cursor";
@@ -8,12 +9,12 @@ import { keysetPage } from "../http/page";
 import { award, SERVER_AWARDS } from "../rep/grants";
 import { addUtcDays, utcDay, utcDayStart } from "../time";
 import {
+  checkInTargetOf,
   completionsOf,
   conditionFactsOf,
   eligibleQuests,
   fanTeamsOf,
-  progressOf,
-  sessionsOfDay,
+  questStateOf,
   stepsOf,
   toCompletedQuest,
   type ConditionFacts,
@@ -91,19 +92,16 @@ function toQuest(q: QuestRow, now: Date, progress?: ProgressRow, steps: StepRow[
 export type QuestView = ReturnType<typeof toQuest>;
 
 /** Views of `quests` for the user: progress, steps and today's quiz sessions, in three batched queries. */
-async function viewsOf(db: DbTx, userId: string, quests: QuestRow[], now: Date): Promise<QuestView[]> {
+async function viewsOf(db: Db, userId: string, quests: QuestRow[], now: Date, settle = false): Promise<QuestView[]> {
   const ids = quests.map((q) => q.id);
-  const today = utcDay(now);
   const quizIds = quests.filter((q) => q.kind === "quiz").map((q) => q.id);
-  const [progress, steps, sessions] = await Promise.all([
-    progressOf(db, userId, ids, today),
-    stepsOf(db, userId, ids, today),
-    sessionsOfDay(db, userId, quizIds, utcDayStart(now)),
-  ]);
-  const progressBy = new Map(progress.map((p) => [p.questId, p]));
-  const sessionBy = new Map(sessions.map((s) => [s.questId, s]));
+  let state = await questStateOf(db, userId, ids, quizIds, now, QUIZ_GRACE_MS);
+  // A quiz whose time ran out is finalized first, so its completion shows (rare: one more round trip then).
+  if (settle && state.expiredSession && (await settleActiveSessions(db, userId, now))) state = await questStateOf(db, userId, ids, quizIds, now, QUIZ_GRACE_MS);
+  const progressBy = new Map(state.progress.map((p) => [p.questId, p]));
+  const sessionBy = new Map(state.sessions.map((s) => [s.questId, s]));
   const stepsBy = new Map<string, StepRow[]>();
-  for (const s of steps) stepsBy.set(s.questId, [...(stepsBy.get(s.questId) ?? []), s]);
+  for (const s of state.steps) stepsBy.set(s.questId, [...(stepsBy.get(s.questId) ?? []), s]);
   return quests.map((q) => toQuest(q, now, progressBy.get(q.id), stepsBy.get(q.id), sessionBy.get(q.id)));
 }
 
@@ -112,9 +110,8 @@ async function viewsOf(db: DbTx, userId: string, quests: QuestRow[], now: Date):
  * dashboard). Finalizes the user's quiz sessions whose time ran out first, so their completion shows.
  */
 export async function todaysQuests(db: Db, userId: string, now = new Date()) {
-  await settleActiveSessions(db, userId, now);
   const quests = await eligibleQuests(db, userId, now);
-  return { day: utcDay(now), quests: await viewsOf(db, userId, quests, now) };
+  return { day: utcDay(now), quests: await viewsOf(db, userId, quests, now, true) };
 }
 
 async function eligibleOrThrow(db: DbTx, userId: string, questId: string, now: Date): Promise<QuestRow> {
@@ -125,16 +122,17 @@ async function eligibleOrThrow(db: DbTx, userId: string, questId: string, now: D
 
 /** One quest, 404 NOT_FOUND when unknown or not eligible for the user. */
 export async function getQuest(db: Db, userId: string, questId: string, now = new Date()) {
-  await settleActiveSessions(db, userId, now);
   const q = await eligibleOrThrow(db, userId, questId, now);
-  const [view] = await viewsOf(db, userId, [q], now);
+  const [view] = await viewsOf(db, userId, [q], now, true);
   return view!;
 }
 
 /**
- * Completes (user, quest, period) once: fills completed_at only while it is null (ON CONFLICT … WHERE), under the
- * user's row lock, and credits `amount` through award() (grant key quest:<questId>:<periodKey>; nothing written
- * for 0). Keeps users.quest_points and, for daily quests, the streak. False when it was already completed.
+ * Completes (user, quest, period) once, in one statement: completed_at is filled only while it is null (ON CONFLICT
+ * … WHERE), and only then are users.quest_points raised and, for daily quests, the streak moved (the streak grows if
+ * the last such day was the day before, else restarts at 1). Then `amount` is credited through award() (grant key
+ * quest:<questId>:<periodKey>; nothing written for 0). Each step is atomic on its own row, so concurrent completions
+ * complete and credit once without a user lock. False when it was already completed.
  */
 export async function completeQuest(
   tx: DbTx,
@@ -144,17 +142,33 @@ export async function completeQuest(
   amount: number,
   now: Date,
 ): Promise<boolean> {
-  await lockUser(tx, userId);
-  const done = await tx.$queryRaw<unknown[]>`
-    INSERT INTO quest_progress (user_id, quest_id, period_key, started_at, completed_at, rep_awarded)
-    VALUES (${userId}::uuid, ${q.id}, ${periodKey}, ${now}::timestamptz, ${now}::timestamptz, ${amount})
-    ON CONFLICT (user_id, quest_id, period_key) DO UPDATE SET completed_at = EXCLUDED.completed_at, rep_awarded = EXCLUDED.rep_awarded
-    WHERE quest_progress.completed_at IS NULL
-    RETURNING 1`;
-  if (done.length === 0) return false;
+  const daily = q.cadence === "daily";
+  const [{ done }] = (await tx.$queryRaw<{ done: boolean }[]>`
+    WITH done AS (
+      INSERT INTO quest_progress (user_id, quest_id, period_key, started_at, completed_at, rep_awarded)
+      VALUES (${userId}::uuid, ${q.id}, ${periodKey}, ${now}::timestamptz, ${now}::timestamptz, ${amount})
+      ON CONFLICT (user_id, quest_id, period_key) DO UPDATE SET completed_at = EXCLUDED.completed_at, rep_awarded = EXCLUDED.rep_awarded
+      WHERE quest_progress.completed_at IS NULL
+      RETURNING 1
+    ), points AS (
+      UPDATE users SET quest_points = quest_points + ${amount} WHERE id = ${userId}::uuid AND ${amount} > 0 AND EXISTS (SELECT 1 FROM done)
+    ), streak AS (
+      INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at)
+      SELECT ${userId}::uuid, 1, 1, ${daily ? periodKey : null}::date, ${now}::timestamptz WHERE ${daily} AND EXISTS (SELECT 1 FROM done)
+      ON CONFLICT (user_id) DO UPDATE SET
+        current = CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
+                       WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
+        longest = GREATEST(user_streaks.longest,
+                  CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
+                       WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
+        last_day = GREATEST(user_streaks.last_day, EXCLUDED.last_day),
+        updated_at = EXCLUDED.updated_at
+    )
+    SELECT EXISTS (SELECT 1 FROM done) AS done`) as [{ done: boolean }];
+  if (!done) return false;
   if (amount > 0) {
     await award(tx, userId, {
-      earnKind: q.cadence === "daily" ? "daily_quest_completion" : "quest_completion",
+      earnKind: daily ? "daily_quest_completion" : "quest_completion",
       amount,
       source: q.repSource,
       reason: `Quest completed: ${q.title}`,
@@ -162,32 +176,22 @@ export async function completeQuest(
       targetId: q.id,
       createdAt: now,
     });
-    await tx.$executeRaw`UPDATE users SET quest_points = quest_points + ${amount} WHERE id = ${userId}::uuid`;
   }
-  if (q.cadence === "daily") await bumpStreak(tx, userId, periodKey, now);
   return true;
 }
 
-/** A daily quest completed on `day` (YYYY-MM-DD): the streak grows if the last such day was the day before, else restarts at 1. */
-async function bumpStreak(tx: DbTx, userId: string, day: string, now: Date) {
-  await tx.$executeRaw`
-    INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at) VALUES (${userId}::uuid, 1, 1, ${day}::date, ${now}::timestamptz)
-    ON CONFLICT (user_id) DO UPDATE SET
-      current = CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
-                     WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
-      longest = GREATEST(user_streaks.longest,
-                CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
-                     WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
-      last_day = GREATEST(user_streaks.last_day, EXCLUDED.last_day),
-      updated_at = EXCLUDED.updated_at`;
-}
-
-/** The user's daily streak as of `now`: current is 0 once the last completed day is older than yesterday. */
-export async function streakOf(db: DbTx, userId: string, now = new Date()) {
-  const row = await db.userStreak.findUnique({ where: { userId }, select: { current: true, longest: true, lastDay: true } });
+/** A streak row as of `now`: current is 0 once the last completed day is older than yesterday. */
+export function toStreak(row: { current: number; longest: number; lastDay: Date } | null, now: Date) {
   if (!row) return { current: 0, longest: 0, lastDay: null };
   const alive = row.lastDay.getTime() >= addUtcDays(now, -1).getTime();
   return { current: alive ? row.current : 0, longest: row.longest, lastDay: utcDay(row.lastDay) };
+}
+
+/** The user's daily streak as of `now`. */
+export async function streakOf(db: DbTx, userId: string, now = new Date()) {
+  const [row] = await db.$queryRaw<{ current: number; longest: number; lastDay: Date }[]>`
+    SELECT current, longest, last_day AS "lastDay" FROM user_streaks WHERE user_id = ${userId}::uuid`;
+  return toStreak(row ?? null, now);
 }
 
 /**
@@ -258,6 +262,8 @@ interface SessionRow {
   repReward: number;
   repSource: QuestRow["repSource"];
   title: string;
+  /** The session's questions, in its order (read with the lock, so an answer and the next question need no query). */
+  questions: { id: string; prompt: string; choices: string[]; answerIndex: number }[];
 }
 
 /** Locks the user's session row (SELECT … FOR UPDATE): answers, timeouts and forfeits apply one at a time. */
@@ -266,7 +272,9 @@ async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise
     SELECT s.id::text AS id, s.user_id::text AS "userId", s.quest_id AS "questId", s.day, s.status::text AS status,
            s.question_ids AS "questionIds", s.current_index AS "currentIndex", s.correct_count AS "correctCount",
            s.question_shown_at AS "questionShownAt", s.started_at AS "startedAt", s.ended_at AS "endedAt", s.rep_awarded AS "repAwarded",
-           COALESCE(q.quiz_seconds, 20) AS seconds, q.rep_reward AS "repReward", q.rep_source::text AS "repSource", q.title
+           COALESCE(q.quiz_seconds, 20) AS seconds, q.rep_reward AS "repReward", q.rep_source::text AS "repSource", q.title,
+           (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', qq.id, 'prompt', qq.prompt, 'choices', qq.choices, 'answerIndex', qq.answer_index) ORDER BY ids.n), '[]')
+            FROM unnest(s.question_ids) WITH ORDINALITY AS ids(id, n) JOIN quiz_questions qq ON qq.id = ids.id) AS questions
     FROM quiz_sessions s JOIN quests q ON q.id = s.quest_id
     WHERE s.id = ${sessionId}::uuid AND s.user_id = ${userId}::uuid
     FOR UPDATE OF s`;
@@ -311,11 +319,11 @@ async function finish(tx: DbTx, s: SessionRow, now: Date): Promise<SessionRow> {
   return ended;
 }
 
-async function sessionView(tx: DbTx, s: SessionRow) {
+function sessionView(s: SessionRow) {
   const total = s.questionIds.length;
   let question = null;
   if (s.status === "active" && s.currentIndex < total) {
-    const q = await tx.quizQuestion.findUnique({ where: { id: s.questionIds[s.currentIndex]! }, select: { prompt: true, choices: true } });
+    const q = s.questions[s.currentIndex];
     question = {
       position: s.currentIndex,
       prompt: q?.prompt ?? "",
@@ -342,11 +350,13 @@ async function sessionView(tx: DbTx, s: SessionRow) {
 }
 
 /** Finalizes the user's active sessions whose time ran out (called by every read that shows quiz state). */
-async function settleActiveSessions(db: Db, userId: string, now: Date) {
+/** Settles the user's active quiz sessions (misses recorded, finished ones completed); true when there were any. */
+async function settleActiveSessions(db: Db, userId: string, now: Date): Promise<boolean> {
   const active = await db.quizSession.findMany({ where: { userId, status: "active" }, select: { id: true } });
   for (const { id } of active) {
     await db.$transaction(async (tx) => settle(tx, await lockSession(tx, userId, id), now), txOptions());
   }
+  return active.length > 0;
 }
 
 /**
@@ -369,13 +379,13 @@ export async function startQuiz(db: Db, userId: string, questId: string, now = n
     });
     if (!created) throw new DomainError("QUIZ_ALREADY_ATTEMPTED", "You already took today's attempt at this quiz; come back tomorrow (UTC).");
     await tx.questProgress.createMany({ data: [{ userId, questId: q.id, periodKey: utcDay(now), startedAt: now }], skipDuplicates: true });
-    return sessionView(tx, await lockSession(tx, userId, created.id));
+    return sessionView(await lockSession(tx, userId, created.id));
   }, txOptions());
 }
 
 /** The session (another user's is 404), finalized first if its time ran out. */
 export async function getQuizSession(db: Db, userId: string, sessionId: string, now = new Date()) {
-  return db.$transaction(async (tx) => sessionView(tx, await settle(tx, await lockSession(tx, userId, sessionId), now)), txOptions());
+  return db.$transaction(async (tx) => sessionView(await settle(tx, await lockSession(tx, userId, sessionId), now)), txOptions());
 }
 
 /**
@@ -392,11 +402,11 @@ export async function submitAnswer(db: Db, userId: string, sessionId: string, bo
         { path: "body.position", message: `The current question is ${position}` },
       ]);
     }
-    const question = await tx.quizQuestion.findUnique({ where: { id: s0.questionIds[position]! }, select: { choices: true, answerIndex: true } });
+    const question = s0.questions[position];
     const correctIndex = question?.answerIndex ?? 0;
     const s1 = await settle(tx, s0, now);
     if (s1.currentIndex > position || s1.status !== "active") {
-      return { correct: false, timedOut: true, position, correctIndex, session: await sessionView(tx, s1) };
+      return { correct: false, timedOut: true, position, correctIndex, session: sessionView(s1) };
     }
     if (body.answerIndex >= (question?.choices.length ?? 0)) {
       throw validationError("answerIndex is outside the question's choices.", [
@@ -404,14 +414,17 @@ export async function submitAnswer(db: Db, userId: string, sessionId: string, bo
       ]);
     }
     const correct = body.answerIndex === correctIndex;
-    await tx.quizAnswer.create({
-      data: { sessionId, position, questionId: s1.questionIds[position]!, answerIndex: body.answerIndex, correct, answeredAt: now },
-    });
     let s2: SessionRow = { ...s1, currentIndex: position + 1, correctCount: s1.correctCount + (correct ? 1 : 0), questionShownAt: now };
+    // The answer and the session's move to the next question: one statement (the session row is locked).
+    await tx.$executeRaw`
+      WITH answer AS (
+        INSERT INTO quiz_answers (session_id, position, question_id, answer_index, correct, answered_at)
+        VALUES (${sessionId}::uuid, ${position}, ${s1.questionIds[position]!}, ${body.answerIndex}, ${correct}, ${now}::timestamptz)
+      )
+      UPDATE quiz_sessions SET current_index = ${s2.currentIndex}, correct_count = ${s2.correctCount}, question_shown_at = ${now}::timestamptz
+      WHERE id = ${sessionId}::uuid`;
     if (s2.currentIndex >= s2.questionIds.length) s2 = await finish(tx, s2, now);
-    else
-      await tx.quizSession.update({ where: { id: sessionId }, data: { currentIndex: s2.currentIndex, correctCount: s2.correctCount, questionShownAt: now } });
-    return { correct, timedOut: false, position, correctIndex, session: await sessionView(tx, s2) };
+    return { correct, timedOut: false, position, correctIndex, session: sessionView(s2) };
   }, txOptions());
 }
 
@@ -421,9 +434,9 @@ export async function forfeitQuiz(db: Db, userId: string, sessionId: string, now
     const s0 = await lockSession(tx, userId, sessionId);
     if (s0.status !== "active") throw new DomainError("QUIZ_SESSION_ENDED", `This quiz session is already ${s0.status}.`);
     const s1 = await settle(tx, s0, now);
-    if (s1.status !== "active") return sessionView(tx, s1);
+    if (s1.status !== "active") return sessionView(s1);
     await tx.quizSession.update({ where: { id: sessionId }, data: { status: "forfeited", endedAt: now } });
-    return sessionView(tx, { ...s1, status: "forfeited", endedAt: now });
+    return sessionView({ ...s1, status: "forfeited", endedAt: now });
   }, txOptions());
 }
 
@@ -437,26 +450,28 @@ export async function forfeitQuiz(db: Db, userId: string, sessionId: string, now
  * award is the quest's reward, credited once. Then marks arena_check_in steps the user now meets.
  */
 export async function arenaCheckIn(db: Db, userId: string, body: { teamId: string; gameId?: string }, now = new Date()) {
-  const team = await db.team.findUnique({ where: { id: body.teamId }, select: { archivedAt: true } });
-  if (!team || team.archivedAt) throw notFound("Team");
   const today = utcDay(now);
-  if (body.gameId !== undefined) {
-    const game = await db.game.findUnique({ where: { id: body.gameId }, select: { homeTeamId: true, awayTeamId: true, startsAt: true } });
-    if (!game || (game.homeTeamId !== body.teamId && game.awayTeamId !== body.teamId) || utcDay(game.startsAt) !== today) {
-      throw new DomainError("CHECK_IN_GAME_MISMATCH", "That game is not this team's game today (UTC).", [
-        { path: "body.gameId", message: "Not a game of this team on today's UTC day" },
-      ]);
-    }
+  // Side by side: the team (and the game), the team's check-in quest if the user may take it, and the quests with a
+  // check-in step still to do that this check-in can meet.
+  const [[target], [quest], withStep] = await Promise.all([
+    checkInTargetOf(db, body.teamId, body.gameId),
+    eligibleQuests(db, userId, now, { teamId: body.teamId, kind: "check_in" }),
+    eligibleQuests(db, userId, now, { pendingCondition: "arena_check_in", teamId: body.teamId, periodKeys: ["once", today] }),
+  ]);
+  if (!target || target.archived) throw notFound("Team");
+  if (body.gameId !== undefined && (!target.gameStartsAt || utcDay(target.gameStartsAt) !== today)) {
+    throw new DomainError("CHECK_IN_GAME_MISMATCH", "That game is not this team's game today (UTC).", [
+      { path: "body.gameId", message: "Not a game of this team on today's UTC day" },
+    ]);
   }
-  const eligible = await eligibleQuests(db, userId, now);
-  const quest = eligible.find((q) => q.kind === "check_in" && q.scope === "team" && q.teamId === body.teamId);
   const rule = SERVER_AWARDS.arena_check_in;
+  // No user lock: the unique (user, team, day) decides the check-in, the grant key the Rep, the progress row the quest.
   const result = await db.$transaction(async (tx) => {
-    await lockUser(tx, userId);
-    const [row] = await tx.arenaCheckIn.createManyAndReturn({
-      data: [{ userId, teamId: body.teamId, gameId: body.gameId ?? null, day: utcDayStart(now), createdAt: now }],
-      skipDuplicates: true,
-    });
+    const [row] = await tx.$queryRaw<{ id: string; createdAt: Date }[]>`
+      INSERT INTO arena_check_ins (id, user_id, team_id, game_id, day, created_at)
+      VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${body.teamId}, ${body.gameId ?? null}, ${today}::date, ${now}::timestamptz)
+      ON CONFLICT DO NOTHING
+      RETURNING id::text, created_at AS "createdAt"`;
     if (!row) throw new DomainError("ALREADY_CHECKED_IN", "You already checked in for this team today (UTC).");
     const granted = await award(tx, userId, {
       earnKind: "arena_check_in",
@@ -471,8 +486,8 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
     const completed = quest ? await completeQuest(tx, userId, quest, today, 0, now) : false;
     return {
       id: row.id,
-      teamId: row.teamId,
-      gameId: row.gameId,
+      teamId: body.teamId,
+      gameId: body.gameId ?? null,
       day: today,
       createdAt: row.createdAt.toISOString(),
       repAwarded: granted ? rule.amount : 0,
@@ -483,9 +498,8 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
   }, txOptions());
   // Quest steps the check-in meets ("check in at the arena") follow it. The check-in and its Rep are committed by
   // now: a failure here must not turn that into an error answer; check-progress retries the steps later.
-  const withCheckInStep = eligible.filter((q) => q.kind === "multi_step");
-  if (withCheckInStep.length > 0) {
-    await advanceConditionedSteps(db, userId, withCheckInStep, now).catch((error: unknown) =>
+  if (withStep.length > 0) {
+    await advanceConditionedSteps(db, userId, withStep, now).catch((error: unknown) =>
       log("warn", { msg: "quest steps after a check-in failed; check-progress will retry them", userId, error: String(error) }),
     );
   }

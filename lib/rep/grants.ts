@@ -1,6 +1,7 @@
 import type { RepSource } from "../generated/prisma/enums";
 import type { DbTx } from "../db/client";
-import type { RepEntry } from "../generated/prisma/client";
+import { Prisma, type RepEntry } from "../generated/prisma/client";
+import { uuidv7 } from "../db/ids";
 
 // The Rep the server grants: the earn kinds (amounts, sources, scopes are the server's) and grantOnce, the one
 // place such an entry is written.
@@ -73,34 +74,32 @@ export interface Award {
   createdAt?: Date;
 }
 
+const ENTRY_COLUMNS = Prisma.sql`id, user_id AS "userId", source, amount, reason, earn_kind AS "earnKind", target_id AS "targetId",
+  grant_key AS "grantKey", idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt"`;
+
 /**
- * The one place Rep is credited: a ledger entry inserted with ON CONFLICT DO NOTHING on the unique (user_id,
- * grant_key) and (user_id, idempotency_key), and the user's balance raised in the same transaction. A key already
- * used grants nothing and answers null, so a retried or concurrent award is granted once. Callers that also check
- * a condition first hold the user's row lock (lockUser) for the transaction.
+ * The one place Rep is credited, in one statement: the entry inserted with ON CONFLICT DO NOTHING on the unique
+ * (user_id, grant_key) and (user_id, idempotency_key), and the user's balance raised only if it was inserted. A key
+ * already used grants nothing and answers null, so a retried or concurrent award is granted once. Callers that also
+ * check a condition first hold the user's row lock (lockUser) for the transaction.
  */
 export async function award(tx: DbTx, userId: string, a: Award): Promise<Granted | null> {
   if (!Number.isInteger(a.amount) || a.amount < 0) throw new Error(`award: amount must be a non-negative integer (${a.amount})`);
-  const [entry] = await tx.repEntry.createManyAndReturn({
-    data: [
-      {
-        userId,
-        source: a.source,
-        amount: a.amount,
-        reason: a.reason,
-        earnKind: a.earnKind,
-        targetId: a.targetId ?? null,
-        grantKey: a.grantKey,
-        idempotencyKey: a.idempotencyKey ?? null,
-        requestHash: a.requestHash ?? null,
-        createdAt: a.createdAt ?? new Date(),
-      },
-    ],
-    skipDuplicates: true,
-  });
-  if (!entry) return null;
-  const user = await tx.user.update({ where: { id: userId }, data: { repBalance: { increment: a.amount } }, select: { repBalance: true } });
-  return { entry, balance: user.repBalance };
+  const at = a.createdAt ?? new Date();
+  const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
+    WITH entry AS (
+      INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, target_id, grant_key, idempotency_key, request_hash, created_at)
+      VALUES (${uuidv7(at.getTime())}::uuid, ${userId}::uuid, ${a.source}::"RepSource", ${a.amount}, ${a.reason}, ${a.earnKind}, ${a.targetId ?? null},
+              ${a.grantKey}, ${a.idempotencyKey ?? null}, ${a.requestHash ?? null}, ${at}::timestamptz)
+      ON CONFLICT DO NOTHING
+      RETURNING *
+    ), raised AS (
+      UPDATE users SET rep_balance = rep_balance + ${a.amount} WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM entry) RETURNING rep_balance
+    )
+    SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM raised) AS balance FROM entry`;
+  if (!row) return null;
+  const { balance, ...entry } = row;
+  return { entry, balance };
 }
 
 /** One ledger debit: spending Rep (a reward) or a staff reversal. The entry's amount is negative. */
@@ -116,28 +115,27 @@ export interface Debit {
 }
 
 /**
- * Takes Rep from the spendable balance: a conditional UPDATE … WHERE rep_balance >= amount (the balance can never go
- * negative, also held by a CHECK) and a negative ledger entry, in the caller's transaction. Answers null when the
- * balance is short; throws if the grant key was already used (the caller's own rule should have refused first).
+ * Takes Rep from the spendable balance in one statement: a conditional UPDATE … WHERE rep_balance >= amount (the
+ * balance can never go negative, also held by a CHECK) and, only if it took, a negative ledger entry. Answers null
+ * when the balance is short; a grant key already used is a unique violation (the caller's own rule refuses first).
  */
 export async function debit(tx: DbTx, userId: string, d: Debit): Promise<Granted | null> {
   if (!Number.isInteger(d.amount) || d.amount <= 0) throw new Error(`debit: amount must be a positive integer (${d.amount})`);
-  const updated = await tx.$queryRaw<{ rep_balance: number }[]>`
-    UPDATE users SET rep_balance = rep_balance - ${d.amount} WHERE id = ${userId}::uuid AND rep_balance >= ${d.amount} RETURNING rep_balance`;
-  if (updated.length === 0) return null;
-  const entry = await tx.repEntry.create({
-    data: {
-      userId,
-      source: d.source,
-      amount: -d.amount,
-      reason: d.reason,
-      earnKind: d.earnKind,
-      targetId: d.targetId ?? null,
-      grantKey: d.grantKey,
-      createdAt: d.createdAt ?? new Date(),
-    },
-  });
-  return { entry, balance: updated[0]!.rep_balance };
+  const at = d.createdAt ?? new Date();
+  const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
+    WITH taken AS (
+      UPDATE users SET rep_balance = rep_balance - ${d.amount} WHERE id = ${userId}::uuid AND rep_balance >= ${d.amount} RETURNING rep_balance
+    ), entry AS (
+      INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, target_id, grant_key, created_at)
+      SELECT ${uuidv7(at.getTime())}::uuid, ${userId}::uuid, ${d.source}::"RepSource", ${-d.amount}, ${d.reason}, ${d.earnKind}, ${d.targetId ?? null},
+             ${d.grantKey}, ${at}::timestamptz
+      FROM taken
+      RETURNING *
+    )
+    SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM taken) AS balance FROM entry`;
+  if (!row) return null;
+  const { balance, ...entry } = row;
+  return { entry, balance };
 }
 
 /**
