@@ -46,30 +46,34 @@ export interface QuestRow {
   availableUntil: Date | null;
 }
 
-/** Narrows eligibleQuests: one quest; a team's quests of one kind; quests with a step on `condition` not done yet. */
-export type QuestFilter = string | { teamId: string; kind: QuestRow["kind"] } | { pendingCondition: string; teamId: string; periodKeys: string[] };
+/**
+ * Narrows eligibleQuests: one quest; or what a check-in at a team touches: that team's check-in quest, and quests of
+ * that team or none with an arena_check_in step the user has not done in `periodKeys`.
+ */
+export type QuestFilter = string | { checkInAt: string; periodKeys: string[] };
 
 function narrow(userId: string, only: QuestFilter | undefined): Prisma.Sql {
   if (only === undefined) return Prisma.empty;
   if (typeof only === "string") return Prisma.sql`AND q.id = ${only}`;
-  if ("kind" in only) return Prisma.sql`AND q.team_id = ${only.teamId} AND q.kind = ${only.kind}::"QuestKind"`;
-  // Quests of any team but this one cannot be met by what happened at this team.
-  return Prisma.sql`AND (q.team_id IS NULL OR q.team_id = ${only.teamId})
-    AND EXISTS (SELECT 1 FROM quest_steps s WHERE s.quest_id = q.id AND s.condition = ${only.pendingCondition}::"QuestStepCondition"
-                AND NOT EXISTS (SELECT 1 FROM quest_step_progress sp
-                                WHERE sp.user_id = ${userId}::uuid AND sp.step_id = s.id AND sp.period_key = ANY(${only.periodKeys})))`;
+  // Quests of any team but this one cannot be met by a check-in at this team.
+  return Prisma.sql`AND (q.team_id IS NULL OR q.team_id = ${only.checkInAt})
+    AND ((q.kind = 'check_in' AND q.team_id = ${only.checkInAt})
+      OR EXISTS (SELECT 1 FROM quest_steps s WHERE s.quest_id = q.id AND s.condition = 'arena_check_in'
+                 AND NOT EXISTS (SELECT 1 FROM quest_step_progress sp
+                                 WHERE sp.user_id = ${userId}::uuid AND sp.step_id = s.id AND sp.period_key = ANY(${only.periodKeys}))))`;
 }
 
 /**
- * The quests `userId` may take at `now`: active, not retired, inside availableFrom/availableUntil, and global, of a
+ * The quests `userId` may take at `now` (eligibleQuests): active, not retired, inside availableFrom/availableUntil, and global, of a
  * team the user follows or joined (scope team), or gated by a pass the user holds unexpired (scope pass). One query;
  * `only` narrows it (a quest id: empty when unknown or not eligible).
  */
-export function eligibleQuests(db: DbTx, userId: string, now: Date, only?: QuestFilter) {
-  return db.$queryRaw<QuestRow[]>`
+function eligibleSql(userId: string, now: Date, only?: QuestFilter): Prisma.Sql {
+  return Prisma.sql`
     SELECT q.id, q.slug, q.title, q.description, q.team_id AS "teamId", q.pass_id AS "passId", q.kind::text AS kind,
            q.scope::text AS scope, q.cadence::text AS cadence, q.rep_reward AS "repReward", q.rep_source::text AS "repSource",
-           q.quiz_length AS "quizLength", q.quiz_seconds AS "quizSeconds", q.available_until AS "availableUntil"
+           q.quiz_length AS "quizLength", q.quiz_seconds AS "quizSeconds", q.available_until AS "availableUntil",
+           row_number() OVER (ORDER BY q.cadence, q.team_id NULLS FIRST, q.kind, q.id) AS ord
     FROM quests q
     WHERE q.active AND q.retired_at IS NULL
       AND (q.available_from IS NULL OR q.available_from <= ${now}::timestamptz)
@@ -79,8 +83,14 @@ export function eligibleQuests(db: DbTx, userId: string, now: Date, only?: Quest
                                                UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid))
         OR (q.scope = 'pass' AND EXISTS (SELECT 1 FROM user_passes up WHERE up.user_id = ${userId}::uuid AND up.pass_id = q.pass_id
                                           AND (up.expires_at IS NULL OR up.expires_at > ${now}::timestamptz))))
-      ${narrow(userId, only)}
-    ORDER BY q.cadence, q.team_id NULLS FIRST, q.kind, q.id`;
+      ${narrow(userId, only)}`;
+}
+
+const withoutOrd = ({ ord: _ord, ...q }: QuestRow & { ord: unknown }): QuestRow => q;
+
+export async function eligibleQuests(db: DbTx, userId: string, now: Date, only?: QuestFilter): Promise<QuestRow[]> {
+  const rows = await db.$queryRaw<(QuestRow & { ord: unknown })[]>`${eligibleSql(userId, now, only)} ORDER BY ord`;
+  return rows.map(withoutOrd);
 }
 
 export interface ProgressRow {
@@ -120,14 +130,10 @@ export interface QuestState {
   expiredSession: boolean;
 }
 
-/**
- * progressOf, stepsOf and sessionsOfDay in one statement (each a JSON array), plus whether a quiz session of the
- * user is waiting to be settled: what a list of quests needs in one round trip.
- */
-export async function questStateOf(db: DbTx, userId: string, questIds: string[], quizIds: string[], now: Date, graceMs: number): Promise<QuestState> {
+/** The state of the quests `ids` (a subquery of quest ids) for the user: columns progress, steps, sessions, expiredSession. */
+function questStateColumns(userId: string, now: Date, graceMs: number, ids: Prisma.Sql): Prisma.Sql {
   const today = utcDay(now);
-  const [row] = await db.$queryRaw<(Omit<QuestState, "progress"> & { progress: (Omit<ProgressRow, "completedAt"> & { completedAt: string | null })[] })[]>`
-    SELECT
+  return Prisma.sql`
       (SELECT COALESCE(jsonb_agg(x), '[]') FROM (
          SELECT p.quest_id AS "questId",
                 bool_or(p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS started,
@@ -135,22 +141,45 @@ export async function questStateOf(db: DbTx, userId: string, questIds: string[],
                 max(p.rep_awarded) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "repAwarded",
                 count(p.completed_at)::int AS "timesCompleted"
          FROM quest_progress p JOIN quests q ON q.id = p.quest_id
-         WHERE p.user_id = ${userId}::uuid AND p.quest_id = ANY(${questIds}::text[])
+         WHERE p.user_id = ${userId}::uuid AND p.quest_id IN (${ids})
          GROUP BY p.quest_id) x) AS progress,
       (SELECT COALESCE(jsonb_agg(x ORDER BY x."questId", x.position), '[]') FROM (
          SELECT s.id, s.quest_id AS "questId", s.position, s.title, s.condition::text AS condition, (sp.step_id IS NOT NULL) AS done
          FROM quest_steps s JOIN quests q ON q.id = s.quest_id
          LEFT JOIN quest_step_progress sp ON sp.user_id = ${userId}::uuid AND sp.step_id = s.id
            AND sp.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END
-         WHERE s.quest_id = ANY(${questIds}::text[])) x) AS steps,
+         WHERE s.quest_id IN (${ids})) x) AS steps,
       (SELECT COALESCE(jsonb_agg(x), '[]') FROM (
          SELECT id::text AS id, quest_id AS "questId", status::text AS status FROM quiz_sessions
-         WHERE user_id = ${userId}::uuid AND day = ${today}::date AND quest_id = ANY(${quizIds}::text[])) x) AS sessions,
+         WHERE user_id = ${userId}::uuid AND day = ${today}::date AND quest_id IN (${ids})) x) AS sessions,
       EXISTS (SELECT 1 FROM quiz_sessions s JOIN quests q ON q.id = s.quest_id
               WHERE s.user_id = ${userId}::uuid AND s.status = 'active'
                 AND s.question_shown_at + make_interval(secs => COALESCE(q.quiz_seconds, 20) + ${graceMs / 1000}::float8) < ${now}::timestamptz) AS "expiredSession"`;
-  const r = row!;
-  return { ...r, progress: r.progress.map((p) => ({ ...p, completedAt: p.completedAt === null ? null : new Date(p.completedAt) })) };
+}
+
+type StateRow = Omit<QuestState, "progress"> & { progress: (Omit<ProgressRow, "completedAt"> & { completedAt: string | null })[] };
+const toState = (r: StateRow): QuestState => ({
+  ...r,
+  progress: r.progress.map((p) => ({ ...p, completedAt: p.completedAt === null ? null : new Date(p.completedAt) })),
+});
+
+/** The state of the quests `questIds` for the user in one statement: what a list of quests needs besides the quests. */
+export async function questStateOf(db: DbTx, userId: string, questIds: string[], now: Date, graceMs: number): Promise<QuestState> {
+  const [row] = await db.$queryRaw<StateRow[]>`SELECT ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT unnest(${questIds}::text[])`)}`;
+  return toState(row!);
+}
+
+/** eligibleQuests and questStateOf of them, in one statement (today's quest list). */
+export async function eligibleQuestsWithState(db: DbTx, userId: string, now: Date, graceMs: number): Promise<{ quests: QuestRow[]; state: QuestState }> {
+  const [row] = await db.$queryRaw<(StateRow & { quests: (Omit<QuestRow, "availableUntil"> & { availableUntil: string | null; ord: unknown })[] })[]>`
+    WITH eligible AS (${eligibleSql(userId, now)})
+    SELECT (SELECT COALESCE(jsonb_agg(e ORDER BY e.ord), '[]') FROM eligible e) AS quests,
+           ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT id FROM eligible`)}`;
+  const { quests, ...state } = row!;
+  return {
+    quests: quests.map((q) => withoutOrd({ ...q, availableUntil: q.availableUntil === null ? null : new Date(q.availableUntil) })),
+    state: toState(state),
+  };
 }
 
 export interface SessionSummaryRow {

@@ -1,3 +1,4 @@
+import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { lockUser, txOptions } from "../db/tx";
@@ -6,7 +7,7 @@ import { decodeTimeCursor, encodeCursor } from "../http/cursor";
 import { log } from "../http/log";
 import { DomainError, notFound, validationError } from "../http/errors";
 import { keysetPage } from "../http/page";
-import { award, SERVER_AWARDS } from "../rep/grants";
+import { award, awardCtes, SERVER_AWARDS } from "../rep/grants";
 import { addUtcDays, utcDay, utcDayStart } from "../time";
 import {
   checkInTargetOf,
@@ -14,7 +15,9 @@ import {
   conditionFactsOf,
   eligibleQuests,
   fanTeamsOf,
+  eligibleQuestsWithState,
   questStateOf,
+  type QuestState,
   stepsOf,
   toCompletedQuest,
   type ConditionFacts,
@@ -92,12 +95,15 @@ function toQuest(q: QuestRow, now: Date, progress?: ProgressRow, steps: StepRow[
 export type QuestView = ReturnType<typeof toQuest>;
 
 /** Views of `quests` for the user: progress, steps and today's quiz sessions, in three batched queries. */
+/** Quests with the user's progress; with `settle`, a quiz whose time ran out is finalized first so its completion shows. */
 async function viewsOf(db: Db, userId: string, quests: QuestRow[], now: Date, settle = false): Promise<QuestView[]> {
   const ids = quests.map((q) => q.id);
-  const quizIds = quests.filter((q) => q.kind === "quiz").map((q) => q.id);
-  let state = await questStateOf(db, userId, ids, quizIds, now, QUIZ_GRACE_MS);
-  // A quiz whose time ran out is finalized first, so its completion shows (rare: one more round trip then).
-  if (settle && state.expiredSession && (await settleActiveSessions(db, userId, now))) state = await questStateOf(db, userId, ids, quizIds, now, QUIZ_GRACE_MS);
+  let state = await questStateOf(db, userId, ids, now, QUIZ_GRACE_MS);
+  if (settle && state.expiredSession && (await settleActiveSessions(db, userId, now))) state = await questStateOf(db, userId, ids, now, QUIZ_GRACE_MS);
+  return toViews(quests, state, now);
+}
+
+function toViews(quests: QuestRow[], state: QuestState, now: Date): QuestView[] {
   const progressBy = new Map(state.progress.map((p) => [p.questId, p]));
   const sessionBy = new Map(state.sessions.map((s) => [s.questId, s]));
   const stepsBy = new Map<string, StepRow[]>();
@@ -107,11 +113,13 @@ async function viewsOf(db: Db, userId: string, quests: QuestRow[], now: Date, se
 
 /**
  * Today's quests for the user with their progress (for GET /api/v1/engage/quests, the legacy list and the
- * dashboard). Finalizes the user's quiz sessions whose time ran out first, so their completion shows.
+ * dashboard): one statement, unless a quiz whose time ran out must be finalized first so its completion shows.
  */
 export async function todaysQuests(db: Db, userId: string, now = new Date()) {
-  const quests = await eligibleQuests(db, userId, now);
-  return { day: utcDay(now), quests: await viewsOf(db, userId, quests, now, true) };
+  let { quests, state } = await eligibleQuestsWithState(db, userId, now, QUIZ_GRACE_MS);
+  if (state.expiredSession && (await settleActiveSessions(db, userId, now)))
+    ({ quests, state } = await eligibleQuestsWithState(db, userId, now, QUIZ_GRACE_MS));
+  return { day: utcDay(now), quests: toViews(quests, state, now) };
 }
 
 async function eligibleOrThrow(db: DbTx, userId: string, questId: string, now: Date): Promise<QuestRow> {
@@ -128,11 +136,49 @@ export async function getQuest(db: Db, userId: string, questId: string, now = ne
 }
 
 /**
- * Completes (user, quest, period) once, in one statement: completed_at is filled only while it is null (ON CONFLICT
- * … WHERE), and only then are users.quest_points raised and, for daily quests, the streak moved (the streak grows if
- * the last such day was the day before, else restarts at 1). Then `amount` is credited through award() (grant key
- * quest:<questId>:<periodKey>; nothing written for 0). Each step is atomic on its own row, so concurrent completions
- * complete and credit once without a user lock. False when it was already completed.
+ * A quest's completion as CTEs for a statement: `quest_done` fills completed_at only while it is null (ON CONFLICT …
+ * WHERE), and only then `quest_points` raises users.quest_points (left out for 0) and, for daily quests,
+ * `quest_streak` moves the streak (it grows if the last such day was the day before, else restarts at 1). `when`
+ * gates it on the rest of the statement. Each part is atomic on its own row: no user lock needed.
+ */
+export function questCompletionCtes(
+  userId: string,
+  q: Pick<QuestRow, "id" | "cadence">,
+  periodKey: string,
+  amount: number,
+  now: Date,
+  when: Prisma.Sql = Prisma.sql`true`,
+): Prisma.Sql {
+  const daily = q.cadence === "daily";
+  const points =
+    amount > 0
+      ? Prisma.sql`, quest_points AS (
+          UPDATE users SET quest_points = quest_points + ${amount} WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM quest_done))`
+      : Prisma.empty;
+  return Prisma.sql`quest_done AS (
+      INSERT INTO quest_progress (user_id, quest_id, period_key, started_at, completed_at, rep_awarded)
+      SELECT ${userId}::uuid, ${q.id}, ${periodKey}, ${now}::timestamptz, ${now}::timestamptz, ${amount} WHERE ${when}
+      ON CONFLICT (user_id, quest_id, period_key) DO UPDATE SET completed_at = EXCLUDED.completed_at, rep_awarded = EXCLUDED.rep_awarded
+      WHERE quest_progress.completed_at IS NULL
+      RETURNING 1
+    )${points}, quest_streak AS (
+      INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at)
+      SELECT ${userId}::uuid, 1, 1, ${daily ? periodKey : null}::date, ${now}::timestamptz WHERE ${daily} AND EXISTS (SELECT 1 FROM quest_done)
+      ON CONFLICT (user_id) DO UPDATE SET
+        current = CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
+                       WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
+        longest = GREATEST(user_streaks.longest,
+                  CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
+                       WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
+        last_day = GREATEST(user_streaks.last_day, EXCLUDED.last_day),
+        updated_at = EXCLUDED.updated_at
+    )`;
+}
+
+/**
+ * Completes (user, quest, period) once (questCompletionCtes, one statement), then credits `amount` through award()
+ * (grant key quest:<questId>:<periodKey>; nothing written for 0), so concurrent completions credit once. False when
+ * it was already completed.
  */
 export async function completeQuest(
   tx: DbTx,
@@ -142,33 +188,12 @@ export async function completeQuest(
   amount: number,
   now: Date,
 ): Promise<boolean> {
-  const daily = q.cadence === "daily";
   const [{ done }] = (await tx.$queryRaw<{ done: boolean }[]>`
-    WITH done AS (
-      INSERT INTO quest_progress (user_id, quest_id, period_key, started_at, completed_at, rep_awarded)
-      VALUES (${userId}::uuid, ${q.id}, ${periodKey}, ${now}::timestamptz, ${now}::timestamptz, ${amount})
-      ON CONFLICT (user_id, quest_id, period_key) DO UPDATE SET completed_at = EXCLUDED.completed_at, rep_awarded = EXCLUDED.rep_awarded
-      WHERE quest_progress.completed_at IS NULL
-      RETURNING 1
-    ), points AS (
-      UPDATE users SET quest_points = quest_points + ${amount} WHERE id = ${userId}::uuid AND ${amount} > 0 AND EXISTS (SELECT 1 FROM done)
-    ), streak AS (
-      INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at)
-      SELECT ${userId}::uuid, 1, 1, ${daily ? periodKey : null}::date, ${now}::timestamptz WHERE ${daily} AND EXISTS (SELECT 1 FROM done)
-      ON CONFLICT (user_id) DO UPDATE SET
-        current = CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
-                       WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
-        longest = GREATEST(user_streaks.longest,
-                  CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
-                       WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
-        last_day = GREATEST(user_streaks.last_day, EXCLUDED.last_day),
-        updated_at = EXCLUDED.updated_at
-    )
-    SELECT EXISTS (SELECT 1 FROM done) AS done`) as [{ done: boolean }];
+    WITH ${questCompletionCtes(userId, q, periodKey, amount, now)} SELECT EXISTS (SELECT 1 FROM quest_done) AS done`) as [{ done: boolean }];
   if (!done) return false;
   if (amount > 0) {
     await award(tx, userId, {
-      earnKind: daily ? "daily_quest_completion" : "quest_completion",
+      earnKind: q.cadence === "daily" ? "daily_quest_completion" : "quest_completion",
       amount,
       source: q.repSource,
       reason: `Quest completed: ${q.title}`,
@@ -451,12 +476,11 @@ export async function forfeitQuiz(db: Db, userId: string, sessionId: string, now
  */
 export async function arenaCheckIn(db: Db, userId: string, body: { teamId: string; gameId?: string }, now = new Date()) {
   const today = utcDay(now);
-  // Side by side: the team (and the game), the team's check-in quest if the user may take it, and the quests with a
-  // check-in step still to do that this check-in can meet.
-  const [[target], [quest], withStep] = await Promise.all([
+  // Side by side: the team (and the game), and the quests this check-in completes or advances: the team's check-in
+  // quest if the user may take it, and quests with a check-in step still to do that it can meet.
+  const [[target], quests] = await Promise.all([
     checkInTargetOf(db, body.teamId, body.gameId),
-    eligibleQuests(db, userId, now, { teamId: body.teamId, kind: "check_in" }),
-    eligibleQuests(db, userId, now, { pendingCondition: "arena_check_in", teamId: body.teamId, periodKeys: ["once", today] }),
+    eligibleQuests(db, userId, now, { checkInAt: body.teamId, periodKeys: ["once", today] }),
   ]);
   if (!target || target.archived) throw notFound("Team");
   if (body.gameId !== undefined && (!target.gameStartsAt || utcDay(target.gameStartsAt) !== today)) {
@@ -464,38 +488,24 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
       { path: "body.gameId", message: "Not a game of this team on today's UTC day" },
     ]);
   }
+  const quest = quests.find((q) => q.kind === "check_in" && q.teamId === body.teamId);
+  const withStep = quests.filter((q) => q.kind === "multi_step");
   const rule = SERVER_AWARDS.arena_check_in;
-  // No user lock: the unique (user, team, day) decides the check-in, the grant key the Rep, the progress row the quest.
-  const result = await db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ id: string; createdAt: Date }[]>`
+  const inserted = Prisma.sql`EXISTS (SELECT 1 FROM checkin)`;
+  // One statement, so no transaction and no user lock: the unique (user, team, day) decides the check-in; the Rep and
+  // the check-in quest's completion (its award is the check-in's Rep: 0 more) follow only if the row was inserted.
+  const [row] = await db.$queryRaw<{ id: string; createdAt: Date; balance: number | null; questCompleted: boolean }[]>`
+    WITH checkin AS (
       INSERT INTO arena_check_ins (id, user_id, team_id, game_id, day, created_at)
       VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${body.teamId}, ${body.gameId ?? null}, ${today}::date, ${now}::timestamptz)
       ON CONFLICT DO NOTHING
-      RETURNING id::text, created_at AS "createdAt"`;
-    if (!row) throw new DomainError("ALREADY_CHECKED_IN", "You already checked in for this team today (UTC).");
-    const granted = await award(tx, userId, {
-      earnKind: "arena_check_in",
-      amount: rule.amount,
-      source: rule.source,
-      reason: rule.reason,
-      grantKey: `arena_check_in:${body.teamId}:${today}`,
-      targetId: body.teamId,
-      createdAt: now,
-    });
-    const balance = granted?.balance ?? (await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { repBalance: true } })).repBalance;
-    const completed = quest ? await completeQuest(tx, userId, quest, today, 0, now) : false;
-    return {
-      id: row.id,
-      teamId: body.teamId,
-      gameId: body.gameId ?? null,
-      day: today,
-      createdAt: row.createdAt.toISOString(),
-      repAwarded: granted ? rule.amount : 0,
-      source: rule.source as QuestRow["repSource"],
-      balance,
-      questCompleted: completed ? quest!.id : null,
-    };
-  }, txOptions());
+      RETURNING id::text, created_at
+    ), ${awardCtes(userId, { earnKind: "arena_check_in", ...rule, grantKey: `arena_check_in:${body.teamId}:${today}`, targetId: body.teamId, createdAt: now }, inserted)}
+    ${quest ? Prisma.sql`, ${questCompletionCtes(userId, quest, today, 0, now, inserted)}` : Prisma.empty}
+    SELECT c.id, c.created_at AS "createdAt", (SELECT rep_balance FROM rep_raised) AS balance,
+           ${quest ? Prisma.sql`EXISTS (SELECT 1 FROM quest_done)` : Prisma.sql`false`} AS "questCompleted"
+    FROM checkin c`;
+  if (!row) throw new DomainError("ALREADY_CHECKED_IN", "You already checked in for this team today (UTC).");
   // Quest steps the check-in meets ("check in at the arena") follow it. The check-in and its Rep are committed by
   // now: a failure here must not turn that into an error answer; check-progress retries the steps later.
   if (withStep.length > 0) {
@@ -503,7 +513,19 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
       log("warn", { msg: "quest steps after a check-in failed; check-progress will retry them", userId, error: String(error) }),
     );
   }
-  return result;
+  // No credit only if the grant key was already used (e.g. a check-in row removed by staff): answer the balance as it is.
+  const balance = row.balance ?? (await db.user.findUniqueOrThrow({ where: { id: userId }, select: { repBalance: true } })).repBalance;
+  return {
+    id: row.id,
+    teamId: body.teamId,
+    gameId: body.gameId ?? null,
+    day: today,
+    createdAt: row.createdAt.toISOString(),
+    repAwarded: row.balance !== null ? rule.amount : 0,
+    source: rule.source as QuestRow["repSource"],
+    balance,
+    questCompleted: row.questCompleted ? quest!.id : null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -78,25 +78,34 @@ const ENTRY_COLUMNS = Prisma.sql`id, user_id AS "userId", source, amount, reason
   grant_key AS "grantKey", idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt"`;
 
 /**
- * The one place Rep is credited, in one statement: the entry inserted with ON CONFLICT DO NOTHING on the unique
- * (user_id, grant_key) and (user_id, idempotency_key), and the user's balance raised only if it was inserted. A key
- * already used grants nothing and answers null, so a retried or concurrent award is granted once. Callers that also
- * check a condition first hold the user's row lock (lockUser) for the transaction.
+ * The one place Rep is credited, as two CTEs for a statement: `rep_entry` inserts the entry with ON CONFLICT DO
+ * NOTHING on the unique (user_id, grant_key) and (user_id, idempotency_key), and `rep_raised` raises the balance only
+ * if it was inserted. `when` gates the credit on the rest of the statement (e.g. "the check-in row was inserted"). A
+ * statement holding these must not update the user's row elsewhere (one row is modified once per statement).
  */
-export async function award(tx: DbTx, userId: string, a: Award): Promise<Granted | null> {
+export function awardCtes(userId: string, a: Award, when: Prisma.Sql = Prisma.sql`true`): Prisma.Sql {
   if (!Number.isInteger(a.amount) || a.amount < 0) throw new Error(`award: amount must be a non-negative integer (${a.amount})`);
   const at = a.createdAt ?? new Date();
-  const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
-    WITH entry AS (
+  return Prisma.sql`rep_entry AS (
       INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, target_id, grant_key, idempotency_key, request_hash, created_at)
-      VALUES (${uuidv7(at.getTime())}::uuid, ${userId}::uuid, ${a.source}::"RepSource", ${a.amount}, ${a.reason}, ${a.earnKind}, ${a.targetId ?? null},
-              ${a.grantKey}, ${a.idempotencyKey ?? null}, ${a.requestHash ?? null}, ${at}::timestamptz)
+      SELECT ${uuidv7(at.getTime())}::uuid, ${userId}::uuid, ${a.source}::"RepSource", ${a.amount}, ${a.reason}, ${a.earnKind}, ${a.targetId ?? null},
+             ${a.grantKey}, ${a.idempotencyKey ?? null}, ${a.requestHash ?? null}, ${at}::timestamptz
+      WHERE ${when}
       ON CONFLICT DO NOTHING
       RETURNING *
-    ), raised AS (
-      UPDATE users SET rep_balance = rep_balance + ${a.amount} WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM entry) RETURNING rep_balance
-    )
-    SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM raised) AS balance FROM entry`;
+    ), rep_raised AS (
+      UPDATE users SET rep_balance = rep_balance + ${a.amount} WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM rep_entry) RETURNING rep_balance
+    )`;
+}
+
+/**
+ * Credits Rep in one statement (awardCtes). A key already used grants nothing and answers null, so a retried or
+ * concurrent award is granted once. Callers that also check a condition first hold the user's row lock (lockUser).
+ */
+export async function award(tx: DbTx, userId: string, a: Award): Promise<Granted | null> {
+  const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
+    WITH ${awardCtes(userId, a)}
+    SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM rep_raised) AS balance FROM rep_entry`;
   if (!row) return null;
   const { balance, ...entry } = row;
   return { entry, balance };
