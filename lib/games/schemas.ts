@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pageSchema } from "../http/page";
 import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
-import { rosterPlayer, teamSummary } from "../teams/schemas";
+import { leagueInfo, rosterPlayer, teamSummary } from "../teams/schemas";
 
 // Events (games of the caller's teams), lineups and player ratings; the guess-the-player mini-game; the daily spin.
 
@@ -29,15 +29,7 @@ export const gameIdParams = z.strictObject({ gameId: idString.meta({ description
 
 export const gameStatus = z.enum(["scheduled", "live", "final", "postponed", "canceled"]).meta({ id: "GameStatus" });
 
-const eventLeague = z
-  .object({
-    id: z.string(),
-    slug: z.string(),
-    name: z.string(),
-    shortName: z.string().nullable(),
-    sport: z.string().meta({ description: 'Never null; unknown or empty becomes "other".' }),
-  })
-  .meta({ id: "EventLeague" });
+const eventLeague = leagueInfo.pick({ id: true, slug: true, name: true, shortName: true, sport: true }).meta({ id: "EventLeague" });
 
 const score = z
   .object({

@@ -111,17 +111,8 @@ export async function award(tx: DbTx, userId: string, a: Award): Promise<Granted
   return { entry, balance };
 }
 
-/** One ledger debit: spending Rep (a reward) or a staff reversal. The entry's amount is negative. */
-export interface Debit {
-  earnKind: string;
-  /** Positive: how much to take. */
-  amount: number;
-  source: RepSource;
-  reason: string;
-  grantKey: string;
-  targetId?: string | null;
-  createdAt?: Date;
-}
+/** One ledger debit: spending Rep (a reward) or a staff reversal. `amount` is how much to take (positive); the entry's is negative. */
+export type Debit = Omit<Award, "idempotencyKey" | "requestHash">;
 
 /**
  * Takes Rep from the spendable balance in one statement: a conditional UPDATE … WHERE rep_balance >= amount (the
