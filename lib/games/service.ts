@@ -4,7 +4,7 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
 import { DomainError, notFound, type ErrorDetail } from "../http/errors";
-import { award, SERVER_AWARDS } from "../rep/grants";
+import { award, awardCtes, SERVER_AWARDS } from "../rep/grants";
 import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../teams/queries";
 import { addUtcDays, utcDay } from "../time";
 import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
@@ -133,38 +133,32 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
   const players = input.ratings.map((r) => r.playerId);
   const scores = input.ratings.map((r) => r.score);
 
-  return db.$transaction(async (tx) => {
-    const now = new Date();
-    // The unique (user_id, game_id) holds one rating per user and game; a second submission moves updated_at.
-    const [rating] = await tx.$queryRaw<{ id: string; createdAt: Date; updatedAt: Date; created: boolean }[]>`
+  const now = new Date();
+  const { amount, source, reason } = SERVER_AWARDS.game_rating;
+  // One statement, so no transaction: the unique (user_id, game_id) holds one rating per user and game (a second
+  // submission moves updated_at, and the row lock it takes queues concurrent ones); the scores are replaced (players
+  // left out dropped, the others written: disjoint rows); the Rep's grant key credits the game once.
+  const [row] = await db.$queryRaw<{ createdAt: Date; updatedAt: Date; created: boolean; balance: number | null }[]>`
+    WITH rating AS (
       INSERT INTO game_ratings (id, user_id, game_id, created_at, updated_at)
       VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${gameId}, ${now}::timestamptz, ${now}::timestamptz)
       ON CONFLICT (user_id, game_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
-      RETURNING id::text, created_at AS "createdAt", updated_at AS "updatedAt", (xmax = 0) AS created`;
-    // The submission replaces the scores: players left out are dropped, the others written (disjoint rows: one statement).
-    await tx.$executeRaw`
-      WITH dropped AS (DELETE FROM game_rating_scores WHERE rating_id = ${rating!.id}::uuid AND player_id <> ALL(${players}::text[]))
+      RETURNING id, created_at, updated_at, (xmax = 0) AS created
+    ), dropped AS (
+      DELETE FROM game_rating_scores WHERE rating_id = (SELECT id FROM rating) AND player_id <> ALL(${players}::text[])
+    ), written AS (
       INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
-      SELECT ${rating!.id}::uuid, ${gameId}, p, sc FROM unnest(${players}::text[], ${scores}::int[]) AS t(p, sc)
-      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score`;
-    const { amount, source, reason } = SERVER_AWARDS.game_rating;
-    const granted = await award(tx, userId, {
-      earnKind: "game_rating",
-      amount,
-      source,
-      reason,
-      grantKey: `game_rating:${gameId}`,
-      targetId: gameId,
-      createdAt: now,
-    });
-    const mine = input.ratings.map(({ playerId, score }) => ({ playerId, score })).sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
-    return {
-      gameId,
-      rating: { playersRated: mine.length, ratedAt: rating!.createdAt.toISOString(), updatedAt: rating!.updatedAt.toISOString(), scores: mine },
-      replaced: !rating!.created,
-      rep: { awarded: granted !== null, amount: granted ? amount : 0 },
-    };
-  }, txOptions());
+      SELECT (SELECT id FROM rating), ${gameId}, p, sc FROM unnest(${players}::text[], ${scores}::int[]) AS t(p, sc)
+      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score
+    ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now })}
+    SELECT r.created_at AS "createdAt", r.updated_at AS "updatedAt", r.created, (SELECT rep_balance FROM rep_raised) AS balance FROM rating r`;
+  const mine = input.ratings.map(({ playerId, score }) => ({ playerId, score })).sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
+  return {
+    gameId,
+    rating: { playersRated: mine.length, ratedAt: row!.createdAt.toISOString(), updatedAt: row!.updatedAt.toISOString(), scores: mine },
+    replaced: !row!.created,
+    rep: { awarded: row!.balance !== null, amount: row!.balance !== null ? amount : 0 },
+  };
 }
 
 // Guess the player ---------------------------------------------------------------------------------------------

@@ -39,8 +39,8 @@ export async function listCompletedQuests(db: DbTx, userId: string, { cursor, li
 // ---------------------------------------------------------------------------------------------------------------
 // The quest engine. Quests are data (kind, scope, cadence, steps, reward); eligibility is resolved here only
 // (eligibleQuests). Completion is one function (completeQuest): the quest_progress row of (user, quest, period) is
-// completed at most once (an upsert that only fills completed_at while it is null, under the user's row lock), and
-// its Rep goes through award() under the grant key quest:<questId>:<periodKey>, so a retry or a race credits once.
+// completed at most once (an upsert that only fills completed_at while it is null), and its Rep goes through
+// award() under the grant key quest:<questId>:<periodKey>, so a retry or a race credits once.
 
 export const periodKeyOf = (cadence: "daily" | "once", now: Date) => (cadence === "daily" ? utcDay(now) : "once");
 
@@ -94,7 +94,6 @@ function toQuest(q: QuestRow, now: Date, progress?: ProgressRow, steps: StepRow[
 
 export type QuestView = ReturnType<typeof toQuest>;
 
-/** Views of `quests` for the user: progress, steps and today's quiz sessions, in three batched queries. */
 /** Quests with the user's progress; with `settle`, a quiz whose time ran out is finalized first so its completion shows. */
 async function viewsOf(db: Db, userId: string, quests: QuestRow[], now: Date, settle = false): Promise<QuestView[]> {
   const ids = quests.map((q) => q.id);
