@@ -170,16 +170,17 @@ export async function questStateOf(db: DbTx, userId: string, questIds: string[],
 }
 
 /** eligibleQuests and questStateOf of them, in one statement (today's quest list). */
+/** A quest row as jsonb_agg gives it back: dates as strings, with its list position. */
+type JsonQuestRow = Omit<QuestRow, "availableUntil"> & { availableUntil: string | null; ord: unknown };
+const fromJsonQuestRow = (q: JsonQuestRow): QuestRow => withoutOrd({ ...q, availableUntil: q.availableUntil === null ? null : new Date(q.availableUntil) });
+
 export async function eligibleQuestsWithState(db: DbTx, userId: string, now: Date, graceMs: number): Promise<{ quests: QuestRow[]; state: QuestState }> {
-  const [row] = await db.$queryRaw<(StateRow & { quests: (Omit<QuestRow, "availableUntil"> & { availableUntil: string | null; ord: unknown })[] })[]>`
+  const [row] = await db.$queryRaw<(StateRow & { quests: JsonQuestRow[] })[]>`
     WITH eligible AS (${eligibleSql(userId, now)})
     SELECT (SELECT COALESCE(jsonb_agg(e ORDER BY e.ord), '[]') FROM eligible e) AS quests,
            ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT id FROM eligible`)}`;
   const { quests, ...state } = row!;
-  return {
-    quests: quests.map((q) => withoutOrd({ ...q, availableUntil: q.availableUntil === null ? null : new Date(q.availableUntil) })),
-    state: toState(state),
-  };
+  return { quests: quests.map(fromJsonQuestRow), state: toState(state) };
 }
 
 export interface SessionSummaryRow {
@@ -220,16 +221,24 @@ export async function conditionFactsOf(db: DbTx, userId: string, day: Date): Pro
   return row;
 }
 
-export interface CheckInTarget {
+export interface CheckInContext {
   archived: boolean;
   /** When the named game starts, if it is one of this team's games; null otherwise (or no game named). */
   gameStartsAt: Date | null;
+  /** What the check-in touches (eligibleQuests with the checkInAt filter). */
+  quests: QuestRow[];
 }
 
-/** The team a check-in names and, when it names one, whether the game is this team's. Empty when the team is unknown. */
-export function checkInTargetOf(db: DbTx, teamId: string, gameId: string | undefined) {
-  return db.$queryRaw<CheckInTarget[]>`
+/**
+ * In one statement, what a check-in at `teamId` needs to know: the team (empty when unknown), whether the named game
+ * is this team's, and the quests the check-in completes or advances.
+ */
+export async function checkInContextOf(db: DbTx, userId: string, teamId: string, gameId: string | undefined, now: Date, periodKeys: string[]) {
+  const [row] = await db.$queryRaw<(Omit<CheckInContext, "quests"> & { quests: JsonQuestRow[] })[]>`
+    WITH touched AS (${eligibleSql(userId, now, { checkInAt: teamId, periodKeys })})
     SELECT t.archived_at IS NOT NULL AS archived,
-           (SELECT g.starts_at FROM games g WHERE g.id = ${gameId ?? null} AND (g.home_team_id = t.id OR g.away_team_id = t.id)) AS "gameStartsAt"
+           (SELECT g.starts_at FROM games g WHERE g.id = ${gameId ?? null} AND (g.home_team_id = t.id OR g.away_team_id = t.id)) AS "gameStartsAt",
+           (SELECT COALESCE(jsonb_agg(q ORDER BY q.ord), '[]') FROM touched q) AS quests
     FROM teams t WHERE t.id = ${teamId}`;
+  return row ? { ...row, quests: row.quests.map(fromJsonQuestRow) } : undefined;
 }

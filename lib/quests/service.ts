@@ -10,7 +10,7 @@ import { keysetPage } from "../http/page";
 import { award, awardCtes, SERVER_AWARDS } from "../rep/grants";
 import { addUtcDays, utcDay, utcDayStart } from "../time";
 import {
-  checkInTargetOf,
+  checkInContextOf,
   completionsOf,
   conditionFactsOf,
   eligibleQuests,
@@ -290,9 +290,8 @@ interface SessionRow {
   questions: { id: string; prompt: string; choices: string[]; answerIndex: number }[];
 }
 
-/** Locks the user's session row (SELECT … FOR UPDATE): answers, timeouts and forfeits apply one at a time. */
-async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise<SessionRow> {
-  const [s] = await tx.$queryRaw<SessionRow[]>`
+/** The user's session row (SELECT … FOR UPDATE, so answers, timeouts and forfeits apply one at a time) with its quest and questions. */
+const lockedSessionSql = (userId: string, sessionId: string) => Prisma.sql`
     SELECT s.id::text AS id, s.user_id::text AS "userId", s.quest_id AS "questId", s.day, s.status::text AS status,
            s.question_ids AS "questionIds", s.current_index AS "currentIndex", s.correct_count AS "correctCount",
            s.question_shown_at AS "questionShownAt", s.started_at AS "startedAt", s.ended_at AS "endedAt", s.rep_awarded AS "repAwarded",
@@ -302,8 +301,49 @@ async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise
     FROM quiz_sessions s JOIN quests q ON q.id = s.quest_id
     WHERE s.id = ${sessionId}::uuid AND s.user_id = ${userId}::uuid
     FOR UPDATE OF s`;
+
+async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise<SessionRow> {
+  const [s] = await tx.$queryRaw<SessionRow[]>`${lockedSessionSql(userId, sessionId)}`;
   if (!s) throw notFound("Quiz session");
   return s;
+}
+
+/**
+ * The usual answer in one statement, no transaction: the session row is locked within it, and only when the session
+ * is the caller's and active, the answer is in time, its question is not the last, the answerIndex is inside the
+ * choices and `position` (when sent) is the current one, the answer is recorded and the session moves on. Anything
+ * else writes nothing and answers null, and submitAnswer takes the full path (errors, timeouts, the last question).
+ */
+async function answerInTime(db: Db, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now: Date) {
+  const [row] = await db.$queryRaw<SessionRow[]>`
+    WITH s AS (${lockedSessionSql(userId, sessionId)}),
+    ok AS (
+      SELECT * FROM s
+      WHERE status = 'active' AND "currentIndex" < cardinality("questionIds") - 1
+        AND ${now}::timestamptz <= "questionShownAt" + make_interval(secs => seconds + ${QUIZ_GRACE_MS / 1000}::float8)
+        AND (${body.position ?? null}::int IS NULL OR ${body.position ?? null}::int = "currentIndex")
+    ),
+    fits AS (SELECT * FROM ok WHERE ${body.answerIndex} < jsonb_array_length(questions -> "currentIndex" -> 'choices')),
+    answer AS (
+      INSERT INTO quiz_answers (session_id, position, question_id, answer_index, correct, answered_at)
+      SELECT id::uuid, "currentIndex", "questionIds"["currentIndex" + 1], ${body.answerIndex},
+             ${body.answerIndex} = (questions -> "currentIndex" ->> 'answerIndex')::int, ${now}::timestamptz
+      FROM fits
+      ON CONFLICT DO NOTHING
+      RETURNING correct
+    ),
+    moved AS (
+      UPDATE quiz_sessions qs SET current_index = f."currentIndex" + 1, question_shown_at = ${now}::timestamptz,
+             correct_count = f."correctCount" + (SELECT correct::int FROM answer)
+      FROM fits f WHERE qs.id = f.id::uuid AND EXISTS (SELECT 1 FROM answer)
+    )
+    SELECT f.* FROM fits f WHERE EXISTS (SELECT 1 FROM answer)`;
+  if (!row) return null;
+  const position = row.currentIndex;
+  const correctIndex = row.questions[position]!.answerIndex;
+  const correct = body.answerIndex === correctIndex;
+  const next: SessionRow = { ...row, currentIndex: position + 1, correctCount: row.correctCount + (correct ? 1 : 0), questionShownAt: now };
+  return { correct, timedOut: false, position, correctIndex, session: sessionView(next) };
 }
 
 /** Records every question whose window closed as a miss and, when none remain, completes the session. */
@@ -417,6 +457,8 @@ export async function getQuizSession(db: Db, userId: string, sessionId: string, 
  * miss (timedOut: true, the answer is not applied to the next question) and the session moves on.
  */
 export async function submitAnswer(db: Db, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now = new Date()) {
+  const fast = await answerInTime(db, userId, sessionId, body, now);
+  if (fast) return fast;
   return db.$transaction(async (tx) => {
     const s0 = await lockSession(tx, userId, sessionId);
     if (s0.status !== "active") throw new DomainError("QUIZ_SESSION_ENDED", `This quiz session is already ${s0.status}.`);
@@ -475,13 +517,11 @@ export async function forfeitQuiz(db: Db, userId: string, sessionId: string, now
  */
 export async function arenaCheckIn(db: Db, userId: string, body: { teamId: string; gameId?: string }, now = new Date()) {
   const today = utcDay(now);
-  // Side by side: the team (and the game), and the quests this check-in completes or advances: the team's check-in
-  // quest if the user may take it, and quests with a check-in step still to do that it can meet.
-  const [[target], quests] = await Promise.all([
-    checkInTargetOf(db, body.teamId, body.gameId),
-    eligibleQuests(db, userId, now, { checkInAt: body.teamId, periodKeys: ["once", today] }),
-  ]);
+  // One read: the team (and the game), and the quests this check-in completes or advances: the team's check-in quest
+  // if the user may take it, and quests with a check-in step still to do that it can meet.
+  const target = await checkInContextOf(db, userId, body.teamId, body.gameId, now, ["once", today]);
   if (!target || target.archived) throw notFound("Team");
+  const { quests } = target;
   if (body.gameId !== undefined && (!target.gameStartsAt || utcDay(target.gameStartsAt) !== today)) {
     throw new DomainError("CHECK_IN_GAME_MISMATCH", "That game is not this team's game today (UTC).", [
       { path: "body.gameId", message: "Not a game of this team on today's UTC day" },
