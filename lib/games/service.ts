@@ -135,23 +135,27 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
 
   const now = new Date();
   const { amount, source, reason } = SERVER_AWARDS.game_rating;
-  // One statement, so no transaction: the unique (user_id, game_id) holds one rating per user and game (a second
-  // submission moves updated_at, and the row lock it takes queues concurrent ones); the scores are replaced (players
-  // left out dropped, the others written: disjoint rows); the Rep's grant key credits the game once.
-  const [row] = await db.$queryRaw<{ createdAt: Date; updatedAt: Date; created: boolean; balance: number | null }[]>`
-    WITH rating AS (
+  const row = await db.$transaction(async (tx) => {
+    // The unique (user_id, game_id) holds one rating per user and game; a second submission moves updated_at. Either
+    // way the row stays locked until commit, so concurrent submissions of one fan queue here.
+    const [rating] = await tx.$queryRaw<{ id: string; createdAt: Date; updatedAt: Date; created: boolean }[]>`
       INSERT INTO game_ratings (id, user_id, game_id, created_at, updated_at)
       VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${gameId}, ${now}::timestamptz, ${now}::timestamptz)
       ON CONFLICT (user_id, game_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
-      RETURNING id, created_at, updated_at, (xmax = 0) AS created
-    ), dropped AS (
-      DELETE FROM game_rating_scores WHERE rating_id = (SELECT id FROM rating) AND player_id <> ALL(${players}::text[])
-    ), written AS (
-      INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
-      SELECT (SELECT id FROM rating), ${gameId}, p, sc FROM unnest(${players}::text[], ${scores}::int[]) AS t(p, sc)
-      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score
-    ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now })}
-    SELECT r.created_at AS "createdAt", r.updated_at AS "updatedAt", r.created, (SELECT rep_balance FROM rep_raised) AS balance FROM rating r`;
+      RETURNING id::text, created_at AS "createdAt", updated_at AS "updatedAt", (xmax = 0) AS created`;
+    // A statement of its own, after the lock: its snapshot sees the scores an earlier submission committed, so the
+    // replacement drops them (players left out) and rewrites the others (disjoint rows); the Rep's grant key
+    // credits the game once.
+    const [credited] = await tx.$queryRaw<{ balance: number | null }[]>`
+      WITH dropped AS (DELETE FROM game_rating_scores WHERE rating_id = ${rating!.id}::uuid AND player_id <> ALL(${players}::text[])),
+      written AS (
+        INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
+        SELECT ${rating!.id}::uuid, ${gameId}, p, sc FROM unnest(${players}::text[], ${scores}::int[]) AS t(p, sc)
+        ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score
+      ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now })}
+      SELECT (SELECT rep_balance FROM rep_raised) AS balance`;
+    return { ...rating!, balance: credited!.balance };
+  }, txOptions());
   const mine = input.ratings.map(({ playerId, score }) => ({ playerId, score })).sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
   return {
     gameId,
