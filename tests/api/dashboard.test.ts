@@ -92,4 +92,25 @@ describe("dashboard routes", () => {
     const starts = games.map((g) => Date.parse(g.startsAt));
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
   });
+
+  it("the one-statement home screen answers exactly what the separate routes answer", async () => {
+    const { auth, userId } = await fan("tm_hch", "tm_fpb");
+    expect((await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: auth, json: { teamId: "tm_hch" } })).status).toBe(201);
+    await credit(userId, 12, "playerAmp", "t:eq");
+    const [home, balance, quests, events] = await Promise.all([
+      api("GET", "/api/dashboard", { headers: auth }),
+      api("GET", "/api/dashboard/balance", { headers: auth }),
+      api("GET", "/api/dashboard/quests", { headers: auth }),
+      api("GET", "/api/events?status=upcoming&limit=5", { headers: auth }),
+    ]);
+    const d = home.body.data;
+    expect(d.rep).toEqual(balance.body.data);
+    expect(d.streak).toEqual(quests.body.data.streak);
+    expect(d.streak.lastDay).toBe(today());
+    const { streak: _streak, ...questsWithoutStreak } = quests.body.data;
+    expect(d.quests).toEqual(questsWithoutStreak);
+    expect(d.quests.quests.some((q: { completed: boolean; completedAt: string | null }) => q.completed && q.completedAt)).toBe(true);
+    expect(d.nextGames).toEqual(events.body.data.events);
+    expect(d.nextGames.length).toBeGreaterThan(0);
+  });
 });
