@@ -1,7 +1,4 @@
 import type { DbTx } from "../db/client";
-import { Prisma } from "../generated/prisma/client";
-import { fromJsonEventRow, upcomingEventsSql, type JsonEventRow } from "../games/queries";
-import { eligibleSql, fromJsonQuestRow, questStateColumns, toState, type JsonQuestRow, type StateRow } from "../quests/queries";
 import { toStreak } from "../quests/service";
 import { utcDayStart } from "../time";
 
@@ -12,34 +9,30 @@ export interface RepTotalsRow {
   balance: number;
   streakCurrent: number | null;
   streakLongest: number | null;
-  /** A Date from a plain row, a "YYYY-MM-DD" string from a JSON one. */
-  streakLastDay: Date | string | null;
-  fanAmp: bigint | number;
-  club: bigint | number;
-  playerAmp: bigint | number;
-  serviceDirect: bigint | number;
-  spent: bigint | number;
+  streakLastDay: Date | null;
+  fanAmp: bigint;
+  club: bigint;
+  playerAmp: bigint;
+  serviceDirect: bigint;
+  spent: bigint;
 }
 
-const SPENDING = SPEND_KINDS as unknown as string[];
-
 /**
- * The caller's Rep and streak as SQL (one RepTotalsRow): the spendable balance (users.rep_balance), the ledger summed
- * per source, and the daily streak row. Earned Rep per source counts credits net of staff reversals; spending (reward
+ * The caller's Rep and streak in one statement: the spendable balance (users.rep_balance), the ledger summed per
+ * source, and the daily streak row. Earned Rep per source counts credits net of staff reversals; spending (reward
  * redemptions) is counted apart, so earned − spent = balance.
  */
-const repAndStreakSql = (userId: string) => Prisma.sql`
+export async function repAndStreak(db: DbTx, userId: string, now: Date) {
+  const [row] = await db.$queryRaw<RepTotalsRow[]>`
     SELECT u.rep_balance AS balance, st.current AS "streakCurrent", st.longest AS "streakLongest", st.last_day AS "streakLastDay",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'fanAmp' AND e.earn_kind <> ALL(${SPENDING})), 0) AS "fanAmp",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'club' AND e.earn_kind <> ALL(${SPENDING})), 0) AS club,
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'playerAmp' AND e.earn_kind <> ALL(${SPENDING})), 0) AS "playerAmp",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'serviceDirect' AND e.earn_kind <> ALL(${SPENDING})), 0) AS "serviceDirect",
-           COALESCE(-SUM(e.amount) FILTER (WHERE e.earn_kind = ANY(${SPENDING})), 0) AS spent
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'fanAmp' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "fanAmp",
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'club' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS club,
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'playerAmp' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "playerAmp",
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'serviceDirect' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "serviceDirect",
+           COALESCE(-SUM(e.amount) FILTER (WHERE e.earn_kind = ANY(${SPEND_KINDS as unknown as string[]})), 0) AS spent
     FROM users u LEFT JOIN user_streaks st ON st.user_id = u.id LEFT JOIN rep_entries e ON e.user_id = u.id
     WHERE u.id = ${userId}::uuid
     GROUP BY u.id, st.user_id`;
-
-function toRepAndStreak(row: RepTotalsRow | undefined, now: Date) {
   const bySource = {
     fanAmp: Number(row?.fanAmp ?? 0),
     club: Number(row?.club ?? 0),
@@ -52,33 +45,8 @@ function toRepAndStreak(row: RepTotalsRow | undefined, now: Date) {
     spent: Number(row?.spent ?? 0),
     bySource,
   };
-  const streakRow = row?.streakLastDay ? { current: row.streakCurrent!, longest: row.streakLongest!, lastDay: new Date(row.streakLastDay) } : null;
+  const streakRow = row?.streakLastDay ? { current: row.streakCurrent!, longest: row.streakLongest!, lastDay: row.streakLastDay } : null;
   return { rep, streak: toStreak(streakRow, now) };
-}
-
-export async function repAndStreak(db: DbTx, userId: string, now: Date) {
-  const [row] = await db.$queryRaw<RepTotalsRow[]>`${repAndStreakSql(userId)}`;
-  return toRepAndStreak(row, now);
-}
-
-/**
- * The whole home screen in one statement: Rep and streak, today's quests with their state (the quests module's
- * eligibility and state SQL), and the next `nextGames` games of the caller's teams (the games module's SQL).
- */
-export async function dashboardRead(db: DbTx, userId: string, now: Date, graceMs: number, nextGames: number) {
-  const [row] = await db.$queryRaw<(StateRow & { rep: RepTotalsRow | null; quests: JsonQuestRow[]; nextGames: JsonEventRow[] })[]>`
-    WITH eligible AS (${eligibleSql(userId, now)})
-    SELECT (SELECT to_jsonb(r) FROM (${repAndStreakSql(userId)}) r) AS rep,
-           (SELECT COALESCE(jsonb_agg(e ORDER BY e.ord), '[]') FROM eligible e) AS quests,
-           ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT id FROM eligible`)},
-           (SELECT COALESCE(jsonb_agg(g ORDER BY g."startsAt", g.id), '[]') FROM (${upcomingEventsSql(userId, nextGames)}) g) AS "nextGames"`;
-  const { rep, quests, nextGames: games, ...state } = row!;
-  return {
-    ...toRepAndStreak(rep ?? undefined, now),
-    quests: quests.map(fromJsonQuestRow),
-    state: toState(state),
-    nextGames: games.map(fromJsonEventRow),
-  };
 }
 
 export interface ActivityRow {

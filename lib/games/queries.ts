@@ -104,16 +104,17 @@ function decodeEventCursor(cursor: string, list: EventList): { at: Date; id: str
   return { at, id };
 }
 
-/** One page of the caller's events in `list`, `take` rows after `after`, as SQL (rows are EventRows). */
-function eventsPageSql(userId: string, list: EventList, after: { at: Date; id: string } | undefined, take: number): Prisma.Sql {
+/** One page of the caller's events in `list` (one statement). */
+export async function readEventsPage(db: DbTx, userId: string, { list, cursor, limit }: { list: EventList; cursor?: string; limit: number }) {
   const { statuses, desc } = LISTS[list];
+  const after = cursor ? decodeEventCursor(cursor, list) : undefined;
   const keyset = after
     ? desc
       ? Prisma.sql`AND (g.starts_at, g.id) < (${after.at}::timestamptz, ${after.id})`
       : Prisma.sql`AND (g.starts_at, g.id) > (${after.at}::timestamptz, ${after.id})`
     : Prisma.empty;
   const order = desc ? Prisma.sql`g.starts_at DESC, g.id DESC` : Prisma.sql`g.starts_at ASC, g.id ASC`;
-  return Prisma.sql`
+  const rows = await db.$queryRaw<EventRow[]>`
     WITH mine AS (${myTeamIds(userId)})
     SELECT ${EVENT_COLUMNS}
     FROM ${eventFrom(userId)}
@@ -122,31 +123,9 @@ function eventsPageSql(userId: string, list: EventList, after: { at: Date; id: s
                    SELECT ag.id FROM mine JOIN games ag ON ag.away_team_id = mine.team_id)
       AND ${statuses} ${keyset}
     ORDER BY ${order}
-    LIMIT ${take}`;
-}
-
-/** One page of the caller's events in `list` (one statement). */
-export async function readEventsPage(db: DbTx, userId: string, { list, cursor, limit }: { list: EventList; cursor?: string; limit: number }) {
-  const after = cursor ? decodeEventCursor(cursor, list) : undefined;
-  const rows = await db.$queryRaw<EventRow[]>`${eventsPageSql(userId, list, after, limit + 1)}`;
+    LIMIT ${limit + 1}`;
   return keysetPage("events", rows, limit, (r) => encodeCursor(`${list}:${r.startsAt.getTime()}`, r.id), toEvent);
 }
-
-/** The next `count` undecided games of the caller's teams as SQL, for a statement that embeds them (the dashboard). */
-export const upcomingEventsSql = (userId: string, count: number) => eventsPageSql(userId, "upcoming", undefined, count);
-
-/** An EventRow as jsonb_agg gives it back (times as strings). */
-export type JsonEventRow = Omit<EventRow, "startsAt" | "ratedAt" | "ratingUpdatedAt"> & {
-  startsAt: string;
-  ratedAt: string | null;
-  ratingUpdatedAt: string | null;
-};
-export const fromJsonEventRow = (r: JsonEventRow): EventRow => ({
-  ...r,
-  startsAt: new Date(r.startsAt),
-  ratedAt: r.ratedAt === null ? null : new Date(r.ratedAt),
-  ratingUpdatedAt: r.ratingUpdatedAt === null ? null : new Date(r.ratingUpdatedAt),
-});
 
 /**
  * The next `count` games of the caller's followed or joined teams (not decided yet: scheduled, live or postponed),

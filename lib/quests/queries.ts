@@ -68,7 +68,7 @@ function narrow(userId: string, only: QuestFilter | undefined): Prisma.Sql {
  * team the user follows or joined (scope team), or gated by a pass the user holds unexpired (scope pass). One query;
  * `only` narrows it (a quest id: empty when unknown or not eligible).
  */
-export function eligibleSql(userId: string, now: Date, only?: QuestFilter): Prisma.Sql {
+function eligibleSql(userId: string, now: Date, only?: QuestFilter): Prisma.Sql {
   return Prisma.sql`
     SELECT q.id, q.slug, q.title, q.description, q.team_id AS "teamId", q.pass_id AS "passId", q.kind::text AS kind,
            q.scope::text AS scope, q.cadence::text AS cadence, q.rep_reward AS "repReward", q.rep_source::text AS "repSource",
@@ -131,7 +131,7 @@ export interface QuestState {
 }
 
 /** The state of the quests `ids` (a subquery of quest ids) for the user: columns progress, steps, sessions, expiredSession. */
-export function questStateColumns(userId: string, now: Date, graceMs: number, ids: Prisma.Sql): Prisma.Sql {
+function questStateColumns(userId: string, now: Date, graceMs: number, ids: Prisma.Sql): Prisma.Sql {
   const today = utcDay(now);
   return Prisma.sql`
       (SELECT COALESCE(jsonb_agg(x), '[]') FROM (
@@ -157,8 +157,8 @@ export function questStateColumns(userId: string, now: Date, graceMs: number, id
                 AND s.question_shown_at + make_interval(secs => COALESCE(q.quiz_seconds, 20) + ${graceMs / 1000}::float8) < ${now}::timestamptz) AS "expiredSession"`;
 }
 
-export type StateRow = Omit<QuestState, "progress"> & { progress: (Omit<ProgressRow, "completedAt"> & { completedAt: string | null })[] };
-export const toState = (r: StateRow): QuestState => ({
+type StateRow = Omit<QuestState, "progress"> & { progress: (Omit<ProgressRow, "completedAt"> & { completedAt: string | null })[] };
+const toState = (r: StateRow): QuestState => ({
   ...r,
   progress: r.progress.map((p) => ({ ...p, completedAt: p.completedAt === null ? null : new Date(p.completedAt) })),
 });
@@ -171,9 +171,8 @@ export async function questStateOf(db: DbTx, userId: string, questIds: string[],
 
 /** eligibleQuests and questStateOf of them, in one statement (today's quest list). */
 /** A quest row as jsonb_agg gives it back: dates as strings, with its list position. */
-export type JsonQuestRow = Omit<QuestRow, "availableUntil"> & { availableUntil: string | null; ord: unknown };
-export const fromJsonQuestRow = (q: JsonQuestRow): QuestRow =>
-  withoutOrd({ ...q, availableUntil: q.availableUntil === null ? null : new Date(q.availableUntil) });
+type JsonQuestRow = Omit<QuestRow, "availableUntil"> & { availableUntil: string | null; ord: unknown };
+const fromJsonQuestRow = (q: JsonQuestRow): QuestRow => withoutOrd({ ...q, availableUntil: q.availableUntil === null ? null : new Date(q.availableUntil) });
 
 export async function eligibleQuestsWithState(db: DbTx, userId: string, now: Date, graceMs: number): Promise<{ quests: QuestRow[]; state: QuestState }> {
   const [row] = await db.$queryRaw<(StateRow & { quests: JsonQuestRow[] })[]>`

@@ -102,8 +102,7 @@ async function viewsOf(db: Db, userId: string, quests: QuestRow[], now: Date, se
   return toViews(quests, state, now);
 }
 
-/** Quests and their state (as eligibleQuestsWithState reads them) as the API shows them. */
-export function toViews(quests: QuestRow[], state: QuestState, now: Date): QuestView[] {
+function toViews(quests: QuestRow[], state: QuestState, now: Date): QuestView[] {
   const progressBy = new Map(state.progress.map((p) => [p.questId, p]));
   const sessionBy = new Map(state.sessions.map((s) => [s.questId, s]));
   const stepsBy = new Map<string, StepRow[]>();
