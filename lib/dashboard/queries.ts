@@ -1,9 +1,7 @@
 import type { DbTx } from "../db/client";
+import { SPENDING_KINDS } from "../rep/grants";
 import { toStreak } from "../quests/service";
 import { utcDayStart } from "../time";
-
-/** Debits that are spending (rewards), as opposed to credits and the reversals of credits. */
-export const SPEND_KINDS = ["reward_redemption"] as const;
 
 export interface RepTotalsRow {
   balance: number;
@@ -25,11 +23,11 @@ export interface RepTotalsRow {
 export async function repAndStreak(db: DbTx, userId: string, now: Date) {
   const [row] = await db.$queryRaw<RepTotalsRow[]>`
     SELECT u.rep_balance AS balance, st.current AS "streakCurrent", st.longest AS "streakLongest", st.last_day AS "streakLastDay",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'fanAmp' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "fanAmp",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'club' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS club,
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'playerAmp' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "playerAmp",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'serviceDirect' AND e.earn_kind <> ALL(${SPEND_KINDS as unknown as string[]})), 0) AS "serviceDirect",
-           COALESCE(-SUM(e.amount) FILTER (WHERE e.earn_kind = ANY(${SPEND_KINDS as unknown as string[]})), 0) AS spent
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'fanAmp' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS "fanAmp",
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'club' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS club,
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'playerAmp' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS "playerAmp",
+           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'serviceDirect' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS "serviceDirect",
+           COALESCE(-SUM(e.amount) FILTER (WHERE e.earn_kind = ANY(${SPENDING_KINDS})), 0) AS spent
     FROM users u LEFT JOIN user_streaks st ON st.user_id = u.id LEFT JOIN rep_entries e ON e.user_id = u.id
     WHERE u.id = ${userId}::uuid
     GROUP BY u.id, st.user_id`;

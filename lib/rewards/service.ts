@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
 import { DomainError, notFound } from "../http/errors";
-import { debit } from "../rep/grants";
+import { debit, REWARD_REDEMPTION } from "../rep/grants";
 import { activeRewards, callerProgress, metricValue, toCatalogReward, toClaim, type MilestoneMetric } from "./queries";
 import type { RedeemInput } from "./schemas";
 
@@ -79,11 +79,11 @@ export async function redeem(db: Db, userId: string, input: RedeemInput) {
     let after = balance;
     if (reward.costRep > 0) {
       const spent = await debit(tx, userId, {
-        earnKind: "reward_redemption",
+        earnKind: REWARD_REDEMPTION,
         amount: reward.costRep,
         source: "serviceDirect",
         reason: `Redeemed: ${reward.title}`,
-        grantKey: `reward_redemption:${claim.id}`,
+        grantKey: `${REWARD_REDEMPTION}:${claim.id}`,
         targetId: reward.id,
       });
       // Unreachable under the row lock (the balance was read under it); the conditional UPDATE and the CHECK back it.
