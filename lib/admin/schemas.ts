@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { questCadence, questKind, questScope } from "../quests/schemas";
+import { repSource } from "../rep/schemas";
+import { milestoneMetric, rewardKind } from "../rewards/schemas";
 
 // Inputs of the staff console's pages and server actions (search forms, ids in form fields).
 
@@ -33,16 +36,19 @@ export const utcDateTimeField = z
   .transform((v) => new Date(`${v.length === 16 ? `${v}:00` : v}Z`))
   .refine((d) => !Number.isNaN(d.getTime()), "a valid date and time");
 
+/** Lower-case letters, digits and single hyphens; also the console's form pattern (HTML anchors it itself). */
+export const SLUG_PATTERN = "[a-z0-9]+(?:-[a-z0-9]+)*";
 export const slugSchema = z
   .string()
   .trim()
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lower-case letters, digits and single hyphens")
+  .regex(new RegExp(`^${SLUG_PATTERN}$`), "lower-case letters, digits and single hyphens")
   .max(80);
 
-export const QUEST_KINDS = ["quiz", "check_in", "visit", "multi_step"] as const;
-export const QUEST_SCOPES = ["global", "team", "pass"] as const;
-export const QUEST_CADENCES = ["daily", "once"] as const;
-export const REP_SOURCES = ["fanAmp", "club", "playerAmp", "serviceDirect"] as const;
+// The values the console offers are the API's own enums.
+export const QUEST_KINDS = questKind.options;
+export const QUEST_SCOPES = questScope.options;
+export const QUEST_CADENCES = questCadence.options;
+export const REP_SOURCES = repSource.options;
 
 const questWindow = {
   availableFrom: optional(utcDateTimeField),
@@ -104,8 +110,8 @@ export const questionCreateSchema = z
   });
 export type QuestionCreate = z.infer<typeof questionCreateSchema>;
 
-export const REWARD_KINDS = ["redeem", "milestone"] as const;
-export const REWARD_MILESTONES = ["rep_earned", "quests_completed", "streak_days"] as const;
+export const REWARD_KINDS = rewardKind.options;
+export const REWARD_MILESTONES = milestoneMetric.options;
 
 export const rewardCreateSchema = z
   .object({

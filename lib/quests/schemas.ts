@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageSchema } from "../http/page";
 import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { repSource } from "../rep/schemas";
 
 export const completedQuestsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) });
 
@@ -31,7 +32,10 @@ export const sessionParams = z.strictObject({
   sessionId: z.string().regex(UUID_PATTERN, "Must be a session id (UUID)").meta({ description: "Quiz session id (UUID)." }),
 });
 
-const repSource = z.enum(["fanAmp", "club", "playerAmp", "serviceDirect"]);
+export const questKind = z.enum(["quiz", "check_in", "visit", "multi_step"]);
+export const questScope = z.enum(["global", "team", "pass"]);
+export const questCadence = z.enum(["daily", "once"]);
+const quizSessionStatus = z.enum(["active", "completed", "forfeited"]);
 
 export const questAward = z
   .object({
@@ -63,9 +67,9 @@ export const quest = z
     slug: z.string(),
     title: z.string(),
     description: z.string().nullable(),
-    kind: z.enum(["quiz", "check_in", "visit", "multi_step"]),
-    scope: z.enum(["global", "team", "pass"]),
-    cadence: z.enum(["daily", "once"]),
+    kind: questKind,
+    scope: questScope,
+    cadence: questCadence,
     teamId: z.string().nullable(),
     passId: z.string().nullable(),
     repReward: z.number().int().meta({ description: "The quest's reward as configured (0 for check-in quests: their Rep is the check-in's)." }),
@@ -86,7 +90,7 @@ export const quest = z
         length: z.number().int(),
         secondsPerQuestion: z.number().int(),
         sessionId: z.string().nullable().meta({ description: "Today's session, if one was started." }),
-        sessionStatus: z.enum(["active", "completed", "forfeited"]).nullable(),
+        sessionStatus: quizSessionStatus.nullable(),
       })
       .nullable()
       .meta({ description: "Quiz quests only." }),
@@ -112,7 +116,7 @@ export const quizSession = z
     id: z.string(),
     questId: z.string(),
     day: z.string().meta({ description: "The UTC day of the attempt (YYYY-MM-DD)." }),
-    status: z.enum(["active", "completed", "forfeited"]),
+    status: quizSessionStatus,
     total: z.number().int(),
     answered: z.number().int().meta({ description: "Questions answered or timed out so far." }),
     correctCount: z.number().int(),
@@ -184,7 +188,7 @@ export const dailySummary = z
             title: z.string(),
             completed: z.boolean(),
             sessionId: z.string().nullable(),
-            sessionStatus: z.enum(["active", "completed", "forfeited"]).nullable(),
+            sessionStatus: quizSessionStatus.nullable(),
             award: questAward,
             repAwarded: z.number().int().nullable(),
           })

@@ -1,4 +1,5 @@
 import type { CSSProperties, ReactNode } from "react";
+import { SLUG_PATTERN } from "@/lib/admin/schemas";
 
 // Small shared pieces for the console's server-rendered pages (plain HTML, inline styles, no client script).
 
@@ -69,5 +70,41 @@ export function TableHead({ columns }: { columns: string[] }) {
         ))}
       </tr>
     </thead>
+  );
+}
+
+/** A labelled select over a fixed list of values (the first is the default unless another is named). */
+export function Select({ name, label, options, defaultValue }: { name: string; label: string; options: readonly string[]; defaultValue?: string }) {
+  return (
+    <label style={styles.label}>
+      {label}
+      <select name={name} defaultValue={defaultValue ?? options[0]} style={styles.input}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The title, slug and description every catalog entry (quest, reward) is created with. */
+export function CatalogFields() {
+  return (
+    <>
+      <label style={styles.label}>
+        Title
+        <input name="title" required maxLength={120} style={styles.input} />
+      </label>
+      <label style={styles.label}>
+        Slug
+        <input name="slug" required maxLength={80} pattern={SLUG_PATTERN} style={styles.input} />
+      </label>
+      <label style={{ ...styles.label, minWidth: 300 }}>
+        Description
+        <input name="description" maxLength={500} style={styles.input} />
+      </label>
+    </>
   );
 }

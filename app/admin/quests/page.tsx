@@ -3,7 +3,7 @@ import { QUEST_CADENCES, QUEST_KINDS, QUEST_SCOPES, REP_SOURCES } from "@/lib/ad
 import { db } from "@/lib/db/client";
 import { createQuestAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
+import { CatalogFields, first, Notice, Select, styles, when, type SearchParams, TableHead } from "../_lib/ui";
 import { QUEST_ERRORS, questWindow } from "./shared";
 
 export default async function QuestsPage({ searchParams }: { searchParams: SearchParams }) {
@@ -56,18 +56,7 @@ export default async function QuestsPage({ searchParams }: { searchParams: Searc
 
       <h2>Create a quest</h2>
       <form action={createQuestAction} aria-label="Create a quest" style={styles.form}>
-        <label style={styles.label}>
-          Title
-          <input name="title" required maxLength={120} style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Slug
-          <input name="slug" required maxLength={80} pattern="[a-z0-9]+(-[a-z0-9]+)*" style={styles.input} />
-        </label>
-        <label style={{ ...styles.label, minWidth: 320 }}>
-          Description
-          <input name="description" maxLength={500} style={styles.input} />
-        </label>
+        <CatalogFields />
         <Select name="kind" label="Kind" options={QUEST_KINDS} />
         <Select name="scope" label="Scope" options={QUEST_SCOPES} />
         <label style={styles.label}>
@@ -123,20 +112,5 @@ export default async function QuestsPage({ searchParams }: { searchParams: Searc
         offered and keeps its history. Quiz settings apply to quiz quests only.
       </p>
     </>
-  );
-}
-
-function Select({ name, label, options, defaultValue }: { name: string; label: string; options: readonly string[]; defaultValue?: string }) {
-  return (
-    <label style={styles.label}>
-      {label}
-      <select name={name} defaultValue={defaultValue ?? options[0]} style={styles.input}>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }

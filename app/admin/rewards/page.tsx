@@ -3,7 +3,7 @@ import { REWARD_KINDS, REWARD_MILESTONES } from "@/lib/admin/schemas";
 import { db } from "@/lib/db/client";
 import { activateRewardAction, adjustStockAction, createRewardAction, deactivateRewardAction, setStockAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, type SearchParams, TableHead } from "../_lib/ui";
+import { CatalogFields, first, Notice, Select, styles, type SearchParams, TableHead } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = {
   title: "Enter a title (1-120 characters).",
@@ -119,28 +119,8 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
 
       <h2>Create a reward</h2>
       <form action={createRewardAction} aria-label="Create a reward" style={styles.form}>
-        <label style={styles.label}>
-          Title
-          <input name="title" required maxLength={120} style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Slug
-          <input name="slug" required maxLength={80} pattern="[a-z0-9]+(-[a-z0-9]+)*" style={styles.input} />
-        </label>
-        <label style={{ ...styles.label, minWidth: 280 }}>
-          Description
-          <input name="description" maxLength={500} style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Kind
-          <select name="kind" defaultValue="redeem" style={styles.input}>
-            {REWARD_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CatalogFields />
+        <Select name="kind" label="Kind" options={REWARD_KINDS} defaultValue="redeem" />
         <label style={styles.label}>
           Cost (Rep)
           <input name="costRep" type="number" min={0} required defaultValue={0} style={{ ...styles.input, width: 100 }} />
