@@ -1,6 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
 import { notFound } from "../http/errors";
+import { utcDay } from "../time";
 import { hasOvertimeLosses, normalizeSport, SPORT_PATTERN_SQL } from "./sport";
 
 // Team reads are hand-written SQL: one round trip joins the team with its league, conference and division
@@ -204,7 +205,7 @@ export async function readPublicDetail(db: Db, idOrSlug: string) {
   return {
     ...toTeam(t),
     teamRecord: toTeamRecord(t, recordSport(t.leagueSport, t.sport)),
-    foundedDate: t.foundedDate ? t.foundedDate.toISOString().slice(0, 10) : null,
+    foundedDate: t.foundedDate ? utcDay(t.foundedDate) : null,
   };
 }
 

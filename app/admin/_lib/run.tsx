@@ -1,6 +1,9 @@
 import { SYNC_ENTITIES, type SyncRunView } from "@/lib/sync/service";
 import { styles, when, TableHead } from "./ui";
 
+/** The counts a sync run reports per entity, in table order. */
+const COUNTS = ["created", "updated", "archived", "unchanged"] as const;
+
 const STATUS_COLOR = { running: "#8a6d00", succeeded: "#2e6b36", failed: "#a33" } as const;
 
 export function RunStatus({ status }: { status: SyncRunView["status"] }) {
@@ -40,18 +43,11 @@ export function RunDetail({ run, headingLevel = 2 }: { run: SyncRunView; heading
                     <th scope="row" style={styles.rowHead}>
                       {e}
                     </th>
-                    <td style={styles.td} data-count="created">
-                      {c.created}
-                    </td>
-                    <td style={styles.td} data-count="updated">
-                      {c.updated}
-                    </td>
-                    <td style={styles.td} data-count="archived">
-                      {c.archived}
-                    </td>
-                    <td style={styles.td} data-count="unchanged">
-                      {c.unchanged}
-                    </td>
+                    {COUNTS.map((k) => (
+                      <td key={k} style={styles.td} data-count={k}>
+                        {c[k]}
+                      </td>
+                    ))}
                   </tr>
                 );
               })}
