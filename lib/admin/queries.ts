@@ -1,6 +1,7 @@
 import type { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db/client";
 import { teamIdSchema, type TeamSearch } from "./schemas";
+import { raw } from "../db/raw";
 
 // The staff console's reads: dashboard counts, leagues with team counts, team search and names.
 
@@ -15,7 +16,7 @@ export interface DashboardCounts {
 /** Console dashboard: one round trip for the counts, one for the latest sync run. */
 export async function dashboardCounts(db: Db): Promise<DashboardCounts> {
   const [[counts], lastSync] = await Promise.all([
-    db.$queryRaw<{ users: number; leagues: number; liveTeams: number; archivedTeams: number }[]>`
+    raw(db).$queryRaw<{ users: number; leagues: number; liveTeams: number; archivedTeams: number }[]>`
       SELECT (SELECT count(*)::int FROM users) AS users,
              (SELECT count(*)::int FROM leagues WHERE archived_at IS NULL) AS leagues,
              (SELECT count(*)::int FROM teams WHERE archived_at IS NULL) AS "liveTeams",
@@ -42,7 +43,7 @@ export interface ConsoleLeagueRow {
 
 /** Every league with its live and archived team counts, in display order. */
 export function listLeaguesWithCounts(db: Db): Promise<ConsoleLeagueRow[]> {
-  return db.$queryRaw<ConsoleLeagueRow[]>`
+  return raw(db).$queryRaw<ConsoleLeagueRow[]>`
     SELECT l.id, l.slug, l.name, l.sport, l.season, l.source, l.archived_at AS "archivedAt",
            count(t.id) FILTER (WHERE t.archived_at IS NULL)::int AS "liveTeams",
            count(t.id) FILTER (WHERE t.archived_at IS NOT NULL)::int AS "archivedTeams"

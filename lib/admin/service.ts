@@ -7,6 +7,7 @@ import { forgetStandings } from "../leagues/service";
 import { forgetTeamDetails } from "../teams/service";
 import { debit } from "../rep/grants";
 import { externalIdSchema, teamIdSchema, userQuerySchema, type QuestCreate, type QuestionCreate, type RewardCreate } from "./schemas";
+import { raw } from "../db/raw";
 
 // The staff console's actions: archive and restore teams, look users up, grant and revoke the staff role. Roles
 // live in the identity provider (Clerk public metadata role = "admin", copied into the session JWT's claims), so a
@@ -193,7 +194,7 @@ export async function createReward(db: Db, r: RewardCreate): Promise<{ id: strin
  * at the same time. Refuses an unlimited stock ("unlimited") and a change past 0 ("below_zero").
  */
 export async function adjustStock(db: Db, rewardId: string, delta: number): Promise<number> {
-  const rows = await db.$queryRaw<{ stock: number }[]>`
+  const rows = await raw(db).$queryRaw<{ stock: number }[]>`
     UPDATE rewards SET stock = stock + ${delta}, updated_at = now() WHERE id = ${rewardId} AND stock IS NOT NULL AND stock + ${delta} >= 0 RETURNING stock`;
   if (rows[0]) return rows[0].stock;
   const reward = await db.reward.findUnique({ where: { id: rewardId }, select: { stock: true } });

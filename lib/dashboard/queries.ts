@@ -2,6 +2,7 @@ import type { DbTx } from "../db/client";
 import { SPENDING_KINDS } from "../rep/grants";
 import { toStreak } from "../quests/service";
 import { utcDayStart } from "../time";
+import { raw } from "../db/raw";
 
 export interface RepTotalsRow {
   balance: number;
@@ -21,7 +22,7 @@ export interface RepTotalsRow {
  * redemptions) is counted apart, so earned − spent = balance.
  */
 export async function repAndStreak(db: DbTx, userId: string, now: Date) {
-  const [row] = await db.$queryRaw<RepTotalsRow[]>`
+  const [row] = await raw(db).$queryRaw<RepTotalsRow[]>`
     SELECT u.rep_balance AS balance, st.current AS "streakCurrent", st.longest AS "streakLongest", st.last_day AS "streakLastDay",
            COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'fanAmp' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS "fanAmp",
            COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'club' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS club,
@@ -58,7 +59,7 @@ export interface ActivityRow {
 /** Counts for the stats screen, one statement of index-served subqueries. */
 export async function activityCounts(db: DbTx, userId: string, now: Date) {
   const today = utcDayStart(now);
-  const [row] = await db.$queryRaw<ActivityRow[]>`
+  const [row] = await raw(db).$queryRaw<ActivityRow[]>`
     SELECT (SELECT count(*) FROM quest_progress WHERE user_id = ${userId}::uuid AND completed_at IS NOT NULL) AS "questsCompleted",
            (SELECT count(*) FROM quest_progress WHERE user_id = ${userId}::uuid AND completed_at >= ${today}) AS "questsCompletedToday",
            (SELECT count(*) FROM arena_check_ins WHERE user_id = ${userId}::uuid) AS "checkIns",

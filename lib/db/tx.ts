@@ -17,8 +17,8 @@ export async function lockUser(tx: DbTx, userId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Prisma's unique-constraint violation (P2002), whichever way the driver adapter reports it. */
+/** A unique-constraint violation: Prisma's P2002 (whichever way the driver adapter reports it) or pg's 23505 (`direct`). */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } } | null;
-  return e?.code === "P2002" || e?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
+  return e?.code === "P2002" || e?.code === "23505" || e?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
 }

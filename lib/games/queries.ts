@@ -6,6 +6,7 @@ import { keysetPage } from "../http/page";
 import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
 import { normalizeSport } from "../teams/sport";
 import type { EventList, LineupStatus } from "./schemas";
+import { raw } from "../db/raw";
 
 // Events are games read with everything an event card shows in one statement: league, both team summaries (as
 // JSON from the teams module's TEAM_SUMMARY_COLUMNS), the caller's rating and whether the game can be rated.
@@ -50,7 +51,7 @@ const EVENT_COLUMNS = Prisma.sql`
   (EXISTS (SELECT 1 FROM players p WHERE p.team_id = g.home_team_id AND ${LINEUP_ELIGIBLE})
    AND EXISTS (SELECT 1 FROM players p WHERE p.team_id = g.away_team_id AND ${LINEUP_ELIGIBLE})) AS "canSeedLineup",
   r.created_at AS "ratedAt", r.updated_at AS "ratingUpdatedAt",
-  CASE WHEN r.id IS NULL THEN 0 ELSE (SELECT count(*)::int FROM game_rating_scores sc WHERE sc.rating_id = r.id) END AS "playersRated"`;
+  CASE WHEN r.id IS NULL THEN 0 ELSE (SELECT count(sc.score)::int FROM game_rating_scores sc WHERE sc.rating_id = r.id) END AS "playersRated"`;
 
 const eventFrom = (userId: string) => Prisma.sql`games g
   JOIN leagues l ON l.id = g.league_id
@@ -114,7 +115,7 @@ export async function readEventsPage(db: DbTx, userId: string, { list, cursor, l
       : Prisma.sql`AND (g.starts_at, g.id) > (${after.at}::timestamptz, ${after.id})`
     : Prisma.empty;
   const order = desc ? Prisma.sql`g.starts_at DESC, g.id DESC` : Prisma.sql`g.starts_at ASC, g.id ASC`;
-  const rows = await db.$queryRaw<EventRow[]>`
+  const rows = await raw(db).$queryRaw<EventRow[]>`
     WITH mine AS (${myTeamIds(userId)})
     SELECT ${EVENT_COLUMNS}
     FROM ${eventFrom(userId)}
@@ -138,7 +139,7 @@ export async function upcomingEventsOf(db: DbTx, userId: string, count: number) 
 
 /** One game as an event row for the caller, or null when no game has this id. */
 export async function readEventRow(db: DbTx, userId: string, gameId: string): Promise<EventRow | null> {
-  const [row] = await db.$queryRaw<EventRow[]>`SELECT ${EVENT_COLUMNS} FROM ${eventFrom(userId)} WHERE g.id = ${gameId}`;
+  const [row] = await raw(db).$queryRaw<EventRow[]>`SELECT ${EVENT_COLUMNS} FROM ${eventFrom(userId)} WHERE g.id = ${gameId}`;
   return row ?? null;
 }
 
@@ -172,7 +173,7 @@ export const toLineupPlayer = (r: LineupRow) => ({
 
 /** The game's lineup in slot order (empty when none was seeded). */
 export function readLineup(db: DbTx, gameId: string) {
-  return db.$queryRaw<LineupRow[]>`
+  return raw(db).$queryRaw<LineupRow[]>`
     SELECT ${LINEUP_COLUMNS}
     FROM game_lineup_slots s JOIN players p ON p.id = s.player_id JOIN games g ON g.id = s.game_id
     WHERE s.game_id = ${gameId}
@@ -181,12 +182,12 @@ export function readLineup(db: DbTx, gameId: string) {
 
 /** The caller's current scores of a game, in lineup slot order. */
 export function readMyScores(db: DbTx, userId: string, gameId: string) {
-  return db.$queryRaw<{ playerId: string; score: number }[]>`
+  return raw(db).$queryRaw<{ playerId: string; score: number }[]>`
     SELECT sc.player_id AS "playerId", sc.score
     FROM game_ratings r
     JOIN game_rating_scores sc ON sc.rating_id = r.id
     LEFT JOIN game_lineup_slots s ON s.game_id = r.game_id AND s.player_id = sc.player_id
-    WHERE r.user_id = ${userId}::uuid AND r.game_id = ${gameId}
+    WHERE r.user_id = ${userId}::uuid AND r.game_id = ${gameId} AND sc.score IS NOT NULL
     ORDER BY s.slot ASC NULLS LAST, sc.player_id`;
 }
 
@@ -203,7 +204,7 @@ interface CrowdRow extends LineupRow {
  * the game.
  */
 export async function readCrowdRatings(db: DbTx, gameId: string, userId: string | null, lineupStatus: LineupStatus) {
-  const rows = await db.$queryRaw<CrowdRow[]>`
+  const rows = await raw(db).$queryRaw<CrowdRow[]>`
     SELECT ${LINEUP_COLUMNS},
            round(avg(sc.score), 1)::float8 AS average,
            count(sc.score)::int AS count,

@@ -10,6 +10,7 @@ import { addUtcDays, utcDay } from "../time";
 import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
 import { readCrowdRatings, readEventRow, readEventsPage, readLineup, readMyScores, toEvent, toLineupPlayer, type EventRow } from "./queries";
 import type { EventList, LineupStatus, RatingsInput } from "./schemas";
+import { raw } from "../db/raw";
 
 // Games as events, lineups, ratings, guess the player and the daily spin. One-time rules are held by PostgreSQL:
 // the lineup by its primary key and unique slot (INSERT … ON CONFLICT DO NOTHING), a rating by the unique
@@ -55,7 +56,7 @@ export async function getEvent(db: DbTx, userId: string, gameId: string) {
  * such game).
  */
 export async function seedGameLineup(db: DbTx, gameId: string): Promise<{ status: LineupStatus; slots: number }> {
-  await db.$executeRaw`
+  await raw(db).$executeRaw`
     WITH g AS (SELECT id, home_team_id, away_team_id FROM games WHERE id = ${gameId} AND status = 'final'),
     cand AS (
       SELECT p.id AS player_id, p.team_id, p.position, p.jersey, p.name,
@@ -72,7 +73,7 @@ export async function seedGameLineup(db: DbTx, gameId: string): Promise<{ status
     WHERE (SELECT count(DISTINCT side) FROM cand) = 2
       AND NOT EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = ${gameId})
     ON CONFLICT DO NOTHING`;
-  const [row] = await db.$queryRaw<{ final: boolean | null; slots: number }[]>`
+  const [row] = await raw(db).$queryRaw<{ final: boolean | null; slots: number }[]>`
     SELECT (SELECT status = 'final' FROM games WHERE id = ${gameId}) AS final,
            (SELECT count(*)::int FROM game_lineup_slots WHERE game_id = ${gameId}) AS slots`;
   const slots = row?.slots ?? 0;
@@ -90,7 +91,7 @@ async function lineupStatusOf(db: DbTx, row: Pick<EventRow, "id" | "status" | "h
 
 /** GET /api/events/{gameId}/ratings: every lineup player's crowd average (1 decimal) and count; 404 for no such game. */
 export async function getCrowdRatings(db: DbTx, userId: string | null, gameId: string) {
-  const [game] = await db.$queryRaw<{ id: string; status: string; hasLineup: boolean }[]>`
+  const [game] = await raw(db).$queryRaw<{ id: string; status: string; hasLineup: boolean }[]>`
     SELECT g.id, g.status::text AS status, EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = g.id) AS "hasLineup"
     FROM games g WHERE g.id = ${gameId}`;
   if (!game) throw notFound("Game");
@@ -104,21 +105,23 @@ const notInLineup = (details: ErrorDetail[]) => new DomainError("VALIDATION_ERRO
  * POST /api/events/{gameId}/ratings. The game must be final (409 GAME_NOT_FINISHED) with a lineup (seeded here if
  * needed; 409 LINEUP_UNAVAILABLE when it cannot be), every player in it (400 VALIDATION_ERROR naming each other one).
  * The caller's rating is one row per game: the first submission creates it, a later one replaces its scores
- * entirely (players left out lose their score). Under that row's lock (taken by the insert or the update),
- * concurrent submissions of one user apply one after another; the last to commit is what stays. Club Rep is
- * awarded once per user and game (grant key game_rating:<gameId>), in the same transaction.
+ * entirely (players left out lose their score). One statement writes it all: the rating row (its lock makes
+ * concurrent submissions of one fan apply one after another, the last to commit is what stays), a score row per
+ * lineup player (null when left out, so a replacement is upserts only, which see the rows a concurrent one
+ * committed), and club Rep once per user and game (grant key game_rating:<gameId>).
  */
 export async function rateGame(db: Db, userId: string, gameId: string, input: RatingsInput) {
   // The game and its lineup in one read; a final game without a lineup seeds it first.
   const readGame = async () =>
     (
-      await db.$queryRaw<{ status: string; lineup: string[] }[]>`
+      await raw(db).$queryRaw<{ status: string; lineup: string[] }[]>`
         SELECT g.status::text AS status, ARRAY(SELECT s.player_id FROM game_lineup_slots s WHERE s.game_id = g.id ORDER BY s.slot) AS lineup
         FROM games g WHERE g.id = ${gameId}`
     )[0];
   let game = await readGame();
   if (!game) throw notFound("Game");
-  if (game.status !== "final") throw new DomainError("GAME_NOT_FINISHED", `This game is ${game.status}: players can be rated once it is final.`);
+  const notFinished = (status: string) => new DomainError("GAME_NOT_FINISHED", `This game is ${status}: players can be rated once it is final.`);
+  if (game.status !== "final") throw notFinished(game.status);
   if (game.lineup.length === 0) {
     if ((await seedGameLineup(db, gameId)).slots === 0) {
       throw new DomainError("LINEUP_UNAVAILABLE", "This game's lineup could not be seeded: one or both teams have no available players on their roster.");
@@ -135,33 +138,30 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
 
   const now = new Date();
   const { amount, source, reason } = SERVER_AWARDS.game_rating;
-  const row = await db.$transaction(async (tx) => {
-    // The unique (user_id, game_id) holds one rating per user and game; a second submission moves updated_at. Either
-    // way the row stays locked until commit, so concurrent submissions of one fan queue here.
-    const [rating] = await tx.$queryRaw<{ id: string; createdAt: Date; updatedAt: Date; created: boolean }[]>`
+  // (A lineup never changes once seeded; the game is checked final again, in case it changed since the read.)
+  const [row] = await raw(db).$queryRaw<{ createdAt: Date; updatedAt: Date; created: boolean; balance: number | null }[]>`
+    WITH rating AS (
       INSERT INTO game_ratings (id, user_id, game_id, created_at, updated_at)
-      VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${gameId}, ${now}::timestamptz, ${now}::timestamptz)
+      SELECT ${uuidv7(now.getTime())}::uuid, ${userId}::uuid, g.id, ${now}::timestamptz, ${now}::timestamptz
+      FROM games g WHERE g.id = ${gameId} AND g.status = 'final'
       ON CONFLICT (user_id, game_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
-      RETURNING id::text, created_at AS "createdAt", updated_at AS "updatedAt", (xmax = 0) AS created`;
-    // A statement of its own, after the lock: its snapshot sees the scores an earlier submission committed, so the
-    // replacement drops them (players left out) and rewrites the others (disjoint rows); the Rep's grant key
-    // credits the game once.
-    const [credited] = await tx.$queryRaw<{ balance: number | null }[]>`
-      WITH dropped AS (DELETE FROM game_rating_scores WHERE rating_id = ${rating!.id}::uuid AND player_id <> ALL(${players}::text[])),
-      written AS (
-        INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
-        SELECT ${rating!.id}::uuid, ${gameId}, p, sc FROM unnest(${players}::text[], ${scores}::int[]) AS t(p, sc)
-        ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score
-      ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now })}
-      SELECT (SELECT rep_balance FROM rep_raised) AS balance`;
-    return { ...rating!, balance: credited!.balance };
-  }, txOptions());
+      RETURNING id, created_at, updated_at, (xmax = 0) AS created
+    ), written AS (
+      INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
+      SELECT r.id, s.game_id, s.player_id, t.score
+      FROM rating r CROSS JOIN game_lineup_slots s LEFT JOIN unnest(${players}::text[], ${scores}::int[]) AS t(player_id, score) ON t.player_id = s.player_id
+      WHERE s.game_id = ${gameId}
+      ORDER BY s.slot
+      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score
+    ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now }, Prisma.sql`EXISTS (SELECT 1 FROM rating)`)}
+    SELECT created_at AS "createdAt", updated_at AS "updatedAt", created, (SELECT rep_balance FROM rep_raised) AS balance FROM rating`;
+  if (!row) throw notFinished((await readGame())?.status ?? "gone");
   const mine = input.ratings.map(({ playerId, score }) => ({ playerId, score })).sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
   return {
     gameId,
-    rating: { playersRated: mine.length, ratedAt: row!.createdAt.toISOString(), updatedAt: row!.updatedAt.toISOString(), scores: mine },
-    replaced: !row!.created,
-    rep: { awarded: row!.balance !== null, amount: row!.balance !== null ? amount : 0 },
+    rating: { playersRated: mine.length, ratedAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), scores: mine },
+    replaced: !row.created,
+    rep: { awarded: row.balance !== null, amount: row.balance !== null ? amount : 0 },
   };
 }
 
@@ -185,7 +185,7 @@ interface SessionRow {
 
 const readSession = async (db: DbTx, sessionId: string, lock: boolean) =>
   (
-    await db.$queryRaw<SessionRow[]>`
+    await raw(db).$queryRaw<SessionRow[]>`
       SELECT gs.id, gs.user_id::text AS "userId", gs.team_id AS "teamId", gs.player_id AS "playerId", gs.status::text AS status,
              gs.guesses, gs.started_at AS "startedAt", gs.ended_at AS "endedAt",
              (SELECT to_jsonb(s) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = gs.team_id) s) AS team,
@@ -206,7 +206,7 @@ async function ownSession(db: DbTx, userId: string, sessionId: string, lock: boo
 async function toGuessSession(db: DbTx, s: SessionRow) {
   const names = s.guesses.length
     ? new Map(
-        (await db.$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM players WHERE id = ANY(${s.guesses}::text[])`).map((p) => [p.id, p.name]),
+        (await raw(db).$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM players WHERE id = ANY(${s.guesses}::text[])`).map((p) => [p.id, p.name]),
       )
     : new Map<string, string>();
   const clues = cluesOf(s.answer);
@@ -238,7 +238,7 @@ export async function startGuessSession(db: DbTx, userId: string, teamIdOrSlug?:
   if (teamIdOrSlug !== undefined) {
     teamId = await liveTeamIdOrThrow(db, teamIdOrSlug);
   } else {
-    const [pick] = await db.$queryRaw<{ id: string }[]>`
+    const [pick] = await raw(db).$queryRaw<{ id: string }[]>`
       SELECT t.id FROM teams t
       WHERE t.archived_at IS NULL AND EXISTS (SELECT 1 FROM players p WHERE p.team_id = t.id AND p.active)
       ORDER BY (t.id IN (SELECT team_id FROM team_follows WHERE user_id = ${userId}::uuid

@@ -3,6 +3,7 @@ import type { DbTx } from "../db/client";
 import { DomainError, notFound } from "../http/errors";
 import { getMyInvite, INVITER_SELECT } from "./queries";
 import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH } from "./schemas";
+import { raw } from "../db/raw";
 
 // One invite code per user (invites.user_id is unique) and one redemption per invitee (invite_redemptions is
 // keyed by invitee_id). Both rules are held by those constraints with INSERT … ON CONFLICT DO NOTHING, never by
@@ -28,7 +29,7 @@ export async function ensureMyInvite(db: DbTx, userId: string, generate: () => s
   for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
     const existing = await getMyInvite(db, userId);
     if (existing) return existing;
-    await db.$executeRaw`INSERT INTO invites (code, user_id) VALUES (${generate()}, ${userId}::uuid) ON CONFLICT DO NOTHING`;
+    await raw(db).$executeRaw`INSERT INTO invites (code, user_id) VALUES (${generate()}, ${userId}::uuid) ON CONFLICT DO NOTHING`;
   }
   const created = await getMyInvite(db, userId);
   if (created) return created;
@@ -60,7 +61,7 @@ async function redemptionResult(db: DbTx, row: RedemptionRow, alreadyRedeemed: b
  */
 export async function redeemInvite(db: DbTx, userId: string, code: string) {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [claimed] = await db.$queryRaw<RedemptionRow[]>`
+    const [claimed] = await raw(db).$queryRaw<RedemptionRow[]>`
       INSERT INTO invite_redemptions (invitee_id, code, inviter_id)
       SELECT ${userId}::uuid, i.code, i.user_id FROM invites i
       WHERE i.code = ${code} AND i.user_id <> ${userId}::uuid

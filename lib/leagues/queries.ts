@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
 import { normalizeSport } from "../teams/sport";
 import { buildStandings, type FinishedGame, type Standings, type StandingsTeam } from "./standings";
+import { raw } from "../db/raw";
 
 // League reads. Every query runs on an index: leagues by primary key or the unique slug; teams by
 // teams(league_id, name, id); games by games(league_id, status, starts_at); conferences and divisions by
@@ -25,19 +26,19 @@ export interface LeagueRow {
 /** Non-archived leagues (displayOrder, name, id) with their conferences and divisions (name, id). */
 export async function leagueTree(db: Db) {
   const [leagues, conferences, divisions] = await Promise.all([
-    db.$queryRaw<LeagueRow[]>`
+    raw(db).$queryRaw<LeagueRow[]>`
       SELECT l.id, l.slug, l.name, l.short_name AS "shortName", l.sport, l.season, l.logo,
              l.primary_color AS "primaryColor", l.secondary_color AS "secondaryColor", l.display_order AS "displayOrder",
              (SELECT count(*)::int FROM teams t WHERE t.league_id = l.id AND t.archived_at IS NULL) AS "teamCount"
       FROM leagues l
       WHERE l.archived_at IS NULL
       ORDER BY l.display_order, l.name, l.id`,
-    db.$queryRaw<{ id: string; leagueId: string; name: string }[]>`
+    raw(db).$queryRaw<{ id: string; leagueId: string; name: string }[]>`
       SELECT c.id, c.league_id AS "leagueId", c.name
       FROM conferences c JOIN leagues l ON l.id = c.league_id
       WHERE l.archived_at IS NULL
       ORDER BY c.name, c.id`,
-    db.$queryRaw<{ id: string; leagueId: string; conferenceId: string | null; name: string }[]>`
+    raw(db).$queryRaw<{ id: string; leagueId: string; conferenceId: string | null; name: string }[]>`
       SELECT d.id, d.league_id AS "leagueId", d.conference_id AS "conferenceId", d.name
       FROM divisions d JOIN leagues l ON l.id = d.league_id
       WHERE l.archived_at IS NULL
@@ -55,7 +56,7 @@ interface StandingsTeamRow extends TeamSummaryRow {
 
 /** The league by internal id (exact), else by slug (slugs are stored lower-case); archived or missing → null. */
 async function findLeague(db: Db, idOrSlug: string) {
-  const [league] = await db.$queryRaw<{ id: string; name: string; sport: string; season: string | null; archivedAt: Date | null }[]>`
+  const [league] = await raw(db).$queryRaw<{ id: string; name: string; sport: string; season: string | null; archivedAt: Date | null }[]>`
     SELECT id, name, sport, season, archived_at AS "archivedAt"
     FROM leagues
     WHERE id = ${idOrSlug} OR slug = ${idOrSlug.toLowerCase()}
@@ -69,7 +70,7 @@ export async function readStandings(db: Db, idOrSlug: string): Promise<Standings
   const league = await findLeague(db, idOrSlug);
   if (!league) return null;
   const [teams, games] = await Promise.all([
-    db.$queryRaw<StandingsTeamRow[]>`
+    raw(db).$queryRaw<StandingsTeamRow[]>`
       SELECT ${TEAM_SUMMARY_COLUMNS},
              c.id AS "conferenceId", c.name AS "conferenceName", d.id AS "divisionId", d.name AS "divisionName"
       FROM teams t

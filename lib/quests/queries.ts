@@ -1,6 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { utcDay } from "../time";
+import { raw } from "../db/raw";
 
 export interface CompletionRow {
   questId: string;
@@ -18,7 +19,7 @@ export const toCompletedQuest = (r: CompletionRow) => ({ ...r, completedAt: r.co
 /** A user's completions joined with their quests, newest first (completedAt desc, questId desc), after the cursor. */
 export function completionsOf(db: DbTx, userId: string, after: { at: Date; id: string } | undefined, take: number) {
   const keyset = after ? Prisma.sql`AND (c.completed_at, c.quest_id) < (${after.at}::timestamptz, ${after.id}::text)` : Prisma.empty;
-  return db.$queryRaw<CompletionRow[]>`
+  return raw(db).$queryRaw<CompletionRow[]>`
     SELECT q.id AS "questId", q.slug, q.title, q.description, q.team_id AS "teamId", q.rep_reward AS "repReward",
            q.is_daily AS "isDaily", c.completed_at AS "completedAt"
     FROM quest_progress c JOIN quests q ON q.id = c.quest_id
@@ -89,7 +90,7 @@ function eligibleSql(userId: string, now: Date, only?: QuestFilter): Prisma.Sql 
 const withoutOrd = ({ ord: _ord, ...q }: QuestRow & { ord: unknown }): QuestRow => q;
 
 export async function eligibleQuests(db: DbTx, userId: string, now: Date, only?: QuestFilter): Promise<QuestRow[]> {
-  const rows = await db.$queryRaw<(QuestRow & { ord: unknown })[]>`${eligibleSql(userId, now, only)} ORDER BY ord`;
+  const rows = await raw(db).$queryRaw<(QuestRow & { ord: unknown })[]>`${eligibleSql(userId, now, only)} ORDER BY ord`;
   return rows.map(withoutOrd);
 }
 
@@ -113,7 +114,7 @@ export interface StepRow {
 /** The steps of `questIds` with whether the user completed each in the quest's current period. */
 export function stepsOf(db: DbTx, userId: string, questIds: string[], today: string) {
   if (questIds.length === 0) return Promise.resolve([] as StepRow[]);
-  return db.$queryRaw<StepRow[]>`
+  return raw(db).$queryRaw<StepRow[]>`
     SELECT s.id, s.quest_id AS "questId", s.position, s.title, s.condition::text AS condition, (sp.step_id IS NOT NULL) AS done
     FROM quest_steps s JOIN quests q ON q.id = s.quest_id
     LEFT JOIN quest_step_progress sp ON sp.user_id = ${userId}::uuid AND sp.step_id = s.id
@@ -165,7 +166,7 @@ const toState = (r: StateRow): QuestState => ({
 
 /** The state of the quests `questIds` for the user in one statement: what a list of quests needs besides the quests. */
 export async function questStateOf(db: DbTx, userId: string, questIds: string[], now: Date, graceMs: number): Promise<QuestState> {
-  const [row] = await db.$queryRaw<StateRow[]>`SELECT ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT unnest(${questIds}::text[])`)}`;
+  const [row] = await raw(db).$queryRaw<StateRow[]>`SELECT ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT unnest(${questIds}::text[])`)}`;
   return toState(row!);
 }
 
@@ -175,7 +176,7 @@ type JsonQuestRow = Omit<QuestRow, "availableUntil"> & { availableUntil: string 
 const fromJsonQuestRow = (q: JsonQuestRow): QuestRow => withoutOrd({ ...q, availableUntil: q.availableUntil === null ? null : new Date(q.availableUntil) });
 
 export async function eligibleQuestsWithState(db: DbTx, userId: string, now: Date, graceMs: number): Promise<{ quests: QuestRow[]; state: QuestState }> {
-  const [row] = await db.$queryRaw<(StateRow & { quests: JsonQuestRow[] })[]>`
+  const [row] = await raw(db).$queryRaw<(StateRow & { quests: JsonQuestRow[] })[]>`
     WITH eligible AS (${eligibleSql(userId, now)})
     SELECT (SELECT COALESCE(jsonb_agg(e ORDER BY e.ord), '[]') FROM eligible e) AS quests,
            ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT id FROM eligible`)}`;
@@ -191,7 +192,7 @@ export interface SessionSummaryRow {
 
 /** The teams the user follows or joined, by name. */
 export function fanTeamsOf(db: DbTx, userId: string) {
-  return db.$queryRaw<{ id: string; slug: string; name: string; logo: string | null }[]>`
+  return raw(db).$queryRaw<{ id: string; slug: string; name: string; logo: string | null }[]>`
     SELECT t.id, t.slug, t.name, t.logo FROM teams t
     WHERE t.id IN (SELECT team_id FROM team_follows WHERE user_id = ${userId}::uuid UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid)
     ORDER BY t.name, t.id`;
@@ -210,7 +211,7 @@ export interface ConditionFacts {
 }
 
 export async function conditionFactsOf(db: DbTx, userId: string, day: Date): Promise<ConditionFacts | undefined> {
-  const [row] = await db.$queryRaw<ConditionFacts[]>`
+  const [row] = await raw(db).$queryRaw<ConditionFacts[]>`
     SELECT (SELECT count(*)::int FROM team_follows WHERE user_id = u.id) AS follows,
            u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",
            ARRAY(SELECT team_id FROM team_members WHERE user_id = u.id) AS joined,
@@ -234,7 +235,7 @@ export interface CheckInContext {
  * is this team's, and the quests the check-in completes or advances.
  */
 export async function checkInContextOf(db: DbTx, userId: string, teamId: string, gameId: string | undefined, now: Date, periodKeys: string[]) {
-  const [row] = await db.$queryRaw<(Omit<CheckInContext, "quests"> & { quests: JsonQuestRow[] })[]>`
+  const [row] = await raw(db).$queryRaw<(Omit<CheckInContext, "quests"> & { quests: JsonQuestRow[] })[]>`
     WITH touched AS (${eligibleSql(userId, now, { checkInAt: teamId, periodKeys })})
     SELECT t.archived_at IS NOT NULL AS archived,
            (SELECT g.starts_at FROM games g WHERE g.id = ${gameId ?? null} AND (g.home_team_id = t.id OR g.away_team_id = t.id)) AS "gameStartsAt",

@@ -27,6 +27,7 @@ import {
   type StepRow,
 } from "./queries";
 import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
+import { raw } from "../db/raw";
 
 // Quests: the caller's history, and the quest engine below.
 
@@ -213,7 +214,7 @@ export function toStreak(row: { current: number; longest: number; lastDay: Date 
 
 /** The user's daily streak as of `now`. */
 export async function streakOf(db: DbTx, userId: string, now = new Date()) {
-  const [row] = await db.$queryRaw<{ current: number; longest: number; lastDay: Date }[]>`
+  const [row] = await raw(db).$queryRaw<{ current: number; longest: number; lastDay: Date }[]>`
     SELECT current, longest, last_day AS "lastDay" FROM user_streaks WHERE user_id = ${userId}::uuid`;
   return toStreak(row ?? null, now);
 }
@@ -315,7 +316,7 @@ async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise
  * else writes nothing and answers null, and submitAnswer takes the full path (errors, timeouts, the last question).
  */
 async function answerInTime(db: Db, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now: Date) {
-  const [row] = await db.$queryRaw<SessionRow[]>`
+  const [row] = await raw(db).$queryRaw<SessionRow[]>`
     WITH s AS (${lockedSessionSql(userId, sessionId)}),
     ok AS (
       SELECT * FROM s
@@ -431,7 +432,7 @@ async function settleActiveSessions(db: Db, userId: string, now: Date): Promise<
 export async function startQuiz(db: Db, userId: string, questId: string, now = new Date()) {
   const q = await eligibleOrThrow(db, userId, questId, now);
   if (q.kind !== "quiz") throw new DomainError("QUEST_NOT_A_QUIZ", "This quest is not a quiz.");
-  const picked = await db.$queryRaw<{ id: string }[]>`
+  const picked = await raw(db).$queryRaw<{ id: string }[]>`
     SELECT id FROM quiz_questions WHERE quest_id = ${q.id} AND active ORDER BY random() LIMIT ${q.quizLength ?? 5}`;
   if (picked.length === 0) throw new DomainError("QUIZ_UNAVAILABLE", "This quiz has no questions right now.");
   const day = utcDayStart(now);
@@ -533,7 +534,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
   const inserted = Prisma.sql`EXISTS (SELECT 1 FROM checkin)`;
   // One statement, so no transaction and no user lock: the unique (user, team, day) decides the check-in; the Rep and
   // the check-in quest's completion (its award is the check-in's Rep: 0 more) follow only if the row was inserted.
-  const [row] = await db.$queryRaw<{ id: string; createdAt: Date; balance: number | null; questCompleted: boolean }[]>`
+  const [row] = await raw(db).$queryRaw<{ id: string; createdAt: Date; balance: number | null; questCompleted: boolean }[]>`
     WITH checkin AS (
       INSERT INTO arena_check_ins (id, user_id, team_id, game_id, day, created_at)
       VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${body.teamId}, ${body.gameId ?? null}, ${today}::date, ${now}::timestamptz)

@@ -1,6 +1,7 @@
 import type { DbTx } from "../db/client";
 import type { RewardClaim } from "../generated/prisma/client";
 import { SPENDING_KINDS } from "../rep/grants";
+import { raw } from "../db/raw";
 
 // Reads of rewards: the catalog with the caller's claim counts, and the caller's milestone metrics. Never writes.
 
@@ -30,7 +31,7 @@ export interface CallerProgress {
 
 /** Every active reward with the caller's claim count of each, in catalog order: redeem first, then by cost, then id. One query. */
 export function activeRewards(db: DbTx, userId: string): Promise<RewardRow[]> {
-  return db.$queryRaw<RewardRow[]>`
+  return raw(db).$queryRaw<RewardRow[]>`
     SELECT r.id, r.slug, r.title, r.description, r.kind::text AS kind, r.cost_rep AS "costRep", r.stock,
            r.per_user_limit AS "perUserLimit", r.milestone::text AS milestone, r.milestone_value AS "milestoneValue",
            COALESCE(c.n, 0)::int AS "claimedCount"
@@ -46,7 +47,7 @@ export function activeRewards(db: DbTx, userId: string): Promise<RewardRow[]> {
  * spending Rep never lowers it. Quests completed counts quest_progress rows with completed_at; the streak is the longest.
  */
 export async function callerProgress(db: DbTx, userId: string): Promise<CallerProgress> {
-  const [row] = await db.$queryRaw<CallerProgress[]>`
+  const [row] = await raw(db).$queryRaw<CallerProgress[]>`
     SELECT u.rep_balance AS balance,
            GREATEST(0, COALESCE((SELECT sum(e.amount) FROM rep_entries e WHERE e.user_id = u.id AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0))::int AS "repEarned",
            (SELECT count(*) FROM quest_progress p WHERE p.user_id = u.id AND p.completed_at IS NOT NULL)::int AS "questsCompleted",

@@ -1,5 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
+import { raw } from "../db/raw";
 
 type TicketStatus = "open" | "pending" | "closed";
 
@@ -57,7 +58,7 @@ export const fromSelected = ({ _count, ...t }: SelectedTicket): TicketRow => ({ 
 export function ticketsOf(db: DbTx, userId: string, after: { at: Date; id: string } | undefined, take: number) {
   // Row comparison keeps the scan on the (user_id, last_message_at desc, id desc) index at any depth.
   const keyset = after ? Prisma.sql`AND (t.last_message_at, t.id) < (${after.at}::timestamptz, ${after.id}::uuid)` : Prisma.empty;
-  return db.$queryRaw<TicketRow[]>`
+  return raw(db).$queryRaw<TicketRow[]>`
     SELECT t.id::text AS id, t.subject, t.status::text AS status, t.created_at AS "createdAt", t.updated_at AS "updatedAt",
            t.last_message_at AS "lastMessageAt",
            (SELECT count(*)::int FROM support_messages m WHERE m.ticket_id = t.id) AS "messageCount"
@@ -69,7 +70,7 @@ export function ticketsOf(db: DbTx, userId: string, after: { at: Date; id: strin
 /** A ticket's messages, oldest first (createdAt, id), after the cursor. */
 export function messagesOf(db: DbTx, ticketId: string, after: { at: Date; id: string } | undefined, take: number) {
   const keyset = after ? Prisma.sql`AND (m.created_at, m.id) > (${after.at}::timestamptz, ${after.id}::uuid)` : Prisma.empty;
-  return db.$queryRaw<MessageRow[]>`
+  return raw(db).$queryRaw<MessageRow[]>`
     SELECT m.id::text AS id, m.ticket_id::text AS "ticketId", m.body, m.from_staff AS "fromStaff", m.created_at AS "createdAt"
     FROM support_messages m
     WHERE m.ticket_id = ${ticketId}::uuid ${keyset}

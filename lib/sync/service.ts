@@ -6,6 +6,7 @@ import { parseFeed } from "./feed";
 import { toSyncRunView } from "./queries";
 import { defaultProvider, type FeedProvider } from "./provider";
 import { SYNC_ENTITIES, type SyncCounts, type SyncRunView, type SyncScope, type SyncSummary, type SyncTrigger } from "./types";
+import { raw } from "../db/raw";
 
 // League/team sync, as the routes and the staff console call it. One run = one SyncRun row (written outside the data
 // transaction, so a failure is recorded) + one data transaction that holds a transaction-scoped advisory lock, so
@@ -92,8 +93,8 @@ export const WEBHOOK_SOURCE = "leagues-sync";
  * than a day are dropped on the way: their timestamps are long outside the window, so they can no longer verify.
  */
 export async function claimDelivery(db: PrismaClient, id: string): Promise<boolean> {
-  await db.$executeRaw`DELETE FROM webhook_deliveries WHERE source = ${WEBHOOK_SOURCE} AND received_at < now() - interval '1 day'`;
-  const rows = await db.$queryRaw<{ id: string }[]>`
+  await raw(db).$executeRaw`DELETE FROM webhook_deliveries WHERE source = ${WEBHOOK_SOURCE} AND received_at < now() - interval '1 day'`;
+  const rows = await raw(db).$queryRaw<{ id: string }[]>`
     INSERT INTO webhook_deliveries (id, source, received_at) VALUES (${id}, ${WEBHOOK_SOURCE}, now())
     ON CONFLICT (id) DO NOTHING RETURNING id`;
   return rows.length === 1;

@@ -3,6 +3,7 @@ import type { Db, DbTx } from "../db/client";
 import { notFound } from "../http/errors";
 import { utcDay } from "../time";
 import { hasOvertimeLosses, normalizeSport, SPORT_PATTERN_SQL } from "./sport";
+import { raw } from "../db/raw";
 
 // Team reads are hand-written SQL: one round trip joins the team with its league, conference and division
 // (Prisma's include would send one query per relation on these hot public routes). The serializers here are the
@@ -122,7 +123,7 @@ export const toTeamSummary = (t: TeamSummaryRow) => ({
 });
 
 export const currentSeason = async (db: Db) =>
-  (await db.$queryRaw<{ season: string | null }[]>`SELECT max(season) AS season FROM leagues WHERE archived_at IS NULL`)[0]!.season;
+  (await raw(db).$queryRaw<{ season: string | null }[]>`SELECT max(season) AS season FROM leagues WHERE archived_at IS NULL`)[0]!.season;
 
 /** Compares normalised values, so "Hockey " matches hockey and unusable values match other (t = teams). */
 export function sportFilter(value: string): Prisma.Sql {
@@ -145,7 +146,7 @@ export interface TeamRef {
 
 /** The team an id or slug names, archived or not; null when none does. */
 export async function findTeamRef(db: DbTx, idOrSlug: string): Promise<TeamRef | null> {
-  const [row] = await db.$queryRaw<{ id: string; archivedAt: Date | null }[]>`
+  const [row] = await raw(db).$queryRaw<{ id: string; archivedAt: Date | null }[]>`
     SELECT t.id, t.archived_at AS "archivedAt" FROM teams t
     WHERE t.id = ${idOrSlug} OR t.slug = ${idOrSlug.toLowerCase()}
     ORDER BY (t.id = ${idOrSlug}) DESC LIMIT 1`;
@@ -161,7 +162,7 @@ export async function liveTeamIdOrThrow(db: DbTx, idOrSlug: string): Promise<str
 
 /** The full row (league, conference, division joined) of a live team; missing or archived → 404 NOT_FOUND. */
 export async function liveTeamRowOrThrow(db: DbTx, idOrSlug: string): Promise<TeamRow> {
-  const [row] = await db.$queryRaw<TeamRow[]>`
+  const [row] = await raw(db).$queryRaw<TeamRow[]>`
     SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM}
     WHERE t.id = ${idOrSlug} OR t.slug = ${idOrSlug.toLowerCase()}
     ORDER BY (t.id = ${idOrSlug}) DESC LIMIT 1`;
@@ -179,7 +180,7 @@ export interface RecordCounts {
 
 /** One query reads the team, its league links and its record over the finished games of the league's season. */
 export async function readPublicDetail(db: Db, idOrSlug: string) {
-  const [t] = await db.$queryRaw<(TeamRow & RecordCounts)[]>`
+  const [t] = await raw(db).$queryRaw<(TeamRow & RecordCounts)[]>`
     SELECT ${TEAM_COLUMNS}, r.*
     FROM ${TEAM_FROM}
     LEFT JOIN LATERAL (
@@ -252,7 +253,7 @@ export function toRosterPlayer(p: PlayerRow) {
 
 /** Active players of a team, numeric jerseys by number, then other or missing jerseys, then name, then id. */
 export function activePlayersOf(db: DbTx, teamId: string) {
-  return db.$queryRaw<PlayerRow[]>`
+  return raw(db).$queryRaw<PlayerRow[]>`
     SELECT p.id, p.name, p.jersey, p.position, p.role, p.duty, p.photo, p.availability::text AS availability
     FROM players p
     WHERE p.team_id = ${teamId} AND p.active

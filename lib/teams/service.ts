@@ -22,9 +22,10 @@ import {
   type TeamRow,
 } from "./queries";
 import { DEFAULT_TEAM_PAGE, type TeamSearchQuery, type TeamSearchSort, type TeamsQuery } from "./schemas";
+import { raw } from "../db/raw";
 
 export async function findTeamBySlug(db: Db, slug: string) {
-  const [t] = await db.$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE t.slug = ${slug.toLowerCase()}`;
+  const [t] = await raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE t.slug = ${slug.toLowerCase()}`;
   if (!t || t.archivedAt) throw notFound("Team");
   return { team: toTeam(t) };
 }
@@ -40,7 +41,7 @@ export async function listTeams(db: Db, q: Omit<TeamsQuery, "slug">) {
 
   if (!paginated && !filtered) {
     const [teams, season] = await Promise.all([
-      db.$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ORDER BY t.name, t.id`,
+      raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ORDER BY t.name, t.id`,
       currentSeason(db),
     ]);
     return { teams: teams.map(toTeam), season };
@@ -50,8 +51,8 @@ export async function listTeams(db: Db, q: Omit<TeamsQuery, "slug">) {
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const keyset = after ? Prisma.sql`AND (t.name, t.id) > (${after.sortKey}, ${after.id})` : Prisma.empty;
   const [rows, [{ total }], season] = await Promise.all([
-    db.$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ${keyset} ORDER BY t.name, t.id LIMIT ${limit + 1}`,
-    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${TEAM_FROM} WHERE ${where}`,
+    raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ${keyset} ORDER BY t.name, t.id LIMIT ${limit + 1}`,
+    raw(db).$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${TEAM_FROM} WHERE ${where}`,
     currentSeason(db),
   ]);
   return { ...keysetPage("teams", rows, limit, (r) => encodeCursor(r.name, r.id), toTeam), season, total };
@@ -164,7 +165,7 @@ export async function searchTeams(db: DbTx, q: TeamSearchQuery) {
   if (q.league !== undefined) filters.push(leagueFilter(q.league));
   if (q.cursor !== undefined) filters.push(keysetOf(decodeSearchCursor(q.cursor, q.sort)));
 
-  const rows = await db.$queryRaw<TeamRow[]>`
+  const rows = await raw(db).$queryRaw<TeamRow[]>`
     SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM}
     WHERE ${Prisma.join(filters, " AND ")}
     ORDER BY ${ORDER_BY[q.sort]}
@@ -223,7 +224,7 @@ export async function leaveTeam(db: DbTx, userId: string, idOrSlug: string) {
 export async function listFollowedTeams(db: DbTx, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeTimeCursor(cursor) : undefined;
   const keyset = after ? Prisma.sql`AND (f.created_at, f.team_id) < (${after.at}::timestamptz, ${after.id})` : Prisma.empty;
-  const rows = await db.$queryRaw<(TeamRow & { followedAt: Date })[]>`
+  const rows = await raw(db).$queryRaw<(TeamRow & { followedAt: Date })[]>`
     SELECT ${TEAM_COLUMNS}, f.created_at AS "followedAt"
     FROM ${TEAM_FROM} JOIN team_follows f ON f.team_id = t.id
     WHERE f.user_id = ${userId}::uuid AND t.archived_at IS NULL ${keyset}
@@ -286,7 +287,7 @@ export async function getHeadToHead(db: DbTx, idOrSlug: string, opponentIdOrSlug
   const b = theirs.id;
 
   const [[counts], recent] = await Promise.all([
-    db.$queryRaw<{ gamesPlayed: number; wins: number; losses: number; ties: number }[]>`
+    raw(db).$queryRaw<{ gamesPlayed: number; wins: number; losses: number; ties: number }[]>`
       SELECT count(*)::int AS "gamesPlayed",
              count(*) FILTER (WHERE my > their)::int AS wins,
              count(*) FILTER (WHERE my < their)::int AS losses,
@@ -298,7 +299,7 @@ export async function getHeadToHead(db: DbTx, idOrSlug: string, opponentIdOrSlug
         WHERE ((g.home_team_id = ${a} AND g.away_team_id = ${b}) OR (g.home_team_id = ${b} AND g.away_team_id = ${a}))
           AND g.status = 'final' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL
       ) x`,
-    db.$queryRaw<MeetingRow[]>`
+    raw(db).$queryRaw<MeetingRow[]>`
       SELECT g.id, g.starts_at AS "startsAt", g.season, g.venue, g.home_team_id AS "homeTeamId", g.away_team_id AS "awayTeamId",
              g.home_score AS "homeScore", g.away_score AS "awayScore", g.overtime
       FROM games g

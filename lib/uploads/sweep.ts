@@ -3,6 +3,7 @@ import { txOptions } from "../db/tx";
 import { log } from "../http/log";
 import { storage, type Storage } from "../storage";
 import { LOCKER_MEDIA_GRACE_MS } from "./kinds";
+import { raw } from "../db/raw";
 
 // The uploads sweep (GET /api/cron/uploads-sweep, Vercel Cron). Two kinds of stored files nothing uses:
 //   1. pending locker media (attached_at null) older than the grace period: uploaded for a post that never came;
@@ -95,7 +96,7 @@ export async function sweepUploads(
   );
 
   const replaced = await sweepPass(async (after) => {
-    const rows = await db.$queryRaw<Candidate[]>`
+    const rows = await raw(db).$queryRaw<Candidate[]>`
       SELECT m.id::text AS id, m.key, m.created_at AS "createdAt" FROM media_uploads m
       WHERE m.kind IN ('profile', 'banner', 'binder-cover') AND m.created_at < ${cutoff}
         AND (m.created_at, m.id) > (${after.createdAt}, ${after.id}::uuid)

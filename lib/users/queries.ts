@@ -4,6 +4,7 @@ import { notFound } from "../http/errors";
 import { TEAM_SUMMARY_SELECT, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
 import { normalizeSport } from "../teams/sport";
 import { env } from "../env";
+import { raw } from "../db/raw";
 
 // Reads of the caller's account and their serializers: settings, the own profile with its favorite teams, blocks.
 
@@ -116,7 +117,7 @@ export const toBlocked = (r: BlockedRow) => ({
 export function blocksOf(db: DbTx, blockerId: string, { after, blockedId, take }: { after?: { at: Date; id: string }; blockedId?: string; take: number }) {
   const only = blockedId ? Prisma.sql`AND b.blocked_id = ${blockedId}::uuid` : Prisma.empty;
   const keyset = after ? Prisma.sql`AND (b.created_at, b.blocked_id) < (${after.at}::timestamptz, ${after.id}::uuid)` : Prisma.empty;
-  return db.$queryRaw<BlockedRow[]>`
+  return raw(db).$queryRaw<BlockedRow[]>`
     SELECT u.id::text AS id, u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", b.created_at AS "blockedAt"
     FROM user_blocks b JOIN users u ON u.id = b.blocked_id
     WHERE b.blocker_id = ${blockerId}::uuid ${only} ${keyset}

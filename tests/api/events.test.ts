@@ -34,7 +34,12 @@ async function fan() {
 const rate = (auth: Record<string, string>, gameId: string, list: [string, number][]) =>
   api("POST", ratings(gameId), { headers: auth, json: { ratings: list.map(([playerId, score]) => ({ playerId, score })) } });
 
-const ratingRows = (userId: string, gameId: string) => db().gameRating.findMany({ where: { userId, gameId }, include: { scores: true } });
+/** The caller's rating rows with the scores they hold (a lineup player left unrated has a row with a null score). */
+const ratingRows = async (userId: string, gameId: string) =>
+  (await db().gameRating.findMany({ where: { userId, gameId }, include: { scores: true } })).map((r) => ({
+    ...r,
+    scores: r.scores.flatMap((s) => (s.score === null ? [] : [{ ...s, score: s.score }])),
+  }));
 const repRows = (userId: string) => db().repEntry.findMany({ where: { userId } });
 const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
 
