@@ -142,7 +142,16 @@ async function prepareWriters(): Promise<Writers> {
      FROM generate_series(1, 200) AS i`,
     [dashId],
   );
-  await client.query(`UPDATE users SET rep_balance = (SELECT sum(amount) FROM rep_entries WHERE user_id = $1) WHERE id = $1`, [dashId]);
+  await client.query(
+    `UPDATE users u SET rep_balance = t.total, rep_earned_fan_amp = t.fan_amp, rep_earned_club = t.club, rep_earned_player_amp = t.player_amp,
+            rep_earned_service_direct = t.service_direct
+     FROM (SELECT sum(amount) AS total, COALESCE(sum(amount) FILTER (WHERE source = 'fanAmp'), 0) AS fan_amp,
+                  COALESCE(sum(amount) FILTER (WHERE source = 'club'), 0) AS club, COALESCE(sum(amount) FILTER (WHERE source = 'playerAmp'), 0) AS player_amp,
+                  COALESCE(sum(amount) FILTER (WHERE source = 'serviceDirect'), 0) AS service_direct
+           FROM rep_entries WHERE user_id = $1) t
+     WHERE u.id = $1`,
+    [dashId],
+  );
   await client.query("ANALYZE");
   await client.end();
   return { subs, teams: teams.map((t) => t.id), sessions: ordered };

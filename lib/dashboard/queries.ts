@@ -1,5 +1,4 @@
 import type { DbTx } from "../db/client";
-import { SPENDING_KINDS } from "../rep/grants";
 import { toStreak } from "../quests/service";
 import { utcDayStart } from "../time";
 import { raw } from "../db/raw";
@@ -9,39 +8,30 @@ export interface RepTotalsRow {
   streakCurrent: number | null;
   streakLongest: number | null;
   streakLastDay: Date | null;
-  fanAmp: bigint;
-  club: bigint;
-  playerAmp: bigint;
-  serviceDirect: bigint;
-  spent: bigint;
+  fanAmp: number;
+  club: number;
+  playerAmp: number;
+  serviceDirect: number;
+  spent: number;
 }
 
 /**
- * The caller's Rep and streak in one statement: the spendable balance (users.rep_balance), the ledger summed per
- * source, and the daily streak row. Earned Rep per source counts credits net of staff reversals; spending (reward
- * redemptions) is counted apart, so earned − spent = balance.
+ * The caller's Rep and streak in one primary-key read: the spendable balance and the ledger's totals that the same
+ * statements keep on the user's row (lib/rep/grants.ts): earned per source (credits net of staff reversals) and
+ * spent (reward redemptions), so earned − spent = balance.
  */
 export async function repAndStreak(db: DbTx, userId: string, now: Date) {
   const [row] = await raw(db).$queryRaw<RepTotalsRow[]>`
     SELECT u.rep_balance AS balance, st.current AS "streakCurrent", st.longest AS "streakLongest", st.last_day AS "streakLastDay",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'fanAmp' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS "fanAmp",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'club' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS club,
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'playerAmp' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS "playerAmp",
-           COALESCE(SUM(e.amount) FILTER (WHERE e.source = 'serviceDirect' AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0) AS "serviceDirect",
-           COALESCE(-SUM(e.amount) FILTER (WHERE e.earn_kind = ANY(${SPENDING_KINDS})), 0) AS spent
-    FROM users u LEFT JOIN user_streaks st ON st.user_id = u.id LEFT JOIN rep_entries e ON e.user_id = u.id
-    WHERE u.id = ${userId}::uuid
-    GROUP BY u.id, st.user_id`;
-  const bySource = {
-    fanAmp: Number(row?.fanAmp ?? 0),
-    club: Number(row?.club ?? 0),
-    playerAmp: Number(row?.playerAmp ?? 0),
-    serviceDirect: Number(row?.serviceDirect ?? 0),
-  };
+           u.rep_earned_fan_amp AS "fanAmp", u.rep_earned_club AS club, u.rep_earned_player_amp AS "playerAmp",
+           u.rep_earned_service_direct AS "serviceDirect", u.rep_spent AS spent
+    FROM users u LEFT JOIN user_streaks st ON st.user_id = u.id
+    WHERE u.id = ${userId}::uuid`;
+  const bySource = { fanAmp: row?.fanAmp ?? 0, club: row?.club ?? 0, playerAmp: row?.playerAmp ?? 0, serviceDirect: row?.serviceDirect ?? 0 };
   const rep = {
     balance: row?.balance ?? 0,
     earned: bySource.fanAmp + bySource.club + bySource.playerAmp + bySource.serviceDirect,
-    spent: Number(row?.spent ?? 0),
+    spent: row?.spent ?? 0,
     bySource,
   };
   const streakRow = row?.streakLastDay ? { current: row.streakCurrent!, longest: row.streakLongest!, lastDay: row.streakLastDay } : null;

@@ -82,13 +82,24 @@ export interface Award {
   createdAt?: Date;
 }
 
+/** The users column totalling what each source earned (kept with rep_balance by the statements below). */
+const EARNED: Record<RepSource, Prisma.Sql> = {
+  fanAmp: Prisma.raw("rep_earned_fan_amp"),
+  club: Prisma.raw("rep_earned_club"),
+  playerAmp: Prisma.raw("rep_earned_player_amp"),
+  serviceDirect: Prisma.raw("rep_earned_service_direct"),
+};
+
+/** Rep a user has earned (every source; spending never lowers it, a staff reversal does), from `users` as `u`. */
+export const REP_EARNED = Prisma.sql`(u.rep_earned_fan_amp + u.rep_earned_club + u.rep_earned_player_amp + u.rep_earned_service_direct)`;
+
 const ENTRY_COLUMNS = Prisma.sql`id, user_id AS "userId", source, amount, reason, earn_kind AS "earnKind", target_id AS "targetId",
   grant_key AS "grantKey", idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt"`;
 
 /**
  * The one place Rep is credited, as two CTEs for a statement: `rep_entry` inserts the entry with ON CONFLICT DO
  * NOTHING on the unique (user_id, grant_key) and (user_id, idempotency_key), and `rep_raised` raises the balance only
- * if it was inserted. `when` gates the credit on the rest of the statement (e.g. "the check-in row was inserted"). A
+ * if it was inserted (with the source's earned total). `when` gates the credit on the rest of the statement (e.g. "the check-in row was inserted"). A
  * statement holding these must not update the user's row elsewhere (one row is modified once per statement).
  */
 export function awardCtes(userId: string, a: Award, when: Prisma.Sql = Prisma.sql`true`): Prisma.Sql {
@@ -102,7 +113,8 @@ export function awardCtes(userId: string, a: Award, when: Prisma.Sql = Prisma.sq
       ON CONFLICT DO NOTHING
       RETURNING *
     ), rep_raised AS (
-      UPDATE users SET rep_balance = rep_balance + ${a.amount} WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM rep_entry) RETURNING rep_balance
+      UPDATE users SET rep_balance = rep_balance + ${a.amount}, ${EARNED[a.source]} = ${EARNED[a.source]} + ${a.amount}
+      WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM rep_entry) RETURNING rep_balance
     )`;
 }
 
@@ -130,9 +142,12 @@ export type Debit = Omit<Award, "idempotencyKey" | "requestHash">;
 export async function debit(tx: DbTx, userId: string, d: Debit): Promise<Granted | null> {
   if (!Number.isInteger(d.amount) || d.amount <= 0) throw new Error(`debit: amount must be a positive integer (${d.amount})`);
   const at = d.createdAt ?? new Date();
+  // Spending adds to rep_spent; a staff reversal takes back from what its source earned.
+  const total = SPENDING_KINDS.includes(d.earnKind) ? Prisma.sql`rep_spent = rep_spent + ${d.amount}` : Prisma.sql`${EARNED[d.source]} = ${EARNED[d.source]} - ${d.amount}`;
   const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
     WITH taken AS (
-      UPDATE users SET rep_balance = rep_balance - ${d.amount} WHERE id = ${userId}::uuid AND rep_balance >= ${d.amount} RETURNING rep_balance
+      UPDATE users SET rep_balance = rep_balance - ${d.amount}, ${total}
+      WHERE id = ${userId}::uuid AND rep_balance >= ${d.amount} RETURNING rep_balance
     ), entry AS (
       INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, target_id, grant_key, created_at)
       SELECT ${uuidv7(at.getTime())}::uuid, ${userId}::uuid, ${d.source}::"RepSource", ${-d.amount}, ${d.reason}, ${d.earnKind}, ${d.targetId ?? null},

@@ -1,6 +1,6 @@
 import type { DbTx } from "../db/client";
 import type { RewardClaim } from "../generated/prisma/client";
-import { SPENDING_KINDS } from "../rep/grants";
+import { REP_EARNED } from "../rep/grants";
 import { raw } from "../db/raw";
 
 // Reads of rewards: the catalog with the caller's claim counts, and the caller's milestone metrics. Never writes.
@@ -42,14 +42,14 @@ export function activeRewards(db: DbTx, userId: string): Promise<RewardRow[]> {
 }
 
 /**
- * The caller's balance and milestone metrics, in one query. Rep earned is the sum of the ledger except spending
- * (SPENDING_KINDS): every credit, less the staff reversals of credits (a reversed grant unlocks nothing), while
- * spending Rep never lowers it. Quests completed counts quest_progress rows with completed_at; the streak is the longest.
+ * The caller's balance and milestone metrics, in one query. Rep earned (REP_EARNED, kept on the user's row) is
+ * every credit, less the staff reversals of credits (a reversed grant unlocks nothing), while spending Rep never
+ * lowers it. Quests completed counts quest_progress rows with completed_at; the streak is the longest.
  */
 export async function callerProgress(db: DbTx, userId: string): Promise<CallerProgress> {
   const [row] = await raw(db).$queryRaw<CallerProgress[]>`
     SELECT u.rep_balance AS balance,
-           GREATEST(0, COALESCE((SELECT sum(e.amount) FROM rep_entries e WHERE e.user_id = u.id AND e.earn_kind <> ALL(${SPENDING_KINDS})), 0))::int AS "repEarned",
+           GREATEST(0, ${REP_EARNED}) AS "repEarned",
            (SELECT count(*) FROM quest_progress p WHERE p.user_id = u.id AND p.completed_at IS NOT NULL)::int AS "questsCompleted",
            COALESCE((SELECT GREATEST(s.longest, s.current) FROM user_streaks s WHERE s.user_id = u.id), 0)::int AS "streakDays"
     FROM users u WHERE u.id = ${userId}::uuid`;

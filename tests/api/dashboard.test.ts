@@ -53,6 +53,18 @@ describe("dashboard routes", () => {
     expect(res.body.data).toEqual({ balance: 22, earned: 52, spent: 30, bySource: { fanAmp: 15, club: 30, playerAmp: 7, serviceDirect: 0 } });
     const { rep } = (await api("GET", "/api/dashboard", { headers: auth })).body.data;
     expect(rep).toEqual(res.body.data);
+    // The totals kept on the user's row are the ledger's sums.
+    const [sums] = await db().$queryRaw<{ kept: string; summed: string }[]>`
+      SELECT concat_ws(',', rep_earned_fan_amp, rep_earned_club, rep_earned_player_amp, rep_earned_service_direct, rep_spent, rep_balance) AS kept,
+             (SELECT concat_ws(',', COALESCE(SUM(amount) FILTER (WHERE source = 'fanAmp' AND earn_kind <> 'reward_redemption'), 0),
+                     COALESCE(SUM(amount) FILTER (WHERE source = 'club' AND earn_kind <> 'reward_redemption'), 0),
+                     COALESCE(SUM(amount) FILTER (WHERE source = 'playerAmp' AND earn_kind <> 'reward_redemption'), 0),
+                     COALESCE(SUM(amount) FILTER (WHERE source = 'serviceDirect' AND earn_kind <> 'reward_redemption'), 0),
+                     COALESCE(-SUM(amount) FILTER (WHERE earn_kind = 'reward_redemption'), 0), COALESCE(SUM(amount), 0))
+              FROM rep_entries WHERE user_id = ${userId}::uuid) AS summed
+      FROM users WHERE id = ${userId}::uuid`;
+    expect(sums!.kept).toBe("15,30,7,0,30,22");
+    expect(sums!.summed).toBe(sums!.kept);
   });
 
   it("after a check-in and a completed daily quest: Club Rep, activity counts, the streak and today's quest progress follow", async () => {
