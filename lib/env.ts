@@ -14,6 +14,8 @@ const schema = z.object({
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(200),
   RATE_LIMIT_PREFIX: z.string().min(1).default("rl"),
+  // Prefix of the leaderboards' Redis keys (tests give each run its own).
+  LEADERBOARD_PREFIX: z.string().min(1).default("lb"),
   // JSON map of policy → { tokens, window } replacing the built-in numbers, e.g. '{"write":{"tokens":600,"window":"60 s"}}'.
   RATE_LIMIT_OVERRIDES: z.string().optional(),
   // Browser origins allowed to call the API cross-origin (CORS): comma-separated exact origins such as

@@ -6,6 +6,7 @@ import { identityProvider } from "../identity/provider";
 import { forgetStandings } from "../leagues/service";
 import { forgetTeamDetails } from "../teams/service";
 import { debit } from "../rep/grants";
+import { moveBoards } from "../leaderboard/service";
 import { externalIdSchema, teamIdSchema, userQuerySchema, type QuestCreate, type QuestionCreate, type RewardCreate } from "./schemas";
 import { raw } from "../db/raw";
 
@@ -220,7 +221,7 @@ export async function setRewardActive(db: Db, rewardId: string, active: boolean)
  * balance is lower than the credit: nothing changes). The original entry is never touched.
  */
 export async function reverseEntry(db: Db, actor: string, userId: string, entryId: string, reason: string) {
-  return db.$transaction(async (tx) => {
+  const reversed = await db.$transaction(async (tx) => {
     if (!(await lockUser(tx, userId))) throw new ConsoleRefusal("missing");
     const entry = await tx.repEntry.findFirst({ where: { id: entryId, userId } });
     if (!entry) throw new ConsoleRefusal("missing");
@@ -239,4 +240,7 @@ export async function reverseEntry(db: Db, actor: string, userId: string, entryI
     log("info", { msg: "rep entry reversed", actor, user: userId, entry: entry.id, amount: entry.amount, reversal: taken.entry.id });
     return { reversal: taken.entry, balance: taken.balance };
   }, txOptions());
+  // A console action is not an API request: it moves the fan's leaderboard entries itself.
+  await moveBoards([userId], new Date(), db);
+  return reversed;
 }

@@ -11,6 +11,7 @@ import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
 import { readCrowdRatings, readEventRow, readEventsPage, readLineup, readMyScores, toEvent, toLineupPlayer, type EventRow } from "./queries";
 import type { EventList, LineupStatus, RatingsInput } from "./schemas";
 import { raw } from "../db/raw";
+import { noteBoardsMoved } from "../leaderboard/moves";
 
 // Games as events, lineups, ratings, guess the player and the daily spin. One-time rules are held by PostgreSQL:
 // the lineup by its primary key and unique slot (INSERT … ON CONFLICT DO NOTHING), a rating by the unique
@@ -156,6 +157,7 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
     ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now }, Prisma.sql`EXISTS (SELECT 1 FROM rating)`)}
     SELECT created_at AS "createdAt", updated_at AS "updatedAt", created, (SELECT rep_balance FROM rep_raised) AS balance FROM rating`;
   if (!row) throw notFinished((await readGame())?.status ?? "gone");
+  if (row.balance !== null) noteBoardsMoved(userId);
   const mine = input.ratings.map(({ playerId, score }) => ({ playerId, score })).sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
   return {
     gameId,

@@ -2,6 +2,7 @@ import { errors as economy } from "../economy/errors";
 import { errors as dashboard } from "../dashboard/errors";
 import { errors as games } from "../games/errors";
 import { errors as invites } from "../invites/errors";
+import { errors as leaderboard } from "../leaderboard/errors";
 import { errors as leagues } from "../leagues/errors";
 import { errors as mobile } from "../mobile/errors";
 import { errors as platform } from "../platform/errors";
@@ -56,6 +57,7 @@ export const ERROR_CODES = {
   ...games,
   ...dashboard,
   ...rewards,
+  ...leaderboard,
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

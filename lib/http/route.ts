@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z, type ZodType } from "zod";
 import { verifySessionToken, type Identity } from "../auth/tokens";
 import { resolveUser, type AuthUser } from "../auth/users";
+import { collectBoardMoves, newBoardMoves } from "../leaderboard/moves";
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "../db/unavailable";
 import { env } from "../env";
 import { parseJsonBytes, readJsonBody, readLimitedBody, UNSET_BODY } from "./body";
@@ -172,7 +173,10 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
         const raw = delivery ? parseJsonBytes(delivery.rawBody, required, null) : await readJsonBody(req, c.bodyLimit ?? DEFAULT_BODY_LIMIT, required);
         body = raw === UNSET_BODY ? (undefined as B) : parse(c.body as ZodType<B>, raw, "body");
       }
-      const result = await handler({ params, query, body, user: user as never, delivery: delivery as never, req, requestId });
+      const moves = newBoardMoves();
+      const result = await collectBoardMoves(moves, () => handler({ params, query, body, user: user as never, delivery: delivery as never, req, requestId }));
+      // The handler succeeded, so what it changed is committed: the leaderboards follow (best effort, never an error).
+      if (moves.users.size > 0 || moves.left.length > 0) await (await import("../leaderboard/service")).applyBoardMoves(moves);
       const response = successResponse(c, result, { ...baseHeaders(requestId, req, rate), ...deprecation });
       status = response.status;
       return response;

@@ -5,6 +5,7 @@ import * as dashboard from "../dashboard/routes";
 import * as economy from "../economy/routes";
 import * as games from "../games/routes";
 import * as invites from "../invites/routes";
+import * as leaderboard from "../leaderboard/routes";
 import * as leagues from "../leagues/routes";
 import * as mobile from "../mobile/routes";
 import * as platform from "../platform/routes";
@@ -36,6 +37,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   games,
   dashboard,
   rewards,
+  leaderboard,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));

@@ -28,6 +28,7 @@ import {
 } from "./queries";
 import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
 import { raw } from "../db/raw";
+import { noteBoardsMoved } from "../leaderboard/moves";
 
 // Quests: the caller's history, and the quest engine below.
 
@@ -546,6 +547,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
            ${quest ? Prisma.sql`EXISTS (SELECT 1 FROM quest_done)` : Prisma.sql`false`} AS "questCompleted"
     FROM checkin c`;
   if (!row) throw new DomainError("ALREADY_CHECKED_IN", "You already checked in for this team today (UTC).");
+  if (row.balance !== null) noteBoardsMoved(userId);
   // Quest steps the check-in meets ("check in at the arena") follow it. The check-in and its Rep are committed by
   // now: a failure here must not turn that into an error answer; check-progress retries the steps later.
   if (withStep.length > 0) {

@@ -2,6 +2,7 @@ import type { RepSource } from "../generated/prisma/enums";
 import type { DbTx } from "../db/client";
 import { Prisma, type RepEntry } from "../generated/prisma/client";
 import { uuidv7 } from "../db/ids";
+import { noteBoardsMoved } from "../leaderboard/moves";
 
 // The Rep the server grants: the earn kinds (amounts, sources, scopes are the server's) and grantOnce, the one
 // place such an entry is written.
@@ -99,7 +100,7 @@ const ENTRY_COLUMNS = Prisma.sql`id, user_id AS "userId", source, amount, reason
 /**
  * The one place Rep is credited, as two CTEs for a statement: `rep_entry` inserts the entry with ON CONFLICT DO
  * NOTHING on the unique (user_id, grant_key) and (user_id, idempotency_key), and `rep_raised` raises the balance only
- * if it was inserted (with the source's earned total). `when` gates the credit on the rest of the statement (e.g. "the check-in row was inserted"). A
+ * if it was inserted (with the source's earned total). The caller notes the move (noteBoardsMoved) when it took. `when` gates the credit on the rest of the statement (e.g. "the check-in row was inserted"). A
  * statement holding these must not update the user's row elsewhere (one row is modified once per statement).
  */
 export function awardCtes(userId: string, a: Award, when: Prisma.Sql = Prisma.sql`true`): Prisma.Sql {
@@ -127,6 +128,7 @@ export async function award(tx: DbTx, userId: string, a: Award): Promise<Granted
     WITH ${awardCtes(userId, a)}
     SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM rep_raised) AS balance FROM rep_entry`;
   if (!row) return null;
+  noteBoardsMoved(userId);
   const { balance, ...entry } = row;
   return { entry, balance };
 }
@@ -143,7 +145,9 @@ export async function debit(tx: DbTx, userId: string, d: Debit): Promise<Granted
   if (!Number.isInteger(d.amount) || d.amount <= 0) throw new Error(`debit: amount must be a positive integer (${d.amount})`);
   const at = d.createdAt ?? new Date();
   // Spending adds to rep_spent; a staff reversal takes back from what its source earned.
-  const total = SPENDING_KINDS.includes(d.earnKind) ? Prisma.sql`rep_spent = rep_spent + ${d.amount}` : Prisma.sql`${EARNED[d.source]} = ${EARNED[d.source]} - ${d.amount}`;
+  const total = SPENDING_KINDS.includes(d.earnKind)
+    ? Prisma.sql`rep_spent = rep_spent + ${d.amount}`
+    : Prisma.sql`${EARNED[d.source]} = ${EARNED[d.source]} - ${d.amount}`;
   const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
     WITH taken AS (
       UPDATE users SET rep_balance = rep_balance - ${d.amount}, ${total}
@@ -157,6 +161,7 @@ export async function debit(tx: DbTx, userId: string, d: Debit): Promise<Granted
     )
     SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM taken) AS balance FROM entry`;
   if (!row) return null;
+  noteBoardsMoved(userId);
   const { balance, ...entry } = row;
   return { entry, balance };
 }

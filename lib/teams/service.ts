@@ -23,6 +23,7 @@ import {
 } from "./queries";
 import { DEFAULT_TEAM_PAGE, type TeamSearchQuery, type TeamSearchSort, type TeamsQuery } from "./schemas";
 import { raw } from "../db/raw";
+import { noteBoardsMoved, noteTeamLeft } from "../leaderboard/moves";
 
 export async function findTeamBySlug(db: Db, slug: string) {
   const [t] = await raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE t.slug = ${slug.toLowerCase()}`;
@@ -210,13 +211,15 @@ export async function unfollowTeam(db: DbTx, userId: string, idOrSlug: string) {
 export async function joinTeam(db: DbTx, userId: string, idOrSlug: string) {
   const teamId = await liveTeamIdOrThrow(db, idOrSlug);
   await db.teamMember.createMany({ data: [{ userId, teamId }], skipDuplicates: true });
+  noteBoardsMoved(userId);
   return getUserTeams(db, userId);
 }
 
 /** DELETE /api/teams/{id}/join: removes the leaderboard entry only (the follow stays). Not joined → no-op. */
 export async function leaveTeam(db: DbTx, userId: string, idOrSlug: string) {
   const teamId = (await findTeamRef(db, idOrSlug))?.id ?? idOrSlug;
-  await db.teamMember.deleteMany({ where: { userId, teamId } });
+  const { count } = await db.teamMember.deleteMany({ where: { userId, teamId } });
+  if (count > 0) noteTeamLeft(userId, teamId);
   return getUserTeams(db, userId);
 }
 

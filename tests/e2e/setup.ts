@@ -21,6 +21,7 @@ export default async function setup(project: TestProject) {
     env: ({ run }) => ({
       DB_POOL_SIZE: "5",
       RATE_LIMIT_PREFIX: `e2e:${run}`,
+      LEADERBOARD_PREFIX: `lb:e2e:${run}`,
       RATE_LIMIT_OVERRIDES: JSON.stringify({ public: { tokens: 100_000, window: "60 s" }, write: { tokens: 100_000, window: "60 s" } }),
       // The console accepts only sessions from these origins (the clerk fixture's APP_URL is the console's).
       CLERK_AUTHORIZED_PARTIES: CONSOLE_ORIGIN,

@@ -22,6 +22,7 @@ export default async function setup(project: TestProject) {
       // Two instances, two pools: 5 each keeps the tier's connections at the api server's 10.
       DB_POOL_SIZE: "5",
       RATE_LIMIT_PREFIX: `multi:${run}`,
+      LEADERBOARD_PREFIX: `lb:multi:${run}`,
       // Tight `public` for the shared-limit test; the rest generous so the concurrency tests measure the rules.
       RATE_LIMIT_OVERRIDES: JSON.stringify({
         public: { tokens: PUBLIC_LIMIT.tokens, window: PUBLIC_LIMIT.window },

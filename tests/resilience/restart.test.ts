@@ -78,6 +78,7 @@ const boot = (adminUrl: string, label: string, env: Record<string, string> = {})
     env: ({ run }) => ({
       DB_POOL_SIZE: "4",
       RATE_LIMIT_PREFIX: `resilience:${run}`,
+      LEADERBOARD_PREFIX: `lb:resilience:${run}`,
       CLERK_AUTHORIZED_PARTIES: "https://app.example.com",
       VALIDATE_RESPONSES: "1",
       ...env,

@@ -5,3 +5,4 @@ process.env.DATABASE_URL = inject("databaseUrl");
 process.env.DB_POOL_SIZE = "4";
 process.env.CLERK_JWT_KEY = inject("publicKey");
 process.env.LOG_LEVEL = "silent";
+process.env.LEADERBOARD_PREFIX = `lb:${inject("redisPrefix")}`;
