@@ -11,6 +11,7 @@ import * as platform from "../platform/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
 import * as rewards from "../rewards/routes";
+import * as signals from "../signals/routes";
 import * as stars from "../stars/routes";
 import * as support from "../support/routes";
 import * as sync from "../sync/routes";
@@ -36,6 +37,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   games,
   dashboard,
   rewards,
+  signals,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));
