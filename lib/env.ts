@@ -95,6 +95,8 @@ const schema = z.object({
   SYNC_FEED_TOKEN: z.string().min(1).optional(),
   // HMAC-SHA256 key of POST /api/webhooks/leagues-sync (unset: every delivery is refused).
   LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
+  // Feed signals older than this many days are deleted by GET /api/cron/signals-retention.
+  SIGNALS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Vercel Cron's Bearer secret for GET /api/cron/leagues-sync (unset: every call is refused).
   CRON_SECRET: z.string().min(16).optional(),
 });

@@ -8,7 +8,7 @@
 // and prints NEXT_DIST_DIR's throughput and each server's CPU time per request (Linux /proc: a second view, less
 // swayed than throughput by other processes competing for the cores) as shares of the other build's.
 import { spawn } from "node:child_process";
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -28,7 +28,7 @@ const DEEP_PAGE = 5_000;
 const SUB = "user_bench_ledger";
 // One client at thousands of requests a second: lift the default policies (the limiter still runs, its cost is measured).
 const LIFTED = { tokens: 100_000_000, window: "60 s" };
-const BENCH_LIMITS = JSON.stringify({ anonymous: LIFTED, user: LIFTED, write: LIFTED });
+const BENCH_LIMITS = JSON.stringify({ anonymous: LIFTED, user: LIFTED, write: LIFTED, signals: LIFTED });
 // Fans who write in the engagement-loop rows: each check-in, quiz answer and rating is one a real fan could make.
 const WRITERS = 400;
 const QUIZZES_PER_WRITER = 15;
@@ -318,6 +318,8 @@ const writerAuth = writers.subs.map((sub) => ({ authorization: `Bearer ${signSes
 let checkIns = 0;
 let answers = 0;
 let ratings = 0;
+let signalBatches = 0;
+const SIGNAL_TYPES = ["impression", "impression", "impression", "view", "click", "dwell", "like"] as const;
 const cases: Case[] = [
   { name: "GET /api/health", load: () => ({ url: `${base}/api/health` }) },
   { name: "GET /api/teams/{id}", target: 0.5, load: () => ({ url: `${base}/api/teams/tm_hch` }) },
@@ -363,6 +365,31 @@ const cases: Case[] = [
         }),
       };
     },
+  },
+  {
+    name: "POST /api/feed/signals (50 events)",
+    target: 0.4,
+    load: () => ({
+      url: base,
+      requests: postEach(() => {
+        const n = signalBatches++;
+        const at = new Date().toISOString();
+        const events = Array.from({ length: 50 }, (_, i) => {
+          const type = SIGNAL_TYPES[(n + i) % SIGNAL_TYPES.length]!;
+          return {
+            type,
+            itemType: "team",
+            itemId: writers.teams[(n + i) % writers.teams.length]!,
+            at,
+            surface: "home_feed",
+            position: i,
+            eventId: randomUUID(),
+            ...(type === "dwell" ? { durationMs: 1_000 + i } : {}),
+          };
+        });
+        return { path: "/api/feed/signals", headers: writerAuth[n % WRITERS]!, body: JSON.stringify({ events }) };
+      }),
+    }),
   },
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.

@@ -9,6 +9,7 @@ import { errors as platform } from "../platform/errors";
 import { errors as quests } from "../quests/errors";
 import { errors as rep } from "../rep/errors";
 import { errors as rewards } from "../rewards/errors";
+import { errors as signals } from "../signals/errors";
 import { errors as stars } from "../stars/errors";
 import { errors as support } from "../support/errors";
 import { errors as sync } from "../sync/errors";
@@ -58,6 +59,7 @@ export const ERROR_CODES = {
   ...dashboard,
   ...rewards,
   ...leaderboard,
+  ...signals,
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -10,6 +10,8 @@ export const RATE_LIMIT_POLICIES = {
   write: { tokens: 60, window: "60 s" },
   /** Rep earn attempts by a signed-in user. */
   earn: { tokens: 30, window: "60 s" },
+  /** Feed-signal batches by a signed-in user (POST /api/feed/signals). */
+  signals: { tokens: 30, window: "60 s" },
   /** Mobile token exchanges by client address: slows down guessing. */
   exchange: { tokens: 20, window: "60 s" },
   /** Mobile session tokens minted per user by /api/mobile/callback (checked inside the flow, once the user is known). */

@@ -12,6 +12,7 @@ import * as platform from "../platform/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
 import * as rewards from "../rewards/routes";
+import * as signals from "../signals/routes";
 import * as stars from "../stars/routes";
 import * as support from "../support/routes";
 import * as sync from "../sync/routes";
@@ -38,6 +39,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   dashboard,
   rewards,
   leaderboard,
+  signals,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));
