@@ -7,6 +7,7 @@ import * as games from "../games/routes";
 import * as invites from "../invites/routes";
 import * as leagues from "../leagues/routes";
 import * as mobile from "../mobile/routes";
+import * as notifications from "../notifications/routes";
 import * as platform from "../platform/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
@@ -36,6 +37,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   games,
   dashboard,
   rewards,
+  notifications,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));
