@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
 import { uuidv7 } from "../../lib/db/ids";
@@ -95,6 +96,23 @@ describe("auth", () => {
     const wrong = await cron(name, `Bearer ${cronSecret()}x`);
     expect(wrong.status).toBe(401);
     expect(errorOf(wrong).code).toBe("UNAUTHORIZED");
+  });
+});
+
+describe("documents", () => {
+  it("the inbox routes are public operations; the producer crons are scheduled in vercel.json and internal only", async () => {
+    const { crons } = JSON.parse(readFileSync("vercel.json", "utf8")) as { crons: { path: string; schedule: string }[] };
+    const open = (await api("GET", "/api/openapi.json")).body.paths;
+    const internal = (await api("GET", "/api/admin/openapi.json", { headers: newUser({ admin: true }).auth })).body.paths;
+    for (const name of ["game-alerts", "rating-prompts", "milestones"]) {
+      const path = `/api/cron/notifications-${name}`;
+      expect(crons).toContainEqual({ path, schedule: expect.any(String) });
+      expect(open[path]).toBeUndefined();
+      expect(internal[path].get.description).toMatch(/Bearer <CRON_SECRET>/);
+    }
+    for (const path of [LIST, COUNT, READ_ALL, "/api/notifications/{notificationId}/read", "/api/notifications/{notificationId}/archive"]) {
+      expect(open[path]).toBeDefined();
+    }
   });
 });
 
@@ -258,6 +276,18 @@ describe("POST /api/notifications/read-all", () => {
     expect((await api("POST", READ_ALL, { headers: auth, json: {} })).body.data).toEqual({ marked: 0 });
     expect((await db().notification.findUniqueOrThrow({ where: { id: c! } })).readAt).not.toBeNull();
     expect(a).toBeDefined();
+  });
+
+  it("concurrent read-alls mark each notification once: the answers add up to the unread count", async () => {
+    const { auth, userId } = await signedUp();
+    await insert(
+      userId,
+      Array.from({ length: 30 }, (_, i) => (i % 5 ? {} : { readAt: new Date() })),
+    );
+    const answers = await Promise.all(Array.from({ length: 6 }, () => api("POST", READ_ALL, { headers: auth })));
+    for (const a of answers) expect(a.status).toBe(200);
+    expect(answers.reduce((sum, a) => sum + a.body.data.marked, 0)).toBe(24);
+    expect((await api("GET", COUNT, { headers: auth })).body.data).toEqual({ count: 0, capped: false });
   });
 
   it("touches no other user's notifications", async () => {
