@@ -1,4 +1,5 @@
 import * as notifications from "@/app/api/notifications/route";
+import * as grouped from "@/app/api/notifications/grouped/route";
 import * as unreadCount from "@/app/api/notifications/unread-count/route";
 import * as readAll from "@/app/api/notifications/read-all/route";
 import * as read from "@/app/api/notifications/[notificationId]/read/route";
@@ -10,6 +11,7 @@ import * as cronMilestones from "@/app/api/cron/notifications-milestones/route";
 // The notifications inbox; internal: the producer crons.
 export const routes = {
   "/api/notifications": notifications,
+  "/api/notifications/grouped": grouped,
   "/api/notifications/unread-count": unreadCount,
   "/api/notifications/read-all": readAll,
   "/api/notifications/{notificationId}/read": read,

@@ -130,3 +130,27 @@ export const producerResult = z
     created: z.number().int().meta({ description: "Notifications this run wrote (0 when an earlier run already wrote them)." }),
   })
   .meta({ id: "NotificationProducerResult" });
+
+export const notificationGroup = z
+  .object({
+    groupKey: z.string().meta({
+      description:
+        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT and RATING, `ungrouped-<id>` for a MILESTONE. The same key can reappear on the next page: merge by it.",
+    }),
+    type: z.enum(NOTIFICATION_TYPES),
+    notificationsCount: z.number().int().meta({ description: "Notifications of the group on this page." }),
+    unreadCount: z.number().int().meta({ description: "Of those, unread." }),
+    mostRecentNotificationId: z.string(),
+    latestPageNotificationAt: isoDateTime.meta({ description: "createdAt of the group's newest notification on this page." }),
+    pageMinId: z.string().meta({ description: "Smallest id of the group on this page." }),
+    pageMaxId: z.string().meta({ description: "Greatest id of the group on this page." }),
+    notifications: z.array(notification).meta({ description: "The group's notifications on this page, in list order." }),
+  })
+  .meta({ id: "NotificationGroup" });
+
+export const notificationGroupPage = z
+  .object({
+    groups: z.array(notificationGroup),
+    nextCursor: z.string().optional().meta({ description: "Present only when more notifications remain; the same cursor as GET /api/notifications." }),
+  })
+  .meta({ id: "NotificationGroupPage" });

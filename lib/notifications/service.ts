@@ -72,3 +72,38 @@ export const PRODUCERS = {
 export async function runProducer(db: DbTx, type: NotificationType) {
   return { type, created: await PRODUCERS[type](db) };
 }
+
+/** Mastodon v2 style: GAME_ALERT and RATING of one UTC day (by createdAt) group; a MILESTONE stands alone. */
+export const groupKeyOf = (n: { id: string; type: NotificationType; createdAt: string }) =>
+  n.type === "MILESTONE" ? `ungrouped-${n.id}` : `${n.type}:${n.createdAt.slice(0, 10)}`;
+
+/**
+ * One page of the list (same filters, limit and cursor), its notifications grouped within the page: groups in the
+ * order of their newest notification, so paging stays on the list's keyset (no scan of the whole inbox).
+ */
+export async function listNotificationGroups(db: DbTx, userId: string, query: Parameters<typeof listNotifications>[2]) {
+  const page = await listNotifications(db, userId, query);
+  const groups = new Map<string, { groupKey: string; type: NotificationType; notifications: (typeof page.notifications)[number][] }>();
+  for (const n of page.notifications) {
+    const groupKey = groupKeyOf(n);
+    const group = groups.get(groupKey) ?? { groupKey, type: n.type, notifications: [] };
+    group.notifications.push(n);
+    groups.set(groupKey, group);
+  }
+  const result = [...groups.values()].map(({ groupKey, type, notifications }) => {
+    const ids = notifications.map((n) => n.id).sort();
+    const newest = notifications.reduce((a, b) => (b.id > a.id ? b : a));
+    return {
+      groupKey,
+      type,
+      notificationsCount: notifications.length,
+      unreadCount: notifications.filter((n) => n.readAt === null).length,
+      mostRecentNotificationId: newest.id,
+      latestPageNotificationAt: newest.createdAt,
+      pageMinId: ids[0]!,
+      pageMaxId: ids[ids.length - 1]!,
+      notifications,
+    };
+  });
+  return page.nextCursor ? { groups: result, nextCursor: page.nextCursor } : { groups: result };
+}

@@ -38,8 +38,13 @@ const alertPayload = (gameId: string) => ({
   href: `/api/events/${gameId}`,
 });
 
+const ratingPayload = (gameId: string) => {
+  const { venue: _venue, ...game } = alertPayload(gameId);
+  return { ...game, score: null, repAward: 15 };
+};
+
 /** Direct inserts, ids in the given order (each a UUIDv7 of `at`, so one millisecond holds ties). */
-async function insert(userId: string, rows: { type?: "MILESTONE" | "GAME_ALERT"; at?: Date; readAt?: Date; archivedAt?: Date }[]) {
+async function insert(userId: string, rows: { type?: "MILESTONE" | "GAME_ALERT" | "RATING"; at?: Date; readAt?: Date; archivedAt?: Date }[]) {
   const ids: string[] = [];
   for (const r of rows) {
     const at = r.at ?? new Date();
@@ -53,7 +58,7 @@ async function insert(userId: string, rows: { type?: "MILESTONE" | "GAME_ALERT";
       userId,
       type: r.type ?? "MILESTONE",
       causeKey: `test:${ids[i]}`,
-      payload: r.type === "GAME_ALERT" ? alertPayload(`gm_${i}`) : milestonePayload(i + 1),
+      payload: r.type === "GAME_ALERT" ? alertPayload(`gm_${i}`) : r.type === "RATING" ? ratingPayload(`gm_${i}`) : milestonePayload(i + 1),
       createdAt: r.at ?? new Date(),
       readAt: r.readAt ?? r.archivedAt ?? null,
       archivedAt: r.archivedAt ?? null,
@@ -197,6 +202,59 @@ describe("GET /api/notifications", () => {
       expect(res.status).toBe(400);
       expect(errorOf(res).details).toEqual([{ path: "query.cursor", message: expect.any(String) }]);
     }
+  });
+});
+
+describe("GET /api/notifications/grouped", () => {
+  it("groups a page's GAME_ALERTs and RATINGs by UTC day, MILESTONEs alone, in the order of their newest notification", async () => {
+    const { auth, userId } = await signedUp();
+    const day = Date.UTC(2026, 10, 20, 12);
+    const at = (h: number) => new Date(day + h * HOUR);
+    const [oldAlert, m1, r1, a1, r2, a2, m2, a3] = await insert(userId, [
+      { type: "GAME_ALERT", at: at(-24) },
+      { at: at(0) },
+      { type: "RATING", at: at(1), readAt: at(2) },
+      { type: "GAME_ALERT", at: at(2) },
+      { type: "RATING", at: at(3) },
+      { type: "GAME_ALERT", at: at(4), readAt: at(5) },
+      { at: at(5) },
+      { type: "GAME_ALERT", at: at(6) },
+    ]);
+    const res = await api("GET", "/api/notifications/grouped", { headers: auth });
+    expect(res.status).toBe(200);
+    const groups = res.body.data.groups as { groupKey: string; notifications: { id: string }[] }[];
+    expect(groups.map((g) => [g.groupKey, g.notifications.map((n) => n.id)])).toEqual([
+      ["GAME_ALERT:2026-11-20", [a3, a2, a1]],
+      [`ungrouped-${m2}`, [m2]],
+      ["RATING:2026-11-20", [r2, r1]],
+      [`ungrouped-${m1}`, [m1]],
+      ["GAME_ALERT:2026-11-19", [oldAlert]],
+    ]);
+    expect(res.body.data.groups[0]).toMatchObject({
+      type: "GAME_ALERT",
+      notificationsCount: 3,
+      unreadCount: 2,
+      mostRecentNotificationId: a3,
+      latestPageNotificationAt: at(6).toISOString(),
+      pageMinId: a1,
+      pageMaxId: a3,
+    });
+    expect(res.body.data.nextCursor).toBeUndefined();
+
+    // The page is the list's page: a group cut by the boundary continues under the same key.
+    const first = await api("GET", "/api/notifications/grouped?limit=2", { headers: auth });
+    expect(first.body.data.groups.map((g: { groupKey: string }) => g.groupKey)).toEqual(["GAME_ALERT:2026-11-20", `ungrouped-${m2}`]);
+    const second = await api("GET", `/api/notifications/grouped?limit=2&cursor=${first.body.data.nextCursor}`, { headers: auth });
+    expect(second.body.data.groups.map((g: { groupKey: string; notificationsCount: number }) => [g.groupKey, g.notificationsCount])).toEqual([
+      ["GAME_ALERT:2026-11-20", 1],
+      ["RATING:2026-11-20", 1],
+    ]);
+    const unread = await api("GET", "/api/notifications/grouped?filter=unread&types=GAME_ALERT", { headers: auth });
+    expect(unread.body.data.groups.map((g: { notifications: { id: string }[] }) => g.notifications.map((n) => n.id))).toEqual([[a3, a1], [oldAlert]]);
+  });
+
+  it("without a token is 401", async () => {
+    expect((await api("GET", "/api/notifications/grouped")).status).toBe(401);
   });
 });
 
