@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Prisma } from "../generated/prisma/client";
 
 /**
  * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. What Prisma's @default(uuid(7)) writes, for
@@ -12,3 +13,10 @@ export function uuidv7(at = Date.now()): string {
   const h = b.toString("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+/**
+ * The same UUIDv7 computed by PostgreSQL (15 has no uuidv7()), for set-based INSERT … SELECT: the clock's 48
+ * milliseconds over a random v4 uuid, its version nibble turned from 4 into 7.
+ */
+export const UUIDV7_SQL = Prisma.sql`encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+  placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid`;

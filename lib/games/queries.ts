@@ -39,6 +39,14 @@ export interface EventRow {
 /** A player the lineup may hold: active and available (injured, suspended and unavailable players did not play). */
 const LINEUP_ELIGIBLE = Prisma.sql`p.active AND p.availability = 'available'`;
 
+/** Game `g`'s lineup exists. */
+const HAS_LINEUP = Prisma.sql`EXISTS (SELECT 1 FROM game_lineup_slots ls WHERE ls.game_id = g.id)`;
+/** Both rosters of game `g` have a player to seed its lineup from. */
+const CAN_SEED_LINEUP = Prisma.sql`(EXISTS (SELECT 1 FROM players p WHERE p.team_id = g.home_team_id AND ${LINEUP_ELIGIBLE})
+   AND EXISTS (SELECT 1 FROM players p WHERE p.team_id = g.away_team_id AND ${LINEUP_ELIGIBLE}))`;
+/** isRatable in SQL, over a game aliased `g`: final, and its lineup exists or can be seeded. */
+export const RATABLE_GAME = Prisma.sql`(g.status = 'final' AND (${HAS_LINEUP} OR ${CAN_SEED_LINEUP}))`;
+
 const teamSummaryOf = (column: Prisma.Sql) => Prisma.sql`(SELECT to_jsonb(s) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = ${column}) s)`;
 
 const EVENT_COLUMNS = Prisma.sql`
@@ -47,9 +55,8 @@ const EVENT_COLUMNS = Prisma.sql`
   l.id AS "leagueId", l.slug AS "leagueSlug", l.name AS "leagueName", l.short_name AS "leagueShortName", l.sport AS "leagueSport",
   ${teamSummaryOf(Prisma.sql`g.home_team_id`)} AS home,
   ${teamSummaryOf(Prisma.sql`g.away_team_id`)} AS away,
-  EXISTS (SELECT 1 FROM game_lineup_slots ls WHERE ls.game_id = g.id) AS "hasLineup",
-  (EXISTS (SELECT 1 FROM players p WHERE p.team_id = g.home_team_id AND ${LINEUP_ELIGIBLE})
-   AND EXISTS (SELECT 1 FROM players p WHERE p.team_id = g.away_team_id AND ${LINEUP_ELIGIBLE})) AS "canSeedLineup",
+  ${HAS_LINEUP} AS "hasLineup",
+  ${CAN_SEED_LINEUP} AS "canSeedLineup",
   r.created_at AS "ratedAt", r.updated_at AS "ratingUpdatedAt",
   CASE WHEN r.id IS NULL THEN 0 ELSE (SELECT count(sc.score)::int FROM game_rating_scores sc WHERE sc.rating_id = r.id) END AS "playersRated"`;
 

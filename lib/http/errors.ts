@@ -5,6 +5,7 @@ import { errors as invites } from "../invites/errors";
 import { errors as leaderboard } from "../leaderboard/errors";
 import { errors as leagues } from "../leagues/errors";
 import { errors as mobile } from "../mobile/errors";
+import { errors as notifications } from "../notifications/errors";
 import { errors as platform } from "../platform/errors";
 import { errors as quests } from "../quests/errors";
 import { errors as rep } from "../rep/errors";
@@ -60,6 +61,7 @@ export const ERROR_CODES = {
   ...rewards,
   ...leaderboard,
   ...signals,
+  ...notifications,
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -8,6 +8,7 @@ import * as invites from "../invites/routes";
 import * as leaderboard from "../leaderboard/routes";
 import * as leagues from "../leagues/routes";
 import * as mobile from "../mobile/routes";
+import * as notifications from "../notifications/routes";
 import * as platform from "../platform/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
@@ -40,6 +41,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   rewards,
   leaderboard,
   signals,
+  notifications,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));

@@ -1,0 +1,22 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { notification, notificationIdParams } from "@/lib/notifications/schemas";
+import { setNotificationState } from "@/lib/notifications/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Archive a notification",
+      description:
+        "Sets `archivedAt`, and `readAt` when unread (archiving implies read); idempotent: the first times are kept. Archived notifications leave the inbox and appear under `filter=archived`. Another user's notification or an unknown id is 404; an id that is not a UUID is 400. No request body.",
+      tags: ["Notifications"],
+      auth: "bearer",
+      params: notificationIdParams,
+      rateLimit: "write",
+      response: notification,
+      errors: ["NOT_FOUND"],
+    },
+    ({ user, params }) => setNotificationState(db, user.id, params.notificationId, "archived"),
+  ),
+});

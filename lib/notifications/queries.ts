@@ -1,0 +1,190 @@
+import { Prisma } from "../generated/prisma/client";
+import type { DbTx } from "../db/client";
+import { raw } from "../db/raw";
+import { UUIDV7_SQL } from "../db/ids";
+import { RATABLE_GAME } from "../games/queries";
+import { SERVER_AWARDS } from "../rep/grants";
+import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
+import { UNREAD_COUNT_CAP, type NotificationFilter, type NotificationType } from "./schemas";
+
+export interface NotificationRow {
+  id: string;
+  type: NotificationType;
+  payload: unknown;
+  createdAt: Date;
+  readAt: Date | null;
+  archivedAt: Date | null;
+}
+
+export const toNotification = (n: NotificationRow) =>
+  ({
+    id: n.id,
+    type: n.type,
+    createdAt: n.createdAt.toISOString(),
+    readAt: n.readAt?.toISOString() ?? null,
+    archivedAt: n.archivedAt?.toISOString() ?? null,
+    payload: n.payload,
+  }) as { id: string; type: NotificationType; createdAt: string; readAt: string | null; archivedAt: string | null; payload: never };
+
+const COLUMNS = Prisma.sql`n.id::text AS id, n.type::text AS type, n.payload, n.created_at AS "createdAt", n.read_at AS "readAt", n.archived_at AS "archivedAt"`;
+
+/** Where a page of each filter continues: after the last row's id, or (archived) its (archivedAt, id). */
+export type ListAfter = { id: string; at?: Date };
+
+// Each filter reads one index in its order: the ORDER BY names the index's leading null column too (read_at,
+// archived_at), so PostgreSQL walks the index instead of sorting.
+const FILTERS: Record<NotificationFilter, { where: Prisma.Sql; order: Prisma.Sql }> = {
+  inbox: { where: Prisma.sql`n.archived_at IS NULL`, order: Prisma.sql`n.archived_at DESC, n.id DESC` },
+  unread: { where: Prisma.sql`n.read_at IS NULL`, order: Prisma.sql`n.read_at, n.id DESC` },
+  archived: { where: Prisma.sql`n.archived_at IS NOT NULL`, order: Prisma.sql`n.archived_at DESC, n.id DESC` },
+  all: { where: Prisma.sql`true`, order: Prisma.sql`n.id DESC` },
+};
+
+/** One page (take rows) of the user's notifications in `filter`, optionally only `types`. */
+export function notificationsOf(
+  db: DbTx,
+  userId: string,
+  filter: NotificationFilter,
+  types: NotificationType[] | undefined,
+  after: ListAfter | undefined,
+  take: number,
+) {
+  const { where, order } = FILTERS[filter];
+  const keyset = !after
+    ? Prisma.empty
+    : after.at
+      ? Prisma.sql`AND (n.archived_at, n.id) < (${after.at}::timestamptz, ${after.id}::uuid)`
+      : Prisma.sql`AND n.id < ${after.id}::uuid`;
+  const typed = types ? Prisma.sql`AND n.type::text = ANY(${types}::text[])` : Prisma.empty;
+  return raw(db).$queryRaw<NotificationRow[]>`
+    SELECT ${COLUMNS} FROM notifications n
+    WHERE n.user_id = ${userId}::uuid AND ${where} ${keyset} ${typed}
+    ORDER BY ${order} LIMIT ${take}`;
+}
+
+/** Unread notifications counted up to the cap + 1 (a LIMIT under the count: cheap however many there are). */
+export async function unreadCountOf(db: DbTx, userId: string) {
+  const [row] = await raw(db).$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM notifications WHERE user_id = ${userId}::uuid AND read_at IS NULL LIMIT ${UNREAD_COUNT_CAP + 1}
+    ) s`;
+  const n = row?.n ?? 0;
+  return { count: Math.min(n, UNREAD_COUNT_CAP), capped: n > UNREAD_COUNT_CAP };
+}
+
+/**
+ * Sets read (or archived and read) on one of the user's notifications, keeping the first times, and answers it; null
+ * when the user has no notification with this id. One UPDATE: concurrent calls queue on the row and each computes
+ * from the latest version, so every answer shows the state as it is.
+ */
+export async function markNotification(db: DbTx, userId: string, id: string, state: "read" | "archived") {
+  const set =
+    state === "read"
+      ? Prisma.sql`read_at = coalesce(read_at, now())`
+      : Prisma.sql`archived_at = coalesce(archived_at, now()), read_at = coalesce(read_at, now())`;
+  const [row] = await raw(db).$queryRaw<NotificationRow[]>`
+    UPDATE notifications n SET ${set} WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid RETURNING ${COLUMNS}`;
+  return row ?? null;
+}
+
+/**
+ * Marks the user's unread notifications read in one statement, bounded to what the caller can have seen: created
+ * at or before `seenAt` (the request's start) and, with `upTo`, not newer than that id. Answers how many it marked.
+ */
+export function markAllRead(db: DbTx, userId: string, seenAt: Date, upTo: string | undefined) {
+  const bound = upTo ? Prisma.sql`AND id <= ${upTo}::uuid` : Prisma.empty;
+  return raw(db).$executeRaw`
+    UPDATE notifications SET read_at = now()
+    WHERE user_id = ${userId}::uuid AND read_at IS NULL AND created_at <= ${seenAt}::timestamptz ${bound}`;
+}
+
+// Producers: one INSERT … SELECT each, idempotent through UNIQUE (user_id, cause_key). --------------------------
+
+const teamJson = (column: Prisma.Sql) => Prisma.sql`(SELECT to_jsonb(s) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = ${column}) s)`;
+const iso = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const matchup = Prisma.sql`coalesce(awt.short_name, awt.name) || ' at ' || coalesce(ht.short_name, ht.name)`;
+const GAME_FIELDS = Prisma.sql`'gameId', g.id, 'leagueId', g.league_id, 'startsAt', ${iso(Prisma.sql`g.starts_at`)},
+  'homeTeam', ${teamJson(Prisma.sql`g.home_team_id`)}, 'awayTeam', ${teamJson(Prisma.sql`g.away_team_id`)},
+  'href', '/api/events/' || g.id`;
+
+/**
+ * `due` (games with id, home_team_id, away_team_id, payload) → one notification of `type` per follower of either team
+ * who has notify_teams on (and passes `extra`, a WHERE over f.user_id and d.id). A follow counts even when the team was
+ * archived since: the game is still the fan's.
+ */
+function insertForFollowers(db: DbTx, type: NotificationType, causePrefix: string, due: Prisma.Sql, extra: Prisma.Sql) {
+  return raw(db).$executeRaw`
+    WITH due AS (${due}),
+    fans AS (
+      SELECT f.user_id, d.id AS game_id FROM due d JOIN team_follows f ON f.team_id = d.home_team_id ${extra}
+      UNION
+      SELECT f.user_id, d.id AS game_id FROM due d JOIN team_follows f ON f.team_id = d.away_team_id ${extra}
+    )
+    INSERT INTO notifications (id, user_id, type, cause_key, payload)
+    SELECT ${UUIDV7_SQL}, fans.user_id, ${type}::"NotificationType", ${causePrefix} || d.id, d.payload
+    FROM fans JOIN due d ON d.id = fans.game_id JOIN users u ON u.id = fans.user_id AND u.notify_teams
+    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+}
+
+const DUE_COLUMNS = Prisma.sql`g.id, g.home_team_id, g.away_team_id`;
+const DUE_FROM = Prisma.sql`games g JOIN teams ht ON ht.id = g.home_team_id JOIN teams awt ON awt.id = g.away_team_id`;
+
+/** GAME_ALERT for scheduled games starting within the next `hours`. */
+export function insertGameAlerts(db: DbTx, hours: number) {
+  return insertForFollowers(
+    db,
+    "GAME_ALERT",
+    "game_alert:",
+    Prisma.sql`
+      SELECT ${DUE_COLUMNS}, jsonb_build_object(${GAME_FIELDS}, 'venue', g.venue,
+        'title', ${matchup}, 'body', 'Starts within ' || ${hours}::int || ' hours' || coalesce(' at ' || g.venue, '') || '.') AS payload
+      FROM ${DUE_FROM}
+      WHERE g.status = 'scheduled' AND g.starts_at > now() AND g.starts_at <= now() + make_interval(hours => ${hours}::int)`,
+    Prisma.empty,
+  );
+}
+
+/** RATING for ratable games (games module's rule) that started within the last `hours`, to fans who have not rated them. */
+export function insertRatingPrompts(db: DbTx, hours: number) {
+  const award = SERVER_AWARDS.game_rating.amount;
+  return insertForFollowers(
+    db,
+    "RATING",
+    "rating:",
+    Prisma.sql`
+      SELECT ${DUE_COLUMNS}, jsonb_build_object(${GAME_FIELDS},
+        'score', CASE WHEN g.home_score IS NULL OR g.away_score IS NULL THEN NULL
+                      ELSE jsonb_build_object('home', g.home_score, 'away', g.away_score) END,
+        'repAward', ${award}::int,
+        'title', 'Rate the players: ' || ${matchup},
+        'body', 'The game is over. Rate the players and earn ' || ${award}::int || ' Rep.') AS payload
+      FROM ${DUE_FROM}
+      WHERE g.status = 'final' AND g.starts_at > now() - make_interval(hours => ${hours}::int) AND g.starts_at <= now()
+        AND ${RATABLE_GAME}`,
+    Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM game_ratings r WHERE r.user_id = f.user_id AND r.game_id = d.id)`,
+  );
+}
+
+/**
+ * MILESTONE for the highest threshold each user's Rep balance has reached, unless a milestone at that threshold or
+ * above was already written (a balance that falls after spending never brings back a lower one).
+ */
+export function insertRepMilestones(db: DbTx, thresholds: readonly number[]) {
+  return raw(db).$executeRaw`
+    INSERT INTO notifications (id, user_id, type, cause_key, payload)
+    SELECT ${UUIDV7_SQL}, m.id, 'MILESTONE'::"NotificationType", 'milestone:rep:' || m.threshold,
+           jsonb_build_object('metric', 'rep_balance', 'threshold', m.threshold,
+             'title', m.threshold || ' Rep reached', 'body', 'You have ' || m.threshold || ' Rep or more. See what you can redeem.',
+             'href', '/api/rewards')
+    FROM (
+      SELECT DISTINCT ON (u.id) u.id, t.threshold
+      FROM users u JOIN unnest(${[...thresholds]}::int[]) AS t(threshold) ON u.rep_balance >= t.threshold
+      WHERE u.notify_milestones
+      ORDER BY u.id, t.threshold DESC
+    ) m
+    WHERE NOT EXISTS (
+      SELECT 1 FROM notifications n
+      WHERE n.user_id = m.id AND n.type = 'MILESTONE' AND n.cause_key LIKE 'milestone:rep:%' AND (n.payload->>'threshold')::int >= m.threshold
+    )
+    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+}

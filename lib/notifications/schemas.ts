@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { teamSummary } from "../teams/schemas";
+
+export const NOTIFICATION_TYPES = ["GAME_ALERT", "RATING", "MILESTONE"] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const NOTIFICATION_FILTERS = ["inbox", "unread", "archived", "all"] as const;
+export type NotificationFilter = (typeof NOTIFICATION_FILTERS)[number];
+
+/** The unread count stops counting here: past it the answer is `{ count: 99, capped: true }` ("99+"). */
+export const UNREAD_COUNT_CAP = 99;
+
+/** Producers' windows and thresholds (README "Notifications"). */
+export const GAME_ALERT_WINDOW_HOURS = 24;
+export const RATING_WINDOW_HOURS = 48;
+export const REP_MILESTONES = [100, 500, 1000, 5000] as const;
+
+const uuid = (description: string) =>
+  z
+    .string()
+    .regex(UUID_PATTERN, "Must be a UUID")
+    .transform((id) => id.toLowerCase())
+    .meta({ description });
+
+export const notificationIdParams = z.strictObject({ notificationId: uuid("Notification id (UUID).") });
+
+const typesQuery = z
+  .string()
+  .transform((s) => s.split(","))
+  .pipe(z.array(z.enum(NOTIFICATION_TYPES, { error: `Expected a comma-separated list of ${NOTIFICATION_TYPES.join(", ")}` })).min(1))
+  .optional()
+  .meta({
+    description: `Only these types: a comma-separated list of ${NOTIFICATION_TYPES.join(", ")} (default: every type).`,
+    examples: ["GAME_ALERT,RATING"],
+  });
+
+export const notificationListQuery = z.strictObject({
+  filter: z.enum(NOTIFICATION_FILTERS).default("inbox").meta({
+    description:
+      "Which notifications (default inbox). inbox: not archived, read or unread. unread: not read (archived ones are always read). archived: archived only, most recently archived first (archivedAt desc, then id desc). all: every notification. inbox, unread and all are newest first (id desc: ids are UUIDv7, time-ordered). A cursor continues only the filter it came from.",
+  }),
+  types: typesQuery,
+  cursor: cursorQuery,
+  limit: intQuery(1, 50, 20),
+});
+
+export const readAllBody = z
+  .strictObject({
+    upTo: uuid(
+      "The newest notification id the client has shown: newer ones (greater ids) stay unread. Without it, notifications created after the request started stay unread.",
+    ).optional(),
+  })
+  .meta({ id: "NotificationReadAll" });
+
+const text = {
+  title: z.string().meta({ description: "Headline to show." }),
+  body: z.string().meta({ description: "One or two sentences under the headline." }),
+  href: z.string().meta({ description: "API path of what the notification is about (deep link): the event, or the rewards." }),
+};
+
+const gamePayload = {
+  gameId: z.string(),
+  leagueId: z.string(),
+  startsAt: isoDateTime,
+  homeTeam: teamSummary,
+  awayTeam: teamSummary,
+};
+
+export const gameAlertPayload = z
+  .object({ ...gamePayload, venue: z.string().nullable(), ...text })
+  .meta({ id: "GameAlertPayload", description: "A followed team's game starts soon." });
+
+export const ratingPayload = z
+  .object({
+    ...gamePayload,
+    score: z.object({ home: z.number().int(), away: z.number().int() }).nullable(),
+    repAward: z.number().int().meta({ description: "Rep the first rating of this game awards." }),
+    ...text,
+  })
+  .meta({ id: "RatingPromptPayload", description: "A followed team's game is final: rate its players." });
+
+export const milestonePayload = z
+  .object({
+    metric: z.literal("rep_balance").meta({ description: "What crossed the threshold: the spendable Rep balance." }),
+    threshold: z.number().int(),
+    ...text,
+  })
+  .meta({ id: "MilestonePayload", description: "The caller's Rep reached a milestone." });
+
+const base = {
+  id: z.string().meta({ description: "UUIDv7: time-ordered." }),
+  createdAt: isoDateTime,
+  readAt: isoDateTime.nullable().meta({ description: "When it was first read (archiving reads it too); null while unread." }),
+  archivedAt: isoDateTime.nullable().meta({ description: "When it was archived; null in the inbox." }),
+};
+
+export const notification = z
+  .discriminatedUnion("type", [
+    z.object({ ...base, type: z.literal("GAME_ALERT"), payload: gameAlertPayload }),
+    z.object({ ...base, type: z.literal("RATING"), payload: ratingPayload }),
+    z.object({ ...base, type: z.literal("MILESTONE"), payload: milestonePayload }),
+  ])
+  .meta({ id: "Notification" });
+
+export const notificationPage = z
+  .object({
+    notifications: z.array(notification),
+    nextCursor: z.string().optional().meta({ description: "Present only when more notifications remain." }),
+  })
+  .meta({ id: "NotificationPage" });
+
+export const unreadCount = z
+  .object({
+    count: z
+      .number()
+      .int()
+      .meta({ description: `Unread notifications, at most ${UNREAD_COUNT_CAP}.` }),
+    capped: z.boolean().meta({ description: `True when there are more than ${UNREAD_COUNT_CAP} (show "${UNREAD_COUNT_CAP}+").` }),
+  })
+  .meta({ id: "NotificationUnreadCount" });
+
+export const readAllResult = z
+  .object({ marked: z.number().int().meta({ description: "How many notifications this request marked read." }) })
+  .meta({ id: "NotificationReadAllResult" });
+
+export const producerResult = z
+  .object({
+    type: z.enum(NOTIFICATION_TYPES),
+    created: z.number().int().meta({ description: "Notifications this run wrote (0 when an earlier run already wrote them)." }),
+  })
+  .meta({ id: "NotificationProducerResult" });
+
+export const notificationGroup = z
+  .object({
+    groupKey: z.string().meta({
+      description:
+        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT and RATING, `ungrouped-<id>` for a MILESTONE. The same key can reappear on the next page: merge by it.",
+    }),
+    type: z.enum(NOTIFICATION_TYPES),
+    notificationsCount: z.number().int().meta({ description: "Notifications of the group on this page." }),
+    unreadCount: z.number().int().meta({ description: "Of those, unread." }),
+    mostRecentNotificationId: z.string(),
+    latestPageNotificationAt: isoDateTime.meta({ description: "createdAt of the group's newest notification on this page." }),
+    pageMinId: z.string().meta({ description: "Smallest id of the group on this page." }),
+    pageMaxId: z.string().meta({ description: "Greatest id of the group on this page." }),
+    notifications: z.array(notification).meta({ description: "The group's notifications on this page, in list order." }),
+  })
+  .meta({ id: "NotificationGroup" });
+
+export const notificationGroupPage = z
+  .object({
+    groups: z.array(notificationGroup),
+    nextCursor: z.string().optional().meta({ description: "Present only when more notifications remain; the same cursor as GET /api/notifications." }),
+  })
+  .meta({ id: "NotificationGroupPage" });
