@@ -16,6 +16,10 @@ const schema = z.object({
   RATE_LIMIT_PREFIX: z.string().min(1).default("rl"),
   // Prefix of the leaderboards' Redis keys (tests give each run its own).
   LEADERBOARD_PREFIX: z.string().min(1).default("lb"),
+  // A live leaderboard stream closes itself after this long (below the hosting function's maximum duration) with a
+  // retry hint, and sends a comment this often so proxies keep an idle stream open.
+  LEADERBOARD_STREAM_MAX_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(270_000),
+  LEADERBOARD_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   // JSON map of policy → { tokens, window } replacing the built-in numbers, e.g. '{"write":{"tokens":600,"window":"60 s"}}'.
   RATE_LIMIT_OVERRIDES: z.string().optional(),
   // Browser origins allowed to call the API cross-origin (CORS): comma-separated exact origins such as

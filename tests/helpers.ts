@@ -88,3 +88,79 @@ export function startProductionServer(env: Record<string, string | undefined>): 
     });
   });
 }
+
+export interface SseEvent {
+  event: string;
+  id: string | null;
+  data: any;
+  /** The `retry:` value the block carried, if any. */
+  retry: number | null;
+}
+
+/**
+ * Opens a Server-Sent Events stream and reads it as it comes: `next(pred)` waits for the first event (or comment
+ * block, as event ":comment") matching `pred`; `ended()` waits for the server to end the stream.
+ */
+export async function openEventStream(path: string, { headers = {}, base = baseUrl }: { headers?: Record<string, string>; base?: string } = {}) {
+  const abort = new AbortController();
+  const res = await fetch(`${base}${path}`, { headers, signal: abort.signal });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const seen: SseEvent[] = [];
+  let buffer = "";
+  let done = false;
+  const parse = (block: string): SseEvent => {
+    const ev: SseEvent = { event: "message", id: null, data: undefined, retry: null };
+    const data: string[] = [];
+    for (const line of block.split("\n")) {
+      if (line.startsWith(":")) ev.event = ":comment";
+      else if (line.startsWith("event: ")) ev.event = line.slice(7);
+      else if (line.startsWith("id: ")) ev.id = line.slice(4);
+      else if (line.startsWith("data: ")) data.push(line.slice(6));
+      else if (line.startsWith("retry: ")) ev.retry = Number(line.slice(7));
+    }
+    if (data.length) ev.data = JSON.parse(data.join("\n"));
+    return ev;
+  };
+  let read = 0;
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
+  async function next(pred: (e: SseEvent) => boolean = () => true, timeoutMs = 15_000): Promise<SseEvent> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      while (read < seen.length) {
+        const e = seen[read++]!;
+        if (pred(e)) return e;
+      }
+      if (done) throw new Error(`stream ended; events seen: ${seen.map((e) => e.event).join(", ")}`);
+      const timer = new Promise<never>((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`no matching event within ${timeoutMs} ms; seen: ${seen.map((e) => e.event).join(", ")}`)),
+          Math.max(1, deadline - Date.now()),
+        ),
+      );
+      pending ??= reader.read(); // a read that lost the race to the timer is kept for the next call
+      const chunk = await Promise.race([pending, timer]);
+      pending = null;
+      if (chunk.done) done = true;
+      else {
+        buffer += decoder.decode(chunk.value, { stream: true });
+        let i;
+        while ((i = buffer.indexOf("\n\n")) >= 0) {
+          seen.push(parse(buffer.slice(0, i)));
+          buffer = buffer.slice(i + 2);
+        }
+      }
+    }
+  }
+  return {
+    res,
+    next,
+    seen,
+    async ended(timeoutMs = 15_000) {
+      await next(() => false, timeoutMs).catch((e: Error) => {
+        if (!/stream ended/.test(e.message)) throw e;
+      });
+    },
+    close: () => abort.abort(),
+  };
+}

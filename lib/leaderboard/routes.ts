@@ -3,6 +3,7 @@ import * as search from "@/app/api/leaderboard/search/route";
 import * as seasons from "@/app/api/leaderboard/seasons/route";
 import * as winners from "@/app/api/leaderboard/winners/route";
 import * as stats from "@/app/api/leaderboard/stats/route";
+import * as stream from "@/app/api/leaderboard/stream/route";
 import * as rebuild from "@/app/api/admin/leaderboard/rebuild/route";
 import * as check from "@/app/api/admin/leaderboard/check/route";
 import * as cronSeasons from "@/app/api/cron/leaderboard-seasons/route";
@@ -14,6 +15,7 @@ export const routes = {
   "/api/leaderboard/seasons": seasons,
   "/api/leaderboard/winners": winners,
   "/api/leaderboard/stats": stats,
+  "/api/leaderboard/stream": stream,
 };
 
 export const internalRoutes = {

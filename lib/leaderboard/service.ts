@@ -10,6 +10,7 @@ import { fanScores, fansByHandlePrefix, fansById, firstEntryAt, ledgerScores, te
 import { AROUND_RADIUS } from "./schemas";
 import { lowestScoreWith, packScore, unpackScore } from "./score";
 import { previousSeason, seasonById, seasonOf, type Season } from "./seasons";
+import { boardFeed } from "./feed";
 import { boardStore, type Ranked, type Scored } from "./store";
 
 // Boards: `global` (every fan with Rep earned in the period) and `team:<teamId>` (the team's joined fans, whatever
@@ -56,10 +57,14 @@ async function boardInfo(db: DbTx, ref: BoardRef, participants: number) {
   return { board: ref.board, teamId: ref.teamId, period: ref.period, season: ref.season ? seasonView(ref.season, closed) : null, participants };
 }
 
-async function assertTeam(db: DbTx, ref: BoardRef) {
-  if (!ref.teamId) return;
-  const [team] = await raw(db).$queryRaw<{ id: string }[]>`SELECT id FROM teams WHERE id = ${ref.teamId} AND archived_at IS NULL`;
-  if (!team) throw notFound("Team");
+/** The board a query names, 404 when it is an unknown or archived team's. */
+export async function boardOrThrow(db: DbTx, q: { board: string; period: string }): Promise<BoardRef> {
+  const ref = resolveBoard(q);
+  if (ref.teamId) {
+    const [team] = await raw(db).$queryRaw<{ id: string }[]>`SELECT id FROM teams WHERE id = ${ref.teamId} AND archived_at IS NULL`;
+    if (!team) throw notFound("Team");
+  }
+  return ref;
 }
 
 function entriesOf(ranked: Ranked[], fans: Map<string, FanRow>) {
@@ -84,8 +89,7 @@ function decodeBoardCursor(cursor: string) {
 
 /** GET /api/leaderboard: a page of a board, the caller's entry and the entries around it, in one Redis round trip. */
 export async function readBoard(db: DbTx, callerId: string | null, q: { board: string; period: string; cursor?: string; limit: number }) {
-  const ref = resolveBoard(q);
-  await assertTeam(db, ref);
+  const ref = await boardOrThrow(db, q);
   const store = await boardStore();
   const key = boardKey(ref.board, ref.period);
   const after = q.cursor ? decodeBoardCursor(q.cursor) : null;
@@ -108,8 +112,7 @@ export async function readBoard(db: DbTx, callerId: string | null, q: { board: s
 
 /** GET /api/leaderboard/search: fans whose handle starts with `q`, with their rank on the board. */
 export async function searchBoard(db: DbTx, q: { board: string; period: string; q: string; limit: number }) {
-  const ref = resolveBoard(q);
-  await assertTeam(db, ref);
+  const ref = await boardOrThrow(db, q);
   const found = await fansByHandlePrefix(db, q.q, q.limit);
   const store = await boardStore();
   const key = boardKey(ref.board, ref.period);
@@ -131,8 +134,7 @@ export async function searchBoard(db: DbTx, q: { board: string; period: string; 
 
 /** GET /api/leaderboard/stats: participants, the caller's percentile, and points in ten bands up to the top score. */
 export async function boardStats(db: DbTx, callerId: string, q: { board: string; period: string }) {
-  const ref = resolveBoard(q);
-  await assertTeam(db, ref);
+  const ref = await boardOrThrow(db, q);
   const store = await boardStore();
   const key = boardKey(ref.board, ref.period);
   const { top } = await store.stats(key, []);
@@ -171,6 +173,9 @@ export async function listSeasons(db: DbTx, now = new Date()) {
 
 // Moving fans ----------------------------------------------------------------------------------------------------
 
+/** The feed's score for "left the board". */
+export const LEFT = -1;
+
 const scoreOf = (points: number, reachedAt: Date | null) => (reachedAt ? packScore(points, reachedAt) : 0);
 
 /**
@@ -193,24 +198,26 @@ export async function moveBoards(userIds: string[], now = new Date(), db: DbTx =
       }
     }
     await (await boardStore()).set(writes);
+    await (await boardFeed()).append(writes);
   } catch (error) {
     log("warn", { msg: "leaderboards not moved; a rebuild repairs them", userIds, error: String(error) });
   }
 }
 
-/** A request's board moves (moves.ts): fans who left a team come off its boards (this season's and all time; past seasons' stay as they closed), then every noted fan's entries are rewritten. */
+/**
+ * A request's board moves (moves.ts): fans who left a team come off its boards (this season's and all time; past
+ * seasons' stay as they closed), then every noted fan's entries are rewritten.
+ */
 export async function applyBoardMoves(moves: BoardMoves, now = new Date()): Promise<void> {
   if (moves.left.length) {
     const period = seasonOf(now).id;
     try {
-      await (
-        await boardStore()
-      ).remove(
-        moves.left.flatMap(({ userId, teamId }) => [
-          { key: boardKey(teamBoard(teamId), "all"), member: userId },
-          { key: boardKey(teamBoard(teamId), period), member: userId },
-        ]),
-      );
+      const removes = moves.left.flatMap(({ userId, teamId }) => [
+        { key: boardKey(teamBoard(teamId), "all"), member: userId },
+        { key: boardKey(teamBoard(teamId), period), member: userId },
+      ]);
+      await (await boardStore()).remove(removes);
+      await (await boardFeed()).append(removes.map((r) => ({ ...r, score: LEFT })));
     } catch (error) {
       log("warn", { msg: "team boards not updated; a rebuild repairs them", left: moves.left, error: String(error) });
     }

@@ -6,7 +6,7 @@ import { packScore, unpackScore } from "../../lib/leaderboard/score";
 import { previousSeason, seasonOf } from "../../lib/leaderboard/seasons";
 import { boardStore } from "../../lib/leaderboard/store";
 import { award, debit } from "../../lib/rep/grants";
-import { api, db, errorOf, newUser, token, userIdOf } from "../helpers";
+import { api, db, errorOf, newUser, openEventStream, token, userIdOf } from "../helpers";
 
 // Leaderboards: points from the ledger, Redis as the rank index, ties, keyset pages, the caller's window, team
 // boards, search, stats, seasons and their winners, and the rebuild and drift check against the ledger.
@@ -32,10 +32,13 @@ async function credit(userId: string, amount: number, at = new Date(), source: "
   await moveBoards([userId]);
 }
 
-/** A team of its own (no other test joins it), so its board holds only this test's fans. */
-async function freshTeam() {
-  const id = `tm_lb_${randomUUID().slice(0, 8)}`;
-  await db().team.create({ data: { id, slug: id.replace(/_/g, "-"), name: `Board ${id}` } });
+// Seeded teams no other test joins, one per test that needs a board of its own: a team's board then holds only
+// this test's fans. (Creating teams would change what the team list tests count.) Keep them out of other tests.
+const OWN_TEAMS = ["tm_hdh", "tm_nfd", "tm_nww", "tm_opr", "tm_pct", "tm_pfb", "tm_rsa", "tm_stb"];
+let ownTeams = 0;
+function freshTeam() {
+  const id = OWN_TEAMS[ownTeams++];
+  if (!id) throw new Error("Out of teams of their own: add a seeded team no other test joins to OWN_TEAMS");
   return id;
 }
 
@@ -58,7 +61,7 @@ describe("score packing", () => {
 
 describe("GET /api/leaderboard", () => {
   it("a team board: joined fans in order, ties share a rank, keyset pages neither repeat nor skip, the caller's window", async () => {
-    const teamId = await freshTeam();
+    const teamId = freshTeam();
     const fans = await Promise.all(Array.from({ length: 7 }, () => fan()));
     for (const f of fans) await join(f.auth, teamId);
     const minute = new Date(Date.now() - 3_600_000);
@@ -111,7 +114,7 @@ describe("GET /api/leaderboard", () => {
   });
 
   it("leaving a team takes the fan off its boards; joining puts them on with their points", async () => {
-    const teamId = await freshTeam();
+    const teamId = freshTeam();
     const f = await fan();
     await credit(f.userId, 12);
     await join(f.auth, teamId);
@@ -143,7 +146,7 @@ describe("GET /api/leaderboard", () => {
 
 describe("search, stats, seasons", () => {
   it("search finds fans by handle prefix, any case, with their rank; fans off the board have none", async () => {
-    const teamId = await freshTeam();
+    const teamId = freshTeam();
     const tag = randomUUID().replace(/-/g, "").slice(0, 8);
     const a = await fan(`Srch${tag}_a`);
     const b = await fan(`srch${tag}_b`);
@@ -160,7 +163,7 @@ describe("search, stats, seasons", () => {
   });
 
   it("stats: participants, the caller's percentile, a distribution that adds up", async () => {
-    const teamId = await freshTeam();
+    const teamId = freshTeam();
     const fans = await Promise.all(Array.from({ length: 4 }, () => fan()));
     for (const [i, f] of fans.entries()) {
       await join(f.auth, teamId);
@@ -191,7 +194,7 @@ describe("search, stats, seasons", () => {
 
 describe("rebuild, drift and winners", () => {
   it("the drift check finds a wrong, a missing and an extra entry; the rebuild restores exactly the boards the moves made", async () => {
-    const teamId = await freshTeam();
+    const teamId = freshTeam();
     const fans = await Promise.all(Array.from({ length: 3 }, () => fan()));
     for (const [i, f] of fans.entries()) {
       await join(f.auth, teamId);
@@ -247,5 +250,86 @@ describe("rebuild, drift and winners", () => {
     expect(entry.winners.length).toBeLessThanOrEqual(10);
     expect(await db().leaderboardWinner.count({ where: { seasonId: last.id, board: "global" } })).toBe(entry.winners.length);
     expect((await api("GET", "/api/cron/leaderboard-seasons")).status).toBe(401);
+  });
+});
+
+describe("GET /api/leaderboard/stream", () => {
+  const stream = (q: string, headers: Record<string, string> = {}) => openEventStream(`/api/leaderboard/stream?${q}`, { headers });
+
+  it("a snapshot first, then score and leave events for that board only, each with an id", async () => {
+    const teamId = freshTeam();
+    const [a, b] = await Promise.all([fan(), fan()]);
+    await join(a.auth, teamId);
+    await credit(a.userId, 30);
+    const s = await stream(`board=team:${teamId}`, a.auth);
+    try {
+      expect(s.res.status).toBe(200);
+      expect(s.res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const snapshot = await s.next((e) => e.event !== ":comment" && e.event !== "message");
+      expect(snapshot.event).toBe("snapshot");
+      expect(snapshot.id).toMatch(/^\d+-\d+$/);
+      expect(snapshot.data.entries).toEqual([expect.objectContaining({ rank: 1, points: 30, fan: expect.objectContaining({ id: a.userId }) })]);
+      expect(snapshot.data.me).toMatchObject({ rank: 1, points: 30 });
+
+      await credit(b.userId, 99); // b is not on this team's board: no event
+      await join(b.auth, teamId); // now b is, with 99 points: rank 1
+      const score = await s.next((e) => e.event === "score");
+      expect(score.data).toMatchObject({ fan: { id: b.userId }, points: 99, rank: 1 });
+      expect(score.id! > snapshot.id!).toBe(true);
+      expect((await api("DELETE", `/api/teams/${teamId}/join`, { headers: b.auth })).status).toBe(200);
+      const left = await s.next((e) => e.event === "leave");
+      expect(left.data).toEqual({ fan: { id: b.userId } });
+    } finally {
+      s.close();
+    }
+  });
+
+  it("Last-Event-ID resumes with what was missed; an id the feed no longer holds gets a fresh snapshot", async () => {
+    const teamId = freshTeam();
+    const a = await fan();
+    await join(a.auth, teamId);
+    const first = await stream(`board=team:${teamId}`);
+    const snapshot = await first.next((e) => e.event === "snapshot");
+    first.close();
+    await credit(a.userId, 7);
+    const resumed = await stream(`board=team:${teamId}`, { "last-event-id": snapshot.id! });
+    try {
+      const e = await resumed.next((x) => x.event === "score" || x.event === "snapshot");
+      expect(e.event).toBe("score");
+      expect(e.data).toMatchObject({ fan: { id: a.userId }, points: 7, rank: 1 });
+    } finally {
+      resumed.close();
+    }
+    for (const id of ["1-0", "not-an-id"]) {
+      const fresh = await stream(`board=team:${teamId}`, { "last-event-id": id });
+      try {
+        expect((await fresh.next((x) => x.event === "score" || x.event === "snapshot")).event).toBe("snapshot");
+      } finally {
+        fresh.close();
+      }
+    }
+  });
+
+  it("a browser's session cookie names the caller; heartbeats keep it open; it ends itself with a retry hint", async () => {
+    const teamId = freshTeam();
+    const a = await fan();
+    await join(a.auth, teamId);
+    const s = await stream(`board=team:${teamId}`, { cookie: `__session=${a.auth.authorization.slice(7)}` });
+    const retry = await s.next((e) => e.retry !== null);
+    expect(retry.retry).toBe(3000);
+    expect((await s.next((e) => e.event === "snapshot")).data.me).toMatchObject({ fan: { id: a.userId } });
+    await s.next((e) => e.event === ":comment");
+    const end = await s.next((e) => e.event === "reconnect", 20_000);
+    expect(end.retry).toBe(3000);
+    await s.ended();
+  });
+
+  it("bad queries are JSON 400s, an unknown team 404, before any stream opens", async () => {
+    const bad = await api("GET", "/api/leaderboard/stream?board=nope");
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad).code).toBe("VALIDATION_ERROR");
+    const unknown = await api("GET", "/api/leaderboard/stream?board=team:tm_no_such_team");
+    expect(unknown.status).toBe(404);
+    expect(errorOf(unknown).code).toBe("NOT_FOUND");
   });
 });

@@ -17,6 +17,9 @@ export default async function setup(project: TestProject) {
       DB_POOL_SIZE: "10",
       RATE_LIMIT_PREFIX: `test:${run}`,
       LEADERBOARD_PREFIX: `lb:test:${run}`,
+      // Live leaderboards end and beat quickly enough to be tested (tests/api/leaderboard.test.ts).
+      LEADERBOARD_STREAM_MAX_MS: "6000",
+      LEADERBOARD_STREAM_HEARTBEAT_MS: "500",
       // A limiter slower than RATE_LIMIT_TIMEOUT_MS fails open (the request passes): on a loaded test machine 200 ms
       // can pass, and the tests that count 429s would see one more request through. The fail-open path has its own test.
       RATE_LIMIT_TIMEOUT_MS: "5000",
