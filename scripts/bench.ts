@@ -7,6 +7,7 @@
 // GET /api/health, on both builds in alternating rounds (BENCH_ROUNDS, default 3; both servers up throughout),
 // and prints NEXT_DIST_DIR's throughput and each server's CPU time per request (Linux /proc: a second view, less
 // swayed than throughput by other processes competing for the cores) as shares of the other build's.
+import { BENCH_DATABASE_URL, BOARD_PREFIX } from "./bench-env";
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -17,11 +18,14 @@ import { createDb } from "../lib/db/client";
 import { ensureDatabase, migrate } from "../lib/db/migrate";
 import { seed } from "../lib/db/seed";
 import { encodeCursor } from "../lib/http/cursor";
+import { boardKey, moveBoards, rebuildBoards } from "../lib/leaderboard/service";
+import { boardStore } from "../lib/leaderboard/store";
+import { award } from "../lib/rep/grants";
 import { freePort } from "../lib/ports";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/fan_bench";
+const DB_URL = BENCH_DATABASE_URL;
 const LEDGER_ENTRIES = 1_000_000;
 const PAGE = 20;
 const DEEP_PAGE = 5_000;
@@ -33,6 +37,12 @@ const BENCH_LIMITS = JSON.stringify({ anonymous: LIFTED, user: LIFTED, write: LI
 const WRITERS = 400;
 const QUIZZES_PER_WRITER = 15;
 const DASHBOARD_SUB = "user_bench_dashboard";
+
+// The leaderboard board of BOARD_FANS fans (one ledger entry each, points BOARD_FANS down to 1), under its own prefix.
+const BOARD_FANS = 1_000_000;
+const BOARD_SUB = (i: number) => `user_bench_lb_${i}`;
+const STREAMS = 100;
+const STREAM_CHANGES = 20;
 
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 if (!existsSync(`${distDir}/BUILD_ID`)) {
@@ -205,8 +215,113 @@ function postEach(next: () => { path: string; headers: Record<string, string>; b
   ];
 }
 
+/**
+ * The 1,000,000-fan global board: fans user_bench_lb_1..N with one club entry each (N + 1 − i points, last season, so
+ * the current season's boards stay small), made once; the rank index is rebuilt from the ledger when Redis lacks it.
+ */
+async function prepareBoard(): Promise<void> {
+  const client = new pg.Client({ connectionString: DB_URL });
+  await client.connect();
+  const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM users WHERE external_id LIKE 'user_bench_lb_%'");
+  if (Number(rows[0]!.n) < BOARD_FANS) {
+    console.log(`seeding ${BOARD_FANS.toLocaleString()} leaderboard fans (once)…`);
+    await client.query("DELETE FROM users WHERE external_id LIKE 'user_bench_lb_%'");
+    await client.query(
+      `INSERT INTO users (id, external_id, handle, handle_key, rep_balance, rep_earned_club, updated_at)
+       SELECT gen_random_uuid(), 'user_bench_lb_' || i, 'benchfan' || i, 'benchfan' || i, $1 + 1 - i, $1 + 1 - i, now()
+       FROM generate_series(1, $1::int) AS i`,
+      [BOARD_FANS],
+    );
+    await client.query(
+      `INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, grant_key, created_at)
+       SELECT gen_random_uuid(), id, 'club', rep_balance, 'Bench board', 'bench_board', 'bench_board', '2025-06-01T00:00:00Z'::timestamptz + (rep_balance || ' s')::interval
+       FROM users WHERE external_id LIKE 'user_bench_lb_%'`,
+    );
+    await client.query("ANALYZE users");
+    await client.query("ANALYZE rep_entries");
+  }
+  await client.end();
+  const store = await boardStore();
+  if ((await store.stats(boardKey("global", "all"), [])).size < BOARD_FANS) {
+    console.log("rebuilding the leaderboards from the ledger…");
+    const started = Date.now();
+    const db = createDb(DB_URL, 2);
+    const { boards } = await rebuildBoards(db);
+    await db.$disconnect();
+    console.log(
+      `  ${boards.reduce((n, b) => n + b.entries, 0).toLocaleString()} entries on ${boards.length} boards in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
+}
+
+/**
+ * Live streams: STREAMS clients on the global board, then STREAM_CHANGES score changes made one after another; how
+ * long each change took from its write to reaching each stream.
+ */
+async function measureStreams(base: string): Promise<{ p50: number; p99: number; delivered: number; expected: number }> {
+  const aborts: AbortController[] = [];
+  const arrivals = new Map<string, number[]>(); // fan id → arrival times
+  const readers = await Promise.all(
+    Array.from({ length: STREAMS }, async () => {
+      const abort = new AbortController();
+      aborts.push(abort);
+      const res = await fetch(`${base}/api/leaderboard/stream?board=global&period=all`, { signal: abort.signal });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      let snapshot: () => void = () => {};
+      const ready = new Promise<void>((resolve) => (snapshot = resolve));
+      void (async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            buffer += decoder.decode(value, { stream: true });
+            let i;
+            while ((i = buffer.indexOf("\n\n")) >= 0) {
+              const block = buffer.slice(0, i);
+              buffer = buffer.slice(i + 2);
+              if (block.includes("event: snapshot")) snapshot();
+              const m = /event: score\ndata: (.*)/.exec(block);
+              if (m) {
+                const fanId = (JSON.parse(m[1]!) as { fan: { id: string } }).fan.id;
+                arrivals.set(fanId, [...(arrivals.get(fanId) ?? []), performance.now()]);
+              }
+            }
+          }
+        } catch {
+          // aborted
+        }
+      })();
+      return ready;
+    }),
+  );
+  await Promise.all(readers);
+  const db = createDb(DB_URL, 2);
+  const fans = await db.user.findMany({
+    where: { externalId: { in: Array.from({ length: STREAM_CHANGES }, (_, i) => BOARD_SUB(500_000 + i)) } },
+    select: { id: true },
+  });
+  const delays: number[] = [];
+  for (const { id } of fans) {
+    await db.$transaction((tx) =>
+      award(tx, id, { earnKind: "bench_stream", amount: 1, source: "club", reason: "Bench stream", grantKey: `bench_stream:${Date.now()}` }),
+    );
+    const written = performance.now();
+    await moveBoards([id], new Date(), db);
+    for (let waited = 0; (arrivals.get(id)?.length ?? 0) < STREAMS && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    delays.push(...(arrivals.get(id) ?? []).map((t) => t - written));
+  }
+  for (const a of aborts) a.abort();
+  await db.$disconnect();
+  const sorted = delays.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), delivered: sorted.length, expected: STREAMS * fans.length };
+}
+
 const { deepCursor } = await prepareDatabase();
 const writers = await prepareWriters();
+await prepareBoard();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
   publicKeyEncoding: { type: "spki", format: "pem" },
@@ -237,6 +352,7 @@ async function startServer(dir: string): Promise<{ base: string; pid: number; st
       NEXT_TELEMETRY_DISABLED: "1",
       CLERK_TELEMETRY_DISABLED: "1",
       RATE_LIMIT_PREFIX: `bench:${Date.now()}`,
+      LEADERBOARD_PREFIX: BOARD_PREFIX,
       RATE_LIMIT_OVERRIDES: BENCH_LIMITS,
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -320,8 +436,11 @@ let answers = 0;
 let ratings = 0;
 let signalBatches = 0;
 const SIGNAL_TYPES = ["impression", "impression", "impression", "view", "click", "dwell", "like"] as const;
+const boardAuth = (i: number) => ({ authorization: `Bearer ${signSessionToken(privateKey, BOARD_SUB(i), { ttlSeconds: 3600 })}` });
 const cases: Case[] = [
   { name: "GET /api/health", load: () => ({ url: `${base}/api/health` }) },
+  { name: "GET leaderboard (me at the top)", target: 0.5, load: () => ({ url: `${base}/api/leaderboard?limit=20`, headers: boardAuth(1) }) },
+  { name: "GET leaderboard (me at the bottom)", target: 0.5, load: () => ({ url: `${base}/api/leaderboard?limit=20`, headers: boardAuth(BOARD_FANS) }) },
   { name: "GET /api/teams/{id}", target: 0.5, load: () => ({ url: `${base}/api/teams/tm_hch` }) },
   { name: "GET /api/me/starred-teams", target: 0.5, load: () => ({ url: `${base}/api/me/starred-teams`, headers: auth }) },
   { name: "GET ledger (first page)", target: 0.5, load: () => ({ url: `${base}/api/v1/engage/rep/ledger?limit=${PAGE}`, headers: auth }) },
@@ -400,8 +519,10 @@ const only = process.env.BENCH_ONLY?.toLowerCase()
 const selected = cases.filter((c, i) => i === 0 || !only || only.some((o) => c.name.toLowerCase().includes(o)));
 
 const rows: (Row & { target?: number })[] = [];
+let streams: Awaited<ReturnType<typeof measureStreams>> | null = null;
 try {
   for (const c of selected) rows.push({ ...(await measure(c.name, pid, await c.load())), target: c.target });
+  if (!only || only.some((o) => "stream".includes(o))) streams = await measureStreams(base);
 } finally {
   stop();
 }
@@ -429,6 +550,20 @@ if (firstRow && deepRow) {
   console.log(
     `  ledger page ${DEEP_PAGE} p50 / first page p50: ${deepRatio.toFixed(2)} ${deepRatio <= 1.2 ? "(ok, target ≤ 1.20)" : "(ABOVE the 1.20 target)"}`,
   );
+}
+const topRow = rows.find((r) => r.name === "GET leaderboard (me at the top)");
+const bottomRow = rows.find((r) => r.name === "GET leaderboard (me at the bottom)");
+if (topRow && bottomRow) {
+  const ratio = bottomRow.p50 / Math.max(topRow.p50, 0.001);
+  console.log(
+    `  leaderboard of ${BOARD_FANS.toLocaleString()}: p50 with me at the top ${topRow.p50} ms, at the bottom ${bottomRow.p50} ms (${ratio.toFixed(2)}; ${ratio <= 1.2 ? "ok, the bottom costs no more" : "ABOVE the top's by more than 20%"})`,
+  );
+}
+if (streams) {
+  console.log(
+    `  stream: ${STREAMS} clients on the global board, ${STREAM_CHANGES} changes: ${streams.delivered}/${streams.expected} events delivered, write → event p50 ${streams.p50.toFixed(0)} ms, p99 ${streams.p99.toFixed(0)} ms (the feed is polled every 500 ms)`,
+  );
+  if (streams.delivered < streams.expected) process.exitCode = 1;
 }
 if (rows.some((r) => r.errors > 0)) {
   console.log("errors were recorded: the figures above are not valid");
