@@ -518,14 +518,32 @@ const only = process.env.BENCH_ONLY?.toLowerCase()
   .filter(Boolean);
 const selected = cases.filter((c, i) => i === 0 || !only || only.some((o) => c.name.toLowerCase().includes(o)));
 
-const rows: (Row & { target?: number })[] = [];
+// GET /api/health runs again after each route with a target, and each route's ratio is to the mean of the health
+// runs on either side of it: single runs of the same route drift by ±20% over a bench (load from other processes,
+// the server's heap growing), and neighbours share most of that drift.
+const rows: (Row & { target?: number; healthRps?: number })[] = [];
+const healthRuns: Row[] = [];
 let streams: Awaited<ReturnType<typeof measureStreams>> | null = null;
 try {
-  for (const c of selected) rows.push({ ...(await measure(c.name, pid, await c.load())), target: c.target });
+  const [healthCase, ...rest] = selected;
+  healthRuns.push(await measure(healthCase!.name, pid, await healthCase!.load()));
+  for (const c of rest) {
+    const row = await measure(c.name, pid, await c.load());
+    if (c.target === undefined) {
+      rows.push(row);
+      continue;
+    }
+    const before = healthRuns[healthRuns.length - 1]!;
+    const after = await measure(healthCase!.name, pid, await healthCase!.load());
+    healthRuns.push(after);
+    rows.push({ ...row, target: c.target, healthRps: (before.rps + after.rps) / 2 });
+  }
   if (!only || only.some((o) => "stream".includes(o))) streams = await measureStreams(base);
 } finally {
   stop();
 }
+const healthRps = healthRuns.map((r) => r.rps);
+rows.unshift({ ...healthRuns[0]!, name: `GET /api/health (×${healthRuns.length})`, rps: median(healthRps) });
 
 console.log(`\nbench: ${DURATION}s per route, ${CONNECTIONS} connections, ${LEDGER_ENTRIES.toLocaleString()} ledger entries for one user\n`);
 console.log(`${"route".padEnd(30)}${pad("req/s", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("CPU µs/req", 12)}${pad("errors", 8)}`);
@@ -533,12 +551,12 @@ for (const r of rows) {
   console.log(`${r.name.padEnd(30)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50, 9)}${pad(r.p99, 9)}${pad(r.cpuUs.toFixed(0), 12)}${pad(r.errors, 8)}`);
 }
 console.log("(CPU µs/req: the server process's own CPU time per request; PostgreSQL's is not in it)");
-const health = rows[0]!;
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-console.log("\ntargets:");
+console.log(`(GET /api/health: the median of ${healthRuns.length} runs, ${Math.min(...healthRps).toFixed(0)}–${Math.max(...healthRps).toFixed(0)} req/s)`);
+console.log("\ntargets (each route's throughput to the mean of the health runs just before and after it):");
 for (const r of rows) {
-  if (r.target === undefined) continue;
-  const ratio = r.rps / health.rps;
+  if (r.target === undefined || r.healthRps === undefined) continue;
+  const ratio = r.rps / r.healthRps;
   console.log(
     `  ${r.name}: ${pct(ratio)} of /api/health throughput ${ratio >= r.target ? `(ok, target ≥ ${pct(r.target)})` : `(BELOW the ${pct(r.target)} target)`}`,
   );
@@ -561,7 +579,7 @@ if (topRow && bottomRow) {
 }
 if (streams) {
   console.log(
-    `  stream: ${STREAMS} clients on the global board, ${STREAM_CHANGES} changes: ${streams.delivered}/${streams.expected} events delivered, write → event p50 ${streams.p50.toFixed(0)} ms, p99 ${streams.p99.toFixed(0)} ms (the feed is polled every 500 ms)`,
+    `  stream: ${STREAMS} clients on the global board, ${STREAM_CHANGES} changes: ${streams.delivered}/${streams.expected} events delivered, write → event p50 ${streams.p50.toFixed(0)} ms, p99 ${streams.p99.toFixed(0)} ms (the feed is polled every 250 ms)`,
   );
   if (streams.delivered < streams.expected) process.exitCode = 1;
 }
@@ -569,3 +587,5 @@ if (rows.some((r) => r.errors > 0)) {
   console.log("errors were recorded: the figures above are not valid");
   process.exitCode = 1;
 }
+// Redis and pool connections the lib modules opened would keep the process alive.
+process.exit(process.exitCode ?? 0);

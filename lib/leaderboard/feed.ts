@@ -19,7 +19,7 @@ export interface BoardChange {
 }
 
 export const FEED_LENGTH = 10_000;
-const POLL_MS = 500;
+const POLL_MS = 250;
 const POLL_BATCH = 1_000;
 
 export interface BoardFeed {
