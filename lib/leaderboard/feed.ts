@@ -1,8 +1,7 @@
 import { EventEmitter } from "node:events";
-import { createHash } from "node:crypto";
 import { env } from "../env";
 import { log } from "../http/log";
-import { redisBackend, scriptRedis, type ScriptRedis } from "../redis/client";
+import { redisBackend, scriptRedis, scriptRunner, type ScriptRedis } from "../redis/client";
 
 // The boards' change feed, which live streams follow. moveBoards appends each score it writes to one capped Redis
 // Stream (the last FEED_LENGTH changes): every instance reads it, so a change made through one instance reaches
@@ -102,27 +101,17 @@ abstract class PollingFeed implements BoardFeed {
 }
 
 class RedisFeed extends PollingFeed {
-  private shas = new Map<string, string>();
+  private script: ReturnType<typeof scriptRunner>;
   constructor(
-    private redis: ScriptRedis,
+    redis: ScriptRedis,
     private key: string,
   ) {
     super();
+    this.script = scriptRunner(redis);
   }
 
-  private async run<T>(name: keyof typeof SCRIPTS, args: (string | number)[]): Promise<T> {
-    const script = SCRIPTS[name];
-    const sha = this.shas.get(name);
-    if (sha) {
-      try {
-        return await this.redis.evalsha<T>(sha, [this.key], args);
-      } catch (error) {
-        if (!/NOSCRIPT/i.test(String(error))) throw error;
-      }
-    }
-    const result = await this.redis.eval<T>(script, [this.key], args);
-    this.shas.set(name, createHash("sha1").update(script).digest("hex"));
-    return result;
+  private run<T>(name: keyof typeof SCRIPTS, args: (string | number)[]): Promise<T> {
+    return this.script<T>(SCRIPTS[name], [this.key], args);
   }
 
   async append(changes: { key: string; member: string; score: number }[]) {

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { redisBackend, scriptRedis, type ScriptRedis } from "../redis/client";
+import { redisBackend, scriptRedis, scriptRunner, type ScriptRedis } from "../redis/client";
 
 // The rank index: one sorted set per board (member: user id, score: packScore). Redis (Upstash or TCP) answers
 // every read in one round trip through a Lua script (Upstash's REST API has no MULTI, and a script is atomic);
@@ -116,23 +115,13 @@ const SCRIPTS = {
 const FILL_CHUNK = 1_000;
 
 class RedisBoardStore implements BoardStore {
-  private shas = new Map<string, string>();
-  constructor(private redis: ScriptRedis) {}
+  private script: ReturnType<typeof scriptRunner>;
+  constructor(redis: ScriptRedis) {
+    this.script = scriptRunner(redis);
+  }
 
-  private async run<T>(name: keyof typeof SCRIPTS, keys: string[], args: (string | number)[]): Promise<T> {
-    const script = SCRIPTS[name];
-    let sha = this.shas.get(name);
-    if (sha) {
-      try {
-        return await this.redis.evalsha<T>(sha, keys, args);
-      } catch (error) {
-        if (!/NOSCRIPT/i.test(String(error))) throw error;
-      }
-    }
-    const result = await this.redis.eval<T>(script, keys, args);
-    sha ??= createHash("sha1").update(script).digest("hex");
-    this.shas.set(name, sha);
-    return result;
+  private run<T>(name: keyof typeof SCRIPTS, keys: string[], args: (string | number)[]): Promise<T> {
+    return this.script<T>(SCRIPTS[name], keys, args);
   }
 
   async set(writes: (Scored & { key: string })[]) {

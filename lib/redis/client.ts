@@ -59,6 +59,27 @@ export class TcpScriptRedis implements ScriptRedis {
   }
 }
 
+/**
+ * Runs Lua scripts: by SHA once Redis knows the script (EVALSHA), with EVAL the first time and whenever Redis has
+ * forgotten it (NOSCRIPT after a restart or a flush). Each script runs atomically, in one round trip.
+ */
+export function scriptRunner(redis: ScriptRedis) {
+  const shas = new Map<string, string>();
+  return async <T>(script: string, keys: string[], args: (string | number)[]): Promise<T> => {
+    const sha = shas.get(script);
+    if (sha) {
+      try {
+        return await redis.evalsha<T>(sha, keys, args);
+      } catch (error) {
+        if (!/NOSCRIPT/i.test(String(error))) throw error;
+      }
+    }
+    const result = await redis.eval<T>(script, keys, args);
+    shas.set(script, createHash("sha1").update(script).digest("hex"));
+    return result;
+  };
+}
+
 /** A TCP client whose commands fail within about a second while Redis is down, instead of waiting for it. */
 export function createTcpRedis(url: string): IORedis {
   const client = new IORedis(url, {
