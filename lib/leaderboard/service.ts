@@ -197,10 +197,26 @@ export async function moveBoards(userIds: string[], now = new Date(), db: DbTx =
         writes.push({ key: boardKey(teamBoard(t), season.id), member: f.userId, score: current });
       }
     }
-    await (await boardStore()).set(writes);
-    await (await boardFeed()).append(writes);
+    await inTime(async () => {
+      await (await boardStore()).set(writes);
+      await (await boardFeed()).append(writes);
+    });
   } catch (error) {
     log("warn", { msg: "leaderboards not moved; a rebuild repairs them", userIds, error: String(error) });
+  }
+}
+
+/**
+ * Redis work a request waits for, bounded like the rate limiter (RATE_LIMIT_TIMEOUT_MS): a Redis that is down or slow
+ * costs a write that long at most, never its answer (the work may still finish after).
+ */
+async function inTime(work: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const ms = env().RATE_LIMIT_TIMEOUT_MS;
+  try {
+    await Promise.race([work(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -216,8 +232,10 @@ export async function applyBoardMoves(moves: BoardMoves, now = new Date()): Prom
         { key: boardKey(teamBoard(teamId), "all"), member: userId },
         { key: boardKey(teamBoard(teamId), period), member: userId },
       ]);
-      await (await boardStore()).remove(removes);
-      await (await boardFeed()).append(removes.map((r) => ({ ...r, score: LEFT })));
+      await inTime(async () => {
+        await (await boardStore()).remove(removes);
+        await (await boardFeed()).append(removes.map((r) => ({ ...r, score: LEFT })));
+      });
     } catch (error) {
       log("warn", { msg: "team boards not updated; a rebuild repairs them", left: moves.left, error: String(error) });
     }
