@@ -366,7 +366,14 @@ export async function closeSeasons(db: DbTx = appDb, now = new Date()) {
   const closed: { seasonId: string; winners: number }[] = [];
   if (!first) return { closed };
   const current = seasonOf(now);
-  for (let s = seasonOf(first); s.startsAt < current.startsAt; s = seasonOf(s.endsAt)) {
+  const finished: Season[] = [];
+  for (let s = seasonOf(first); s.startsAt < current.startsAt; s = seasonOf(s.endsAt)) finished.push(s);
+  // Only seasons not closed yet get the statement (it reads a month of the ledger); its claim still decides.
+  const already = await closedSeasons(
+    db,
+    finished.map((s) => s.id),
+  );
+  for (const s of finished.filter((f) => !already.has(f.id))) {
     const [row] = await raw(db).$queryRaw<{ claimed: boolean; winners: number }[]>`
       WITH claim AS (
         INSERT INTO leaderboard_season_closings (season_id, closed_at) VALUES (${s.id}, ${now}::timestamptz)
