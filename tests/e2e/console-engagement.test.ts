@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { signSessionToken } from "../../lib/auth/sign";
 import { createDb } from "../../lib/db/client";
 import { award, debit } from "../../lib/rep/grants";
-import { CONSOLE_ORIGIN } from "./setup";
+import { launchBrowser, signedIn as signedInAs } from "./harness";
 
 // The staff console's engagement pages in headless Chromium: quests and their question bank, rewards and stock, a
 // user's Rep ledger and reversals.
@@ -13,16 +12,11 @@ const baseUrl = inject("baseUrl");
 const db = createDb(inject("databaseUrl"), 2);
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 const STAFF = `user_staff${uid()}`;
-const sessionToken = (sub: string, admin: boolean) => signSessionToken(inject("privateKey"), sub, { admin, extra: { azp: CONSOLE_ORIGIN } });
 
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: inject("chromiumPath"),
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-  });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
@@ -30,11 +24,7 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-async function signedIn(sub: string, admin: boolean): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: "__session", value: sessionToken(sub, admin), url: baseUrl, httpOnly: true, sameSite: "Lax" }]);
-  return { context, page: await context.newPage() };
-}
+const signedIn = (sub: string, admin: boolean) => signedInAs(browser, sub, admin, { width: 1280, height: 900 });
 
 it("refuses a signed-in fan on every engagement page", async () => {
   const { context, page } = await signedIn(`user_fan${uid()}`, false);

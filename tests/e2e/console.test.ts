@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
 import { createDb } from "../../lib/db/client";
-import { CONSOLE_ORIGIN } from "./setup";
+import { consoleSessionToken, launchBrowser, signedIn as signedInAs } from "./harness";
 
 // The staff console in real headless Chromium (Debian's, driven by playwright-core) against `next start`.
 
@@ -12,17 +12,12 @@ const clerkUrl = inject("fixtures").clerk!.url!;
 const db = createDb(inject("databaseUrl"), 2);
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 const STAFF = `user_staff${uid()}`;
-/** A Clerk browser session's token: it names the console's origin in azp. */
-const sessionToken = (sub: string, admin: boolean) => signSessionToken(inject("privateKey"), sub, { admin, extra: { azp: CONSOLE_ORIGIN } });
+const sessionToken = consoleSessionToken;
 
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: inject("chromiumPath"),
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-  });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
@@ -30,12 +25,7 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-/** A browser context whose Clerk session cookie (`__session`) holds a session JWT for `sub`. */
-async function signedIn(sub: string | null, admin = false): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  if (sub) await context.addCookies([{ name: "__session", value: sessionToken(sub, admin), url: baseUrl, httpOnly: true, sameSite: "Lax" }]);
-  return { context, page: await context.newPage() };
-}
+const signedIn = (sub: string | null, admin = false) => signedInAs(browser, sub, admin);
 
 async function publicTeamSlugs(): Promise<string[]> {
   const res = await fetch(`${baseUrl}/api/teams`);

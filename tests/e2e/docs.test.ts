@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
+import { launchBrowser } from "./harness";
 
 // The interactive API reference at /docs (Swagger UI bundled into the app) in headless Chromium.
 
@@ -26,11 +27,7 @@ beforeAll(async () => {
   const res = await fetch(`${baseUrl}/api/openapi.json`);
   expect(res.status).toBe(200);
   doc = (await res.json()) as Document;
-  browser = await chromium.launch({
-    executablePath: inject("chromiumPath"),
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-  });
+  browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on("request", (r) => requested.push(r.url()));

@@ -1,0 +1,32 @@
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { inject } from "vitest";
+import { signSessionToken } from "../../lib/auth/sign";
+import { CONSOLE_ORIGIN } from "./setup";
+
+// What every browser test starts from: the run's Chromium, and a context signed in as a console user.
+
+/** Headless Chromium (the one tests/e2e/setup.ts found), without the background traffic a test does not want. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: inject("chromiumPath"),
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+  });
+}
+
+/** A Clerk browser session's token: it names the console's origin in azp. */
+export const consoleSessionToken = (sub: string, admin: boolean) => signSessionToken(inject("privateKey"), sub, { admin, extra: { azp: CONSOLE_ORIGIN } });
+
+/** A browser context whose Clerk session cookie (`__session`) holds a session JWT for `sub` (none for null). */
+export async function signedIn(
+  browser: Browser,
+  sub: string | null,
+  admin = false,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport });
+  if (sub) {
+    await context.addCookies([{ name: "__session", value: consoleSessionToken(sub, admin), url: inject("baseUrl"), httpOnly: true, sameSite: "Lax" }]);
+  }
+  return { context, page: await context.newPage() };
+}
