@@ -8,3 +8,17 @@ export const utcDayStart = (d: Date): Date => new Date(`${utcDay(d)}T00:00:00.00
 
 /** The UTC day `days` after (or before, if negative) the day of `d`, at midnight. */
 export const addUtcDays = (d: Date, days: number): Date => new Date(utcDayStart(d).getTime() + days * 86_400_000);
+
+/**
+ * `work`'s result, or `timeoutError()` thrown once `ms` pass first (the work itself goes on; its result is dropped).
+ * For waits on another service that must not hold a request up.
+ */
+export async function within<T>(work: Promise<T>, ms: number, timeoutError: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(timeoutError()), ms)));
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -4,6 +4,7 @@ import { env } from "../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { log } from "../http/log";
+import { within } from "../time";
 import { SPENDING_KINDS } from "../rep/grants";
 import type { BoardMoves } from "./moves";
 import { fanScores, fansByHandlePrefix, fansById, firstEntryAt, ledgerScores, teamMembers, toFan, type BoardRow, type FanRow } from "./queries";
@@ -210,14 +211,9 @@ export async function moveBoards(userIds: string[], now = new Date(), db: DbTx =
  * Redis work a request waits for, bounded like the rate limiter (RATE_LIMIT_TIMEOUT_MS): a Redis that is down or slow
  * costs a write that long at most, never its answer (the work may still finish after).
  */
-async function inTime(work: () => Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
+function inTime(work: () => Promise<void>): Promise<void> {
   const ms = env().RATE_LIMIT_TIMEOUT_MS;
-  try {
-    await Promise.race([work(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return within(work(), ms, () => new Error(`no answer from Redis within ${ms} ms`));
 }
 
 /**

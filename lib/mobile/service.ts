@@ -19,6 +19,7 @@ import {
 } from "./config";
 import { consumeToken, deleteSpentTokens, insertToken, releaseToken, tokenState } from "./queries";
 import { NONCE_COOKIE, signState, STATE_TTL_MS, verifyState } from "./state";
+import { within } from "../time";
 
 // The native sign-in flow: start → (identity provider sign-in in the browser) → callback → exchange → ticket.
 
@@ -148,15 +149,12 @@ export async function issueMobileToken(db: Db, userId: string, redirectUri: stri
  */
 export async function issueSignInTicket(externalId: string, timeoutMs = IDENTITY_PROVIDER_TIMEOUT_MS): Promise<{ ticket: string; expiresAt: string }> {
   const call = identityProvider().createSignInTicket(externalId, SIGN_IN_TICKET_TTL_SECONDS);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new DomainError("UPSTREAM_TIMEOUT", `The identity provider did not answer within ${timeoutMs / 1000} s. Try again.`)),
-      timeoutMs,
-    );
-  });
   try {
-    const { ticket, expiresAt } = await Promise.race([call, deadline]);
+    const { ticket, expiresAt } = await within(
+      call,
+      timeoutMs,
+      () => new DomainError("UPSTREAM_TIMEOUT", `The identity provider did not answer within ${timeoutMs / 1000} s. Try again.`),
+    );
     return { ticket, expiresAt: expiresAt.toISOString() };
   } catch (error) {
     if (error instanceof DomainError) {
@@ -165,8 +163,6 @@ export async function issueSignInTicket(externalId: string, timeoutMs = IDENTITY
     }
     log("warn", { msg: "identity provider failed", call: "createSignInTicket", error: error instanceof Error ? error.message : String(error) });
     throw new DomainError("UPSTREAM_ERROR", "The identity provider could not issue a sign-in ticket. Try again.");
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -3,6 +3,7 @@ import { DomainError } from "../http/errors";
 import { pingRateLimitStore, rateLimitBackend } from "../redis/client";
 import { pingDatabase } from "./queries";
 import type { AccessibilityMatrix, Readiness } from "./schemas";
+import { within } from "../time";
 
 // The accessibility matrix the apps and the support site show: what each client supports, per platform.
 // Static configuration, reviewed with each release; bump `version` and `updatedAt` when a row changes.
@@ -142,15 +143,11 @@ interface Check {
 
 async function timed(probe: () => Promise<unknown>, timeoutMs: number): Promise<Check> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), timeoutMs)));
   let status: Check["status"] = "ok";
   try {
-    await Promise.race([probe(), timeout]);
+    await within(probe(), timeoutMs, () => new Error("timed out"));
   } catch {
     status = "unavailable";
-  } finally {
-    clearTimeout(timer);
   }
   return { status, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
 }
