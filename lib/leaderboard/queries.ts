@@ -9,6 +9,7 @@ import type { Season } from "./seasons";
 // the user's row; a season's are the sum of its entries. "Reached at" is the fan's last such entry in the period.
 
 const EARNING = Prisma.sql`e.earn_kind <> ALL(${SPENDING_KINDS})`;
+const inSeason = (s: Season) => Prisma.sql`e.created_at >= ${s.startsAt}::timestamptz AND e.created_at < ${s.endsAt}::timestamptz`;
 
 export interface FanScores {
   userId: string;
@@ -30,7 +31,7 @@ export function fanScores(db: DbTx, userIds: string[], season: Season) {
     FROM users u
     LEFT JOIN LATERAL (
       SELECT sum(e.amount) AS points, max(e.created_at) AS reached FROM rep_entries e
-      WHERE e.user_id = u.id AND e.created_at >= ${season.startsAt}::timestamptz AND e.created_at < ${season.endsAt}::timestamptz AND ${EARNING}
+      WHERE e.user_id = u.id AND ${inSeason(season)} AND ${EARNING}
     ) s ON true
     WHERE u.id = ANY(${userIds}::uuid[])`;
 }
@@ -46,7 +47,7 @@ export interface BoardRow {
  * after `afterUserId`. `season` null: all time. Fans with no earning entry in the period are not on it.
  */
 export function ledgerScores(db: DbTx, season: Season | null, afterUserId: string | null, limit: number) {
-  const window = season ? Prisma.sql`AND e.created_at >= ${season.startsAt}::timestamptz AND e.created_at < ${season.endsAt}::timestamptz` : Prisma.empty;
+  const window = season ? Prisma.sql`AND ${inSeason(season)}` : Prisma.empty;
   return raw(db).$queryRaw<BoardRow[]>`
     SELECT e.user_id::text AS "userId", GREATEST(0, sum(e.amount))::int AS points, max(e.created_at) AS "reachedAt"
     FROM rep_entries e
@@ -104,4 +105,77 @@ export function fansByHandlePrefix(db: DbTx, prefix: string, limit: number) {
 export async function firstEntryAt(db: DbTx): Promise<Date | null> {
   const [row] = await raw(db).$queryRaw<{ at: Date | null }[]>`SELECT min(created_at) AS at FROM rep_entries`;
   return row?.at ?? null;
+}
+
+/** Whether `teamId` is a live (not archived) team: team boards exist for those. */
+export async function isLiveTeam(db: DbTx, teamId: string): Promise<boolean> {
+  return (await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM teams WHERE id = ${teamId} AND archived_at IS NULL`).length > 0;
+}
+
+// Seasons' closings and winners ------------------------------------------------------------------------------------
+
+/** Which of the seasons `ids` are closed. */
+export async function closedSeasons(db: DbTx, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await raw(db).$queryRaw<{ id: string }[]>`SELECT season_id AS id FROM leaderboard_season_closings WHERE season_id = ANY(${ids}::text[])`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Closes season `s` in one statement: the closing row (the claim: a second or concurrent run inserts nothing and so
+ * writes nothing) and, only then, the season's top fans with points from the ledger, `top.global` on the global board
+ * and `top.team` per live team, ranked as the boards rank them (points, then the minute reached, then fan id
+ * descending; equal points in the same minute share a rank).
+ */
+export async function closeSeason(db: DbTx, s: Season, now: Date, top: { global: number; team: number }) {
+  const [row] = await raw(db).$queryRaw<{ claimed: boolean; winners: number }[]>`
+    WITH claim AS (
+      INSERT INTO leaderboard_season_closings (season_id, closed_at) VALUES (${s.id}, ${now}::timestamptz)
+      ON CONFLICT DO NOTHING RETURNING season_id
+    ), scored AS (
+      SELECT e.user_id, GREATEST(0, sum(e.amount))::int AS points, max(e.created_at) AS reached_at FROM rep_entries e
+      WHERE ${inSeason(s)} AND ${EARNING}
+      GROUP BY e.user_id
+    ), boards AS (
+      SELECT 'global' AS board, user_id, points, reached_at FROM scored
+      UNION ALL
+      SELECT 'team:' || m.team_id, m.user_id, COALESCE(sc.points, 0), COALESCE(sc.reached_at, ${s.endsAt}::timestamptz)
+      FROM team_members m JOIN teams t ON t.id = m.team_id AND t.archived_at IS NULL LEFT JOIN scored sc ON sc.user_id = m.user_id
+    ), ranked AS (
+      SELECT b.*, rank() OVER (PARTITION BY board ORDER BY points DESC, date_trunc('minute', reached_at)) AS rank,
+             row_number() OVER (PARTITION BY board ORDER BY points DESC, date_trunc('minute', reached_at), user_id::text COLLATE "C" DESC) AS n
+      FROM boards b WHERE points > 0
+    ), written AS (
+      INSERT INTO leaderboard_winners (season_id, board, rank, user_id, points, reached_at)
+      SELECT ${s.id}, board, rank, user_id, points, reached_at FROM ranked
+      WHERE EXISTS (SELECT 1 FROM claim) AND n <= CASE WHEN board = 'global' THEN ${top.global}::int ELSE ${top.team}::int END
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM claim) AS claimed, (SELECT count(*)::int FROM written) AS winners`;
+  return row;
+}
+
+/** Closed season ids, newest first: only `season` when given, older than `before` when given. */
+export function closedSeasonsPage(db: DbTx, season: string | null, before: string | null, take: number) {
+  return raw(db).$queryRaw<{ id: string }[]>`
+    SELECT season_id AS id FROM leaderboard_season_closings
+    WHERE (${season}::text IS NULL OR season_id = ${season}) AND (${before}::text IS NULL OR season_id < ${before})
+    ORDER BY season_id DESC LIMIT ${take}`;
+}
+
+export interface WinnerRow {
+  seasonId: string;
+  rank: number;
+  points: number;
+  reachedAt: Date;
+  userId: string;
+}
+
+/** The winners of `seasonIds` on `board`, newest season first, then by rank. */
+export function winnersOf(db: DbTx, board: string, seasonIds: string[]): Promise<WinnerRow[]> {
+  if (!seasonIds.length) return Promise.resolve([]);
+  return raw(db).$queryRaw<WinnerRow[]>`
+    SELECT season_id AS "seasonId", rank, points, reached_at AS "reachedAt", user_id::text AS "userId" FROM leaderboard_winners
+    WHERE board = ${board} AND season_id = ANY(${seasonIds}::text[])
+    ORDER BY season_id DESC, rank, reached_at, user_id`;
 }

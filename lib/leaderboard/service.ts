@@ -1,13 +1,26 @@
 import { db as appDb, type DbTx } from "../db/client";
-import { raw } from "../db/raw";
 import { env } from "../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { log } from "../http/log";
 import { within } from "../time";
-import { SPENDING_KINDS } from "../rep/grants";
 import type { BoardMoves } from "./moves";
-import { fanScores, fansByHandlePrefix, fansById, firstEntryAt, ledgerScores, teamMembers, toFan, type BoardRow, type FanRow } from "./queries";
+import {
+  closedSeasons,
+  closedSeasonsPage,
+  closeSeason,
+  fanScores,
+  fansByHandlePrefix,
+  fansById,
+  firstEntryAt,
+  isLiveTeam,
+  ledgerScores,
+  teamMembers,
+  toFan,
+  winnersOf,
+  type BoardRow,
+  type FanRow,
+} from "./queries";
 import { AROUND_RADIUS } from "./schemas";
 import { lowestScoreWith, packScore, unpackScore } from "./score";
 import { previousSeason, seasonById, seasonOf, type Season } from "./seasons";
@@ -47,12 +60,6 @@ export function resolveBoard(q: { board: string; period: string }, now = new Dat
 
 const seasonView = (s: Season, closed: boolean) => ({ id: s.id, name: s.name, startsAt: s.startsAt.toISOString(), endsAt: s.endsAt.toISOString(), closed });
 
-async function closedSeasons(db: DbTx, ids: string[]): Promise<Set<string>> {
-  if (!ids.length) return new Set();
-  const rows = await raw(db).$queryRaw<{ id: string }[]>`SELECT season_id AS id FROM leaderboard_season_closings WHERE season_id = ANY(${ids}::text[])`;
-  return new Set(rows.map((r) => r.id));
-}
-
 async function boardInfo(db: DbTx, ref: BoardRef, participants: number) {
   const closed = ref.season ? (await closedSeasons(db, [ref.season.id])).has(ref.season.id) : false;
   return { board: ref.board, teamId: ref.teamId, period: ref.period, season: ref.season ? seasonView(ref.season, closed) : null, participants };
@@ -61,10 +68,7 @@ async function boardInfo(db: DbTx, ref: BoardRef, participants: number) {
 /** The board a query names, 404 when it is an unknown or archived team's. */
 export async function boardOrThrow(db: DbTx, q: { board: string; period: string }): Promise<BoardRef> {
   const ref = resolveBoard(q);
-  if (ref.teamId) {
-    const [team] = await raw(db).$queryRaw<{ id: string }[]>`SELECT id FROM teams WHERE id = ${ref.teamId} AND archived_at IS NULL`;
-    if (!team) throw notFound("Team");
-  }
+  if (ref.teamId && !(await isLiveTeam(db, ref.teamId))) throw notFound("Team");
   return ref;
 }
 
@@ -353,9 +357,8 @@ export const GLOBAL_WINNERS = 10;
 export const TEAM_WINNERS = 3;
 
 /**
- * Closes every finished season since the first Rep entry's that is not closed yet: in one statement per season, the
- * closing row (the claim: a second or concurrent run inserts nothing and so writes nothing) and the season's top
- * fans with points from the ledger, 10 on the global board and 3 per live team, ordered as the boards order them.
+ * Closes every finished season since the first Rep entry's that is not closed yet (closeSeason: one statement each,
+ * whose claim makes a second or concurrent run write nothing): 10 winners on the global board, 3 per live team.
  */
 export async function closeSeasons(db: DbTx = appDb, now = new Date()) {
   const first = await firstEntryAt(db);
@@ -370,30 +373,7 @@ export async function closeSeasons(db: DbTx = appDb, now = new Date()) {
     finished.map((s) => s.id),
   );
   for (const s of finished.filter((f) => !already.has(f.id))) {
-    const [row] = await raw(db).$queryRaw<{ claimed: boolean; winners: number }[]>`
-      WITH claim AS (
-        INSERT INTO leaderboard_season_closings (season_id, closed_at) VALUES (${s.id}, ${now}::timestamptz)
-        ON CONFLICT DO NOTHING RETURNING season_id
-      ), scored AS (
-        SELECT e.user_id, GREATEST(0, sum(e.amount))::int AS points, max(e.created_at) AS reached_at FROM rep_entries e
-        WHERE e.created_at >= ${s.startsAt}::timestamptz AND e.created_at < ${s.endsAt}::timestamptz AND e.earn_kind <> ALL(${SPENDING_KINDS})
-        GROUP BY e.user_id
-      ), boards AS (
-        SELECT 'global' AS board, user_id, points, reached_at FROM scored
-        UNION ALL
-        SELECT 'team:' || m.team_id, m.user_id, COALESCE(sc.points, 0), COALESCE(sc.reached_at, ${s.endsAt}::timestamptz)
-        FROM team_members m JOIN teams t ON t.id = m.team_id AND t.archived_at IS NULL LEFT JOIN scored sc ON sc.user_id = m.user_id
-      ), ranked AS (
-        SELECT b.*, rank() OVER (PARTITION BY board ORDER BY points DESC, date_trunc('minute', reached_at)) AS rank,
-               row_number() OVER (PARTITION BY board ORDER BY points DESC, date_trunc('minute', reached_at), user_id::text COLLATE "C" DESC) AS n
-        FROM boards b WHERE points > 0
-      ), written AS (
-        INSERT INTO leaderboard_winners (season_id, board, rank, user_id, points, reached_at)
-        SELECT ${s.id}, board, rank, user_id, points, reached_at FROM ranked
-        WHERE EXISTS (SELECT 1 FROM claim) AND n <= CASE WHEN board = 'global' THEN ${GLOBAL_WINNERS}::int ELSE ${TEAM_WINNERS}::int END
-        RETURNING 1
-      )
-      SELECT EXISTS (SELECT 1 FROM claim) AS claimed, (SELECT count(*)::int FROM written) AS winners`;
+    const row = await closeSeason(db, s, now, { global: GLOBAL_WINNERS, team: TEAM_WINNERS });
     if (row?.claimed) closed.push({ seasonId: s.id, winners: row.winners });
   }
   return { closed };
@@ -408,17 +388,13 @@ function decodeSeasonCursor(cursor: string) {
 /** GET /api/leaderboard/winners: closed seasons' winners on a board, newest season first (keyset on the season). */
 export async function listWinners(db: DbTx, q: { board: string; season?: string; cursor?: string; limit: number }) {
   const before = q.cursor ? decodeSeasonCursor(q.cursor) : null;
-  const seasons = await raw(db).$queryRaw<{ id: string }[]>`
-    SELECT season_id AS id FROM leaderboard_season_closings
-    WHERE (${q.season ?? null}::text IS NULL OR season_id = ${q.season ?? null}) AND (${before}::text IS NULL OR season_id < ${before})
-    ORDER BY season_id DESC LIMIT ${q.limit + 1}`;
+  const seasons = await closedSeasonsPage(db, q.season ?? null, before, q.limit + 1);
   const shown = seasons.slice(0, q.limit);
-  const rows = shown.length
-    ? await raw(db).$queryRaw<{ seasonId: string; rank: number; points: number; reachedAt: Date; userId: string }[]>`
-        SELECT season_id AS "seasonId", rank, points, reached_at AS "reachedAt", user_id::text AS "userId" FROM leaderboard_winners
-        WHERE board = ${q.board} AND season_id = ANY(${shown.map((s) => s.id)}::text[])
-        ORDER BY season_id DESC, rank, reached_at, user_id`
-    : [];
+  const rows = await winnersOf(
+    db,
+    q.board,
+    shown.map((s) => s.id),
+  );
   const fans = await fanMap(
     db,
     rows.map((r) => r.userId),
