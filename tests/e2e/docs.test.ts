@@ -40,12 +40,20 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The operation block of `METHOD path` (its summary row is what a reader clicks). */
-const operation = (method: string, p: string) =>
-  page
+/** The operation block of `METHOD path` (its summary row is what a reader clicks), scrolled into the rendered rows. */
+async function operation(method: string, p: string) {
+  const op = page
     .locator(`.opblock-${method.toLowerCase()}`)
     .filter({ has: page.locator(`.opblock-summary [data-path="${p}"]`) })
     .first();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  for (let step = 0; step < 400 && (await op.count()) === 0; step++) {
+    await page.evaluate(() => window.scrollBy(0, window.innerHeight / 2));
+    await page.waitForTimeout(30);
+  }
+  await op.scrollIntoViewIfNeeded();
+  return op;
+}
 
 describe("API reference at /docs", () => {
   it("renders every operation of the public document, with the app's own assets only", async () => {
@@ -53,16 +61,29 @@ describe("API reference at /docs", () => {
       Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, summary: op.summary })),
     );
     expect(expected.length).toBeGreaterThan(50);
-    // Tags are open (docExpansion "list"), so every operation's summary row is on the page.
-    const rendered = await page.locator(".opblock-summary").evaluateAll((rows) =>
-      rows.map((row) => ({
-        method: row.querySelector(".opblock-summary-method")?.textContent?.trim(),
-        // (a deprecated operation's path has the class opblock-summary-path__deprecated)
-        path: row.querySelector("[data-path]")?.getAttribute("data-path"),
-        summary: row.querySelector(".opblock-summary-description")?.textContent?.trim(),
-      })),
-    );
-    const missing = expected.filter((e) => !rendered.some((r) => r.method === e.method && r.path === e.path && r.summary === e.summary));
+    // Tags are open (docExpansion "list"). With 150 or more rows Swagger UI renders only the rows near the viewport,
+    // so the page is scrolled from top to bottom and every summary row seen on the way is collected.
+    const rendered = new Map<string, { method?: string; path?: string | null; summary?: string }>();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (let step = 0; step < 400; step++) {
+      const rows = await page.locator(".opblock-summary").evaluateAll((rows) =>
+        rows.map((row) => ({
+          method: row.querySelector(".opblock-summary-method")?.textContent?.trim(),
+          // (a deprecated operation's path has the class opblock-summary-path__deprecated)
+          path: row.querySelector("[data-path]")?.getAttribute("data-path"),
+          summary: row.querySelector(".opblock-summary-description")?.textContent?.trim(),
+        })),
+      );
+      for (const row of rows) rendered.set(`${row.method} ${row.path}`, row);
+      const atBottom = await page.evaluate(() => {
+        const before = window.scrollY;
+        window.scrollBy(0, window.innerHeight / 2);
+        return window.scrollY === before;
+      });
+      if (atBottom) break;
+      await page.waitForTimeout(30);
+    }
+    const missing = expected.filter((e) => rendered.get(`${e.method} ${e.path}`)?.summary !== e.summary);
     expect(missing).toEqual([]);
 
     // Nothing came from a CDN or any other host: scripts, styles, fonts, the document.
@@ -75,7 +96,7 @@ describe("API reference at /docs", () => {
   });
 
   it("shows an operation's parameters and its response schema", async () => {
-    const op = operation("GET", "/api/teams/search");
+    const op = await operation("GET", "/api/teams/search");
     await op.locator(".opblock-summary").first().click();
     const parameters = op.locator(".parameters");
     await parameters.waitFor();
@@ -102,7 +123,7 @@ describe("API reference at /docs", () => {
     const me = (await (await fetch(`${baseUrl}/api/user`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { id: string } };
 
     // Without a token first: the reference shows the API's 401 error body.
-    const op = operation("GET", "/api/user");
+    const op = await operation("GET", "/api/user");
     await op.locator(".opblock-summary").first().click();
     await op.getByRole("button", { name: "Try it out" }).click();
     await op.getByRole("button", { name: "Execute" }).click();
