@@ -10,6 +10,11 @@ export interface Storage {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<{ url: string }>;
   /** Removes a stored file; a missing file is not an error. */
   delete(key: string): Promise<void>;
-  /** Reads a stored file back (drivers whose files the app serves itself); null when missing. */
-  get?(key: string): Promise<StoredObject | null>;
+  /** Reads a stored file back; null when missing. */
+  get(key: string): Promise<StoredObject | null>;
+  /**
+   * Vercel Blob only: a client token that lets a client upload one file straight to `pathname` (Vercel Blob's
+   * client uploads), bounded in size, type and time. The local driver's equivalent is the app's own PUT route.
+   */
+  clientUploadToken?(pathname: string, limits: { maxBytes: number; contentTypes: string[]; validUntil: Date }): Promise<string>;
 }

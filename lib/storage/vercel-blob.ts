@@ -1,4 +1,5 @@
-import { BlobNotFoundError, del, put } from "@vercel/blob";
+import { BlobNotFoundError, del, head, put } from "@vercel/blob";
+import { generateClientTokenFromReadWriteToken } from "@vercel/blob/client";
 import { assertValidKey } from "./keys";
 import type { Storage } from "./types";
 
@@ -28,6 +29,32 @@ export function createVercelBlobStorage(token: string): Storage {
       } catch (error) {
         if (!(error instanceof BlobNotFoundError)) throw error;
       }
+    },
+    async get(key) {
+      assertValidKey(key);
+      let meta;
+      try {
+        meta = await head(key, { token });
+      } catch (error) {
+        if (error instanceof BlobNotFoundError) return null;
+        throw error;
+      }
+      const res = await fetch(meta.url, { cache: "no-store" });
+      if (res.status === 404) return null;
+      if (!res.ok) throw new Error(`Vercel Blob answered ${res.status} for ${key}`);
+      return { bytes: Buffer.from(await res.arrayBuffer()), contentType: meta.contentType };
+    },
+    clientUploadToken(pathname, { maxBytes, contentTypes, validUntil }) {
+      assertValidKey(pathname);
+      return generateClientTokenFromReadWriteToken({
+        token,
+        pathname,
+        maximumSizeInBytes: maxBytes,
+        allowedContentTypes: contentTypes,
+        validUntil: validUntil.getTime(),
+        addRandomSuffix: false,
+        allowOverwrite: false,
+      });
     },
   };
 }

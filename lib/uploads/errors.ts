@@ -10,4 +10,8 @@ export const errors = {
     status: 429,
     description: "An upload quota is used up: too many uploads not yet attached to a post, or too many bytes uploaded in the last 24 hours.",
   },
+  UPLOAD_EXPIRED: { status: 410, description: "The direct upload's window closed (or its unused image was deleted); start a new one." },
+  UPLOAD_NOT_RECEIVED: { status: 409, description: "Completing a direct upload whose file has not arrived in storage: send the file, then complete again." },
+  UPLOAD_IN_PROGRESS: { status: 409, description: "Another request is completing this direct upload right now; retry in a moment." },
+  UPLOAD_ALREADY_COMPLETED: { status: 409, description: "The direct upload was completed; start a new one to send another file." },
 } as const;

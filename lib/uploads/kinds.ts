@@ -34,3 +34,13 @@ export const LOCKER_MEDIA_DAILY_BYTES = 100 * MB;
 export const LOCKER_MEDIA_BYTES_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Pending locker-media older than this is deleted by the uploads sweep (GET /api/cron/uploads-sweep). */
 export const LOCKER_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;
+
+// Direct uploads of locker media (straight to storage, then completed: lib/uploads/service.ts).
+/** Largest original a direct upload accepts (a function's request body is capped at 4.5 MB on Vercel). */
+export const DIRECT_UPLOAD_MAX_BYTES = 25 * MB;
+/** How long a client has to send the file once it got its token. */
+export const DIRECT_UPLOAD_TTL_MS = 15 * 60 * 1000;
+/** The types a direct upload may declare (the bytes are checked again when it completes). */
+export const DIRECT_UPLOAD_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif"] as const;
+/** Where originals wait to be processed: first segment of their storage key; never served by /files. */
+export const INCOMING_PREFIX = "incoming";

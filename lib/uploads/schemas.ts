@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { UPLOAD_KINDS, type UploadKind } from "./kinds";
+import { DIRECT_UPLOAD_MAX_BYTES, DIRECT_UPLOAD_TTL_MS, DIRECT_UPLOAD_TYPES, UPLOAD_KINDS, type UploadKind } from "./kinds";
 
 export const uploadResult = z.object({
   id: z.string().meta({ description: "MediaUpload id of the stored image." }),
@@ -63,3 +63,38 @@ export const sweepResult = z
   .meta({ id: "UploadsSweepResult" });
 
 export const UPLOAD_ERRORS = ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INVALID_IMAGE"] as const;
+
+export const directUploadStart = z.strictObject({
+  contentType: z.enum(DIRECT_UPLOAD_TYPES).meta({ description: "The file's type. The bytes are checked again when the upload completes." }),
+  bytes: z
+    .number()
+    .int()
+    .positive()
+    .max(DIRECT_UPLOAD_MAX_BYTES, `bytes must be at most ${DIRECT_UPLOAD_MAX_BYTES} (${DIRECT_UPLOAD_MAX_BYTES / (1024 * 1024)} MB)`)
+    .meta({ description: `The file's exact size; the upload accepts at most this many bytes (at most ${DIRECT_UPLOAD_MAX_BYTES}).` }),
+});
+
+export const directUploadGrant = z.object({
+  id: z.uuid().meta({ description: "The direct upload; complete it at completeUrl once the file is sent." }),
+  driver: z.enum(["local", "vercel-blob"]).meta({ description: "Where the file goes: Vercel Blob, or this server's local storage." }),
+  pathname: z.string().meta({ description: "Vercel Blob: the pathname to pass to @vercel/blob/client's put()." }),
+  maxBytes: z.number().int().positive(),
+  expiresAt: z.iso.datetime().meta({ description: `The file must be sent before this (${DIRECT_UPLOAD_TTL_MS / 60_000} minutes).` }),
+  clientToken: z.string().meta({
+    description:
+      "Vercel Blob: the client token for put(pathname, file, { access: 'public', token }). Local: the one-time token the PUT carries (already in upload.headers).",
+  }),
+  upload: z
+    .object({
+      method: z.literal("PUT"),
+      url: z.string(),
+      headers: z.record(z.string(), z.string()),
+    })
+    .nullable()
+    .meta({ description: "Local driver: send the file's bytes as the body of this request. Null under Vercel Blob (its SDK sends the file)." }),
+  completeUrl: z.string().meta({ description: "POST here (signed in) once the file is sent." }),
+});
+
+export const directUploadParams = z.object({ uploadId: z.uuid("uploadId must be a direct upload id (UUID)") });
+
+export const directUploadReceived = z.object({ received: z.number().int().positive().meta({ description: "Bytes stored." }) });

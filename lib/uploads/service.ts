@@ -1,4 +1,5 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { uuidv7 } from "../db/ids";
 import type { Db, DbTx } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
 import { DomainError, notFound } from "../http/errors";
@@ -6,6 +7,8 @@ import { log } from "../http/log";
 import { storage, type Storage } from "../storage";
 import { processImage, type ProcessedImage } from "./image";
 import {
+  DIRECT_UPLOAD_TTL_MS,
+  INCOMING_PREFIX,
   LOCKER_MEDIA_BYTES_WINDOW_MS,
   LOCKER_MEDIA_DAILY_BYTES,
   LOCKER_MEDIA_GRACE_MS,
@@ -13,7 +16,19 @@ import {
   UPLOAD_KINDS,
   type UploadKind,
 } from "./kinds";
-import { lockerMediaUsage, recordOf, resultOf, type UploadResult } from "./queries";
+import {
+  claimDirectUpload,
+  directUploadOf,
+  insertDirectUpload,
+  lockerMediaUsage,
+  openDirectUploads,
+  recordOf,
+  releaseDirectUpload,
+  resultOf,
+  setDirectUploadResult,
+  uploadResultById,
+  type UploadResult,
+} from "./queries";
 
 // Upload rules. Each upload is stored under a fresh key (`<prefix>/<owner>/<uuid>.webp`) and recorded as a
 // MediaUpload row. Replacing an image (avatar, banner, binder cover):
@@ -190,4 +205,125 @@ export async function attachLockerMedia(tx: DbTx, userId: string, ids: string[],
     select: { id: true },
   });
   return rows.map((r) => r.id);
+}
+
+// Direct uploads (locker media larger than a function's 4.5 MB request body on Vercel, or any size, from clients
+// that prefer it): 1. start: the server records a grant for one file at `incoming/locker-media/<user>/<id>` and
+// answers how to send it: Vercel Blob's client token (the client calls @vercel/blob/client's put(pathname, file,
+// { access: "public", token })), or, with the local driver, a PUT to this app with a one-time token; 2. the client
+// sends the file straight to storage; 3. complete: the server reads the original back, processes it exactly like a
+// multipart upload (type check, re-encode, strip metadata, quota), records the MediaUpload and deletes the original.
+// Completing twice answers the same upload. Grants nobody completed are deleted by the uploads sweep.
+
+/** Open (neither completed nor expired) direct uploads one user may hold at once. */
+export const DIRECT_UPLOAD_OPEN_CAP = 5;
+/** A grant may be completed until this long after its upload window closed (a slow network finishing). */
+export const DIRECT_UPLOAD_COMPLETE_GRACE_MS = 60 * 60 * 1000;
+export const DIRECT_UPLOAD_TOKEN_HEADER = "X-Upload-Token";
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+export interface DirectUploadGrant {
+  id: string;
+  driver: Storage["driver"];
+  pathname: string;
+  maxBytes: number;
+  expiresAt: string;
+  /** Vercel Blob: the client token for put(); local: the token the PUT must carry in X-Upload-Token. */
+  clientToken: string;
+  /** Local driver: how to send the file; null under Vercel Blob (its SDK knows). */
+  upload: { method: "PUT"; url: string; headers: Record<string, string> } | null;
+  completeUrl: string;
+}
+
+export async function startDirectUpload(
+  db: Db,
+  userId: string,
+  { contentType, bytes }: { contentType: string; bytes: number },
+  origin: string,
+  files: Storage = storage(),
+  now = new Date(),
+): Promise<DirectUploadGrant> {
+  await assertLockerQuota(db, userId, 1, now);
+  if ((await openDirectUploads(db, userId, now)) >= DIRECT_UPLOAD_OPEN_CAP) {
+    throw new DomainError(
+      "UPLOAD_QUOTA_EXCEEDED",
+      `At most ${DIRECT_UPLOAD_OPEN_CAP} direct uploads may be open at once: complete one, or wait until it expires.`,
+    );
+  }
+  const id = uuidv7(now.getTime());
+  const pathname = `${INCOMING_PREFIX}/locker-media/${userId}/${id}`;
+  const expiresAt = new Date(now.getTime() + DIRECT_UPLOAD_TTL_MS);
+  const localToken = files.clientUploadToken ? null : randomBytes(32).toString("base64url");
+  const clientToken = files.clientUploadToken
+    ? await files.clientUploadToken(pathname, { maxBytes: bytes, contentTypes: [contentType], validUntil: expiresAt })
+    : localToken!;
+  await insertDirectUpload(db, { id, userId, kind: "locker-media", pathname, maxBytes: bytes, tokenHash: localToken && sha256(localToken), expiresAt });
+  const url = `${origin}/api/upload/locker-media/direct/${id}`;
+  return {
+    id,
+    driver: files.driver,
+    pathname,
+    maxBytes: bytes,
+    expiresAt: expiresAt.toISOString(),
+    clientToken,
+    upload: localToken ? { method: "PUT", url, headers: { [DIRECT_UPLOAD_TOKEN_HEADER]: localToken, "Content-Type": contentType } } : null,
+    completeUrl: `${url}/complete`,
+  };
+}
+
+/**
+ * The local driver's upload step, before the body is read: the grant the token opens (404 for a wrong id or token,
+ * and under Vercel Blob, where files never come through the app), still in its window (410) and not completed (409).
+ */
+export async function openDirectUpload(db: Db, id: string, token: string | null, files: Storage = storage(), now = new Date()) {
+  const grant = await directUploadOf(db, id);
+  const expected = grant?.tokenHash ? Buffer.from(grant.tokenHash, "hex") : null;
+  const given = Buffer.from(sha256(token ?? ""), "hex");
+  if (!grant || !expected || !token || files.clientUploadToken || !timingSafeEqual(expected, given)) throw notFound("Direct upload");
+  if (grant.completedAt) throw new DomainError("UPLOAD_ALREADY_COMPLETED", "This direct upload was completed; start a new one to send another file.");
+  if (grant.expiresAt <= now) throw new DomainError("UPLOAD_EXPIRED", "The upload window closed; start a new direct upload.");
+  return grant;
+}
+
+/** Stores the original a local-driver client sent (a retry before completion replaces it). */
+export async function storeDirectOriginal(grant: { pathname: string }, bytes: Uint8Array, files: Storage = storage()) {
+  if (bytes.byteLength === 0) throw new DomainError("VALIDATION_ERROR", "The body is empty: send the file's bytes.", [{ path: "body", message: "Empty" }]);
+  await files.put(grant.pathname, bytes, "application/octet-stream");
+  return { received: bytes.byteLength };
+}
+
+/**
+ * Completes the caller's direct upload: claims it (one completion at a time), reads the original, stores it as a
+ * locker-media upload like the multipart route does, and deletes the original. Idempotent: a completed grant answers
+ * its upload again. A failure releases the claim, so the client can fix the cause (send the file) and retry.
+ */
+export async function completeDirectUpload(db: Db, userId: string, id: string, files: Storage = storage(), now = new Date()): Promise<UploadResult> {
+  const claimed = await claimDirectUpload(db, userId, id, new Date(now.getTime() - DIRECT_UPLOAD_COMPLETE_GRACE_MS));
+  if (!claimed) {
+    const grant = await directUploadOf(db, id);
+    if (!grant || grant.userId !== userId) throw notFound("Direct upload");
+    if (grant.uploadId) {
+      const done = await uploadResultById(db, grant.uploadId);
+      if (done) return done;
+      throw new DomainError("UPLOAD_EXPIRED", "This direct upload was completed, but its image has since been deleted (never used by a post).");
+    }
+    if (grant.completedAt) throw new DomainError("UPLOAD_IN_PROGRESS", "This direct upload is being completed by another request; retry in a moment.");
+    throw new DomainError("UPLOAD_EXPIRED", "The upload window closed; start a new direct upload.");
+  }
+  let result: UploadResult;
+  try {
+    const original = await files.get(claimed.pathname);
+    if (!original) throw new DomainError("UPLOAD_NOT_RECEIVED", "No file has arrived for this direct upload yet: send it, then complete again.");
+    if (original.bytes.byteLength > claimed.maxBytes) {
+      throw new DomainError("PAYLOAD_TOO_LARGE", `The file is larger than the ${claimed.maxBytes} bytes declared when the upload started.`);
+    }
+    result = await storeLockerMedia(db, userId, original.bytes, files);
+  } catch (error) {
+    await releaseDirectUpload(db, id);
+    throw error;
+  }
+  await setDirectUploadResult(db, id, result.id);
+  await discard(files, claimed.pathname);
+  return result;
 }

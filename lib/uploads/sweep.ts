@@ -7,7 +7,9 @@ import { raw } from "../db/raw";
 
 // The uploads sweep (GET /api/cron/uploads-sweep, Vercel Cron). Two kinds of stored files nothing uses:
 //   1. pending locker media (attached_at null) older than the grace period: uploaded for a post that never came;
-//   2. replaced images (avatar, banner, binder cover) whose file delete failed after the replacement (or whose
+//   2. direct uploads (lib/uploads/service.ts) whose window closed more than the grace period ago: the original, if
+//      one arrived and was never completed, and the grant's row;
+//   3. replaced images (avatar, banner, binder cover) whose file delete failed after the replacement (or whose
 //      binder is gone): MediaUpload rows no user or binder row references any more.
 // Each is deleted from storage first, then its row; a failed file delete leaves the row for the next run and
 // counts as failed. Work is bounded: batches of SWEEP_BATCH rows, at most SWEEP_MAX_BATCHES per pass, walking
@@ -107,7 +109,25 @@ export async function sweepUploads(
     return removeCandidates(db, files, rows);
   }, maxBatches);
 
-  const result = { deleted: pending.deleted + replaced.deleted, failed: pending.failed + replaced.failed };
-  if (result.deleted || result.failed) log("info", { msg: "uploads sweep", ...result, pending, replaced });
+  const direct = await sweepPass(async (after) => {
+    const rows = await raw(db).$queryRaw<Candidate[]>`
+      SELECT id::text AS id, pathname AS key, expires_at AS "createdAt" FROM direct_uploads -- walked by expiry (its index)
+      WHERE expires_at < ${cutoff} AND (expires_at, id) > (${after.createdAt}, ${after.id}::uuid)
+      ORDER BY expires_at, id
+      LIMIT ${SWEEP_BATCH}`;
+    const ok = await deleteFiles(
+      files,
+      rows.map((r) => r.key),
+    );
+    const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
+    if (gone.length) await db.directUpload.deleteMany({ where: { id: { in: gone } } });
+    return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
+  }, maxBatches);
+
+  const result = {
+    deleted: pending.deleted + replaced.deleted + direct.deleted,
+    failed: pending.failed + replaced.failed + direct.failed,
+  };
+  if (result.deleted || result.failed) log("info", { msg: "uploads sweep", ...result, pending, replaced, direct });
   return result;
 }

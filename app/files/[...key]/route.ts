@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { API_SECURITY_HEADERS, errorBody } from "@/lib/http/route";
 import { contentTypeOfKey, isValidKey, storage } from "@/lib/storage";
+import { INCOMING_PREFIX } from "@/lib/uploads/kinds";
 
 // Serves files of the local storage driver (lib/storage/local.ts) at /files/{key}. Outside /api: the answer is
 // the file itself. Keys are unique per upload (a fresh UUID), so a stored file never changes and may be cached
@@ -19,7 +20,8 @@ export async function GET(_req: Request, ctx: Ctx): Promise<Response> {
   const requestId = randomUUID();
   const key = ((await ctx.params).key ?? []).join("/");
   const store = storage();
-  if (!isValidKey(key) || !store.get) return notFound(requestId);
+  // Direct uploads' originals (incoming/…) are never served: they still carry their metadata (EXIF, GPS).
+  if (!isValidKey(key) || store.driver !== "local" || key.startsWith(`${INCOMING_PREFIX}/`)) return notFound(requestId);
   const file = await store.get(key);
   if (!file) return notFound(requestId);
   return new Response(new Uint8Array(file.bytes), {
