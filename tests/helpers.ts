@@ -164,3 +164,16 @@ export async function openEventStream(path: string, { headers = {}, base = baseU
     close: () => abort.abort(),
   };
 }
+
+let termsVersion: string | undefined;
+/** A signed-up user (row created) who accepted the current Terms of Use unless `terms: false`: can post in the locker room. */
+export async function poster(opts: { admin?: boolean; terms?: boolean } = {}) {
+  const user = newUser({ admin: opts.admin });
+  termsVersion ??= (await api("GET", "/api/user/terms")).body.data.currentVersion as string;
+  const res =
+    opts.terms === false
+      ? await api("GET", "/api/user", { headers: user.auth })
+      : await api("POST", "/api/user/terms", { headers: user.auth, json: { version: termsVersion } });
+  if (res.status !== 200) throw new Error(`could not sign up a poster: ${res.status} ${res.text}`);
+  return { ...user, id: await userIdOf(user.sub) };
+}

@@ -15,6 +15,7 @@ const NAV = [
   ["/admin/users", "Users"],
   ["/admin/quests", "Quests"],
   ["/admin/rewards", "Rewards"],
+  ["/admin/moderation", "Moderation"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

@@ -39,3 +39,12 @@ export function decodeUuidTimeCursor(cursor: string): { at: Date; id: string } {
   if (!UUID_PATTERN.test(after.id)) throw invalidCursor();
   return after;
 }
+
+/** A cursor over a list ordered by a UUIDv7 id alone (time-ordered ids need no other sort key). */
+export const encodeIdCursor = (id: string) => encodeCursor("id", id);
+
+export function decodeIdCursor(cursor: string): string {
+  const { sortKey, id } = decodeCursor(cursor);
+  if (sortKey !== "id" || !UUID_PATTERN.test(id)) throw invalidCursor();
+  return id;
+}

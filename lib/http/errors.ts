@@ -1,13 +1,18 @@
+import { errors as comments } from "../comments/errors";
 import { errors as economy } from "../economy/errors";
 import { errors as dashboard } from "../dashboard/errors";
 import { errors as games } from "../games/errors";
 import { errors as invites } from "../invites/errors";
 import { errors as leaderboard } from "../leaderboard/errors";
 import { errors as leagues } from "../leagues/errors";
+import { errors as lockerroom } from "../lockerroom/errors";
 import { errors as mobile } from "../mobile/errors";
+import { errors as moderation } from "../moderation/errors";
 import { errors as notifications } from "../notifications/errors";
 import { errors as platform } from "../platform/errors";
+import { errors as polls } from "../polls/errors";
 import { errors as quests } from "../quests/errors";
+import { errors as reactions } from "../reactions/errors";
 import { errors as rep } from "../rep/errors";
 import { errors as rewards } from "../rewards/errors";
 import { errors as signals } from "../signals/errors";
@@ -48,6 +53,11 @@ export const ERROR_CODES = {
   ...teams,
   ...stars,
   ...rep,
+  ...lockerroom,
+  ...comments,
+  ...reactions,
+  ...polls,
+  ...moderation,
   ...mobile,
   ...invites,
   ...support,

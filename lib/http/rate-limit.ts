@@ -10,6 +10,8 @@ export const RATE_LIMIT_POLICIES = {
   write: { tokens: 60, window: "60 s" },
   /** Rep earn attempts by a signed-in user. */
   earn: { tokens: 30, window: "60 s" },
+  /** Locker-room posts and comments created by a signed-in user (spam control; reactions and votes use write). */
+  ugc: { tokens: 20, window: "60 s" },
   /** Feed-signal batches by a signed-in user (POST /api/feed/signals). */
   signals: { tokens: 30, window: "60 s" },
   /** Mobile token exchanges by client address: slows down guessing. */

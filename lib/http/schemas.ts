@@ -24,6 +24,17 @@ export const intQuery = (min: number, max: number, fallback: number) => {
   return schema;
 };
 
+/** A "true"/"false" query flag, parsed to a boolean and documented as one. */
+export const boolQuery = (description: string) => {
+  const schema = z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .meta({ description });
+  sentAs.add(schema, { type: "boolean" });
+  return schema;
+};
+
 export const cursorQuery = z.string().min(1).max(1024).optional().meta({ description: "Opaque cursor from the previous page's nextCursor." });
 
 /** Opaque identifiers: non-empty, no whitespace or slashes, at most 128 characters. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 import { teamSummary } from "../teams/schemas";
 
-export const NOTIFICATION_TYPES = ["GAME_ALERT", "RATING", "MILESTONE"] as const;
+export const NOTIFICATION_TYPES = ["GAME_ALERT", "RATING", "MILESTONE", "TEAM_POST", "POST_PUBLISHED", "REPLY", "REACTION"] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const NOTIFICATION_FILTERS = ["inbox", "unread", "archived", "all"] as const;
@@ -56,7 +56,7 @@ export const readAllBody = z
 const text = {
   title: z.string().meta({ description: "Headline to show." }),
   body: z.string().meta({ description: "One or two sentences under the headline." }),
-  href: z.string().meta({ description: "API path of what the notification is about (deep link): the event, or the rewards." }),
+  href: z.string().meta({ description: "API path of what the notification is about (deep link): the event, the rewards, or the post." }),
 };
 
 const gamePayload = {
@@ -88,6 +88,32 @@ export const milestonePayload = z
   })
   .meta({ id: "MilestonePayload", description: "The caller's Rep reached a milestone." });
 
+export const teamPostPayload = z
+  .object({ postId: z.string(), team: teamSummary, ...text })
+  .meta({ id: "TeamPostPayload", description: "A team the user follows posted in the locker room (sent to followers with notifyTeams on)." });
+
+export const postPublishedPayload = z
+  .object({ postId: z.string(), ...text })
+  .meta({ id: "PostPublishedPayload", description: "The user's scheduled locker-room post went live." });
+
+const actor = z
+  .object({ id: z.string(), handle: z.string().nullable(), displayName: z.string().nullable(), avatarUrl: z.string().nullable() })
+  .meta({ id: "NotificationActor", description: "Who did it." });
+
+export const replyPayload = z
+  .object({
+    postId: z.string(),
+    commentId: z.string().meta({ description: "The new comment." }),
+    parentId: z.string().nullable().meta({ description: "The user's comment it replies to; null for a comment on the user's post." }),
+    actor,
+    ...text,
+  })
+  .meta({ id: "ReplyPayload", description: "Someone commented on the user's post or replied to the user's comment (with notifyCommunity on)." });
+
+export const reactionPayload = z
+  .object({ postId: z.string(), kind: z.string().meta({ description: "The reaction kind." }), actor, ...text })
+  .meta({ id: "ReactionPayload", description: "Someone reacted to the user's post (with notifyCommunity on); grouped per post." });
+
 const base = {
   id: z.string().meta({ description: "UUIDv7: time-ordered." }),
   createdAt: isoDateTime,
@@ -100,6 +126,10 @@ export const notification = z
     z.object({ ...base, type: z.literal("GAME_ALERT"), payload: gameAlertPayload }),
     z.object({ ...base, type: z.literal("RATING"), payload: ratingPayload }),
     z.object({ ...base, type: z.literal("MILESTONE"), payload: milestonePayload }),
+    z.object({ ...base, type: z.literal("TEAM_POST"), payload: teamPostPayload }),
+    z.object({ ...base, type: z.literal("POST_PUBLISHED"), payload: postPublishedPayload }),
+    z.object({ ...base, type: z.literal("REPLY"), payload: replyPayload }),
+    z.object({ ...base, type: z.literal("REACTION"), payload: reactionPayload }),
   ])
   .meta({ id: "Notification" });
 
@@ -135,7 +165,7 @@ export const notificationGroup = z
   .object({
     groupKey: z.string().meta({
       description:
-        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT and RATING, `ungrouped-<id>` for a MILESTONE. The same key can reappear on the next page: merge by it.",
+        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT and RATING, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
     }),
     type: z.enum(NOTIFICATION_TYPES),
     notificationsCount: z.number().int().meta({ description: "Notifications of the group on this page." }),

@@ -67,15 +67,18 @@ export const PRODUCERS = {
   GAME_ALERT: (db: DbTx) => insertGameAlerts(db, GAME_ALERT_WINDOW_HOURS),
   RATING: (db: DbTx) => insertRatingPrompts(db, RATING_WINDOW_HOURS),
   MILESTONE: (db: DbTx) => insertRepMilestones(db, REP_MILESTONES),
-} satisfies Record<NotificationType, (db: DbTx) => Promise<number>>;
+} satisfies Partial<Record<NotificationType, (db: DbTx) => Promise<number>>>;
 
-export async function runProducer(db: DbTx, type: NotificationType) {
+export async function runProducer(db: DbTx, type: keyof typeof PRODUCERS) {
   return { type, created: await PRODUCERS[type](db) };
 }
 
-/** Mastodon v2 style: GAME_ALERT and RATING of one UTC day (by createdAt) group; a MILESTONE stands alone. */
-export const groupKeyOf = (n: { id: string; type: NotificationType; createdAt: string }) =>
-  n.type === "MILESTONE" ? `ungrouped-${n.id}` : `${n.type}:${n.createdAt.slice(0, 10)}`;
+/** Mastodon v2 style: GAME_ALERT and RATING of one UTC day (by createdAt) group, reactions per post; the others stand alone. */
+export function groupKeyOf(n: { id: string; type: NotificationType; createdAt: string; payload: unknown }) {
+  if (n.type === "GAME_ALERT" || n.type === "RATING") return `${n.type}:${n.createdAt.slice(0, 10)}`;
+  if (n.type === "REACTION") return `REACTION:${(n.payload as { postId: string }).postId}`;
+  return `ungrouped-${n.id}`;
+}
 
 /**
  * One page of the list (same filters, limit and cursor), its notifications grouped within the page: groups in the

@@ -116,6 +116,7 @@ const SECURITY: Record<AuthMode, Json[]> = {
 const KEYED_BY: Record<RateLimitPolicy | "default", string> = {
   write: "user",
   earn: "user",
+  ugc: "user",
   signals: "user",
   exchange: "client address",
   mobileCallback: "user",

@@ -1,15 +1,20 @@
 // Every domain module's route table, by OpenAPI path: the public contract and, apart, the internal routes (staff
 // console, cron). A new module registers its lib/<domain>/routes.ts here; a test checks the union against
 // app/api/**/route.ts.
+import * as comments from "../comments/routes";
 import * as dashboard from "../dashboard/routes";
 import * as economy from "../economy/routes";
 import * as games from "../games/routes";
 import * as invites from "../invites/routes";
 import * as leaderboard from "../leaderboard/routes";
 import * as leagues from "../leagues/routes";
+import * as lockerroom from "../lockerroom/routes";
 import * as mobile from "../mobile/routes";
+import * as moderation from "../moderation/routes";
 import * as notifications from "../notifications/routes";
 import * as platform from "../platform/routes";
+import * as reactions from "../reactions/routes";
+import * as polls from "../polls/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
 import * as rewards from "../rewards/routes";
@@ -42,6 +47,11 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   leaderboard,
   signals,
   notifications,
+  lockerroom,
+  comments,
+  reactions,
+  polls,
+  moderation,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));

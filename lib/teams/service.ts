@@ -6,6 +6,7 @@ import { env } from "../env";
 import { DomainError, notFound } from "../http/errors";
 import { decodeCursor, decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { keysetPage } from "../http/page";
+import { canPostAsTeam } from "../lockerroom/access";
 import {
   activePlayersOf,
   currentSeason,
@@ -63,11 +64,7 @@ export async function listTeams(db: Db, q: Omit<TeamsQuery, "slug">) {
 export async function getTeamDetail(db: Db, idOrSlug: string, viewer: AuthUser | null) {
   const team = await cachedPublicDetail(db, idOrSlug);
   if (!team) throw notFound("Team");
-  const staff =
-    viewer && !viewer.isAdmin
-      ? await db.teamStaff.findUnique({ where: { userId_teamId: { userId: viewer.id, teamId: team.id } }, select: { teamId: true } })
-      : null;
-  return { team: { ...team, viewerCanPostAsTeam: viewer ? viewer.isAdmin || staff !== null : false } };
+  return { team: { ...team, viewerCanPostAsTeam: viewer ? await canPostAsTeam(db, viewer, team.id) : false } };
 }
 
 type PublicDetail = Awaited<ReturnType<typeof readPublicDetail>>;

@@ -130,6 +130,7 @@ describe("staff console", () => {
       "Users",
       "Quests",
       "Rewards",
+      "Moderation",
     ]);
   });
 

@@ -1,0 +1,23 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { hideBody, moderationResult, postIdParams } from "@/lib/moderation/schemas";
+import { setPostVisibility } from "@/lib/moderation/service";
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Hide a post (staff)",
+      description:
+        "Hides the post from everyone but staff (`hidden_at`, `hidden_by`: the staff member's identity-provider id) and resolves its open reports with resolution `hidden`. Idempotent: hiding a hidden post keeps its first hidden time (`changed: false`) and still resolves reports made since. Optional body `{ note }` (at most 500 characters), written to the server log with the action. Unknown post: 404.",
+      tags: ["Admin"],
+      auth: "admin",
+      params: postIdParams,
+      body: hideBody,
+      bodyRequired: false,
+      rateLimit: "write",
+      response: moderationResult,
+      errors: ["NOT_FOUND"],
+    },
+    ({ user, params, body }) => setPostVisibility(db, params.postId, user.externalId, true, body?.note),
+  ),
+});

@@ -1,0 +1,21 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { moderationResult, postIdParams } from "@/lib/moderation/schemas";
+import { setPostVisibility } from "@/lib/moderation/service";
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Restore a hidden post (staff)",
+      description:
+        "Clears the post's hidden state so it shows again to those who may see it. Idempotent (`changed: false` when it was not hidden); resolved reports stay resolved. No body. Unknown post: 404.",
+      tags: ["Admin"],
+      auth: "admin",
+      params: postIdParams,
+      rateLimit: "write",
+      response: moderationResult,
+      errors: ["NOT_FOUND"],
+    },
+    ({ user, params }) => setPostVisibility(db, params.postId, user.externalId, false),
+  ),
+});

@@ -1,0 +1,22 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { suspension, suspensionIdParams } from "@/lib/moderation/schemas";
+import { liftSuspension } from "@/lib/moderation/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Lift a posting suspension (staff)",
+      description:
+        "Ends the suspension now (`liftedAt`); the user may post again unless another suspension is in force. Idempotent: lifting again keeps the first lift time. No body. Unknown id: 404.",
+      tags: ["Admin"],
+      auth: "admin",
+      params: suspensionIdParams,
+      rateLimit: "write",
+      response: suspension,
+      errors: ["NOT_FOUND"],
+    },
+    ({ params, user }) => liftSuspension(db, params.suspensionId, user.externalId),
+  ),
+});

@@ -1,0 +1,2 @@
+// Error codes of comments (merged into the one catalogue in lib/http/errors.ts): none beyond the shared ones.
+export const errors = {} as const;

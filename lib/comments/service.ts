@@ -1,0 +1,84 @@
+import type { AuthUser } from "../auth/users";
+import type { Db } from "../db/client";
+import { txOptions } from "../db/tx";
+import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
+import { DomainError, notFound, validationError } from "../http/errors";
+import { keysetPage } from "../http/page";
+import { reply } from "../http/reply";
+import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lockerroom/access";
+import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";
+
+// Comments on locker-room posts, one level of replies. Commenting follows the post's visibility (a post the caller
+// may not see, blocks either way included, is 404) and the posting rules (terms, suspension). Counters move in the
+// comment's transaction under the post's row lock; the moderation module hides and restores under the same lock.
+
+function toComment(c: CommentRow, viewer: Viewer) {
+  return {
+    id: c.id,
+    postId: c.postId,
+    parentId: c.parentId,
+    author: c.removed ? null : { id: c.authorId, handle: c.handle, displayName: c.displayName, avatarUrl: c.avatarUrl },
+    content: c.removed ? null : c.content,
+    removed: c.removed,
+    createdAt: c.createdAt.toISOString(),
+    replyCount: c.replyCount,
+    viewer: { canDelete: !c.removed && Boolean(viewer && (viewer.id === c.authorId || viewer.isAdmin)) },
+  };
+}
+
+export async function createComment(db: Db, user: AuthUser, postId: string, content: string, parentId?: string) {
+  await assertMayPost(db, user.id);
+  const id = await db.$transaction(async (tx) => {
+    await visiblePost(tx, postId, user, { forUpdate: true });
+    if (parentId) {
+      const parent = await commentState(tx, parentId);
+      if (!parent || parent.postId !== postId) {
+        throw validationError("parentId is not a comment of this post.", [{ path: "body.parentId", message: "Not a comment of this post" }]);
+      }
+      if (parent.parentId) {
+        throw validationError("Replies are one level deep: reply to the top-level comment.", [
+          { path: "body.parentId", message: `Reply to ${parent.parentId} instead` },
+        ]);
+      }
+      if (parent.deletedAt || parent.hiddenAt || (await blockedBetween(tx, user.id, parent.authorId))) throw notFound("Comment");
+    }
+    const created = await insertComment(tx, postId, user.id, content, parentId ?? null);
+    await notifyReply(tx, created);
+    return created;
+  }, txOptions());
+  return reply(toComment(await commentById(db, id), user), { status: 201 });
+}
+
+export async function listComments(db: Db, viewer: Viewer, postId: string, q: { parentId?: string; cursor?: string; limit: number }) {
+  await visiblePost(db, postId, viewer);
+  if (q.parentId) {
+    const parent = await commentState(db, q.parentId);
+    if (!parent || parent.postId !== postId || parent.parentId) throw notFound("Comment");
+  }
+  const after = q.cursor ? decodeIdCursor(q.cursor) : undefined;
+  const rows = await commentsPage(db, postId, { parentId: q.parentId ?? null, viewerId: viewer?.id, after, take: q.limit + 1 });
+  return keysetPage(
+    "comments",
+    rows,
+    q.limit,
+    (last) => encodeIdCursor(last.id),
+    (c) => toComment(c, viewer),
+  );
+}
+
+/** The author (or staff) deletes a comment; deleting again answers the same; the counters move once. */
+export async function deleteComment(db: Db, user: AuthUser, postId: string, commentId: string) {
+  const comment = await commentState(db, commentId);
+  if (!comment || comment.postId !== postId) throw notFound("Comment");
+  if (comment.authorId !== user.id && !user.isAdmin) {
+    await visiblePost(db, postId, user);
+    throw new DomainError("FORBIDDEN", "Only the author can delete a comment.");
+  }
+  if (!comment.deletedAt) {
+    await db.$transaction(async (tx) => {
+      await lockPostForComments(tx, postId);
+      await softDeleteComment(tx, commentId);
+    }, txOptions());
+  }
+  return { id: commentId, deleted: true as const };
+}

@@ -1,0 +1,117 @@
+import { Prisma } from "../generated/prisma/client";
+import type { AuthUser } from "../auth/users";
+import type { DbTx } from "../db/client";
+import { raw, type RawDb } from "../db/raw";
+import { DomainError, notFound } from "../http/errors";
+import { currentTermsVersion } from "../users/queries";
+
+// Who may see and act on locker-room content: the one rule set the locker-room modules (lib/lockerroom,
+// lib/comments, lib/reactions, lib/moderation) share.
+//
+// A viewer sees a post when all of these hold (staff, the admin role, see every post):
+//   - it is neither deleted by its author nor hidden by staff;
+//   - it is published (publish_at <= now), or the viewer is its author;
+//   - it is public, or the viewer is its author, or follows or joined the post's team (its about-tag team or the
+//     team it is posted as): "private" means the team's own fans;
+//   - neither the viewer nor its author has blocked the other.
+// Anonymous viewers see published public posts. Comments follow the same deleted / hidden / block rules.
+
+export type Viewer = Pick<AuthUser, "id" | "isAdmin"> | null;
+
+/** The users blocked by `userId` or who blocked them (both directions), for `<> ALL(...)` filters. */
+export async function blockedIds(db: RawDb | DbTx, userId: string): Promise<string[]> {
+  const rows = await raw(db).$queryRaw<{ id: string }[]>`
+    SELECT blocked_id::text AS id FROM user_blocks WHERE blocker_id = ${userId}::uuid
+    UNION
+    SELECT blocker_id::text AS id FROM user_blocks WHERE blocked_id = ${userId}::uuid`;
+  return rows.map((r) => r.id);
+}
+
+/** Whether either of the two users blocked the other. */
+export async function blockedBetween(db: RawDb | DbTx, a: string, b: string): Promise<boolean> {
+  if (a === b) return false;
+  const rows = await raw(db).$queryRaw<unknown[]>`
+    SELECT 1 FROM user_blocks
+    WHERE (blocker_id = ${a}::uuid AND blocked_id = ${b}::uuid) OR (blocker_id = ${b}::uuid AND blocked_id = ${a}::uuid)
+    LIMIT 1`;
+  return rows.length > 0;
+}
+
+/** SQL condition over a post aliased `p`: the viewer may see it (the rule above). */
+export function visiblePostSql(viewer: Viewer): Prisma.Sql {
+  if (viewer?.isAdmin) return Prisma.sql`true`;
+  if (!viewer) return Prisma.sql`(p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now() AND p.visibility = 'PUBLIC')`;
+  const me = Prisma.sql`${viewer.id}::uuid`;
+  return Prisma.sql`(
+    p.deleted_at IS NULL AND p.hidden_at IS NULL
+    AND (p.publish_at <= now() OR p.author_id = ${me})
+    AND (p.visibility = 'PUBLIC' OR p.author_id = ${me} OR ${TEAM_FAN(me)})
+    AND NOT EXISTS (
+      SELECT 1 FROM user_blocks b
+      WHERE (b.blocker_id = ${me} AND b.blocked_id = p.author_id) OR (b.blocker_id = p.author_id AND b.blocked_id = ${me})
+    )
+  )`;
+}
+
+/** The viewer follows or joined the post's about-tag team or the team it is posted as. */
+const TEAM_FAN = (me: Prisma.Sql) => Prisma.sql`EXISTS (
+  SELECT 1 FROM team_follows f WHERE f.user_id = ${me} AND f.team_id IN (p.team_id, p.author_team_id)
+  UNION ALL
+  SELECT 1 FROM team_members m WHERE m.user_id = ${me} AND m.team_id IN (p.team_id, p.author_team_id)
+)`;
+
+export interface VisiblePost {
+  id: string;
+  authorId: string;
+  authorTeamId: string | null;
+  teamId: string | null;
+  visibility: "PUBLIC" | "PRIVATE";
+  publishAt: Date;
+  deletedAt: Date | null;
+  hiddenAt: Date | null;
+}
+
+/**
+ * The post if the viewer may see it, else 404 NOT_FOUND (a post the viewer may not see does not exist for them).
+ * `forUpdate` locks the post's row for the rest of the transaction (counters kept on it).
+ */
+export async function visiblePost(db: RawDb | DbTx, postId: string, viewer: Viewer, { forUpdate = false } = {}): Promise<VisiblePost> {
+  const lock = forUpdate ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty;
+  const [post] = await raw(db).$queryRaw<VisiblePost[]>`
+    SELECT p.id::text AS id, p.author_id::text AS "authorId", p.author_team_id AS "authorTeamId", p.team_id AS "teamId",
+           p.visibility::text AS visibility, p.publish_at AS "publishAt", p.deleted_at AS "deletedAt", p.hidden_at AS "hiddenAt"
+    FROM posts p
+    WHERE p.id = ${postId}::uuid AND ${visiblePostSql(viewer)}
+    ${lock}`;
+  if (!post) throw notFound("Post");
+  return post;
+}
+
+/** Whether the user may author posts as the team: staff (admin role) or the team's staff accounts (team_staff). */
+export async function canPostAsTeam(db: RawDb | DbTx, viewer: Pick<AuthUser, "id" | "isAdmin">, teamId: string): Promise<boolean> {
+  if (viewer.isAdmin) return true;
+  const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM team_staff WHERE user_id = ${viewer.id}::uuid AND team_id = ${teamId}`;
+  return rows.length > 0;
+}
+
+/**
+ * Refuses user-generated content (posts, comments) from a caller who has not accepted the current Terms of Use
+ * (403 UGC_TERMS_REQUIRED) or whom staff suspended from posting (403 POSTING_SUSPENDED, with the end in details).
+ */
+export async function assertMayPost(db: RawDb | DbTx, userId: string, now = new Date()): Promise<void> {
+  const [row] = await raw(db).$queryRaw<{ terms: string | null; until: Date | null }[]>`
+    SELECT u.ugc_terms_version AS terms,
+           (SELECT max(s.until) FROM posting_suspensions s WHERE s.user_id = u.id AND s.lifted_at IS NULL AND s.until > ${now}) AS until
+    FROM users u WHERE u.id = ${userId}::uuid`;
+  const current = currentTermsVersion();
+  if (!row || row.terms !== current) {
+    throw new DomainError("UGC_TERMS_REQUIRED", `Accept the current Terms of Use (version "${current}") with POST /api/user/terms before posting.`, [
+      { path: "ugcTermsVersion", message: `must be "${current}"` },
+    ]);
+  }
+  if (row.until) {
+    throw new DomainError("POSTING_SUSPENDED", `Posting is suspended until ${row.until.toISOString()}.`, [
+      { path: "suspendedUntil", message: row.until.toISOString() },
+    ]);
+  }
+}

@@ -1,0 +1,12 @@
+// Error codes of the locker room (merged into the one catalogue in lib/http/errors.ts). The content rules shared by
+// posts and comments (lib/lockerroom/access.ts) answer these too.
+export const errors = {
+  UGC_TERMS_REQUIRED: {
+    status: 403,
+    description: "The caller has not accepted the current Terms of Use (POST /api/user/terms), which posting and commenting require.",
+  },
+  POSTING_SUSPENDED: { status: 403, description: "Staff suspended the caller from posting and commenting until the time in details." },
+  CANNOT_POST_AS_TEAM: { status: 403, description: "The caller may not post as this team (only its staff accounts and staff can)." },
+  EDIT_WINDOW_CLOSED: { status: 409, description: "The post can no longer be edited: the edit window after publication has passed." },
+  ALREADY_PUBLISHED: { status: 409, description: "The scheduled post was already published: it can no longer be rescheduled or cancelled." },
+} as const;

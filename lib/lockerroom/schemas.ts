@@ -1,0 +1,232 @@
+import { z } from "zod";
+import { boolQuery, cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { teamSummary } from "../teams/schemas";
+
+// Limits of a post (README "Locker room"), as Mastodon's validators set them where it has one.
+export const CONTENT_MAX = 2_000;
+export const MEDIA_MAX = 4;
+export const ALT_MAX = 1_500;
+export const POLL_OPTIONS_MIN = 2;
+export const POLL_OPTIONS_MAX = 5;
+export const POLL_OPTION_MAX = 100;
+export const POLL_MIN_SECONDS = 300;
+export const POLL_MAX_SECONDS = 31 * 24 * 3600;
+export const SCHEDULE_MAX_DAYS = 90;
+export const EDIT_WINDOW_MINUTES = 60;
+export const LINEUP_MAX_SLOTS = 30;
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+
+const uuid = (name: string) =>
+  z
+    .string()
+    .regex(UUID_PATTERN, `${name} must be a UUID`)
+    .transform((id) => id.toLowerCase());
+
+const teamId = z.string().min(1).max(64);
+
+const media = z.strictObject({
+  uploadId: uuid("uploadId").meta({
+    description: "A pending locker-media upload of the caller (POST /api/upload/locker-media, or a completed direct upload).",
+  }),
+  alt: z
+    .string()
+    .max(ALT_MAX)
+    .optional()
+    .meta({ description: `Alt text for screen readers (at most ${ALT_MAX} characters).` }),
+});
+
+const poll = z
+  .strictObject({
+    options: z
+      .array(z.string().trim().min(1, "A poll option cannot be empty").max(POLL_OPTION_MAX))
+      .min(POLL_OPTIONS_MIN)
+      .max(POLL_OPTIONS_MAX)
+      .refine((o) => new Set(o.map((x) => x.toLowerCase())).size === o.length, "Poll options must be distinct")
+      .meta({ description: `${POLL_OPTIONS_MIN} to ${POLL_OPTIONS_MAX} distinct options (case-insensitively), each 1..${POLL_OPTION_MAX} characters.` }),
+    expiresIn: z
+      .number()
+      .int()
+      .min(POLL_MIN_SECONDS)
+      .max(POLL_MAX_SECONDS)
+      .meta({ description: `Seconds the poll stays open from the post's publication (${POLL_MIN_SECONDS} to ${POLL_MAX_SECONDS}: 5 minutes to 31 days).` }),
+    multiple: z.boolean().default(false).meta({ description: "Whether a voter may choose several options." }),
+  })
+  .meta({ id: "PostPollInput" });
+
+const collectible = z
+  .strictObject({
+    type: z.enum(["player", "team"]),
+    id: z.string().min(1).max(64),
+  })
+  .meta({
+    id: "PostCollectibleInput",
+    description:
+      "What the post shows as a collectible card: a player or a team of the synced data (checked to exist). Marketplace items (editions with serial numbers) come with the collectibles economy and will be accepted as further types.",
+  });
+
+const lineup = z
+  .strictObject({
+    presetKey: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "presetKey: lower-case letters, digits and dashes, at most 40"),
+    assignments: z
+      .record(z.string().min(1).max(40), z.string().max(100).nullable())
+      .refine((a) => Object.keys(a).length <= LINEUP_MAX_SLOTS, `At most ${LINEUP_MAX_SLOTS} assignments`),
+    faces: z.array(z.string().max(500)).max(LINEUP_MAX_SLOTS),
+  })
+  .meta({
+    id: "PostLineupInput",
+    description: `A formation-builder lineup, stored and answered exactly as given: a preset key, slot → player assignments (at most ${LINEUP_MAX_SLOTS}) and face image references.`,
+  });
+
+export const createPostBody = z
+  .strictObject({
+    content: z
+      .string()
+      .max(CONTENT_MAX)
+      .default("")
+      .meta({
+        description: `The text (at most ${CONTENT_MAX} characters). May be empty only when media, a poll, a collectible or a lineup is attached.`,
+      }),
+    imageUrl: z
+      .url({ protocol: /^https$/, error: "imageUrl must be an https URL" })
+      .max(2048)
+      .optional(),
+    teamId: teamId.optional().meta({ description: "The about-tag team." }),
+    authorTeamId: teamId.optional().meta({ description: "Post as this team (its staff accounts and staff only: 403 CANNOT_POST_AS_TEAM)." }),
+    postAsTeamId: teamId.optional().meta({ description: "Native clients' alias of authorTeamId; both given and different is 400." }),
+    scheduledFor: z.iso
+      .datetime({ offset: true, error: "scheduledFor must be an ISO 8601 date-time" })
+      .optional()
+      .meta({ description: `Publish at this time: in the future, at most ${SCHEDULE_MAX_DAYS} days ahead.` }),
+    media: z
+      .array(media)
+      .max(MEDIA_MAX)
+      .optional()
+      .meta({ description: `Up to ${MEDIA_MAX} images, in order.` }),
+    poll: poll.optional(),
+    collectible: collectible.optional(),
+    lineup: lineup.optional(),
+    visibility: z.enum(["public", "private"]).default("public").meta({
+      description:
+        "public: everyone, signed in or not. private: the author and the fans who follow or joined the post's team (teamId or authorTeamId); a private post needs a team.",
+    }),
+  })
+  .superRefine((b, ctx) => {
+    if (b.authorTeamId && b.postAsTeamId && b.authorTeamId !== b.postAsTeamId) {
+      ctx.addIssue({ code: "custom", path: ["postAsTeamId"], message: "authorTeamId and postAsTeamId name different teams: send one" });
+    }
+    const attached = (b.media?.length ?? 0) > 0 || b.poll || b.collectible || b.lineup;
+    if (b.content.trim() === "" && !attached) {
+      ctx.addIssue({ code: "custom", path: ["content"], message: "content may be empty only when media, a poll, a collectible or a lineup is attached" });
+    }
+    if (b.media && new Set(b.media.map((m) => m.uploadId)).size !== b.media.length) {
+      ctx.addIssue({ code: "custom", path: ["media"], message: "The same upload is attached twice" });
+    }
+    if (b.visibility === "private" && !b.teamId && !b.authorTeamId && !b.postAsTeamId) {
+      ctx.addIssue({ code: "custom", path: ["visibility"], message: "A private post is for a team's fans: give teamId or authorTeamId" });
+    }
+  })
+  .meta({ id: "PostCreate" });
+export type CreatePostInput = z.infer<typeof createPostBody>;
+
+export const postIdParams = z.strictObject({ postId: uuid("postId").meta({ description: "Post id (UUID)." }) });
+
+export const feedQuery = z.strictObject({
+  teamId: teamId.optional().meta({ description: "Posts about this team or posted as it." }),
+  authorId: uuid("authorId").optional().meta({ description: "Posts by this user." }),
+  following: boolQuery("true: only posts about or by teams the caller follows (signed in only)."),
+  cursor: cursorQuery,
+  limit: intQuery(1, 50, 20),
+});
+
+export const editPostBody = z
+  .strictObject({
+    content: z
+      .string()
+      .max(CONTENT_MAX)
+      .meta({ description: `The new text (at most ${CONTENT_MAX} characters).` }),
+  })
+  .meta({ id: "PostEdit" });
+
+export const rescheduleBody = z
+  .strictObject({
+    scheduledFor: z.iso.datetime({ offset: true, error: "scheduledFor must be an ISO 8601 date-time" }).meta({
+      description: `The new publish time: in the future, at most ${SCHEDULE_MAX_DAYS} days ahead.`,
+    }),
+  })
+  .meta({ id: "PostReschedule" });
+
+export const pageQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) });
+
+const authorSummary = z
+  .object({ id: z.string(), handle: z.string().nullable(), displayName: z.string().nullable(), avatarUrl: z.string().nullable() })
+  .meta({ id: "PostAuthor" });
+
+export const post = z
+  .object({
+    id: z.string(),
+    author: authorSummary.meta({ description: "The user who wrote it (when posted as a team, show authorTeam instead)." }),
+    authorTeam: teamSummary.nullable().meta({ description: "The team it is posted as, or null." }),
+    team: teamSummary.nullable().meta({ description: "The about-tag team, or null." }),
+    content: z.string(),
+    imageUrl: z.string().nullable(),
+    media: z.array(
+      z.object({
+        uploadId: z.string(),
+        url: z.string(),
+        width: z.number().int(),
+        height: z.number().int(),
+        thumbhash: z.string(),
+        alt: z.string().nullable(),
+      }),
+    ),
+    poll: z
+      .object({
+        options: z.array(z.object({ title: z.string(), votesCount: z.number().int().nullable() })),
+        multiple: z.boolean(),
+        closesAt: isoDateTime,
+        closed: z.boolean(),
+        votersCount: z.number().int().nullable(),
+        ownVotes: z.array(z.number().int()).nullable(),
+      })
+      .nullable()
+      .meta({ description: "Counts are null until the caller voted or the poll closed (the author always sees them)." }),
+    collectible: collectible.nullable(),
+    lineup: lineup.nullable(),
+    visibility: z.enum(["public", "private"]),
+    publishAt: isoDateTime.meta({ description: "When the post appears in the feed (its creation, or scheduledFor)." }),
+    scheduled: z.boolean(),
+    createdAt: isoDateTime,
+    editedAt: isoDateTime.nullable().meta({ description: "The last edit; null if never edited (GET .../edits lists the earlier versions)." }),
+    deletedAt: isoDateTime.nullable().meta({ description: "Staff only see deleted posts; null for everyone else." }),
+    hiddenAt: isoDateTime.nullable().meta({ description: "Staff only see hidden posts; null for everyone else." }),
+    counts: z.object({
+      comments: z.number().int(),
+      reactions: z.record(z.string(), z.number().int()).meta({ description: "Reactions per kind (kinds without any are left out)." }),
+    }),
+    viewer: z.object({
+      reaction: z.string().nullable().meta({ description: "The caller's reaction kind, or null (always null when signed out)." }),
+      canEdit: z.boolean(),
+      canDelete: z.boolean(),
+    }),
+  })
+  .meta({ id: "Post" });
+
+export const postPage = z
+  .object({
+    posts: z.array(post),
+    nextCursor: z.string().optional().meta({ description: "Present only when more posts remain." }),
+  })
+  .meta({ id: "PostPage" });
+
+export const postEditsPage = z
+  .object({
+    edits: z.array(z.object({ id: z.string(), content: z.string().meta({ description: "The text this edit replaced." }), editedAt: isoDateTime })),
+    nextCursor: z.string().optional(),
+  })
+  .meta({ id: "PostEditPage" });
+
+export const deletedPost = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: "PostDeleted" });
+
+export const publishResult = z
+  .object({ published: z.number().int().meta({ description: "Scheduled posts whose publication this run announced." }) })
+  .meta({ id: "PostPublishResult" });

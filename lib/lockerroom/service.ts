@@ -1,0 +1,321 @@
+import { createHash } from "node:crypto";
+import type { AuthUser } from "../auth/users";
+import type { Db } from "../db/client";
+import { txOptions } from "../db/tx";
+import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../http/cursor";
+import { DomainError, notFound, validationError } from "../http/errors";
+import { keysetPage } from "../http/page";
+import { reply } from "../http/reply";
+import { attachLockerMedia } from "../uploads/service";
+import { assertMayPost, canPostAsTeam, visiblePost, type Viewer } from "./access";
+import {
+  deletedPostAuthor,
+  claimDuePosts,
+  collectibleExists,
+  editsPage,
+  feedPage,
+  insertPoll,
+  insertPost,
+  liveTeams,
+  lockPostRow,
+  markAnnounced,
+  notifyPublished,
+  postById,
+  postByIdempotencyKey,
+  recordEdit,
+  reschedule,
+  scheduledPage,
+  setPostMedia,
+  softDelete,
+  type PostRow,
+} from "./queries";
+import { EDIT_WINDOW_MINUTES, IDEMPOTENCY_KEY_HEADER, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./schemas";
+
+// Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
+// are their own modules over the same tables.
+
+const DAY_MS = 86_400_000;
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** The API's post, as `viewer` sees it. */
+export function toPost(row: PostRow, viewer: Viewer, now = new Date()) {
+  const own = viewer?.id === row.authorId;
+  const closed = row.pollClosesAt ? row.pollClosesAt <= now : false;
+  const showResults = own || closed || row.myVotes !== null;
+  return {
+    id: row.id,
+    author: { id: row.authorId, handle: row.handle, displayName: row.displayName, avatarUrl: row.avatarUrl },
+    authorTeam: row.authorTeam,
+    team: row.team,
+    content: row.content,
+    imageUrl: row.imageUrl,
+    media: (row.media ?? []) as never[],
+    poll: row.pollOptions
+      ? {
+          options: row.pollOptions.map((title, i) => ({ title, votesCount: showResults ? (row.pollVoteCounts?.[i] ?? 0) : null })),
+          multiple: row.pollMultiple ?? false,
+          closesAt: row.pollClosesAt!.toISOString(),
+          closed,
+          votersCount: showResults ? row.pollVoters : null,
+          ownVotes: row.myVotes,
+        }
+      : null,
+    collectible: row.collectible as never,
+    lineup: row.lineup as never,
+    visibility: row.visibility === "PRIVATE" ? ("private" as const) : ("public" as const),
+    publishAt: row.publishAt.toISOString(),
+    scheduled: row.scheduled,
+    createdAt: row.createdAt.toISOString(),
+    editedAt: iso(row.editedAt),
+    deletedAt: iso(row.deletedAt),
+    hiddenAt: iso(row.hiddenAt),
+    counts: { comments: row.commentCount, reactions: row.reactionCounts },
+    viewer: {
+      reaction: row.myReaction,
+      canEdit: own && !row.deletedAt && editWindowOpen(row.publishAt, now),
+      canDelete: !row.deletedAt && (own || Boolean(viewer?.isAdmin)),
+    },
+  };
+}
+
+const editWindowOpen = (publishAt: Date, now: Date) => now.getTime() - Math.max(publishAt.getTime(), 0) <= EDIT_WINDOW_MINUTES * 60_000;
+
+async function readPost(db: Db, viewer: Viewer, postId: string) {
+  const row = await postById(db, viewer, postId);
+  if (!row) throw notFound("Post");
+  return toPost(row, viewer);
+}
+
+function publishTime(scheduledFor: string | undefined, now: Date, path: string) {
+  if (scheduledFor === undefined) return { publishAt: now, scheduled: false };
+  const at = new Date(scheduledFor);
+  if (at.getTime() <= now.getTime()) throw validationError("scheduledFor must be in the future.", [{ path, message: "Must be in the future" }]);
+  if (at.getTime() > now.getTime() + SCHEDULE_MAX_DAYS * DAY_MS) {
+    throw validationError(`scheduledFor may be at most ${SCHEDULE_MAX_DAYS} days ahead.`, [{ path, message: `At most ${SCHEDULE_MAX_DAYS} days ahead` }]);
+  }
+  return { publishAt: at, scheduled: true };
+}
+
+/** The Idempotency-Key header: 1..255 visible ASCII characters, or none. */
+export function idempotencyKeyOf(req: Request): string | null {
+  const key = req.headers.get(IDEMPOTENCY_KEY_HEADER);
+  if (key === null) return null;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw validationError(`${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 visible ASCII characters.`, [
+      { path: `headers.${IDEMPOTENCY_KEY_HEADER.toLowerCase()}`, message: "1..255 visible ASCII characters" },
+    ]);
+  }
+  return key;
+}
+
+const requestHash = (input: CreatePostInput) => createHash("sha256").update(JSON.stringify(input)).digest("hex");
+
+/** The first post of a used key, replayed; a different request under the same key is 409. */
+async function replay(db: Db, user: AuthUser, key: string, hash: string) {
+  const first = await postByIdempotencyKey(db, user.id, key);
+  if (!first) return undefined;
+  if (first.requestHash !== hash) {
+    throw new DomainError("IDEMPOTENCY_KEY_REUSED", `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different post.`);
+  }
+  const post = await postById(db, user, first.id);
+  // The first post may have been deleted or hidden since: the key still answers for it, as it was.
+  if (!post) throw notFound("Post");
+  return reply(toPost(post, user), { status: 201, headers: { "Idempotent-Replayed": "true" } });
+}
+
+/**
+ * Creates a post (POST /api/locker-room). The checks that read the database (terms and suspension, posting as a
+ * team, teams and collectible exist) run first; then one transaction inserts the post, attaches its media (every
+ * upload must be the caller's pending locker media, else 400 and nothing is written) and writes its poll. With an
+ * Idempotency-Key, the insert claims (author, key): a retry, concurrent or later, answers the first post.
+ */
+export async function createPost(db: Db, user: AuthUser, input: CreatePostInput, key: string | null, now = new Date()) {
+  const hash = requestHash(input);
+  if (key) {
+    const replayed = await replay(db, user, key, hash);
+    if (replayed) return replayed;
+  }
+  await assertMayPost(db, user.id, now);
+  const authorTeamId = input.authorTeamId ?? input.postAsTeamId ?? null;
+  const teamPath = input.authorTeamId ? "authorTeamId" : "postAsTeamId";
+  const live = await liveTeams(
+    db,
+    [input.teamId, authorTeamId].filter((t): t is string => Boolean(t)),
+  );
+  if (input.teamId && !live.has(input.teamId)) throw validationError("No such team.", [{ path: "teamId", message: "Unknown or archived team" }]);
+  if (authorTeamId && !live.has(authorTeamId)) throw validationError("No such team.", [{ path: teamPath, message: "Unknown or archived team" }]);
+  if (authorTeamId && !(await canPostAsTeam(db, user, authorTeamId))) {
+    throw new DomainError("CANNOT_POST_AS_TEAM", "You may not post as this team: only its staff accounts can.");
+  }
+  if (input.collectible && !(await collectibleExists(db, input.collectible))) {
+    throw validationError(`No such ${input.collectible.type}.`, [{ path: "collectible.id", message: `Unknown ${input.collectible.type}` }]);
+  }
+  const { publishAt, scheduled } = publishTime(input.scheduledFor, now, "scheduledFor");
+
+  const postId = await db.$transaction(async (tx) => {
+    const id = await insertPost(tx, {
+      authorId: user.id,
+      authorTeamId,
+      teamId: input.teamId ?? null,
+      content: input.content,
+      imageUrl: input.imageUrl ?? null,
+      collectible: input.collectible ?? null,
+      lineup: input.lineup ?? null,
+      visibility: input.visibility === "private" ? "PRIVATE" : "PUBLIC",
+      publishAt,
+      scheduled,
+      idempotencyKey: key,
+      requestHash: key ? hash : null,
+    });
+    if (!id) return undefined; // a concurrent request with the same key committed first
+    if (input.media?.length) {
+      const ids = input.media.map((m) => m.uploadId);
+      const attached = new Set(await attachLockerMedia(tx, user.id, ids, now));
+      const missing = ids.findIndex((u) => !attached.has(u));
+      if (missing >= 0) {
+        throw validationError("An attached upload is not one of your pending locker-media uploads (or it expired).", [
+          { path: `media.${missing}.uploadId`, message: "Not your pending locker-media upload" },
+        ]);
+      }
+      await setPostMedia(tx, id, input.media);
+    }
+    if (input.poll) await insertPoll(tx, id, input.poll.options, input.poll.multiple, new Date(publishAt.getTime() + input.poll.expiresIn * 1000));
+    if (!scheduled) {
+      // Published now: its side effects too (a scheduled post's wait for the publish cron).
+      if (authorTeamId) await notifyPublished(tx, id, { announce: false });
+      await markAnnounced(tx, id);
+    }
+    return id;
+  }, txOptions());
+  if (!postId) {
+    const replayed = await replay(db, user, key!, hash);
+    if (replayed) return replayed;
+    throw notFound("Post");
+  }
+  return reply(await readPost(db, user, postId), { status: 201 });
+}
+
+export async function getPost(db: Db, viewer: Viewer, postId: string) {
+  return readPost(db, viewer, postId);
+}
+
+export async function feed(db: Db, viewer: Viewer, q: { teamId?: string; authorId?: string; following?: boolean; cursor?: string; limit: number }) {
+  if (q.following && !viewer) throw new DomainError("UNAUTHORIZED", "Sign in to read the posts of the teams you follow.");
+  const after = q.cursor ? decodeUuidTimeCursor(q.cursor) : undefined;
+  const rows = await feedPage(db, viewer, {
+    teamId: q.teamId,
+    authorId: q.authorId,
+    followingOf: q.following ? viewer!.id : undefined,
+    after,
+    take: q.limit + 1,
+  });
+  const now = new Date();
+  return keysetPage(
+    "posts",
+    rows,
+    q.limit,
+    (last) => encodeCursor(last.publishAt.getTime(), last.id),
+    (row) => toPost(row, viewer, now),
+  );
+}
+
+/** The author edits the text within EDIT_WINDOW_MINUTES of publication; the replaced text is kept (GET .../edits). */
+export async function editPost(db: Db, user: AuthUser, postId: string, content: string, now = new Date()) {
+  await visiblePost(db, postId, user);
+  await assertMayPost(db, user.id, now);
+  await db.$transaction(async (tx) => {
+    const post = await lockPostRow(tx, postId);
+    if (!post || post.deletedAt) throw notFound("Post");
+    if (post.authorId !== user.id) throw new DomainError("FORBIDDEN", "Only the author can edit a post.");
+    if (!editWindowOpen(post.publishAt, now)) {
+      throw new DomainError("EDIT_WINDOW_CLOSED", `Posts can be edited for ${EDIT_WINDOW_MINUTES} minutes after they are published.`);
+    }
+    if (content.trim() === "" && !post.hasAttachments) {
+      throw validationError("content may be empty only when the post has an attachment.", [{ path: "content", message: "Empty" }]);
+    }
+    if (content !== post.content) await recordEdit(tx, postId, post.content, content);
+  }, txOptions());
+  return readPost(db, user, postId);
+}
+
+export async function listEdits(db: Db, viewer: Viewer, postId: string, { cursor, limit }: { cursor?: string; limit: number }) {
+  await visiblePost(db, postId, viewer);
+  const rows = await editsPage(db, postId, cursor ? decodeIdCursor(cursor) : undefined, limit + 1);
+  return keysetPage(
+    "edits",
+    rows,
+    limit,
+    (last) => encodeIdCursor(last.id),
+    (e) => ({ id: e.id, content: e.content, editedAt: e.editedAt.toISOString() }),
+  );
+}
+
+/** The author (or staff) deletes a post; deleting again answers the same. */
+export async function deletePost(db: Db, user: AuthUser, postId: string) {
+  if ((await deletedPostAuthor(db, postId))?.deletedBy === user.id) return { id: postId, deleted: true as const };
+  const post = await visiblePost(db, postId, user);
+  if (post.authorId !== user.id && !user.isAdmin) throw new DomainError("FORBIDDEN", "Only the author can delete a post.");
+  await softDelete(db, postId);
+  return { id: postId, deleted: true as const };
+}
+
+// Scheduled posts: the author's own, until their time comes.
+
+export async function listScheduled(db: Db, user: AuthUser, { cursor, limit }: { cursor?: string; limit: number }) {
+  const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
+  const rows = await scheduledPage(db, user, after, limit + 1);
+  return keysetPage(
+    "posts",
+    rows,
+    limit,
+    (last) => encodeCursor(last.publishAt.getTime(), last.id),
+    (row) => toPost(row, user),
+  );
+}
+
+/** Locks the caller's scheduled post that has not been published yet (404 for others, 409 once published). */
+async function lockScheduled(tx: Parameters<Parameters<Db["$transaction"]>[0]>[0], user: AuthUser, postId: string, now: Date) {
+  const post = await lockPostRow(tx, postId);
+  if (!post || post.deletedAt || post.authorId !== user.id || !post.scheduled) throw notFound("Scheduled post");
+  if (post.publishAt <= now) throw new DomainError("ALREADY_PUBLISHED", "This post was already published: edit or delete it instead.");
+  return post;
+}
+
+export async function reschedulePost(db: Db, user: AuthUser, postId: string, scheduledFor: string, now = new Date()) {
+  const { publishAt } = publishTime(scheduledFor, now, "scheduledFor");
+  await db.$transaction(async (tx) => {
+    await lockScheduled(tx, user, postId, now);
+    await reschedule(tx, postId, publishAt);
+  }, txOptions());
+  return readPost(db, user, postId);
+}
+
+export async function cancelScheduled(db: Db, user: AuthUser, postId: string, now = new Date()) {
+  await db.$transaction(async (tx) => {
+    await lockScheduled(tx, user, postId, now);
+    await softDelete(tx, postId);
+  }, txOptions());
+  return { id: postId, deleted: true as const };
+}
+
+export const PUBLISH_BATCH = 200;
+
+/**
+ * The publish cron: announces scheduled posts whose time came (POST_PUBLISHED to the author, TEAM_POST to a posting
+ * team's followers). Each batch claims its posts (announced_at) in the statement that selects them, in the same
+ * transaction as the notifications, so a post is announced once however often or concurrently the cron runs.
+ * Visibility never waits for this: the feed filters on publish_at.
+ */
+export async function publishDuePosts(db: Db, { batches = 10 }: { batches?: number } = {}) {
+  let published = 0;
+  for (let i = 0; i < batches; i++) {
+    const n = await db.$transaction(async (tx) => {
+      const due = await claimDuePosts(tx, PUBLISH_BATCH);
+      for (const { id } of due) await notifyPublished(tx, id, { announce: true });
+      return due.length;
+    }, txOptions(60_000));
+    published += n;
+    if (n < PUBLISH_BATCH) break;
+  }
+  return { published };
+}
