@@ -10,7 +10,7 @@
 import { BENCH_DATABASE_URL, BOARD_PREFIX } from "./bench-env";
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
 import { DEV_ISSUER, signSessionToken } from "../lib/auth/sign";
@@ -42,6 +42,16 @@ const DASHBOARD_SUB = "user_bench_dashboard";
 const BOARD_FANS = 1_000_000;
 const BOARD_SUB = (i: number) => `user_bench_lb_${i}`;
 const STREAMS = 1_000;
+
+// The locker-room feed: FEED_POSTS public posts by FEED_AUTHORS fans, one a second back from an hour ago (every
+// 10th pair sharing a publish time, to exercise the id tie-break), and a reader who blocked FEED_BLOCKED of the
+// authors and was blocked by as many others.
+const FEED_POSTS = 50_000;
+const FEED_AUTHORS = 500;
+const FEED_BLOCKED = 50;
+const FEED_DEPTH = 1_000;
+const FEED_AUTHOR_SUB = (i: number) => `user_bench_poster_${i}`;
+const FEED_READER_SUB = "user_bench_feed_reader";
 const STREAM_CHANGES = 20;
 
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
@@ -92,6 +102,62 @@ async function prepareDatabase(): Promise<{ userId: string; deepCursor: string }
   await client.end();
   const row = deep.rows[0]!;
   return { userId, deepCursor: encodeCursor(row.created_at.getTime(), row.id) };
+}
+
+/** The feed's posts and authors (once per database) and its reader's blocks. */
+async function prepareFeed(): Promise<void> {
+  const client = new pg.Client({ connectionString: DB_URL });
+  await client.connect();
+  const subs = Array.from({ length: FEED_AUTHORS }, (_, i) => FEED_AUTHOR_SUB(i));
+  await client.query(
+    `INSERT INTO users (id, external_id, handle, handle_key, display_name, updated_at)
+     SELECT gen_random_uuid(), s, 'poster' || i, 'poster' || i, 'Poster ' || i, now() FROM unnest($1::text[]) WITH ORDINALITY AS t(s, i)
+     ON CONFLICT (external_id) DO NOTHING`,
+    [[...subs, FEED_READER_SUB]],
+  );
+  const { rows: authors } = await client.query<{ id: string }>(`SELECT id::text FROM users WHERE external_id = ANY($1::text[]) ORDER BY external_id`, [subs]);
+  const { rows: counted } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM posts WHERE author_id = ANY($1::uuid[])`, [authors.map((a) => a.id)]);
+  if (Number(counted[0]!.n) < FEED_POSTS) {
+    console.log(`bench: writing ${FEED_POSTS.toLocaleString()} locker-room posts (once per database)…`);
+    await client.query(
+      `WITH a AS (SELECT array_agg(id::uuid ORDER BY id) AS ids FROM unnest($1::text[]) AS id),
+            p AS (SELECT i, date_trunc('milliseconds', now()) - interval '1 hour' - make_interval(secs => i - (i % 10 = 1)::int) AS at
+                  FROM generate_series(1, $2::int) AS i)
+       INSERT INTO posts (id, author_id, team_id, content, publish_at, created_at, comment_count, reaction_counts)
+       SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+                placing substring(int8send(floor(extract(epoch FROM p.at) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid,
+              a.ids[1 + p.i % $3], (ARRAY['tm_hch','tm_gfg','tm_lsl','tm_fpb'])[1 + p.i % 4],
+              'Bench post ' || p.i || ': what a game last night, the defence finally held.', p.at, p.at, p.i % 7,
+              jsonb_build_object('like', p.i % 13, 'fire', p.i % 5)
+       FROM p, a`,
+      [authors.map((a) => a.id), FEED_POSTS, FEED_AUTHORS],
+    );
+    await client.query("ANALYZE posts");
+  }
+  const { rows: reader } = await client.query<{ id: string }>(`SELECT id::text FROM users WHERE external_id = $1`, [FEED_READER_SUB]);
+  const readerId = reader[0]!.id;
+  await client.query(`DELETE FROM user_blocks WHERE blocker_id = $1 OR blocked_id = $1`, [readerId]);
+  await client.query(`INSERT INTO user_blocks (blocker_id, blocked_id) SELECT $1, unnest($2::uuid[])`, [
+    readerId,
+    authors.slice(0, FEED_BLOCKED).map((a) => a.id),
+  ]);
+  await client.query(`INSERT INTO user_blocks (blocker_id, blocked_id) SELECT unnest($2::uuid[]), $1`, [
+    readerId,
+    authors.slice(FEED_BLOCKED, 2 * FEED_BLOCKED).map((a) => a.id),
+  ]);
+  await client.end();
+}
+
+/** The cursor FEED_DEPTH posts into the feed, for one caller, by paging through it as a client does. */
+async function feedCursorAtDepth(base: string, headers: Record<string, string>): Promise<string> {
+  let cursor: string | undefined;
+  for (let seen = 0; seen < FEED_DEPTH; seen += 50) {
+    const res = await fetch(`${base}/api/locker-room?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { headers });
+    const body = (await res.json()) as { data?: { nextCursor?: string } };
+    if (!res.ok || !body.data?.nextCursor) throw new Error(`feed paging failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    cursor = body.data.nextCursor;
+  }
+  return cursor!;
 }
 
 interface Writers {
@@ -190,6 +256,8 @@ interface Row {
   p99: number;
   /** The server process's own CPU time per measured request (PostgreSQL's is not in it). */
   cpuUs: number;
+  /** CPU time of this machine's PostgreSQL processes per measured request (other databases' work included). */
+  pgUs: number;
   errors: number;
 }
 
@@ -197,9 +265,12 @@ interface Row {
 async function measure(name: string, pid: number, options: autocannon.Options): Promise<Row> {
   await autocannon({ ...options, connections: CONNECTIONS, duration: 2 }); // warm-up
   const before = cpuSeconds(pid);
+  const pgBefore = postgresCpuSeconds();
   const r = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION });
-  const cpuUs = ((cpuSeconds(pid) - before) / Math.max(r.requests.total, 1)) * 1e6;
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, errors: r.errors + r.non2xx + r.timeouts };
+  const perRequest = (seconds: number) => (seconds / Math.max(r.requests.total, 1)) * 1e6;
+  const cpuUs = perRequest(cpuSeconds(pid) - before);
+  const pgUs = perRequest(postgresCpuSeconds() - pgBefore);
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, pgUs, errors: r.errors + r.non2xx + r.timeouts };
 }
 
 /** POSTs that differ per request (`next` names path, caller and body): a write bench where every answer must be a 2xx. */
@@ -327,6 +398,7 @@ async function measureStreams(base: string, pid: number) {
 const { deepCursor } = await prepareDatabase();
 const writers = await prepareWriters();
 await prepareBoard();
+await prepareFeed();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
   publicKeyEncoding: { type: "spki", format: "pem" },
@@ -385,6 +457,23 @@ const cpuSeconds = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
+/**
+ * CPU seconds used so far by this machine's PostgreSQL processes (backends included; Linux /proc). Backends that
+ * exited in between are missed, but the server's pool keeps its connections for the whole run.
+ */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      total += cpuSeconds(Number(entry));
+    } catch {
+      // gone in between
+    }
+  }
+  return total;
+}
 if (compareDir) {
   const builds = [
     { dir: distDir, ...(await startServer(distDir)), rps: [] as number[], cpu: [] as number[] },
@@ -442,10 +531,26 @@ let ratings = 0;
 let signalBatches = 0;
 const SIGNAL_TYPES = ["impression", "impression", "impression", "view", "click", "dwell", "like"] as const;
 const boardAuth = (i: number) => ({ authorization: `Bearer ${signSessionToken(privateKey, BOARD_SUB(i), { ttlSeconds: 3600 })}` });
+const readerAuth = { authorization: `Bearer ${signSessionToken(privateKey, FEED_READER_SUB, { ttlSeconds: 3600 })}` };
 const cases: Case[] = [
   { name: "GET /api/health", load: () => ({ url: `${base}/api/health` }) },
   { name: "GET leaderboard (me at the top)", target: 0.5, load: () => ({ url: `${base}/api/leaderboard?limit=20`, headers: boardAuth(1) }) },
   { name: "GET leaderboard (me at the bottom)", target: 0.5, load: () => ({ url: `${base}/api/leaderboard?limit=20`, headers: boardAuth(BOARD_FANS) }) },
+  { name: "GET feed (anonymous)", target: 0.5, load: () => ({ url: `${base}/api/locker-room?limit=${PAGE}` }) },
+  {
+    name: `GET feed (anonymous, ${FEED_DEPTH} deep)`,
+    target: 0.5,
+    load: async () => ({ url: `${base}/api/locker-room?limit=${PAGE}&cursor=${encodeURIComponent(await feedCursorAtDepth(base, {}))}` }),
+  },
+  { name: "GET feed (with blocks)", target: 0.5, load: () => ({ url: `${base}/api/locker-room?limit=${PAGE}`, headers: readerAuth }) },
+  {
+    name: `GET feed (with blocks, ${FEED_DEPTH} deep)`,
+    target: 0.5,
+    load: async () => ({
+      url: `${base}/api/locker-room?limit=${PAGE}&cursor=${encodeURIComponent(await feedCursorAtDepth(base, readerAuth))}`,
+      headers: readerAuth,
+    }),
+  },
   { name: "GET /api/teams/{id}", target: 0.5, load: () => ({ url: `${base}/api/teams/tm_hch` }) },
   { name: "GET /api/me/starred-teams", target: 0.5, load: () => ({ url: `${base}/api/me/starred-teams`, headers: auth }) },
   { name: "GET ledger (first page)", target: 0.5, load: () => ({ url: `${base}/api/v1/engage/rep/ledger?limit=${PAGE}`, headers: auth }) },
@@ -551,11 +656,13 @@ const healthRps = healthRuns.map((r) => r.rps);
 rows.unshift({ ...healthRuns[0]!, name: `GET /api/health (×${healthRuns.length})`, rps: median(healthRps) });
 
 console.log(`\nbench: ${DURATION}s per route, ${CONNECTIONS} connections, ${LEDGER_ENTRIES.toLocaleString()} ledger entries for one user\n`);
-console.log(`${"route".padEnd(30)}${pad("req/s", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("CPU µs/req", 12)}${pad("errors", 8)}`);
+console.log(`${"route".padEnd(30)}${pad("req/s", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("CPU µs/req", 12)}${pad("PG µs/req", 11)}${pad("errors", 8)}`);
 for (const r of rows) {
-  console.log(`${r.name.padEnd(30)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50, 9)}${pad(r.p99, 9)}${pad(r.cpuUs.toFixed(0), 12)}${pad(r.errors, 8)}`);
+  console.log(
+    `${r.name.padEnd(30)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50, 9)}${pad(r.p99, 9)}${pad(r.cpuUs.toFixed(0), 12)}${pad(r.pgUs.toFixed(0), 11)}${pad(r.errors, 8)}`,
+  );
 }
-console.log("(CPU µs/req: the server process's own CPU time per request; PostgreSQL's is not in it)");
+console.log("(CPU µs/req: the server process's own CPU time per request; PG µs/req: PostgreSQL's, all its processes on this machine)");
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 console.log(`(GET /api/health: the median of ${healthRuns.length} runs, ${Math.min(...healthRps).toFixed(0)}–${Math.max(...healthRps).toFixed(0)} req/s)`);
 console.log("\ntargets (each route's throughput to the mean of the health runs just before and after it):");
@@ -580,6 +687,15 @@ if (topRow && bottomRow) {
   const ratio = bottomRow.p50 / Math.max(topRow.p50, 0.001);
   console.log(
     `  leaderboard of ${BOARD_FANS.toLocaleString()}: p50 with me at the top ${topRow.p50} ms, at the bottom ${bottomRow.p50} ms (${ratio.toFixed(2)}; ${ratio <= 1.2 ? "ok, the bottom costs no more" : "ABOVE the top's by more than 20%"})`,
+  );
+}
+for (const who of ["anonymous", "with blocks"]) {
+  const first = rows.find((r) => r.name === `GET feed (${who})`);
+  const deep = rows.find((r) => r.name === `GET feed (${who}, ${FEED_DEPTH} deep)`);
+  if (!first || !deep) continue;
+  const ratio = deep.rps / Math.max(first.rps, 0.001);
+  console.log(
+    `  feed ${who}: ${FEED_DEPTH} posts deep ${deep.rps.toFixed(0)} req/s, first page ${first.rps.toFixed(0)} req/s (${pct(ratio)}; ${ratio >= 0.8 ? "ok, within 20%" : "BELOW the first page's by more than 20%"})`,
   );
 }
 if (streams) {
