@@ -1174,6 +1174,10 @@ export interface SeedPack {
   name: string;
   description: string | null;
   priceRep: number;
+  /** COIN minor units (hundredths). */
+  price: number;
+  itemsPerPack: number;
+  stock: number | null;
   isFreeStarter: boolean;
   active: boolean;
 }
@@ -1185,6 +1189,9 @@ export const PACKS: readonly SeedPack[] = [
     name: "Starter Pack",
     description: "Five collectibles to begin a binder; every new fan gets one at onboarding.",
     priceRep: 0,
+    price: 0,
+    itemsPerPack: 5,
+    stock: null,
     isFreeStarter: true,
     active: true,
   },
@@ -1192,11 +1199,87 @@ export const PACKS: readonly SeedPack[] = [
     id: "pk_gameday",
     slug: "gameday-pack",
     name: "Gameday Pack",
-    description: "Eight collectibles from this week's games.",
+    description: "Eight collectibles from every league.",
     priceRep: 250,
+    price: 25_000,
+    itemsPerPack: 8,
+    stock: null,
     isFreeStarter: false,
     active: true,
   },
+  {
+    id: "pk_legends",
+    slug: "legends-pack",
+    name: "Legends Pack",
+    description: "Three collectibles, rare or better; 500 packs only.",
+    priceRep: 0,
+    price: 100_000,
+    itemsPerPack: 3,
+    stock: 500,
+    isFreeStarter: false,
+    active: true,
+  },
+];
+
+export type SeedRarity = "common" | "rare" | "epic" | "legendary";
+export const RARITIES: readonly SeedRarity[] = ["common", "rare", "epic", "legendary"];
+
+/** Odds per rarity in basis points (sum 10,000), version 1 of each pack's odds table. */
+export const PACK_WEIGHTS: Record<string, Record<SeedRarity, number>> = {
+  pk_starter: { common: 8000, rare: 1700, epic: 280, legendary: 20 },
+  pk_gameday: { common: 7000, rare: 2300, epic: 600, legendary: 100 },
+  pk_legends: { common: 0, rare: 6500, epic: 2900, legendary: 600 },
+};
+
+export interface SeedCard {
+  id: string;
+  kind: "player" | "team";
+  teamId: string;
+  playerId: string | null;
+  name: string;
+  rarity: SeedRarity;
+  editionSize: number;
+  imageUrl: string | null;
+}
+
+const EDITION: Record<SeedRarity, number> = { common: 5000, rare: 500, epic: 100, legendary: 25 };
+
+const CARD_PLAYERS = PLAYERS.filter((p) => p.active && TEAMS.some((t) => t.id === p.teamId && t.archivedAt === null));
+/** Rarity by the player's place in a fixed, well-spread order (FNV-1a of the id): the first 5% legendary, then 12% epic, 30% rare, the rest common. */
+const PLAYER_RARITY = new Map(
+  [...CARD_PLAYERS]
+    .sort((a, b) => fnv(a.id) - fnv(b.id) || a.id.localeCompare(b.id))
+    .map((p, i, all): [string, SeedRarity] => {
+      const q = i / all.length;
+      return [p.id, q < 0.05 ? "legendary" : q < 0.17 ? "epic" : q < 0.47 ? "rare" : "common"];
+    }),
+);
+
+/** The card catalog: every active player of a live team and each live team's crest (rare). */
+export const CARDS: readonly SeedCard[] = [
+  ...TEAMS.filter((t) => t.archivedAt === null).map((t) => ({
+    id: `cc_${t.id}`,
+    kind: "team" as const,
+    teamId: t.id,
+    playerId: null,
+    name: `${t.name} crest`,
+    rarity: "rare" as const,
+    editionSize: EDITION.rare,
+    imageUrl: t.logo,
+  })),
+  ...CARD_PLAYERS.map((p) => {
+    const rarity = PLAYER_RARITY.get(p.id)!;
+    return {
+      id: `cc_${p.id}`,
+      kind: "player" as const,
+      teamId: p.teamId,
+      playerId: p.id,
+      name: p.name,
+      rarity,
+      editionSize: EDITION[rarity],
+      imageUrl: p.photo,
+    };
+  }),
 ];
 
 export interface SeedAchievement {

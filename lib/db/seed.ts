@@ -7,16 +7,19 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import {
   ACHIEVEMENTS,
+  CARDS,
   CONFERENCES,
   DIVISIONS,
   GAMES,
   LEAGUES,
+  PACK_WEIGHTS,
   PACKS,
   PASSES,
   PLAYERS,
   QUEST_STEPS,
   QUESTS,
   QUIZ_QUESTIONS,
+  RARITIES,
   REWARDS,
   SEED_TIMESTAMP,
   TEAMS,
@@ -33,6 +36,7 @@ export interface SeedCounts {
   passes: number;
   rewards: number;
   packs: number;
+  cards: number;
   achievements: number;
 }
 
@@ -98,6 +102,26 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
   const quizQuestions = QUIZ_QUESTIONS.map((q) => ({ ...q, choices: [...q.choices], createdAt: stamp }));
   const rewards = REWARDS.map((r) => ({ ...r, ...times }));
   const packs = PACKS.map((p) => ({ ...p, createdAt: stamp }));
+  const cards = CARDS.map((c) => ({ ...c, createdAt: stamp }));
+  // Version 1 of each pack's odds table: its weights and, per rarity, the cards a draw indexes (by id). Written once:
+  // an odds table never changes after it is published.
+  const oddsTables = PACKS.map((p) => ({
+    packId: p.id,
+    version: 1,
+    weights: PACK_WEIGHTS[p.id]!,
+    pool: Object.fromEntries(
+      RARITIES.map((r) => [
+        r,
+        PACK_WEIGHTS[p.id]![r] > 0
+          ? cards
+              .filter((c) => c.rarity === r)
+              .map((c) => c.id)
+              .sort()
+          : [],
+      ]),
+    ),
+    createdAt: stamp,
+  }));
   const achievements = ACHIEVEMENTS.map((a) => ({ ...a, awardedAt: new Date(a.awardedAt) }));
 
   await db.$transaction(
@@ -116,6 +140,8 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
       await sync(tx.quizQuestion, quizQuestions);
       await sync(tx.reward, rewards);
       await sync(tx.pack, packs);
+      await sync(tx.collectibleCard, cards);
+      await tx.packOddsTable.createMany({ data: oddsTables, skipDuplicates: true });
       await sync(tx.teamAchievement, achievements);
     },
     { timeout: 60_000 },
@@ -132,6 +158,7 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
     passes: PASSES.length,
     rewards: REWARDS.length,
     packs: PACKS.length,
+    cards: CARDS.length,
     achievements: ACHIEVEMENTS.length,
   };
 }

@@ -4,12 +4,14 @@ import { errors as dashboard } from "../dashboard/errors";
 import { errors as games } from "../games/errors";
 import { errors as invites } from "../invites/errors";
 import { errors as leaderboard } from "../leaderboard/errors";
+import { errors as collectibles } from "../collectibles/errors";
 import { errors as leagues } from "../leagues/errors";
 import { errors as lockerroom } from "../lockerroom/errors";
 import { errors as mobile } from "../mobile/errors";
 import { errors as moderation } from "../moderation/errors";
 import { errors as notifications } from "../notifications/errors";
 import { errors as platform } from "../platform/errors";
+import { errors as packs } from "../packs/errors";
 import { errors as polls } from "../polls/errors";
 import { errors as quests } from "../quests/errors";
 import { errors as reactions } from "../reactions/errors";
@@ -22,6 +24,7 @@ import { errors as sync } from "../sync/errors";
 import { errors as teams } from "../teams/errors";
 import { errors as uploads } from "../uploads/errors";
 import { errors as users } from "../users/errors";
+import { errors as wallets } from "../wallets/errors";
 
 // Every error the API can answer, in one catalogue: the codes every route shares, then each domain module's own
 // (lib/<domain>/errors.ts). The pipeline maps codes to statuses and the OpenAPI document lists them. Domain code
@@ -58,6 +61,9 @@ export const ERROR_CODES = {
   ...reactions,
   ...polls,
   ...moderation,
+  ...wallets,
+  ...packs,
+  ...collectibles,
   ...mobile,
   ...invites,
   ...support,

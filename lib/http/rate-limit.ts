@@ -14,6 +14,8 @@ export const RATE_LIMIT_POLICIES = {
   ugc: { tokens: 20, window: "60 s" },
   /** Feed-signal batches by a signed-in user (POST /api/feed/signals). */
   signals: { tokens: 30, window: "60 s" },
+  /** Routes that move money or ownership (buy, open, adjust): per user. */
+  money: { tokens: 30, window: "60 s" },
   /** Mobile token exchanges by client address: slows down guessing. */
   exchange: { tokens: 20, window: "60 s" },
   /** Mobile session tokens minted per user by /api/mobile/callback (checked inside the flow, once the user is known). */

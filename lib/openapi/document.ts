@@ -117,6 +117,7 @@ const KEYED_BY: Record<RateLimitPolicy | "default", string> = {
   write: "user",
   earn: "user",
   ugc: "user",
+  money: "user",
   signals: "user",
   exchange: "client address",
   mobileCallback: "user",

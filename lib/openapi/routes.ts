@@ -15,6 +15,9 @@ import * as notifications from "../notifications/routes";
 import * as platform from "../platform/routes";
 import * as reactions from "../reactions/routes";
 import * as polls from "../polls/routes";
+import * as wallets from "../wallets/routes";
+import * as packs from "../packs/routes";
+import * as collectibles from "../collectibles/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
 import * as rewards from "../rewards/routes";
@@ -52,6 +55,9 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   reactions,
   polls,
   moderation,
+  wallets,
+  packs,
+  collectibles,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));

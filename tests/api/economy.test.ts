@@ -7,8 +7,16 @@ describe("PUT /api/packs/{id}/purchase (removed)", () => {
       for (const id of ["pk_gameday", "no-such-pack"]) {
         const res = await api("PUT", `/api/packs/${id}/purchase`, { headers, json: { quantity: 1 } });
         expect(res.status).toBe(410);
-        expect(res.body).toEqual({ success: false, error: { code: "GONE", message: expect.stringContaining("removed") } });
+        expect(res.body).toEqual({
+          success: false,
+          error: {
+            code: "GONE",
+            message: expect.stringContaining("removed"),
+            details: [{ path: "successor", message: `POST /api/v1/packs/${id}/purchases` }],
+          },
+        });
         expect(res.headers.get("deprecation")).toMatch(/^@\d+$/);
+        expect(res.headers.get("link")).toBe('</api/v1/packs/{id}/purchases>; rel="successor-version"');
       }
     }
   });

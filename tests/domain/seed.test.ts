@@ -22,6 +22,7 @@ const TABLES = [
   "quiz_questions",
   "rewards",
   "packs",
+  "collectible_cards",
   "team_achievements",
 ];
 

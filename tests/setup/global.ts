@@ -1,3 +1,4 @@
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { UNDOCUMENTED_ERROR_CODE } from "./server-log";
 import { provideServer, startTestServer } from "./test-server";
@@ -46,7 +47,30 @@ export default async function setup(project: TestProject) {
     }),
   });
   provideServer(project, server, `test:${server.run}`);
-  return server.stop;
+  return async () => {
+    // After every test: each wallet's balance still equals the sum of its ledger (lib/wallets).
+    const broken = await walletsOffLedger(server.databaseUrl);
+    await server.stop();
+    if (broken.length) {
+      console.error(`wallet ledger invariant broken after the suite: ${JSON.stringify(broken)}`);
+      process.exitCode = 1;
+      throw new Error("wallet ledger invariant broken");
+    }
+  };
+}
+
+async function walletsOffLedger(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`
+      SELECT w.user_id, w.currency, w.balance, coalesce(sum(t.amount), 0) AS ledger
+      FROM wallets w LEFT JOIN wallet_transactions t ON t.user_id = w.user_id AND t.currency = w.currency
+      GROUP BY w.user_id, w.currency, w.balance HAVING w.balance <> coalesce(sum(t.amount), 0)`);
+    return rows;
+  } finally {
+    await client.end();
+  }
 }
 
 declare module "vitest" {

@@ -9,18 +9,21 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Buy a pack (removed)",
       description:
-        "Removed: always 410 GONE, whoever calls and whatever the pack. Packs are no longer bought through this route; the collectibles economy's routes replace it.",
+        "Removed: always 410 GONE, whoever calls and whatever the pack, with the route that replaces it in `details` and a `Link: </api/v1/packs/{id}/purchases>; rel=\"successor-version\"` header. Packs are bought with POST /api/v1/packs/{packId}/purchases (wallet, Idempotency-Key) and opened with POST /api/v1/packs/purchases/{purchaseId}/open.",
       tags: ["Economy"],
       auth: "public",
       database: false,
       params: z.strictObject({ id: z.string().meta({ description: "Any pack id: the answer is the same." }) }),
-      deprecated: { since: "2026-01-01" },
+      deprecated: { since: "2026-01-01", successor: "/api/v1/packs/{id}/purchases" },
       response: z.never(),
       openapi: { successResponses: {} },
       errors: ["GONE"],
     },
-    async () => {
-      throw new DomainError("GONE", "This route was removed: packs are no longer bought through PUT /api/packs/{id}/purchase.");
+    async ({ params }) => {
+      const successor = `/api/v1/packs/${encodeURIComponent(params.id)}/purchases`;
+      throw new DomainError("GONE", `This route was removed: buy packs with POST ${successor} (with an Idempotency-Key header).`, [
+        { path: "successor", message: `POST ${successor}` },
+      ]);
     },
   ),
 });

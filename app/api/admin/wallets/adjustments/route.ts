@@ -1,0 +1,23 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { adjustmentBody, adjustmentResult } from "@/lib/wallets/schemas";
+import { adjust } from "@/lib/wallets/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Adjust a wallet (staff)",
+      description:
+        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId). A debit larger than the balance is 409 INSUFFICIENT_FUNDS and changes nothing. Unknown user: 404.",
+      tags: ["Admin"],
+      auth: "admin",
+      body: adjustmentBody,
+      rateLimit: "money",
+      status: 201,
+      response: adjustmentResult,
+      errors: ["NOT_FOUND", "INSUFFICIENT_FUNDS"],
+    },
+    ({ user, body }) => adjust(db, body, user.externalId),
+  ),
+});

@@ -1,0 +1,19 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { invariantReport } from "@/lib/wallets/schemas";
+import { checkInvariant } from "@/lib/wallets/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "Wallet ledger invariant (staff)",
+      description:
+        "Checks that every wallet's balance equals the sum of its ledger rows: `ok`, the counts, and up to 100 wallets that disagree (none, when the books are right).",
+      tags: ["Admin"],
+      auth: "admin",
+      response: invariantReport,
+    },
+    () => checkInvariant(db),
+  ),
+});

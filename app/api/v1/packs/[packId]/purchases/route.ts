@@ -1,0 +1,27 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { IDEMPOTENCY_TTL_HOURS, requireIdempotencyKey } from "@/lib/http/idempotency";
+import { packParams, purchaseResponse } from "@/lib/packs/schemas";
+import { buyPack } from "@/lib/packs/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Buy a pack",
+      description:
+        "Buys one pack with the caller's wallet: takes it from stock, records an unopened purchase and debits the price (a `purchase` ledger row referencing the purchase), in one transaction. " +
+        `Requires an \`Idempotency-Key\` header (1..255 visible ASCII): the first successful answer is stored for ${IDEMPOTENCY_TTL_HOURS} h and a retry with the key gets it again with \`Idempotent-Replayed: true\` (concurrent retries included); the key with another pack is 409 IDEMPOTENCY_KEY_REUSED; a refused request stores nothing. ` +
+        "Refusals write nothing: 404 unknown pack, 409 PACK_NOT_FOR_SALE (outside its window, or the starter pack), 409 SOLD_OUT, 409 INSUFFICIENT_FUNDS. Open it with POST /api/v1/packs/purchases/{purchaseId}/open. Rate-limited per user (policy money).",
+      tags: ["Packs"],
+      auth: "bearer",
+      params: packParams,
+      bodyRequired: false,
+      rateLimit: "money",
+      status: 201,
+      response: purchaseResponse,
+      errors: ["NOT_FOUND", "PACK_NOT_FOR_SALE", "SOLD_OUT", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+    },
+    ({ req, user, params }) => buyPack(db, user.id, params.packId, requireIdempotencyKey(req)),
+  ),
+});

@@ -1,0 +1,2 @@
+// Error codes of collectibles (merged into the one catalogue in lib/http/errors.ts): none beyond the shared ones yet.
+export const errors = {} as const;

@@ -1,0 +1,5 @@
+// Error codes of packs (merged into the one catalogue in lib/http/errors.ts).
+export const errors = {
+  PACK_NOT_FOR_SALE: { status: 409, description: "The pack cannot be bought now: outside its sale window, or the starter pack (granted, never sold)." },
+  SOLD_OUT: { status: 409, description: "Every pack of this stock is sold." },
+} as const;

@@ -1,0 +1,103 @@
+import { Prisma } from "../generated/prisma/client";
+import type { DbTx } from "../db/client";
+import { UUIDV7_SQL } from "../db/ids";
+import { raw, type RawDb } from "../db/raw";
+
+// The wallet ledger's statements. A balance moves only with its ledger row, in one statement (a data-modifying CTE):
+// a credit upserts the wallet, a debit updates it only while the balance covers it (the CHECK balance >= 0 is the
+// backstop), so concurrent debits of one wallet queue on its row and never overdraw it.
+
+export type Currency = "COIN";
+export type WalletTxReason = "purchase" | "sale" | "fee" | "refund" | "reward" | "adjustment" | "hold";
+
+export interface Movement {
+  userId: string;
+  currency: Currency;
+  /** Minor units: > 0 credits, < 0 debits. */
+  amount: number;
+  reason: WalletTxReason;
+  referenceType: string;
+  referenceId: string;
+  note?: string | null;
+  staffId?: string | null;
+}
+
+export interface TransactionRow {
+  id: string;
+  currency: Currency;
+  amount: number;
+  balanceAfter: number;
+  reason: WalletTxReason;
+  referenceType: string;
+  referenceId: string;
+  note: string | null;
+  createdAt: Date;
+}
+
+const TX_COLUMNS = Prisma.sql`id::text AS id, currency::text AS currency, amount, balance_after AS "balanceAfter", reason::text AS reason,
+  reference_type AS "referenceType", reference_id AS "referenceId", note, created_at AS "createdAt"`;
+
+/** Writes one ledger row and moves the balance by it; none when a debit is larger than the balance. */
+export async function move(tx: DbTx, m: Movement): Promise<TransactionRow | undefined> {
+  const wallet =
+    m.amount > 0
+      ? Prisma.sql`INSERT INTO wallets (user_id, currency, balance, updated_at) VALUES (${m.userId}::uuid, ${m.currency}::"Currency", ${m.amount}, now())
+          ON CONFLICT (user_id, currency) DO UPDATE SET balance = wallets.balance + EXCLUDED.balance, updated_at = now()
+          RETURNING balance`
+      : Prisma.sql`UPDATE wallets SET balance = balance + ${m.amount}, updated_at = now()
+          WHERE user_id = ${m.userId}::uuid AND currency = ${m.currency}::"Currency" AND balance + ${m.amount} >= 0
+          RETURNING balance`;
+  const [row] = await tx.$queryRaw<TransactionRow[]>`
+    WITH w AS (${wallet})
+    INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note, staff_id)
+    SELECT ${UUIDV7_SQL}, ${m.userId}::uuid, ${m.currency}::"Currency", ${m.amount}, w.balance, ${m.reason}::"WalletTxReason",
+           ${m.referenceType}, ${m.referenceId}, ${m.note ?? null}, ${m.staffId ?? null}
+    FROM w
+    RETURNING ${TX_COLUMNS}`;
+  return row;
+}
+
+export async function balancesOf(db: RawDb | DbTx, userId: string): Promise<{ currency: Currency; balance: number; updatedAt: Date }[]> {
+  return raw(db).$queryRaw`
+    SELECT currency::text AS currency, balance, updated_at AS "updatedAt" FROM wallets WHERE user_id = ${userId}::uuid ORDER BY currency`;
+}
+
+/** A page of a wallet's ledger, newest first (keyset on the time-ordered id). */
+export function transactionsOf(db: RawDb | DbTx, userId: string, currency: Currency, before: string | undefined, take: number) {
+  const keyset = before ? Prisma.sql`AND id < ${before}::uuid` : Prisma.empty;
+  return raw(db).$queryRaw<TransactionRow[]>`
+    SELECT ${TX_COLUMNS} FROM wallet_transactions
+    WHERE user_id = ${userId}::uuid AND currency = ${currency}::"Currency" ${keyset}
+    ORDER BY id DESC
+    LIMIT ${take}`;
+}
+
+export interface InvariantRow {
+  userId: string;
+  currency: Currency;
+  balance: number;
+  ledgerSum: number;
+  transactions: number;
+}
+
+/** Wallets whose balance differs from the sum of their ledger (none, when the books are right), and the totals. */
+export async function ledgerInvariant(db: RawDb | DbTx, limit = 100) {
+  const [totals] = await raw(db).$queryRaw<{ wallets: number; transactions: number; balances: number }[]>`
+    SELECT (SELECT count(*)::int FROM wallets) AS wallets, (SELECT count(*)::int FROM wallet_transactions) AS transactions,
+           (SELECT coalesce(sum(balance), 0)::bigint::text FROM wallets) AS balances`;
+  const mismatches = await raw(db).$queryRaw<InvariantRow[]>`
+    SELECT w.user_id::text AS "userId", w.currency::text AS currency, w.balance, coalesce(t.total, 0)::bigint::text AS "ledgerSum",
+           coalesce(t.n, 0)::int AS transactions
+    FROM wallets w
+    LEFT JOIN (SELECT user_id, currency, sum(amount) AS total, count(*) AS n FROM wallet_transactions GROUP BY user_id, currency) t
+      ON t.user_id = w.user_id AND t.currency = w.currency
+    WHERE w.balance <> coalesce(t.total, 0)
+    ORDER BY w.user_id, w.currency
+    LIMIT ${limit}`;
+  return {
+    wallets: totals!.wallets,
+    transactions: totals!.transactions,
+    balances: Number(totals!.balances),
+    mismatches: mismatches.map((m) => ({ ...m, ledgerSum: Number(m.ledgerSum) })),
+  };
+}

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { pageSchema } from "../http/page";
+
+export const CURRENCIES = ["COIN"] as const;
+/** Minor units per currency: a COIN balance of 1250 is 12.50 coins. */
+export const DECIMALS: Record<(typeof CURRENCIES)[number], number> = { COIN: 2 };
+export const ADJUSTMENT_MAX = 100_000_000;
+
+const currency = z.enum(CURRENCIES).meta({ description: "The wallet's currency (COIN: the in-app coin, 2 decimals)." });
+
+export const wallet = z
+  .object({
+    currency,
+    balance: z.number().int().meta({ description: "Integer minor units (hundredths of a coin); never negative." }),
+    decimals: z.number().int().meta({ description: "Minor-unit digits: show balance / 10^decimals." }),
+    updatedAt: isoDateTime.nullable().meta({ description: "Last movement; null for a wallet that never moved." }),
+  })
+  .meta({ id: "Wallet" });
+
+export const walletsResponse = z.object({ wallets: z.array(wallet) }).meta({ id: "Wallets" });
+
+export const REASONS = ["purchase", "sale", "fee", "refund", "reward", "adjustment", "hold"] as const;
+
+export const walletTransaction = z
+  .object({
+    id: z.string().meta({ description: "UUIDv7: time-ordered." }),
+    currency,
+    amount: z.number().int().meta({ description: "Minor units: positive credits, negative debits; never 0." }),
+    balanceAfter: z.number().int().meta({ description: "The balance right after this transaction." }),
+    reason: z.enum(REASONS),
+    referenceType: z.string().meta({ description: "What the money moved for: pack_purchase, staff, …" }),
+    referenceId: z.string().meta({ description: "The id of that thing (a pack purchase id, …)." }),
+    note: z.string().nullable(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: "WalletTransaction" });
+
+export const transactionsQuery = z.strictObject({
+  currency: z.enum(CURRENCIES).optional().default("COIN").meta({ description: "Default COIN." }),
+  cursor: cursorQuery,
+  limit: intQuery(1, 100, 20),
+});
+
+export const transactionPage = pageSchema("transactions", walletTransaction, { id: "WalletTransactionPage" });
+
+export const adjustmentBody = z
+  .strictObject({
+    userId: z.string().regex(UUID_PATTERN, "Expected a UUID").meta({ description: "The user's id." }),
+    currency: currency.optional().default("COIN"),
+    amount: z
+      .number()
+      .int()
+      .min(-ADJUSTMENT_MAX)
+      .max(ADJUSTMENT_MAX)
+      .refine((n) => n !== 0, "Must not be 0")
+      .meta({ description: `Minor units, ±${ADJUSTMENT_MAX}, not 0: positive credits, negative debits (never below a 0 balance).` }),
+    note: z.string().trim().min(1).max(500).meta({ description: "Why (kept on the ledger row)." }),
+  })
+  .meta({ id: "WalletAdjustment" });
+export type AdjustmentInput = z.infer<typeof adjustmentBody>;
+
+export const adjustmentResult = z.object({ userId: z.string(), transaction: walletTransaction }).meta({ id: "WalletAdjustmentResult" });
+
+export const invariantReport = z
+  .object({
+    ok: z.boolean().meta({ description: "True when every wallet's balance equals the sum of its ledger." }),
+    wallets: z.number().int(),
+    transactions: z.number().int(),
+    balances: z.number().meta({ description: "Sum of every balance, minor units." }),
+    mismatches: z.array(
+      z.object({
+        userId: z.string(),
+        currency,
+        balance: z.number().int(),
+        ledgerSum: z.number(),
+        transactions: z.number().int(),
+      }),
+    ),
+    checkedAt: isoDateTime,
+  })
+  .meta({ id: "WalletInvariant" });

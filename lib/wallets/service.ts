@@ -1,0 +1,68 @@
+import type { Db, DbTx } from "../db/client";
+import type { RawDb } from "../db/raw";
+import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
+import { DomainError, notFound } from "../http/errors";
+import { keysetPage } from "../http/page";
+import { balancesOf, ledgerInvariant, move, transactionsOf, type Movement, type TransactionRow } from "./queries";
+import { CURRENCIES, DECIMALS, type AdjustmentInput } from "./schemas";
+
+// Wallets: a balance per user and currency in integer minor units, moved only with an append-only ledger row
+// (lib/wallets/queries.ts). Other modules pay and get paid through pay() and credit(), inside their own transaction.
+
+export const toTransaction = (t: TransactionRow) => ({ ...t, createdAt: t.createdAt.toISOString() });
+
+const insufficient = (amount: number, currency: string) =>
+  new DomainError("INSUFFICIENT_FUNDS", `Your ${currency} balance does not cover ${(amount / 10 ** DECIMALS.COIN).toFixed(DECIMALS.COIN)} ${currency}.`);
+
+/** Debits `amount` (> 0) minor units in the caller's transaction, else 409 INSUFFICIENT_FUNDS (the transaction rolls back). */
+export async function pay(tx: DbTx, m: Omit<Movement, "amount"> & { amount: number }) {
+  const row = await move(tx, { ...m, amount: -m.amount });
+  if (!row) throw insufficient(m.amount, m.currency);
+  return row;
+}
+
+/** Credits `amount` (> 0) minor units in the caller's transaction. */
+export async function credit(tx: DbTx, m: Movement) {
+  return (await move(tx, m))!;
+}
+
+/** Every currency's wallet of the user (a wallet that never moved shows 0). */
+export async function getWallets(db: RawDb | DbTx, userId: string) {
+  const rows = await balancesOf(db, userId);
+  return {
+    wallets: CURRENCIES.map((currency) => {
+      const w = rows.find((r) => r.currency === currency);
+      return { currency, balance: w?.balance ?? 0, decimals: DECIMALS[currency], updatedAt: w?.updatedAt.toISOString() ?? null };
+    }),
+  };
+}
+
+export async function listTransactions(db: RawDb | DbTx, userId: string, q: { currency: "COIN"; cursor?: string; limit: number }) {
+  const rows = await transactionsOf(db, userId, q.currency, q.cursor ? decodeIdCursor(q.cursor) : undefined, q.limit + 1);
+  return keysetPage("transactions", rows, q.limit, (r) => encodeIdCursor(r.id), toTransaction);
+}
+
+/** A staff credit or debit with its reason; a debit beyond the balance is 409 INSUFFICIENT_FUNDS. */
+export async function adjust(db: Db, input: AdjustmentInput, staffId: string) {
+  return db.$transaction(async (tx) => {
+    const [user] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${input.userId}::uuid`;
+    if (!user) throw notFound("User");
+    const m: Movement = {
+      userId: input.userId,
+      currency: input.currency,
+      amount: input.amount,
+      reason: "adjustment",
+      referenceType: "staff",
+      referenceId: staffId,
+      note: input.note,
+      staffId,
+    };
+    const row = input.amount > 0 ? await credit(tx, m) : await pay(tx, { ...m, amount: -input.amount });
+    return { userId: input.userId, transaction: toTransaction(row) };
+  });
+}
+
+export async function checkInvariant(db: RawDb | DbTx) {
+  const report = await ledgerInvariant(db);
+  return { ok: report.mismatches.length === 0, ...report, checkedAt: new Date().toISOString() };
+}
