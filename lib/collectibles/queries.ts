@@ -127,3 +127,25 @@ export function cardsPage(db: RawDb | DbTx, f: CardFilter) {
   return raw(db).$queryRaw<Omit<CollectibleRow, "id" | "serial" | "ownerId" | "purchaseId" | "drawIndex" | "acquiredAt">[]>`
     SELECT ${CARD_COLUMNS} FROM collectible_cards k WHERE ${Prisma.join(where, " AND ")} ORDER BY k.id LIMIT ${f.take}`;
 }
+
+/**
+ * Moves a collectible from its owner to another, with its history row, and takes it out of the old owner's binders.
+ * None when `from` no longer owns it (the caller's refusal). Run under the collectible's listing or offer lock.
+ */
+export async function transferOwnership(
+  tx: DbTx,
+  t: { collectibleId: string; from: string; to: string; reason: "sale" | "offer" | "staff"; referenceId: string; price: number | null },
+): Promise<boolean> {
+  const [moved] = await tx.$queryRaw<{ id: string }[]>`
+    WITH moved AS (
+      UPDATE collectibles SET owner_id = ${t.to}::uuid, acquired_at = now()
+      WHERE id = ${t.collectibleId}::uuid AND owner_id = ${t.from}::uuid
+      RETURNING id
+    ), unbound AS (
+      DELETE FROM binder_items WHERE collectible_id IN (SELECT id FROM moved)
+    )
+    INSERT INTO collectible_transfers (id, collectible_id, from_user_id, to_user_id, reason, reference_id, price)
+    SELECT ${UUIDV7_SQL}, moved.id, ${t.from}::uuid, ${t.to}::uuid, ${t.reason}, ${t.referenceId}, ${t.price} FROM moved
+    RETURNING collectible_id::text AS id`;
+  return moved !== undefined;
+}
