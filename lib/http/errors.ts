@@ -7,6 +7,7 @@ import { errors as leaderboard } from "../leaderboard/errors";
 import { errors as collectibles } from "../collectibles/errors";
 import { errors as leagues } from "../leagues/errors";
 import { errors as lockerroom } from "../lockerroom/errors";
+import { errors as marketplace } from "../marketplace/errors";
 import { errors as mobile } from "../mobile/errors";
 import { errors as moderation } from "../moderation/errors";
 import { errors as notifications } from "../notifications/errors";
@@ -64,6 +65,7 @@ export const ERROR_CODES = {
   ...wallets,
   ...packs,
   ...collectibles,
+  ...marketplace,
   ...mobile,
   ...invites,
   ...support,

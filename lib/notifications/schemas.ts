@@ -2,7 +2,18 @@ import { z } from "zod";
 import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 import { teamSummary } from "../teams/schemas";
 
-export const NOTIFICATION_TYPES = ["GAME_ALERT", "RATING", "MILESTONE", "TEAM_POST", "POST_PUBLISHED", "REPLY", "REACTION"] as const;
+export const NOTIFICATION_TYPES = [
+  "GAME_ALERT",
+  "RATING",
+  "MILESTONE",
+  "TEAM_POST",
+  "POST_PUBLISHED",
+  "REPLY",
+  "REACTION",
+  "WISHLIST_LISTED",
+  "OUTBID",
+  "OFFER_UPDATE",
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const NOTIFICATION_FILTERS = ["inbox", "unread", "archived", "all"] as const;
@@ -114,6 +125,18 @@ export const reactionPayload = z
   .object({ postId: z.string(), kind: z.string().meta({ description: "The reaction kind." }), actor, ...text })
   .meta({ id: "ReactionPayload", description: "Someone reacted to the user's post (with notifyCommunity on); grouped per post." });
 
+export const wishlistListedPayload = z
+  .object({ listingId: z.string(), collectibleId: z.string(), cardId: z.string(), price: z.number().int(), ...text })
+  .meta({ id: "WishlistListedPayload", description: "An item on the user's wishlist (that card, or that very collectible) was listed for sale." });
+
+export const outbidPayload = z
+  .object({ listingId: z.string(), yourBid: z.number().int(), currentBid: z.number().int(), ...text })
+  .meta({ id: "OutbidPayload", description: "Someone bid more on an auction the user led; the user's held funds are back in their wallet." });
+
+export const offerUpdatePayload = z
+  .object({ offerId: z.string(), collectibleId: z.string(), status: z.enum(["accepted", "declined"]), amount: z.number().int(), ...text })
+  .meta({ id: "OfferUpdatePayload", description: "The owner accepted (the item is the user's) or declined (the funds are back) the user's offer." });
+
 const base = {
   id: z.string().meta({ description: "UUIDv7: time-ordered." }),
   createdAt: isoDateTime,
@@ -130,6 +153,9 @@ export const notification = z
     z.object({ ...base, type: z.literal("POST_PUBLISHED"), payload: postPublishedPayload }),
     z.object({ ...base, type: z.literal("REPLY"), payload: replyPayload }),
     z.object({ ...base, type: z.literal("REACTION"), payload: reactionPayload }),
+    z.object({ ...base, type: z.literal("WISHLIST_LISTED"), payload: wishlistListedPayload }),
+    z.object({ ...base, type: z.literal("OUTBID"), payload: outbidPayload }),
+    z.object({ ...base, type: z.literal("OFFER_UPDATE"), payload: offerUpdatePayload }),
   ])
   .meta({ id: "Notification" });
 

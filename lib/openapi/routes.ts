@@ -18,6 +18,7 @@ import * as polls from "../polls/routes";
 import * as wallets from "../wallets/routes";
 import * as packs from "../packs/routes";
 import * as collectibles from "../collectibles/routes";
+import * as marketplace from "../marketplace/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
 import * as rewards from "../rewards/routes";
@@ -58,6 +59,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   wallets,
   packs,
   collectibles,
+  marketplace,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));

@@ -101,3 +101,16 @@ export async function ledgerInvariant(db: RawDb | DbTx, limit = 100) {
     mismatches: mismatches.map((m) => ({ ...m, ledgerSum: Number(m.ledgerSum) })),
   };
 }
+
+/**
+ * Locks the users' wallets of one currency (creating any that do not exist yet) in user-id order. A request that
+ * moves money between two wallets takes this first, so two such requests never lock the same pair in opposite orders.
+ */
+export async function lockWallets(tx: DbTx, userIds: string[], currency: Currency): Promise<void> {
+  const ids = [...new Set(userIds)].sort();
+  await tx.$executeRaw`
+    INSERT INTO wallets (user_id, currency) SELECT id, ${currency}::"Currency" FROM unnest(${ids}::uuid[]) AS id ORDER BY id
+    ON CONFLICT (user_id, currency) DO NOTHING`;
+  await tx.$queryRaw`
+    SELECT 1 FROM wallets WHERE user_id = ANY(${ids}::uuid[]) AND currency = ${currency}::"Currency" ORDER BY user_id FOR UPDATE`;
+}

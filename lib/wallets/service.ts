@@ -4,6 +4,8 @@ import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { keysetPage } from "../http/page";
 import { balancesOf, ledgerInvariant, move, transactionsOf, type Movement, type TransactionRow } from "./queries";
+
+export { lockWallets } from "./queries";
 import { CURRENCIES, DECIMALS, type AdjustmentInput } from "./schemas";
 
 // Wallets: a balance per user and currency in integer minor units, moved only with an append-only ledger row

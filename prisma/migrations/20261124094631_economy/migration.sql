@@ -319,6 +319,9 @@ CREATE INDEX "listings_seller_id_id_idx" ON "listings"("seller_id", "id" DESC);
 CREATE INDEX "listings_collectible_id_idx" ON "listings"("collectible_id");
 
 -- CreateIndex
+CREATE INDEX "listings_card_id_status_price_idx" ON "listings"("card_id", "status", "price");
+
+-- CreateIndex
 CREATE INDEX "listings_kind_status_ends_at_idx" ON "listings"("kind", "status", "ends_at");
 
 -- CreateIndex

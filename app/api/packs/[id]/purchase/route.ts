@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Buy a pack (removed)",
       description:
-        "Removed: always 410 GONE, whoever calls and whatever the pack, with the route that replaces it in `details` and a `Link: </api/v1/packs/{id}/purchases>; rel=\"successor-version\"` header. Packs are bought with POST /api/v1/packs/{packId}/purchases (wallet, Idempotency-Key) and opened with POST /api/v1/packs/purchases/{purchaseId}/open.",
+        'Removed: always 410 GONE, whoever calls and whatever the pack, with the route that replaces it in `details` and a `Link: </api/v1/packs/{id}/purchases>; rel="successor-version"` header. Packs are bought with POST /api/v1/packs/{packId}/purchases (wallet, Idempotency-Key) and opened with POST /api/v1/packs/purchases/{purchaseId}/open.',
       tags: ["Economy"],
       auth: "public",
       database: false,

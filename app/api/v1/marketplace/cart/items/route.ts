@@ -1,0 +1,21 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { cart, cartAddBody, CART_MAX_LINES } from "@/lib/marketplace/schemas";
+import { addToCart } from "@/lib/marketplace/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Add a listing to my cart",
+      description: `Adds an active fixed-price listing at its current price (adding it again changes nothing); at most ${CART_MAX_LINES} lines (409 CART_FULL). Not one's own (403 CANNOT_BUY_OWN). Answers the cart.`,
+      tags: ["Marketplace"],
+      auth: "bearer",
+      body: cartAddBody,
+      rateLimit: "write",
+      response: cart,
+      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "CANNOT_BUY_OWN", "CART_FULL"],
+    },
+    ({ user, body }) => addToCart(db, user.id, body.listingId),
+  ),
+});

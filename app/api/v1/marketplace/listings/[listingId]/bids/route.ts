@@ -1,0 +1,39 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { requireIdempotencyKey } from "@/lib/http/idempotency";
+import { bidBody, bidPage, bidResult, listingParams, pageQuery } from "@/lib/marketplace/schemas";
+import { listBids, placeBid } from "@/lib/marketplace/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "An auction's bids",
+      description: "Bids newest first. Keyset: `limit` 1..100 (default 20).",
+      tags: ["Marketplace"],
+      auth: "optional",
+      params: listingParams,
+      query: pageQuery,
+      response: bidPage,
+      errors: ["NOT_FOUND"],
+    },
+    ({ params, query }) => listBids(db, params.listingId, query),
+  ),
+  POST: route(
+    {
+      summary: "Bid on an auction",
+      description:
+        "Bids `amount` (minor units): at least the starting price for the first bid, then the current bid plus the increment (409 BID_TOO_LOW with the minimum in details). The amount is held from the bidder's wallet (`hold`); the previous top bid's funds go back (`refund`) and its bidder is notified (OUTBID). Not the seller (403 CANNOT_BUY_OWN), not after the end (409 AUCTION_ENDED). " +
+        "When the auction ends, the marketplace cron sells to the top bid if it meets the reserve, else returns its funds. Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      params: listingParams,
+      body: bidBody,
+      rateLimit: "money",
+      status: 201,
+      response: bidResult,
+      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "LISTING_UNAVAILABLE", "AUCTION_ENDED", "BID_TOO_LOW", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+    },
+    ({ req, user, params, body }) => placeBid(db, user.id, params.listingId, body.amount, requireIdempotencyKey(req)),
+  ),
+});

@@ -1,0 +1,26 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { IDEMPOTENCY_TTL_HOURS, requireIdempotencyKey } from "@/lib/http/idempotency";
+import { FEE_BPS, listingParams, listingResponse } from "@/lib/marketplace/schemas";
+import { buyListing } from "@/lib/marketplace/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Buy a fixed-price listing",
+      description:
+        `Buys the listing at its price, in one transaction or not at all: the buyer's wallet is debited (\`purchase\`), the seller credited (\`sale\`) and charged the ${FEE_BPS / 100}% fee (\`fee\`, rounded down), and the collectible moves to the buyer (leaving the seller's binders). ` +
+        "However many buyers try at once, one buys; the others get 409 LISTING_UNAVAILABLE and pay nothing. Refusals: 404, 403 CANNOT_BUY_OWN, 409 LISTING_UNAVAILABLE (sold, withdrawn, or an auction), 409 INSUFFICIENT_FUNDS. " +
+        `Requires an \`Idempotency-Key\`: a retry replays the first answer (\`Idempotent-Replayed: true\`) for ${IDEMPOTENCY_TTL_HOURS} h. Rate-limited per user (policy money).`,
+      tags: ["Marketplace"],
+      auth: "bearer",
+      params: listingParams,
+      bodyRequired: false,
+      rateLimit: "money",
+      response: listingResponse,
+      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+    },
+    ({ req, user, params }) => buyListing(db, user.id, params.listingId, requireIdempotencyKey(req)),
+  ),
+});

@@ -1,0 +1,35 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { createListingBody, listingPage, listingResponse, listingsQuery } from "@/lib/marketplace/schemas";
+import { browseListings, createListing } from "@/lib/marketplace/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "Browse listings",
+      description:
+        "Listings (default: active), filtered by `kind`, `teamId`, `playerId`, `rarity`, `sellerId` and a price range (`minPrice`, `maxPrice`, minor units; an auction's price is its current bid). `sort=newest` (default, newest first) or `price` (cheapest first, then oldest). Keyset: `limit` 1..50 (default 20), `nextCursor` back as `cursor` with the same filters and sort.",
+      tags: ["Marketplace"],
+      auth: "optional",
+      query: listingsQuery,
+      response: listingPage,
+    },
+    ({ query }) => browseListings(db, query),
+  ),
+  POST: route(
+    {
+      summary: "List a collectible",
+      description:
+        "Lists a collectible the caller owns: `kind: fixed` with a `price`, or `kind: auction` with a `startingPrice`, an optional undisclosed `reservePrice`, a `minIncrement` (default 1% of the start, at least 1.00) and `endsAt` (1 hour to 14 days ahead). A listed item is locked: it cannot be listed again (409 ALREADY_LISTED) and, while in an auction, cannot change hands outside it. Users who wishlisted the item or its card are notified (WISHLIST_LISTED). Someone else's or an unknown collectible: 404.",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      body: createListingBody,
+      rateLimit: "write",
+      status: 201,
+      response: listingResponse,
+      errors: ["NOT_FOUND", "ALREADY_LISTED"],
+    },
+    ({ user, body }) => createListing(db, user.id, body),
+  ),
+});

@@ -1,0 +1,23 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { offerParams, offerResponse } from "@/lib/marketplace/schemas";
+import { acceptOffer } from "@/lib/marketplace/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Accept an offer",
+      description:
+        "The item's owner accepts an open offer: it settles like a sale with the buyer's held funds (the owner is credited the amount minus the fee, the item moves to the buyer), withdrawing a fixed-price listing of the item; an item in a running auction cannot (409 ITEM_IN_AUCTION). The buyer is notified (OFFER_UPDATE). Closed or expired: 409 OFFER_CLOSED; the buyer: 403; anyone else: 404.",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      params: offerParams,
+      bodyRequired: false,
+      rateLimit: "money",
+      response: offerResponse,
+      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED", "ITEM_IN_AUCTION"],
+    },
+    ({ user, params }) => acceptOffer(db, user.id, params.offerId),
+  ),
+});

@@ -1,0 +1,23 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { offerParams, offerResponse } from "@/lib/marketplace/schemas";
+import { cancelOffer } from "@/lib/marketplace/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Cancel my offer",
+      description:
+        "The buyer withdraws an open offer: its held funds go back to their wallet. Closed or expired: 409 OFFER_CLOSED; the owner: 403; anyone else: 404.",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      params: offerParams,
+      bodyRequired: false,
+      rateLimit: "write",
+      response: offerResponse,
+      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED"],
+    },
+    ({ user, params }) => cancelOffer(db, user.id, params.offerId),
+  ),
+});

@@ -1,0 +1,36 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { requireIdempotencyKey } from "@/lib/http/idempotency";
+import { offerBody, offerPage, offerResponse, offersQuery } from "@/lib/marketplace/schemas";
+import { listOffers, makeOffer } from "@/lib/marketplace/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "My offers",
+      description:
+        "`role=made` (default): offers the caller made; `received`: offers on items the caller owns now. Optionally by `status`. Newest first, keyset.",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      query: offersQuery,
+      response: offerPage,
+    },
+    ({ user, query }) => listOffers(db, user.id, query),
+  ),
+  POST: route(
+    {
+      summary: "Make an offer",
+      description:
+        "Offers `amount` for a collectible, listed or not, open for `expiresInHours` (default 72). The amount is held from the caller's wallet (`hold`) until the offer closes: accepted (it pays), declined, cancelled or expired (refunded). One open offer per buyer and item (409 OFFER_EXISTS); not on one's own item (403 CANNOT_BUY_OWN). Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      body: offerBody,
+      rateLimit: "money",
+      status: 201,
+      response: offerResponse,
+      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "OFFER_EXISTS", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+    },
+    ({ req, user, body }) => makeOffer(db, user.id, body, requireIdempotencyKey(req)),
+  ),
+});

@@ -1,0 +1,16 @@
+// Error codes of the marketplace (merged into the one catalogue in lib/http/errors.ts). Refusals that depend on the
+// state of a listing, offer or cart are 409: the request was well formed, the market moved.
+export const errors = {
+  ALREADY_LISTED: { status: 409, description: "The collectible already has an active listing (an item is listed at most once at a time)." },
+  LISTING_UNAVAILABLE: { status: 409, description: "The listing is no longer active (sold, cancelled, ended) or is not of the kind this action needs." },
+  CANNOT_BUY_OWN: { status: 403, description: "Sellers cannot buy, bid on or offer for their own items." },
+  AUCTION_ENDED: { status: 409, description: "The auction's end time has passed: no more bids; it is settled by the marketplace cron." },
+  BID_TOO_LOW: { status: 409, description: "The bid is below the minimum next bid (in details): the starting price, or the current bid plus the increment." },
+  HAS_BIDS: { status: 409, description: "An auction with bids cannot be cancelled by its seller." },
+  OFFER_EXISTS: { status: 409, description: "The caller already has an open offer on this item: cancel it first." },
+  OFFER_CLOSED: { status: 409, description: "The offer is no longer open (accepted, declined, cancelled or expired)." },
+  ITEM_IN_AUCTION: { status: 409, description: "The item is in a running auction: it cannot change hands outside it." },
+  CART_EMPTY: { status: 409, description: "The cart has no lines to check out." },
+  CART_CHANGED: { status: 409, description: "A cart line is no longer available or its price changed (details name each): nothing was bought." },
+  CART_FULL: { status: 409, description: "The cart holds its maximum number of lines." },
+} as const;
