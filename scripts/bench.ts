@@ -1,5 +1,6 @@
 // npm run bench: load-tests the production build on a seeded database and prints, per route,
-// requests/s and p50/p99 latency, then the ratios the foundation issue sets as targets.
+// requests/s and p50/p99 latency, then the ratios the foundation issue sets as targets, the live stream's delivery
+// and the marketplace's buying under contention (BENCH_ONLY=contention for that alone).
 // Options (env): BENCH_DURATION seconds per route (default 10), BENCH_CONNECTIONS (default 16), BENCH_ONLY (parts
 // of route names, comma-separated: run only those, and GET /api/health),
 // BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/fan_bench), NEXT_DIST_DIR.
@@ -32,7 +33,7 @@ const DEEP_PAGE = 5_000;
 const SUB = "user_bench_ledger";
 // One client at thousands of requests a second: lift the default policies (the limiter still runs, its cost is measured).
 const LIFTED = { tokens: 100_000_000, window: "60 s" };
-const BENCH_LIMITS = JSON.stringify({ anonymous: LIFTED, user: LIFTED, write: LIFTED, signals: LIFTED });
+const BENCH_LIMITS = JSON.stringify({ anonymous: LIFTED, user: LIFTED, write: LIFTED, signals: LIFTED, money: LIFTED });
 // Fans who write in the engagement-loop rows: each check-in, quiz answer and rating is one a real fan could make.
 const WRITERS = 400;
 const QUIZZES_PER_WRITER = 15;
@@ -53,6 +54,13 @@ const FEED_DEPTH = 1_000;
 const FEED_AUTHOR_SUB = (i: number) => `user_bench_poster_${i}`;
 const FEED_READER_SUB = "user_bench_feed_reader";
 const STREAM_CHANGES = 20;
+// The marketplace: listings to browse (once per database), and the contention run: few listings, many buyers.
+const MARKET_LISTINGS = 20_000;
+const MARKET_SELLERS = 200;
+const MARKET_SELLER_SUB = (i: number) => `user_bench_seller_${i}`;
+const CONTENDED_LISTINGS = 50;
+const CONTENDING_BUYERS = 500;
+const BUYER_SUB = (i: number) => `user_bench_buyer_${i}`;
 
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 if (!existsSync(`${distDir}/BUILD_ID`)) {
@@ -146,6 +154,122 @@ async function prepareFeed(): Promise<void> {
     authors.slice(FEED_BLOCKED, 2 * FEED_BLOCKED).map((a) => a.id),
   ]);
   await client.end();
+}
+
+/** Bench cards (editions large enough) and MARKET_LISTINGS active fixed-price listings by MARKET_SELLERS sellers. */
+async function prepareMarket(): Promise<void> {
+  const client = new pg.Client({ connectionString: DB_URL });
+  await client.connect();
+  const { rows: counted } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM listings WHERE card_id LIKE 'cc_bench_%' AND status = 'active'`);
+  if (Number(counted[0]!.n) < MARKET_LISTINGS) {
+    console.log(`bench: writing ${MARKET_LISTINGS.toLocaleString()} marketplace listings (once per database)…`);
+    const subs = Array.from({ length: MARKET_SELLERS }, (_, i) => MARKET_SELLER_SUB(i));
+    await client.query(
+      `INSERT INTO users (id, external_id, handle, handle_key, updated_at)
+       SELECT gen_random_uuid(), s, 'seller' || i, 'seller' || i, now() FROM unnest($1::text[]) WITH ORDINALITY AS t(s, i)
+       ON CONFLICT (external_id) DO NOTHING`,
+      [subs],
+    );
+    await client.query(
+      `INSERT INTO collectible_cards (id, kind, team_id, name, rarity, edition_size)
+       SELECT 'cc_bench_' || t.id, 'team', t.id, t.name || ' bench card', (ARRAY['common','rare','epic','legendary']::"Rarity"[])[1 + i % 4], 1000000
+       FROM teams t, LATERAL (SELECT row_number() OVER () AS i) r(i) WHERE t.archived_at IS NULL
+       ON CONFLICT (id) DO NOTHING`,
+    );
+    await client.query(
+      `WITH sellers AS (SELECT array_agg(id ORDER BY external_id) AS ids FROM users WHERE external_id = ANY($1::text[])),
+            cards AS (SELECT array_agg(id ORDER BY id) AS ids FROM collectible_cards WHERE id LIKE 'cc_bench_%'),
+            items AS (
+              INSERT INTO collectibles (id, card_id, serial, owner_id)
+              SELECT gen_random_uuid(), cards.ids[1 + i % array_length(cards.ids, 1)], 1000 + i, sellers.ids[1 + i % $2]
+              FROM generate_series(1, $3::int) AS i, sellers, cards
+              ON CONFLICT (card_id, serial) DO NOTHING
+              RETURNING id, card_id, owner_id, serial
+            )
+       INSERT INTO listings (id, seller_id, collectible_id, active_item_id, kind, price, card_id, team_id, rarity, created_at)
+       SELECT gen_random_uuid(), items.owner_id, items.id, items.id, 'fixed', 100 + (items.serial * 37) % 50000, k.id, k.team_id, k.rarity,
+              now() - make_interval(secs => items.serial)
+       FROM items JOIN collectible_cards k ON k.id = items.card_id`,
+      [subs, MARKET_SELLERS, MARKET_LISTINGS],
+    );
+    await client.query("ANALYZE collectibles; ANALYZE listings; ANALYZE collectible_cards");
+  }
+  await client.end();
+}
+
+/**
+ * Buying under contention: CONTENDED_LISTINGS fresh listings, CONTENDING_BUYERS funded buyers, ten tries per listing
+ * from ten different buyers at once (every request its own Idempotency-Key). Answers the sales per second and
+ * whether any listing sold twice (the database's count of sales, transfers and money against the listings).
+ */
+async function measureContention(base: string, token: (sub: string) => string) {
+  const client = new pg.Client({ connectionString: DB_URL });
+  await client.connect();
+  const subs = Array.from({ length: CONTENDING_BUYERS }, (_, i) => BUYER_SUB(i));
+  await client.query(
+    `INSERT INTO users (id, external_id, updated_at) SELECT gen_random_uuid(), s, now() FROM unnest($1::text[]) AS s ON CONFLICT (external_id) DO NOTHING`,
+    [subs],
+  );
+  // Every buyer gets 1,000,000 (a staff adjustment, so the ledger and the balance agree).
+  await client.query(
+    `WITH b AS (SELECT id FROM users WHERE external_id = ANY($1::text[])),
+          w AS (INSERT INTO wallets (user_id, currency, balance) SELECT id, 'COIN', 1000000 FROM b
+                ON CONFLICT (user_id, currency) DO UPDATE SET balance = wallets.balance + 1000000 RETURNING user_id, balance)
+     INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note)
+     SELECT gen_random_uuid(), w.user_id, 'COIN', 1000000, w.balance, 'adjustment', 'staff', 'bench', 'bench funds' FROM w`,
+    [subs],
+  );
+  const { rows: seller } = await client.query<{ id: string }>(`SELECT id::text FROM users WHERE external_id = $1`, [MARKET_SELLER_SUB(0)]);
+  const { rows: listed } = await client.query<{ id: string }>(
+    `WITH items AS (
+       INSERT INTO collectibles (id, card_id, serial, owner_id)
+       SELECT gen_random_uuid(), 'cc_bench_tm_hch', 2000000 + (extract(epoch FROM clock_timestamp())::bigint % 100000) * 100 + i, $1::uuid
+       FROM generate_series(1, $2::int) AS i
+       RETURNING id, card_id
+     )
+     INSERT INTO listings (id, seller_id, collectible_id, active_item_id, kind, price, card_id, team_id, rarity)
+     SELECT gen_random_uuid(), $1::uuid, items.id, items.id, 'fixed', 5000, k.id, k.team_id, k.rarity
+     FROM items JOIN collectible_cards k ON k.id = items.card_id
+     RETURNING id::text`,
+    [seller[0]!.id, CONTENDED_LISTINGS],
+  );
+  const tries = listed.flatMap((l, i) => Array.from({ length: 10 }, (_, j) => ({ listing: l.id, sub: subs[(i * 10 + j) % subs.length]! })));
+  tries.sort(() => Math.random() - 0.5);
+  const statuses = new Map<number, number>();
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS * 4 }, async () => {
+      while (next < tries.length) {
+        const t = tries[next++]!;
+        const res = await fetch(`${base}/api/v1/marketplace/listings/${t.listing}/buy`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token(t.sub)}`, "idempotency-key": randomUUID() },
+        });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const ids = listed.map((l) => l.id);
+  const { rows: check } = await client.query<{ sold: number; transfers: number; debits: number; worst: number }>(
+    `SELECT (SELECT count(*)::int FROM listings WHERE id = ANY($1::uuid[]) AND status = 'sold') AS sold,
+            (SELECT count(*)::int FROM collectible_transfers WHERE reference_id = ANY($2::text[]) AND reason = 'sale') AS transfers,
+            (SELECT count(*)::int FROM wallet_transactions WHERE reference_id = ANY($2::text[]) AND reason = 'purchase') AS debits,
+            (SELECT coalesce(max(n), 0)::int FROM (SELECT count(*) AS n FROM collectible_transfers WHERE reference_id = ANY($2::text[]) AND reason = 'sale' GROUP BY reference_id) x) AS worst`,
+    [ids, ids],
+  );
+  await client.end();
+  const c = check[0]!;
+  return {
+    tries: tries.length,
+    seconds,
+    sales: statuses.get(200) ?? 0,
+    refused: statuses.get(409) ?? 0,
+    other: tries.length - (statuses.get(200) ?? 0) - (statuses.get(409) ?? 0),
+    ...c,
+  };
 }
 
 /** The cursor FEED_DEPTH posts into the feed, for one caller, by paging through it as a client does. */
@@ -399,6 +523,7 @@ const { deepCursor } = await prepareDatabase();
 const writers = await prepareWriters();
 await prepareBoard();
 await prepareFeed();
+await prepareMarket();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
   publicKeyEncoding: { type: "spki", format: "pem" },
@@ -551,6 +676,8 @@ const cases: Case[] = [
       headers: readerAuth,
     }),
   },
+  { name: "GET marketplace listings", target: 0.5, load: () => ({ url: `${base}/api/v1/marketplace/listings?limit=${PAGE}` }) },
+  { name: "GET listings (team, by price)", load: () => ({ url: `${base}/api/v1/marketplace/listings?teamId=tm_hch&sort=price&limit=${PAGE}` }) },
   { name: "GET /api/teams/{id}", target: 0.5, load: () => ({ url: `${base}/api/teams/tm_hch` }) },
   { name: "GET /api/me/starred-teams", target: 0.5, load: () => ({ url: `${base}/api/me/starred-teams`, headers: auth }) },
   { name: "GET ledger (first page)", target: 0.5, load: () => ({ url: `${base}/api/v1/engage/rep/ledger?limit=${PAGE}`, headers: auth }) },
@@ -634,6 +761,7 @@ const selected = cases.filter((c, i) => i === 0 || !only || only.some((o) => c.n
 const rows: (Row & { target?: number; healthRps?: number })[] = [];
 const healthRuns: Row[] = [];
 let streams: Awaited<ReturnType<typeof measureStreams>> | null = null;
+let contention: Awaited<ReturnType<typeof measureContention>> | null = null;
 try {
   const [healthCase, ...rest] = selected;
   healthRuns.push(await measure(healthCase!.name, pid, await healthCase!.load()));
@@ -649,6 +777,9 @@ try {
     rows.push({ ...row, target: c.target, healthRps: (before.rps + after.rps) / 2 });
   }
   if (!only || only.some((o) => "stream".includes(o))) streams = await measureStreams(base, pid);
+  if (!only || only.some((o) => "contention".includes(o))) {
+    contention = await measureContention(base, (sub) => signSessionToken(privateKey, sub, { ttlSeconds: 3600 }));
+  }
 } finally {
   stop();
 }
@@ -703,6 +834,15 @@ if (streams) {
     `  stream: ${STREAMS} clients on the global board, ${STREAM_CHANGES} changes: ${streams.delivered}/${streams.expected} events delivered, write → event p50 ${streams.p50.toFixed(0)} ms, p99 ${streams.p99.toFixed(0)} ms ${streams.p99 < 1000 ? "(ok, target p99 < 1 s)" : "(ABOVE the 1 s target)"}; server memory ${(streams.bytesPerStream / 1024).toFixed(0)} KiB per open stream`,
   );
   if (streams.delivered < streams.expected) process.exitCode = 1;
+}
+if (contention) {
+  const c = contention;
+  const once =
+    c.sold === CONTENDED_LISTINGS && c.transfers === CONTENDED_LISTINGS && c.debits === CONTENDED_LISTINGS && c.worst === 1 && c.sales === CONTENDED_LISTINGS;
+  console.log(
+    `  buying under contention: ${CONTENDED_LISTINGS} listings, ${c.tries} tries by ${CONTENDING_BUYERS} buyers at once: ${c.sales} sales, ${c.refused} refused (409), ${c.other} other, in ${c.seconds.toFixed(2)} s (${(c.sales / c.seconds).toFixed(0)} sales/s, ${(c.tries / c.seconds).toFixed(0)} tries/s); ${once ? "no listing sold twice (ok)" : `SOLD TWICE OR MISSED: ${c.sold} sold, ${c.transfers} transfers, ${c.debits} debits, at most ${c.worst} per listing`}`,
+  );
+  if (!once || c.other > 0) process.exitCode = 1;
 }
 if (rows.some((r) => r.errors > 0)) {
   console.log("errors were recorded: the figures above are not valid");

@@ -1,2 +1,5 @@
-// Error codes of economy (merged into the one catalogue in lib/http/errors.ts): none beyond the shared ones yet.
-export const errors = {} as const;
+// Error codes of economy (merged into the one catalogue in lib/http/errors.ts): the NFT mint queue.
+export const errors = {
+  WALLET_NOT_LINKED: { status: 409, description: "Link a wallet first (PUT /api/v1/nfts/wallet): mints go to the caller's linked wallet." },
+  ITEM_LISTED: { status: 409, description: "The collectible is listed on the marketplace: cancel the listing before minting it." },
+} as const;

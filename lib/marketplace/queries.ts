@@ -328,18 +328,16 @@ export async function wishlistItem(db: RawDb | DbTx, userId: string, id: string)
 
 /** Adds an item to the wishlist; the existing entry's id when it was there already. */
 export async function insertWish(db: RawDb | DbTx, w: { userId: string; itemType: string; itemId: string; listingId: string | null }) {
-  const [row] = await raw(db).$queryRaw<{ id: string; created: boolean }[]>`
-    WITH ins AS (
-      INSERT INTO wishlist_items (id, user_id, item_type, item_id, listing_id)
-      VALUES (${UUIDV7_SQL}, ${w.userId}::uuid, ${w.itemType}, ${w.itemId}, ${w.listingId}::uuid)
-      ON CONFLICT (user_id, item_type, item_id) DO NOTHING
-      RETURNING id
-    )
-    SELECT id::text AS id, true AS created FROM ins
-    UNION ALL
-    SELECT id::text, false FROM wishlist_items WHERE user_id = ${w.userId}::uuid AND item_type = ${w.itemType} AND item_id = ${w.itemId}
-    LIMIT 1`;
-  return row!;
+  const [created] = await raw(db).$queryRaw<{ id: string }[]>`
+    INSERT INTO wishlist_items (id, user_id, item_type, item_id, listing_id)
+    VALUES (${UUIDV7_SQL}, ${w.userId}::uuid, ${w.itemType}, ${w.itemId}, ${w.listingId}::uuid)
+    ON CONFLICT (user_id, item_type, item_id) DO NOTHING
+    RETURNING id::text AS id`;
+  if (created) return { id: created.id, created: true };
+  // A statement of its own: the insert's snapshot may predate a concurrent insert it waited for.
+  const [existing] = await raw(db).$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM wishlist_items WHERE user_id = ${w.userId}::uuid AND item_type = ${w.itemType} AND item_id = ${w.itemId}`;
+  return { id: existing!.id, created: false };
 }
 
 export const deleteWish = (db: RawDb | DbTx, userId: string, id: string) =>

@@ -415,6 +415,10 @@ describe("wishlist", () => {
       ).toEqual([...fields].sort());
     }
     expect((await wish(f, { itemType: "card", itemId: "cc_nope" })).status).toBe(404);
+    const racing = await Promise.all(Array.from({ length: 10 }, () => wish(f, { itemType: "card", itemId: CARD })));
+    expect(racing.map((r) => r.status).sort()).toEqual([...Array(9).fill(200), 201]);
+    expect(new Set(racing.map((r) => r.body.data.item.id)).size).toBe(1);
+    await api("DELETE", `/api/v1/marketplace/wishlist/${racing[0]!.body.data.item.id}`, { headers: f.auth });
     expect((await wish(f, { listingId: randomUUID() })).status).toBe(404);
   });
 

@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+
+// The NFT mint queue: the linked wallet, mint requests (one per item), the worker with the fixture provider
+// (lib/economy/provider.ts: 0x00000000fa11… fails twice, 0x00000000dead… always), retries with backoff.
+
+const cronSecret = () => (inject("fixtures").sync as { cronSecret: string }).cronSecret;
+const worker = () => api("GET", "/api/cron/nft-mints", { headers: { authorization: `Bearer ${cronSecret()}` } });
+const address = (prefix = "0x") => (prefix + randomUUID().replace(/-/g, "") + "00000000000000000000").slice(0, 42);
+
+const CARD = `cc_nft_${randomUUID().slice(0, 8)}`;
+let serial = 0;
+beforeAll(async () => {
+  const team = await db().team.findFirstOrThrow({ where: { archivedAt: null }, select: { id: true } });
+  await db().collectibleCard.create({ data: { id: CARD, kind: "team", teamId: team.id, name: "Mint test card", rarity: "rare", editionSize: 10_000 } });
+});
+
+async function fan(wallet: string | null = address()) {
+  const user = newUser();
+  expect((await api("GET", "/api/user", { headers: user.auth })).status).toBe(200);
+  const id = await userIdOf(user.sub);
+  if (wallet) expect((await api("PUT", "/api/v1/nfts/wallet", { headers: user.auth, json: { address: wallet } })).status).toBe(200);
+  return { ...user, id };
+}
+async function give(userId: string) {
+  serial++;
+  return (await db().collectible.create({ data: { cardId: CARD, serial, ownerId: userId } })).id;
+}
+const mint = (auth: Record<string, string>, collectibleId: string) => api("POST", "/api/v1/nfts/mints", { headers: auth, json: { collectibleId } });
+const due = (id: string) => db().$executeRaw`UPDATE nft_mints SET next_attempt_at = now() WHERE id = ${id}::uuid`;
+const row = (id: string) => db().nftMint.findUniqueOrThrow({ where: { id } });
+
+describe("linked wallet", () => {
+  it("links, shows and unlinks an address; a malformed one is a 400", async () => {
+    const f = await fan(null);
+    expect((await api("GET", "/api/v1/nfts/wallet", { headers: f.auth })).body.data).toEqual({ address: null, linkedAt: null });
+    const a = "0xABCDEF0123456789abcdef0123456789ABCDEF01";
+    const linked = await api("PUT", "/api/v1/nfts/wallet", { headers: f.auth, json: { address: a } });
+    expect(linked.body.data).toEqual({ address: a.toLowerCase(), linkedAt: expect.any(String) });
+    const bad = await api("PUT", "/api/v1/nfts/wallet", { headers: f.auth, json: { address: "0x123" } });
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad).details!.map((d) => d.path)).toEqual(["body.address"]);
+    expect((await api("DELETE", "/api/v1/nfts/wallet", { headers: f.auth })).body.data.address).toBeNull();
+    expect(errorOf(await mint(f.auth, await give(f.id))).code).toBe("WALLET_NOT_LINKED");
+  });
+});
+
+describe("mint requests", () => {
+  it("queues an owned item once, also under ten concurrent requests; someone else's is 404, a listed one 409", async () => {
+    const f = await fan();
+    const item = await give(f.id);
+    const results = await Promise.all(Array.from({ length: 10 }, () => mint(f.auth, item)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(9);
+    expect(new Set(results.map((r) => r.body.data.mint.id)).size).toBe(1);
+    expect(results[0]!.body.data.mint).toMatchObject({ collectibleId: item, status: "pending", attempts: 0, txHash: null });
+    expect(await db().nftMint.count({ where: { itemId: item } })).toBe(1);
+    const pending = (await api("GET", "/api/user/nfts/pending", { headers: f.auth })).body.data.nfts;
+    expect(pending.map((n: { itemId: string }) => n.itemId)).toContain(item);
+
+    const other = await fan();
+    expect((await mint(other.auth, item)).status).toBe(404);
+    expect((await mint(other.auth, randomUUID())).status).toBe(404);
+    const listedItem = await give(other.id);
+    await api("POST", "/api/v1/marketplace/listings", { headers: other.auth, json: { kind: "fixed", collectibleId: listedItem, price: 100 } });
+    expect(errorOf(await mint(other.auth, listedItem)).code).toBe("ITEM_LISTED");
+  });
+
+  it("the worker mints once even when two runs race, and the token is recorded", async () => {
+    const f = await fan();
+    const item = await give(f.id);
+    const id = (await mint(f.auth, item)).body.data.mint.id;
+    const runs = await Promise.all([worker(), worker()]);
+    expect(runs.map((r) => r.status)).toEqual([200, 200]);
+    const done = await row(id);
+    expect(done).toMatchObject({ status: "minted", attempts: 1, lastError: null });
+    expect(done.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    await worker();
+    expect((await row(id)).attempts).toBe(1);
+    const listed = (await api("GET", "/api/v1/nfts/mints", { headers: f.auth })).body.data.mints;
+    expect(listed).toEqual([expect.objectContaining({ id, status: "minted", tokenId: done.tokenId, nextAttemptAt: null })]);
+    // Minted: asking again answers the same mint, never a second one.
+    expect((await mint(f.auth, item)).body.data.mint).toMatchObject({ id, status: "minted" });
+  });
+
+  it("retries a failing mint with backoff until it succeeds", async () => {
+    const f = await fan(address("0x00000000fa11"));
+    const id = (await mint(f.auth, await give(f.id))).body.data.mint.id;
+    await worker();
+    let r = await row(id);
+    expect(r).toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringContaining("attempt 1") });
+    expect(r.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
+    await worker();
+    expect((await row(id)).attempts).toBe(1); // not due yet
+    await due(id);
+    await worker();
+    r = await row(id);
+    expect(r).toMatchObject({ status: "pending", attempts: 2 });
+    expect(r.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    await due(id);
+    await worker();
+    expect(await row(id)).toMatchObject({ status: "minted", attempts: 3, lastError: null });
+  });
+
+  it("fails for good after the last attempt; the item may then be queued again", async () => {
+    const f = await fan(address("0x00000000dead"));
+    const item = await give(f.id);
+    const id = (await mint(f.auth, item)).body.data.mint.id;
+    for (let i = 0; i < 5; i++) {
+      await due(id);
+      await worker();
+    }
+    expect(await row(id)).toMatchObject({ status: "failed", attempts: 5, mintKey: null });
+    await api("PUT", "/api/v1/nfts/wallet", { headers: f.auth, json: { address: address() } });
+    const again = await mint(f.auth, item);
+    expect(again.status).toBe(201);
+    expect(again.body.data.mint.id).not.toBe(id);
+  });
+
+  it("a claim left by a worker that died is taken again after five minutes, with the same token", async () => {
+    const f = await fan();
+    const id = (await mint(f.auth, await give(f.id))).body.data.mint.id;
+    await db().$executeRaw`UPDATE nft_mints SET status = 'minting', attempts = 1, claimed_at = now() - interval '6 minutes' WHERE id = ${id}::uuid`;
+    await worker();
+    expect(await row(id)).toMatchObject({ status: "minted", attempts: 2 });
+  });
+});
