@@ -16,6 +16,7 @@ const NAV = [
   ["/admin/quests", "Quests"],
   ["/admin/rewards", "Rewards"],
   ["/admin/moderation", "Moderation"],
+  ["/admin/economy", "Economy"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

@@ -31,6 +31,7 @@ export interface ListingRow extends CollectibleRow {
   fee: number | null;
   createdAt: Date;
   closedAt: Date | null;
+  refundedAt: Date | null;
 }
 
 const LISTING = Prisma.sql`
@@ -38,7 +39,7 @@ const LISTING = Prisma.sql`
          l.kind::text AS "listingKind", l.status::text AS status, l.currency::text AS currency, l.price, l.starting_price AS "startingPrice",
          l.reserve_price AS "reservePrice", l.min_increment AS "minIncrement", l.ends_at AS "endsAt", l.top_bidder_id::text AS "topBidderId",
          l.bid_count AS "bidCount", l.buyer_id::text AS "buyerId", l.sale_price AS "salePrice", l.fee, l.created_at AS "createdAt",
-         l.closed_at AS "closedAt",
+         l.closed_at AS "closedAt", l.refunded_at AS "refundedAt",
          c.id::text AS id, c.serial, c.owner_id::text AS "ownerId", c.purchase_id::text AS "purchaseId", c.draw_index AS "drawIndex",
          c.acquired_at AS "acquiredAt", ${CARD_COLUMNS}
   FROM listings l
@@ -151,6 +152,14 @@ export async function insertListing(tx: DbTx, l: NewListing): Promise<"listed" |
     )
     SELECT EXISTS (SELECT 1 FROM item) AS owned, EXISTS (SELECT 1 FROM ins) AS listed`;
   return !row!.owned ? "not_owner" : row!.listed ? "listed" : "already_listed";
+}
+
+/** Marks a sale refunded, once: the sale's buyer, price and fee, or none when it is not a sale or was refunded. */
+export async function markRefunded(tx: DbTx, id: string) {
+  const [row] = await tx.$queryRaw<{ buyerId: string; salePrice: number; fee: number }[]>`
+    UPDATE listings SET refunded_at = now() WHERE id = ${id}::uuid AND status = 'sold' AND refunded_at IS NULL
+    RETURNING buyer_id::text AS "buyerId", sale_price AS "salePrice", fee`;
+  return row;
 }
 
 /** Closes an active listing: sold (to a buyer, at a price, with the fee), cancelled or expired. */

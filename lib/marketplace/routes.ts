@@ -1,4 +1,5 @@
 import * as staffCancel from "@/app/api/admin/marketplace/listings/[listingId]/cancel/route";
+import * as staffRefund from "@/app/api/admin/marketplace/listings/[listingId]/refund/route";
 import * as cron from "@/app/api/cron/marketplace/route";
 import * as cartItem from "@/app/api/v1/marketplace/cart/items/[listingId]/route";
 import * as cartItems from "@/app/api/v1/marketplace/cart/items/route";
@@ -37,4 +38,5 @@ export const routes = {
 export const internalRoutes = {
   "/api/cron/marketplace": cron,
   "/api/admin/marketplace/listings/{listingId}/cancel": staffCancel,
+  "/api/admin/marketplace/listings/{listingId}/refund": staffRefund,
 };

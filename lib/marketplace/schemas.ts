@@ -56,6 +56,7 @@ export const listing = z
       .object({ buyerId: z.string(), price: z.number().int(), fee: z.number().int(), at: isoDateTime })
       .nullable()
       .meta({ description: "Once sold: the buyer, the price and the fee kept from the seller." }),
+    refundedAt: isoDateTime.nullable().meta({ description: "When staff reversed the sale (buyer refunded, item back to the seller)." }),
     createdAt: isoDateTime,
     closedAt: isoDateTime.nullable(),
   })

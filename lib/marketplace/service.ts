@@ -29,6 +29,7 @@ import {
   lockExpiredOffers,
   lockListing,
   lockOffer,
+  markRefunded,
   notifyOfferUpdate,
   notifyOutbid,
   notifyWishlisted,
@@ -79,6 +80,7 @@ export function toListing(r: ListingRow) {
     bidCount: r.bidCount,
     topBidderId: r.topBidderId,
     sale: r.status === "sold" ? { buyerId: r.buyerId!, price: r.salePrice!, fee: r.fee!, at: r.closedAt!.toISOString() } : null,
+    refundedAt: r.refundedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
     closedAt: r.closedAt?.toISOString() ?? null,
   };
@@ -312,6 +314,52 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
   }
   out.idempotencyKeysDeleted = await sweepIdempotencyKeys(db);
   return out;
+}
+
+/**
+ * Staff reverse a sale with compensating transactions, once: the buyer gets the price back (`refund`), the seller
+ * pays back what they were paid net of the fee (`refund`), and the item returns to the seller (history reason
+ * `staff`). Refused, changing nothing, when the buyer no longer owns the item or the seller's balance is short.
+ */
+export async function refundSale(db: Db, listingId: string, staffId: string) {
+  await db.$transaction(async (tx) => {
+    const l = await lockListing(tx, listingId);
+    if (!l) throw notFound("Listing");
+    const sale = await markRefunded(tx, listingId);
+    if (!sale) throw unavailable("Only a sale not refunded yet can be refunded.");
+    await lockWallets(tx, [l.sellerId, sale.buyerId], l.currency);
+    const back = await transferOwnership(tx, {
+      collectibleId: l.collectibleId,
+      from: sale.buyerId,
+      to: l.sellerId,
+      reason: "staff",
+      referenceId: listingId,
+      price: null,
+    });
+    if (!back) throw unavailable("The buyer no longer owns the item: the sale cannot be reversed.");
+    const note = `Sale reversed by staff ${staffId}`;
+    await pay(tx, {
+      userId: l.sellerId,
+      currency: l.currency,
+      amount: sale.salePrice - sale.fee,
+      reason: "refund",
+      referenceType: "listing",
+      referenceId: listingId,
+      note,
+      staffId,
+    });
+    await credit(tx, {
+      userId: sale.buyerId,
+      currency: l.currency,
+      amount: sale.salePrice,
+      reason: "refund",
+      referenceType: "listing",
+      referenceId: listingId,
+      note,
+      staffId,
+    });
+  });
+  return { listing: await listingOut(db, listingId) };
 }
 
 // Offers.

@@ -180,6 +180,36 @@ describe("buying", () => {
   });
 });
 
+describe("refunds", () => {
+  it("staff reverse a sale once with compensating transactions; the item goes back to the seller", async () => {
+    const seller = await fan();
+    const item = await give(seller);
+    const listing = (await list(seller, { kind: "fixed", collectibleId: item, price: 2_000 })).body.data.listing;
+    const buyer = await fan(2_000);
+    await buy(buyer, listing.id);
+    const staff = newUser({ admin: true });
+    const refund = () => api("POST", `/api/admin/marketplace/listings/${listing.id}/refund`, { headers: staff.auth });
+    expect((await api("POST", `/api/admin/marketplace/listings/${listing.id}/refund`, { headers: buyer.auth })).status).toBe(403);
+    const [first, second] = await Promise.all([refund(), refund()]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const done = first.status === 200 ? first : second;
+    expect(done.body.data.listing).toMatchObject({ status: "sold", refundedAt: expect.any(String) });
+    expect(await balance(buyer)).toBe(2_000);
+    expect(await balance(seller)).toBe(0);
+    expect(await ownerOf(item)).toBe(seller.id);
+    const sellerLedger = (await api("GET", "/api/v1/wallet/transactions", { headers: seller.auth })).body.data.transactions;
+    expect(sellerLedger.map((t: { reason: string; amount: number }) => [t.reason, t.amount]).sort()).toEqual([
+      ["fee", -FEE(2_000)],
+      ["refund", -(2_000 - FEE(2_000))],
+      ["sale", 2_000],
+    ]);
+    expect((await api("GET", `/api/v1/collectibles/${item}`)).body.data.history.at(-1)).toMatchObject({ reason: "staff", toUserId: seller.id });
+    // An item that changed hands again cannot be reversed; an unsold listing neither.
+    const other = (await list(seller, { kind: "fixed", collectibleId: await give(seller), price: 500 })).body.data.listing;
+    expect(errorOf(await api("POST", `/api/admin/marketplace/listings/${other.id}/refund`, { headers: staff.auth })).code).toBe("LISTING_UNAVAILABLE");
+  });
+});
+
 describe("auctions", () => {
   const auction = async (seller: Fan, extra: Record<string, unknown> = {}) =>
     (await list(seller, { kind: "auction", collectibleId: await give(seller), startingPrice: 1_000, minIncrement: 100, endsAt: hoursAhead(2), ...extra })).body

@@ -131,6 +131,7 @@ describe("staff console", () => {
       "Quests",
       "Rewards",
       "Moderation",
+      "Economy",
     ]);
   });
 

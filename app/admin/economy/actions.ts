@@ -1,0 +1,54 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/http/errors";
+import { log } from "@/lib/http/log";
+import { cancelListing, refundSale } from "@/lib/marketplace/service";
+import { adjust } from "@/lib/wallets/service";
+import { requireStaffAction } from "../_lib/gate";
+import { fields, issueCode } from "../_lib/form";
+import { adjustForm, listingForm } from "./shared";
+
+// Server actions of the economy page. Each re-checks the staff session, validates its fields with zod, calls the
+// services the API uses (lib/wallets, lib/marketplace) and redirects back with a result code.
+
+const back = (extra: Record<string, string>) => `/admin/economy?${new URLSearchParams(extra)}`;
+
+/** Runs a service call; a refusal (DomainError) becomes the page's error code. */
+async function attempt(write: () => Promise<unknown>, extra: Record<string, string>) {
+  try {
+    await write();
+  } catch (error) {
+    if (error instanceof DomainError) redirect(back({ ...extra, error: error.code }));
+    throw error;
+  }
+}
+
+export async function adjustWalletAction(form: FormData) {
+  const staff = await requireStaffAction();
+  const parsed = adjustForm.safeParse(fields(form, ["userId", "amount", "note"]));
+  if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
+  const { userId, amount, note } = parsed.data;
+  await attempt(() => adjust(db, { userId, currency: "COIN", amount, note }, staff.externalId), { user: userId });
+  log("info", { msg: "wallet adjusted", actor: staff.externalId, user: userId, amount });
+  redirect(back({ user: userId, done: "adjusted" }));
+}
+
+async function listingAction(form: FormData, act: "cancelled" | "refunded") {
+  const staff = await requireStaffAction();
+  const parsed = listingForm.safeParse(fields(form, ["listingId"]));
+  if (!parsed.success) redirect(back({ error: "listingId" }));
+  const id = parsed.data.listingId;
+  await attempt(() => (act === "cancelled" ? cancelListing(db, null, id) : refundSale(db, id, staff.externalId)), {});
+  log("info", { msg: `listing ${act}`, actor: staff.externalId, listing: id });
+  redirect(back({ done: act }));
+}
+
+export async function cancelListingAction(form: FormData) {
+  await listingAction(form, "cancelled");
+}
+
+export async function refundSaleAction(form: FormData) {
+  await listingAction(form, "refunded");
+}

@@ -1,0 +1,23 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { listingParams, listingResponse } from "@/lib/marketplace/schemas";
+import { refundSale } from "@/lib/marketplace/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Refund a sale (staff)",
+      description:
+        "Reverses a sale with compensating transactions, once: the buyer is credited the price (`refund`), the seller debited what they were paid net of the fee (`refund`), and the item returns to the seller (owner history reason `staff`); the ledger rows carry the staff member's id. Nothing is edited or deleted. Refused, changing nothing: not a sale or already refunded (409 LISTING_UNAVAILABLE), the buyer no longer owns the item (409 LISTING_UNAVAILABLE), the seller's balance is short (409 INSUFFICIENT_FUNDS).",
+      tags: ["Admin"],
+      auth: "admin",
+      params: listingParams,
+      bodyRequired: false,
+      rateLimit: "money",
+      response: listingResponse,
+      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS"],
+    },
+    ({ user, params }) => refundSale(db, params.listingId, user.externalId),
+  ),
+});

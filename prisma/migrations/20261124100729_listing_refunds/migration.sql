@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "listings" ADD COLUMN     "refunded_at" TIMESTAMPTZ(3);
