@@ -4,6 +4,7 @@ import { errors as dashboard } from "../dashboard/errors";
 import { errors as games } from "../games/errors";
 import { errors as invites } from "../invites/errors";
 import { errors as leaderboard } from "../leaderboard/errors";
+import { errors as binders } from "../binders/errors";
 import { errors as collectibles } from "../collectibles/errors";
 import { errors as leagues } from "../leagues/errors";
 import { errors as lockerroom } from "../lockerroom/errors";
@@ -66,6 +67,7 @@ export const ERROR_CODES = {
   ...packs,
   ...collectibles,
   ...marketplace,
+  ...binders,
   ...mobile,
   ...invites,
   ...support,

@@ -19,6 +19,7 @@ import * as wallets from "../wallets/routes";
 import * as packs from "../packs/routes";
 import * as collectibles from "../collectibles/routes";
 import * as marketplace from "../marketplace/routes";
+import * as binders from "../binders/routes";
 import * as quests from "../quests/routes";
 import * as rep from "../rep/routes";
 import * as rewards from "../rewards/routes";
@@ -60,6 +61,7 @@ const MODULES: { routes: RouteTable; internalRoutes: RouteTable }[] = [
   packs,
   collectibles,
   marketplace,
+  binders,
 ];
 
 export const ROUTE_MODULES: RouteTable = Object.assign({}, ...MODULES.map((m) => m.routes));

@@ -1,0 +1,5 @@
+// Error codes of binders (merged into the one catalogue in lib/http/errors.ts).
+export const errors = {
+  BINDER_LIMIT_REACHED: { status: 409, description: "The caller already has the most binders allowed (50)." },
+  BINDER_FULL: { status: 409, description: "The binder already holds the most items allowed (500)." },
+} as const;
