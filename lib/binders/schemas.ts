@@ -32,9 +32,7 @@ export const binderPage = z
   .object({ binder, items: z.array(binderItem), nextCursor: z.string().optional().meta({ description: "Present only when more items remain." }) })
   .meta({ id: "BinderWithItems" });
 
-export const bindersQuery = z.strictObject({
-  userId: uuid("Someone's public binders; omitted: the caller's (signed in)").optional(),
-});
+export const userParams = z.strictObject({ userId: uuid("User id") });
 export const binderParams = z.strictObject({ binderId: uuid("Binder id") });
 export const itemParams = binderParams.extend({ collectibleId: uuid("Collectible id") });
 export const itemsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 50) });

@@ -39,11 +39,9 @@ const toBinder = (b: BinderRow) => ({
   updatedAt: b.updatedAt.toISOString(),
 });
 
-/** The caller's binders, or (userId given) that user's public ones; signed out without userId is 401. */
-export async function listBinders(db: RawDb | DbTx, viewerId: string | null, userId: string | undefined) {
-  const owner = userId ?? viewerId;
-  if (!owner) throw new DomainError("UNAUTHORIZED", "Sign in to list your binders, or pass userId for someone's public ones.");
-  return { binders: (await bindersOf(db, owner, owner !== viewerId)).map(toBinder) };
+/** The owner's binders: all of them for the owner, the public ones (none for a private profile) for anyone else. */
+export async function listBinders(db: RawDb | DbTx, viewerId: string | null, ownerId: string) {
+  return { binders: (await bindersOf(db, ownerId, ownerId !== viewerId)).map(toBinder) };
 }
 
 const visible = (b: BinderRow | undefined, viewerId: string | null) => b && (b.userId === viewerId || (b.isPublic && !b.ownerPrivate));
@@ -112,7 +110,7 @@ export async function orderBinders(db: Db, userId: string, binderIds: string[]) 
     }
     await reorderBinders(tx, userId, given);
   });
-  return listBinders(db, userId, undefined);
+  return listBinders(db, userId, userId);
 }
 
 /** Adds an owned collectible at the end of the binder: created (201) or already there (200). */

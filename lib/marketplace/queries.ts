@@ -154,6 +154,8 @@ export async function insertListing(tx: DbTx, l: NewListing): Promise<"listed" |
   return !row!.owned ? "not_owner" : row!.listed ? "listed" : "already_listed";
 }
 
+export const setListingPrice = (tx: DbTx, id: string, price: number) => tx.$executeRaw`UPDATE listings SET price = ${price} WHERE id = ${id}::uuid`;
+
 /** Marks a sale refunded, once: the sale's buyer, price and fee, or none when it is not a sale or was refunded. */
 export async function markRefunded(tx: DbTx, id: string) {
   const [row] = await tx.$queryRaw<{ buyerId: string; salePrice: number; fee: number }[]>`

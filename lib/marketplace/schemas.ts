@@ -97,6 +97,7 @@ export const listingsQuery = z.strictObject({
 export type ListingsQuery = z.infer<typeof listingsQuery>;
 
 export const listingParams = z.strictObject({ listingId: uuid("Listing id") });
+export const repriceBody = z.strictObject({ price: money("The new price") }).meta({ id: "ListingReprice" });
 
 export const bid = z
   .object({ id: z.string(), bidderId: z.string(), handle: z.string().nullable(), amount: z.number().int(), createdAt: isoDateTime })

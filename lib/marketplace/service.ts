@@ -36,6 +36,7 @@ import {
   offerById,
   offersOf,
   releaseBid,
+  setListingPrice,
   wishlistItem,
   wishlistOf,
   type BidRow,
@@ -165,6 +166,17 @@ export async function cancelListing(db: Db, userId: string | null, listingId: st
       await refundBid(tx, l.topBidId, l.currency);
     }
     await closeListing(tx, listingId, { status: "cancelled" });
+  });
+  return { listing: await listingOut(db, listingId) };
+}
+
+/** The seller reprices an active fixed-price listing (carts holding it at the old price then refuse to check out). */
+export async function repriceListing(db: Db, userId: string, listingId: string, price: number) {
+  await db.$transaction(async (tx) => {
+    const l = await lockListing(tx, listingId);
+    if (!l || l.sellerId !== userId) throw notFound("Listing");
+    if (l.status !== "active" || l.kind !== "fixed") throw unavailable("Only an active fixed-price listing can be repriced.");
+    await setListingPrice(tx, listingId, price);
   });
   return { listing: await listingOut(db, listingId) };
 }

@@ -120,14 +120,14 @@ describe("binders", () => {
     const pub = (await create(f, { name: "Show-off", isPublic: true })).body.data.binder;
     const priv = (await create(f, { name: "Secret" })).body.data.binder;
     const other = await fan();
-    const listed = (await api("GET", `/api/v1/binders?userId=${f.id}`)).body.data.binders;
+    const listed = (await api("GET", `/api/v1/users/${f.id}/binders`)).body.data.binders;
     expect(listed.map((b: { id: string }) => b.id)).toEqual([pub.id]);
     expect((await api("GET", `/api/v1/binders/${pub.id}`)).status).toBe(200);
     expect((await api("GET", `/api/v1/binders/${priv.id}`, { headers: other.auth })).status).toBe(404);
-    expect((await api("GET", `/api/v1/binders?userId=${f.id}`, { headers: f.auth })).body.data.binders).toHaveLength(2);
+    expect((await api("GET", `/api/v1/users/${f.id}/binders`, { headers: f.auth })).body.data.binders).toHaveLength(2);
 
     await db().user.update({ where: { id: f.id }, data: { isPrivate: true } });
-    expect((await api("GET", `/api/v1/binders?userId=${f.id}`)).body.data.binders).toEqual([]);
+    expect((await api("GET", `/api/v1/users/${f.id}/binders`)).body.data.binders).toEqual([]);
     expect((await api("GET", `/api/v1/binders/${pub.id}`, { headers: other.auth })).status).toBe(404);
     expect((await api("GET", `/api/v1/binders/${pub.id}`, { headers: f.auth })).status).toBe(200);
     expect((await api("GET", `/api/v1/binders/${randomUUID()}`)).status).toBe(404);

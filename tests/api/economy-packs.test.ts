@@ -29,12 +29,30 @@ const buy = (auth: Record<string, string>, packId: string, k: string | null = ke
 const open = (auth: Record<string, string>, purchaseId: string) => api("POST", `/api/v1/packs/purchases/${purchaseId}/open`, { headers: auth });
 
 /** A pack of its own for a test (stock, pool and weights of its choosing), so seeded packs stay as they are. */
-async function testPack(o: { stock?: number | null; price?: number; items?: number; pool?: Partial<Record<Rarity, string[]>>; weights?: Weights }) {
+async function testPack(o: {
+  stock?: number | null;
+  price?: number;
+  items?: number;
+  pool?: Partial<Record<Rarity, string[]>>;
+  weights?: Weights;
+  saleStartsAt?: Date;
+  saleEndsAt?: Date;
+}) {
   const id = `pk_test_${randomUUID().slice(0, 8)}`;
   const cards = await db().collectibleCard.findMany({ where: { rarity: "common" }, orderBy: { id: "asc" }, take: 20, select: { id: true } });
   const pool = { common: cards.map((c) => c.id), rare: [], epic: [], legendary: [], ...o.pool };
   await db().pack.create({
-    data: { id, slug: id, name: `Test ${id}`, price: o.price ?? 1_000, itemsPerPack: o.items ?? 3, stock: o.stock ?? null, oddsVersion: 1 },
+    data: {
+      id,
+      slug: id,
+      name: `Test ${id}`,
+      price: o.price ?? 1_000,
+      itemsPerPack: o.items ?? 3,
+      stock: o.stock ?? null,
+      oddsVersion: 1,
+      saleStartsAt: o.saleStartsAt ?? null,
+      saleEndsAt: o.saleEndsAt ?? null,
+    },
   });
   await db().packOddsTable.create({ data: { packId: id, version: 1, weights: o.weights ?? { common: 10_000, rare: 0, epic: 0, legendary: 0 }, pool } });
   return id;
@@ -186,6 +204,29 @@ describe("packs", () => {
     const res = await buy(f.auth, "pk_gameday", k);
     expect(res.status).toBe(201);
     expect(res.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("a pack outside its sale window is not for sale", async () => {
+    const f = await fan(10_000);
+    const later = await testPack({ saleStartsAt: new Date(Date.now() + 3_600_000) });
+    const over = await testPack({ saleEndsAt: new Date(Date.now() - 1_000) });
+    for (const packId of [later, over]) {
+      expect(errorOf(await buy(f.auth, packId)).code).toBe("PACK_NOT_FOR_SALE");
+      expect((await api("GET", `/api/v1/packs/${packId}`)).body.data.onSale).toBe(false);
+    }
+    expect(await balance(f.auth)).toBe(10_000);
+  });
+
+  it("an idempotency key expires after 24 hours: the same key then buys afresh", async () => {
+    const f = await fan(60_000);
+    const k = key();
+    const first = (await buy(f.auth, "pk_gameday", k)).body.data.purchase.id;
+    await db().$executeRaw`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE user_id = ${f.id}::uuid AND key = ${k}`;
+    const again = await buy(f.auth, "pk_gameday", k);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect(again.body.data.purchase.id).not.toBe(first);
+    expect(await balance(f.auth)).toBe(10_000);
   });
 
   it("ten concurrent retries with one key buy once", async () => {

@@ -406,6 +406,27 @@ describe("cart and checkout", () => {
     expect(await balance(seller)).toBe(300 - FEE(300) + 400 - FEE(400) + 500 - FEE(500));
   });
 
+  it("a line repriced since it was added refuses the checkout with the new price; re-adding it takes the new price", async () => {
+    const seller = await fan();
+    const l = (await list(seller, { kind: "fixed", collectibleId: await give(seller), price: 500 })).body.data.listing;
+    const buyer = await fan(2_000);
+    await api("POST", "/api/v1/marketplace/cart/items", { headers: buyer.auth, json: { listingId: l.id } });
+    expect((await api("PATCH", `/api/v1/marketplace/listings/${l.id}`, { headers: buyer.auth, json: { price: 1 } })).status).toBe(404);
+    const repriced = await api("PATCH", `/api/v1/marketplace/listings/${l.id}`, { headers: seller.auth, json: { price: 800 } });
+    expect(repriced.body.data.listing.price).toBe(800);
+    const cart = (await api("GET", "/api/v1/marketplace/cart", { headers: buyer.auth })).body.data;
+    expect(cart.lines[0]).toMatchObject({ addedPrice: 500, priceChanged: true, available: true, listing: { price: 800 } });
+    const refused = await api("POST", "/api/v1/marketplace/checkout", { headers: { ...buyer.auth, "idempotency-key": key() } });
+    expect(errorOf(refused)).toMatchObject({ code: "CART_CHANGED", details: [{ path: `lines.${l.id}`, message: "price is now 800" }] });
+    expect(await balance(buyer)).toBe(2_000);
+    await api("DELETE", `/api/v1/marketplace/cart/items/${l.id}`, { headers: buyer.auth });
+    await api("POST", "/api/v1/marketplace/cart/items", { headers: buyer.auth, json: { listingId: l.id } });
+    expect((await api("POST", "/api/v1/marketplace/checkout", { headers: { ...buyer.auth, "idempotency-key": key() } })).body.data).toMatchObject({
+      total: 800,
+      balance: 1_200,
+    });
+  });
+
   it("a cart the balance cannot cover buys nothing; one's own listing cannot be added", async () => {
     const seller = await fan();
     const a = (await list(seller, { kind: "fixed", collectibleId: await give(seller), price: 600 })).body.data.listing;

@@ -1,22 +1,19 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { binderResponse, BINDERS_MAX, bindersQuery, bindersResponse, createBinderBody } from "@/lib/binders/schemas";
+import { binderResponse, BINDERS_MAX, bindersResponse, createBinderBody } from "@/lib/binders/schemas";
 import { createBinder, listBinders } from "@/lib/binders/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     {
-      summary: "Binders",
-      description:
-        "The caller's binders in their order (signed in, no `userId`), or `userId`'s public binders (none when that profile is private; the caller's own when it is them). Signed out without `userId`: 401.",
+      summary: "My binders",
+      description: "The caller's binders, public and private, in their order. Someone else's public binders: GET /api/v1/users/{userId}/binders.",
       tags: ["Binders"],
-      auth: "optional",
-      query: bindersQuery,
+      auth: "bearer",
       response: bindersResponse,
-      errors: ["UNAUTHORIZED"],
     },
-    ({ user, query }) => listBinders(db, user?.id ?? null, query.userId?.toLowerCase()),
+    ({ user }) => listBinders(db, user.id, user.id),
   ),
   POST: route(
     {

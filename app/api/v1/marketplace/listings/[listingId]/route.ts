@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { listingParams, listingResponse } from "@/lib/marketplace/schemas";
-import { cancelListing, getListing } from "@/lib/marketplace/service";
+import { listingParams, listingResponse, repriceBody } from "@/lib/marketplace/schemas";
+import { cancelListing, getListing, repriceListing } from "@/lib/marketplace/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -17,6 +17,21 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       errors: ["NOT_FOUND"],
     },
     ({ params }) => getListing(db, params.listingId),
+  ),
+  PATCH: route(
+    {
+      summary: "Reprice my listing",
+      description:
+        "The seller changes the `price` of an active fixed-price listing (an auction's price is its bids: 409 LISTING_UNAVAILABLE). Carts that added it at the old price refuse to check out (CART_CHANGED) until the line is added again. Another user's listing: 404.",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      params: listingParams,
+      body: repriceBody,
+      rateLimit: "write",
+      response: listingResponse,
+      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE"],
+    },
+    ({ user, params, body }) => repriceListing(db, user.id, params.listingId, body.price),
   ),
   DELETE: route(
     {
