@@ -149,3 +149,10 @@ export async function transferOwnership(
     RETURNING collectible_id::text AS id`;
   return moved !== undefined;
 }
+
+/** The catalog per rarity: cards, copies drawn and copies that can ever exist. */
+export function catalogByRarity(db: RawDb | DbTx) {
+  return raw(db).$queryRaw<{ rarity: Rarity; cards: number; minted: number; editions: number }[]>`
+    SELECT rarity::text AS rarity, count(*)::int AS cards, sum(minted_count)::int AS minted, sum(edition_size)::float8 AS editions
+    FROM collectible_cards GROUP BY rarity ORDER BY rarity`;
+}

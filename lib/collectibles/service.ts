@@ -3,7 +3,7 @@ import type { RawDb } from "../db/raw";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../http/cursor";
 import { notFound } from "../http/errors";
 import { keysetPage } from "../http/page";
-import { cardsPage, collectibleById, historyOf, ownedBy, type CollectibleRow, type Rarity } from "./queries";
+import { cardsPage, catalogByRarity, collectibleById, historyOf, ownedBy, type CollectibleRow, type Rarity } from "./queries";
 
 // Collectibles: the card catalog, the caller's collection and one collectible with its owner history. Copies are
 // created by pack openings (lib/packs) and change owner through the marketplace.
@@ -65,3 +65,6 @@ export async function getCollectible(db: RawDb | DbTx, id: string) {
     })),
   };
 }
+
+/** The catalog's size per rarity (the staff console). */
+export const catalogSummary = (db: RawDb | DbTx) => catalogByRarity(db);

@@ -68,6 +68,13 @@ export async function takePack(tx: DbTx, id: string): Promise<{ price: number; c
   return row;
 }
 
+/** Sets a pack's stock (null: unlimited), never below what was sold (CHECK too); none when that would be. */
+export async function setPackStock(db: RawDb | DbTx, id: string, stock: number | null): Promise<boolean> {
+  const rows = await raw(db).$queryRaw<unknown[]>`
+    UPDATE packs SET stock = ${stock} WHERE id = ${id} AND (${stock}::int IS NULL OR ${stock}::int >= sold_count) RETURNING 1`;
+  return rows.length > 0;
+}
+
 export async function insertPurchase(tx: DbTx, p: { id: string; userId: string; packId: string; price: number; currency: "COIN" }) {
   await tx.$executeRaw`
     INSERT INTO pack_purchases (id, user_id, pack_id, source, price, currency)

@@ -1,3 +1,4 @@
+import * as stock from "@/app/api/admin/packs/[packId]/stock/route";
 import * as rotate from "@/app/api/admin/packs/seeds/rotate/route";
 import * as odds from "@/app/api/v1/packs/[packId]/odds/[version]/route";
 import * as buy from "@/app/api/v1/packs/[packId]/purchases/route";
@@ -22,4 +23,5 @@ export const routes = {
 
 export const internalRoutes = {
   "/api/admin/packs/seeds/rotate": rotate,
+  "/api/admin/packs/{packId}/stock": stock,
 };

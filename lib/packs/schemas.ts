@@ -110,6 +110,12 @@ export const oddsParams = packParams.extend({
     .pipe(z.number().int().min(1))
     .meta({ description: "Odds table version." }),
 });
+export const stockBody = z
+  .strictObject({
+    stock: z.number().int().min(0).max(10_000_000).nullable().meta({ description: "Packs for sale in all (sold ones included); null: unlimited." }),
+  })
+  .meta({ id: "PackStock" });
+
 export const purchaseParams = z.strictObject({
   purchaseId: z.string().regex(UUID_PATTERN, "Expected a UUID").meta({ description: "Pack purchase id (UUID)." }),
 });

@@ -24,6 +24,7 @@ import {
   purchasesOf,
   retireActiveSeed,
   seedsPage,
+  setPackStock,
   takePack,
   type Draw,
   type PackRow,
@@ -223,6 +224,14 @@ export async function listSeeds(db: RawDb | DbTx, q: { cursor?: string; limit: n
   if (!q.cursor) await currentSeed(db);
   const rows = await seedsPage(db, q.cursor ? decodeIdCursor(q.cursor) : undefined, q.limit + 1);
   return keysetPage("seeds", rows, q.limit, (r) => encodeIdCursor(r.id), toSeed);
+}
+
+/** Staff set a pack's stock (null: unlimited); below the packs sold is 409 STOCK_BELOW_SOLD. */
+export async function setStock(db: RawDb | DbTx, packId: string, stock: number | null) {
+  const p = await packById(db, packId);
+  if (!p) throw notFound("Pack");
+  if (!(await setPackStock(db, packId, stock))) throw new DomainError("STOCK_BELOW_SOLD", `${p.soldCount} packs are sold already: the stock cannot be lower.`);
+  return getPack(db, packId);
 }
 
 /** Retires the seed in use (revealing it) and puts a new one in use. Openings in flight keep the seed they read. */

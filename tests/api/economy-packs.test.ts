@@ -206,6 +206,19 @@ describe("packs", () => {
     expect(res.headers.get("idempotent-replayed")).toBeNull();
   });
 
+  it("staff set a pack's stock, never below what was sold", async () => {
+    const packId = await testPack({ stock: 2 });
+    const f = await fan(5_000);
+    expect((await buy(f.auth, packId)).status).toBe(201);
+    const setStock = (stock: number | null, headers = staff.auth) => api("PUT", `/api/admin/packs/${packId}/stock`, { headers, json: { stock } });
+    expect((await setStock(10, f.auth)).status).toBe(403);
+    expect((await setStock(5)).body.data).toMatchObject({ stock: 5, remaining: 4 });
+    expect(errorOf(await setStock(0)).code).toBe("STOCK_BELOW_SOLD");
+    expect((await setStock(null)).body.data).toMatchObject({ stock: null, remaining: null, onSale: true });
+    expect((await api("PUT", "/api/admin/packs/pk_nope/stock", { headers: staff.auth, json: { stock: 1 } })).status).toBe(404);
+    expect((await setStock(-1)).status).toBe(400);
+  });
+
   it("a pack outside its sale window is not for sale", async () => {
     const f = await fan(10_000);
     const later = await testPack({ saleStartsAt: new Date(Date.now() + 3_600_000) });

@@ -108,6 +108,19 @@ describe("staff console: economy", () => {
     expect(pack).toContain("250.00");
     expect(pack).toContain("10 of 10 left");
     expect(pack).toContain("rare 100% (1 cards)");
+    await expect(page.locator('tr[data-rarity="rare"]').textContent()).resolves.toMatch(/rare\d+/);
+
+    // Stock: set it, and refuse going below what was sold.
+    await page.getByLabel("Stock of Console pack").fill("25");
+    await page.locator(`tr[data-pack="${PACK}"]`).getByRole("button", { name: "Set" }).click();
+    await page.waitForURL(/done=stock/);
+    expect((await db.pack.findUniqueOrThrow({ where: { id: PACK } })).stock).toBe(25);
+    await db.pack.update({ where: { id: PACK }, data: { soldCount: 5 } });
+    await page.getByLabel("Stock of Console pack").fill("4");
+    await page.locator(`tr[data-pack="${PACK}"]`).getByRole("button", { name: "Set" }).click();
+    await page.waitForURL(/error=STOCK_BELOW_SOLD/);
+    await expect(alert()).resolves.toBe("Stock cannot be set below the packs already sold. Nothing changed.");
+    expect((await db.pack.findUniqueOrThrow({ where: { id: PACK } })).stock).toBe(25);
   });
 
   it("cancels an active listing and refunds a sale", async () => {

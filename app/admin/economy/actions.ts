@@ -5,10 +5,11 @@ import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/http/errors";
 import { log } from "@/lib/http/log";
 import { cancelListing, refundSale } from "@/lib/marketplace/service";
+import { setStock } from "@/lib/packs/service";
 import { adjust } from "@/lib/wallets/service";
 import { requireStaffAction } from "../_lib/gate";
 import { fields, issueCode } from "../_lib/form";
-import { adjustForm, listingForm } from "./shared";
+import { adjustForm, listingForm, stockForm } from "./shared";
 
 // Server actions of the economy page. Each re-checks the staff session, validates its fields with zod, calls the
 // services the API uses (lib/wallets, lib/marketplace) and redirects back with a result code.
@@ -51,4 +52,13 @@ export async function cancelListingAction(form: FormData) {
 
 export async function refundSaleAction(form: FormData) {
   await listingAction(form, "refunded");
+}
+
+export async function setPackStockAction(form: FormData) {
+  const staff = await requireStaffAction();
+  const parsed = stockForm.safeParse(fields(form, ["packId", "stock"]));
+  if (!parsed.success) redirect(back({ error: "stock" }));
+  await attempt(() => setStock(db, parsed.data.packId, parsed.data.stock), {});
+  log("info", { msg: "pack stock set", actor: staff.externalId, pack: parsed.data.packId, stock: parsed.data.stock });
+  redirect(back({ done: "stock" }));
 }

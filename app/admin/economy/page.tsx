@@ -2,10 +2,11 @@ import { db } from "@/lib/db/client";
 import { UUID_PATTERN } from "@/lib/http/schemas";
 import { browseListings } from "@/lib/marketplace/service";
 import { listPacks } from "@/lib/packs/service";
+import { catalogSummary } from "@/lib/collectibles/service";
 import { checkInvariant, getWallets, listTransactions } from "@/lib/wallets/service";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, type SearchParams, TableHead, when } from "../_lib/ui";
-import { adjustWalletAction, cancelListingAction, refundSaleAction } from "./actions";
+import { adjustWalletAction, cancelListingAction, refundSaleAction, setPackStockAction } from "./actions";
 import { ECONOMY_DONE, ECONOMY_ERRORS, formatCoins } from "./shared";
 
 // The economy: the wallet ledger invariant, wallet adjustments with a reason (and a user's ledger), the pack
@@ -18,9 +19,10 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
   const error = first(sp.error);
   const userParam = first(sp.user);
   const user = userParam && UUID_PATTERN.test(userParam) ? userParam.toLowerCase() : undefined;
-  const [invariant, packs, active, sold, wallet, ledger] = await Promise.all([
+  const [invariant, packs, catalog, active, sold, wallet, ledger] = await Promise.all([
     checkInvariant(db),
     listPacks(db),
+    catalogSummary(db),
     browseListings(db, { status: "active", sort: "newest", limit: 20 }),
     browseListings(db, { status: "sold", sort: "newest", limit: 20 }),
     user ? getWallets(db, user) : undefined,
@@ -122,7 +124,7 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
       <section aria-labelledby="packs">
         <h2 id="packs">Packs</h2>
         <table style={styles.table} aria-label="Packs">
-          <TableHead columns={["Pack", "Price", "Items", "Stock", "On sale", "Odds (v)"]} />
+          <TableHead columns={["Pack", "Price", "Items", "Stock", "On sale", "Odds (v)", "Set stock"]} />
           <tbody>
             {packs.packs.map((p) => (
               <tr key={p.id} data-pack={p.id}>
@@ -136,6 +138,42 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
                 <td style={styles.td}>
                   {p.odds.rarities.map((r) => `${r.rarity} ${r.percent}% (${r.cards} cards)`).join(", ")} (v{p.odds.version})
                 </td>
+                <td style={styles.td}>
+                  {p.grantOnly ? null : (
+                    <form action={setPackStockAction} style={{ display: "flex", gap: 6 }}>
+                      <input type="hidden" name="packId" value={p.id} />
+                      <input
+                        name="stock"
+                        inputMode="numeric"
+                        aria-label={`Stock of ${p.name}`}
+                        placeholder="unlimited"
+                        style={{ ...styles.input, width: 90 }}
+                      />
+                      <button type="submit" style={styles.secondary}>
+                        Set
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="catalog">
+        <h2 id="catalog">Collectibles catalog</h2>
+        <table style={{ ...styles.table, maxWidth: 640 }} aria-label="Catalog">
+          <TableHead columns={["Rarity", "Cards", "Copies drawn", "Copies possible"]} />
+          <tbody>
+            {catalog.map((c) => (
+              <tr key={c.rarity} data-rarity={c.rarity}>
+                <th scope="row" style={styles.rowHead}>
+                  {c.rarity}
+                </th>
+                <td style={styles.td}>{c.cards}</td>
+                <td style={styles.td}>{c.minted}</td>
+                <td style={styles.td}>{c.editions}</td>
               </tr>
             ))}
           </tbody>

@@ -32,19 +32,30 @@ export const coins = z
 
 export const adjustForm = z.object({ userId: uuid, amount: coins, note: z.string().trim().min(1).max(500) });
 export const listingForm = z.object({ listingId: uuid });
+export const stockForm = z.object({
+  packId: z.string().trim().min(1).max(128),
+  stock: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,8})?$/)
+    .transform((s) => (s === "" ? null : Number(s))),
+});
 
 export const ECONOMY_ERRORS: Record<string, string> = {
   userId: "That user id is not valid.",
   amount: "Enter an amount in coins, like 12.50 or -3.00 (not 0, at most 1,000,000.00).",
   note: "Enter a reason (1-500 characters).",
   listingId: "That listing id is not valid.",
-  NOT_FOUND: "No such user or listing.",
+  stock: "Stock is a whole number, 0 or more (empty: unlimited).",
+  STOCK_BELOW_SOLD: "Stock cannot be set below the packs already sold.",
+  NOT_FOUND: "No such user, pack or listing.",
   INSUFFICIENT_FUNDS: "The balance does not cover that debit.",
   LISTING_UNAVAILABLE: "That listing cannot take this action in its state (not active, not a sale, already refunded, or the item changed hands).",
 };
 
 export const ECONOMY_DONE: Record<string, string> = {
   adjusted: "Wallet adjusted.",
+  stock: "Pack stock updated.",
   cancelled: "Listing cancelled.",
   refunded: "Sale refunded: the buyer got the price back and the item returned to the seller.",
 };

@@ -1,0 +1,23 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { pack, packParams, stockBody } from "@/lib/packs/schemas";
+import { setStock } from "@/lib/packs/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  PUT: route(
+    {
+      summary: "Set a pack's stock (staff)",
+      description:
+        "Sets how many packs are for sale in all, sold ones included (null: unlimited); never below the packs already sold (409 STOCK_BELOW_SOLD). Unknown or inactive pack: 404.",
+      tags: ["Admin"],
+      auth: "admin",
+      params: packParams,
+      body: stockBody,
+      rateLimit: "write",
+      response: pack,
+      errors: ["NOT_FOUND", "STOCK_BELOW_SOLD"],
+    },
+    ({ params, body }) => setStock(db, params.packId, body.stock),
+  ),
+});
