@@ -4,7 +4,8 @@ import { raw, type RawDb } from "../db/raw";
 import { CARD_COLUMNS, type CollectibleRow } from "../collectibles/queries";
 
 // Binders and their items. An item is a collectible its binder's owner owns: transferOwnership removes it from the
-// old owner's binders when it changes hands.
+// old owner's binders when it changes hands. Reads also count and show only items the owner still owns: an add that
+// commits while a sale's statement runs (which reads binder_items as of its start) can leave a row behind.
 
 export interface BinderRow {
   id: string;
@@ -22,7 +23,8 @@ export interface BinderRow {
 
 const BINDER = Prisma.sql`
   SELECT b.id::text AS id, b.user_id::text AS "userId", b.name, b.is_public AS "isPublic", b.position, b.cover_url AS "coverUrl",
-         b.cover_thumbhash AS "coverThumbhash", (SELECT count(*)::int FROM binder_items i WHERE i.binder_id = b.id) AS "itemCount",
+         b.cover_thumbhash AS "coverThumbhash", (SELECT count(*)::int FROM binder_items i JOIN collectibles c ON c.id = i.collectible_id AND c.owner_id = b.user_id
+          WHERE i.binder_id = b.id) AS "itemCount",
          b.created_at AS "createdAt", b.updated_at AS "updatedAt", u.is_private AS "ownerPrivate"
   FROM binders b JOIN users u ON u.id = b.user_id`;
 
@@ -71,7 +73,9 @@ export async function lockBinder(tx: DbTx, userId: string, id: string): Promise<
 }
 
 export async function countItems(tx: DbTx, binderId: string): Promise<number> {
-  const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM binder_items WHERE binder_id = ${binderId}::uuid`;
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM binder_items i JOIN binders b ON b.id = i.binder_id JOIN collectibles c ON c.id = i.collectible_id AND c.owner_id = b.user_id
+    WHERE i.binder_id = ${binderId}::uuid`;
   return row!.n;
 }
 
@@ -106,7 +110,8 @@ export function itemsOf(db: RawDb | DbTx, binderId: string, after: number | unde
   return raw(db).$queryRaw<ItemRow[]>`
     SELECT c.id::text AS id, c.serial, c.owner_id::text AS "ownerId", c.purchase_id::text AS "purchaseId", c.draw_index AS "drawIndex",
            c.acquired_at AS "acquiredAt", ${CARD_COLUMNS}, i.position, i.added_at AS "addedAt"
-    FROM binder_items i JOIN collectibles c ON c.id = i.collectible_id JOIN collectible_cards k ON k.id = c.card_id
+    FROM binder_items i JOIN binders b ON b.id = i.binder_id
+    JOIN collectibles c ON c.id = i.collectible_id AND c.owner_id = b.user_id JOIN collectible_cards k ON k.id = c.card_id
     WHERE i.binder_id = ${binderId}::uuid ${keyset}
     ORDER BY i.position
     LIMIT ${take}`;

@@ -113,6 +113,12 @@ describe("binders", () => {
     expect(after.items).toEqual([]);
     expect(after.binder.itemCount).toBe(0);
     expect((await add(seller, binder.id, item)).status).toBe(404);
+
+    // A row a racing add left behind (committed while the sale's statement ran) is neither shown nor counted.
+    await db().binderItem.create({ data: { binderId: binder.id, collectibleId: item, position: 7 } });
+    const stale = (await api("GET", `/api/v1/binders/${binder.id}`, { headers: seller.auth })).body.data;
+    expect(stale.items).toEqual([]);
+    expect(stale.binder.itemCount).toBe(0);
   });
 
   it("public binders show to others unless the profile is private; private ones never", async () => {
