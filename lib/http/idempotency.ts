@@ -17,12 +17,23 @@ export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const IDEMPOTENCY_TTL_HOURS = 24;
 export const REPLAYED_HEADER = "Idempotent-Replayed";
 
-/** The required Idempotency-Key header: 1..255 visible ASCII characters. */
-export function requireIdempotencyKey(req: Request): string {
+/** The Idempotency-Key header, or null when it is absent; a malformed one is a 400 naming the header. */
+export function idempotencyKeyOf(req: Request): string | null {
   const key = req.headers.get(IDEMPOTENCY_HEADER);
-  if (key === null || !/^[\x21-\x7e]{1,255}$/.test(key)) {
+  if (key !== null && !/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw validationError(`${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters.`, [
+      { path: `headers.${IDEMPOTENCY_HEADER.toLowerCase()}`, message: "1..255 visible ASCII characters" },
+    ]);
+  }
+  return key;
+}
+
+/** The Idempotency-Key header, required: money-moving creates cannot be retried safely without one. */
+export function requireIdempotencyKey(req: Request): string {
+  const key = idempotencyKeyOf(req);
+  if (key === null) {
     throw validationError(`Send an ${IDEMPOTENCY_HEADER} header of 1 to 255 visible ASCII characters (a UUID, say): a retry with it never moves money twice.`, [
-      { path: `headers.${IDEMPOTENCY_HEADER.toLowerCase()}`, message: key === null ? "required" : "1..255 visible ASCII characters" },
+      { path: `headers.${IDEMPOTENCY_HEADER.toLowerCase()}`, message: "required" },
     ]);
   }
   return key;

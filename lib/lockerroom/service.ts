@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../http/cursor";
 import { DomainError, notFound, validationError } from "../http/errors";
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../http/idempotency";
 import { keysetPage } from "../http/page";
 import { reply } from "../http/reply";
 import { attachLockerMedia } from "../uploads/service";
@@ -29,7 +30,7 @@ import {
   softDelete,
   type PostRow,
 } from "./queries";
-import { EDIT_WINDOW_MINUTES, IDEMPOTENCY_KEY_HEADER, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./schemas";
+import { EDIT_WINDOW_MINUTES, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./schemas";
 
 // Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
@@ -96,18 +97,6 @@ function publishTime(scheduledFor: string | undefined, now: Date, path: string) 
   return { publishAt: at, scheduled: true };
 }
 
-/** The Idempotency-Key header: 1..255 visible ASCII characters, or none. */
-export function idempotencyKeyOf(req: Request): string | null {
-  const key = req.headers.get(IDEMPOTENCY_KEY_HEADER);
-  if (key === null) return null;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw validationError(`${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 visible ASCII characters.`, [
-      { path: `headers.${IDEMPOTENCY_KEY_HEADER.toLowerCase()}`, message: "1..255 visible ASCII characters" },
-    ]);
-  }
-  return key;
-}
-
 const requestHash = (input: CreatePostInput) => createHash("sha256").update(JSON.stringify(input)).digest("hex");
 
 /** The first post of a used key, replayed; a different request under the same key is 409. */
@@ -115,12 +104,12 @@ async function replay(db: Db, user: AuthUser, key: string, hash: string) {
   const first = await postByIdempotencyKey(db, user.id, key);
   if (!first) return undefined;
   if (first.requestHash !== hash) {
-    throw new DomainError("IDEMPOTENCY_KEY_REUSED", `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different post.`);
+    throw new DomainError("IDEMPOTENCY_KEY_REUSED", `This ${IDEMPOTENCY_HEADER} was already used for a different post.`);
   }
   const post = await postById(db, user, first.id);
   // The first post may have been deleted or hidden since: the key still answers for it, as it was.
   if (!post) throw notFound("Post");
-  return reply(toPost(post, user), { status: 201, headers: { "Idempotent-Replayed": "true" } });
+  return reply(toPost(post, user), { status: 201, headers: { [REPLAYED_HEADER]: "true" } });
 }
 
 /**

@@ -1,18 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import {
-  ALT_MAX,
-  CONTENT_MAX,
-  createPostBody,
-  feedQuery,
-  IDEMPOTENCY_KEY_HEADER,
-  MEDIA_MAX,
-  post,
-  postPage,
-  SCHEDULE_MAX_DAYS,
-} from "@/lib/lockerroom/schemas";
-import { createPost, feed, idempotencyKeyOf } from "@/lib/lockerroom/service";
+import { ALT_MAX, CONTENT_MAX, createPostBody, feedQuery, MEDIA_MAX, post, postPage, SCHEDULE_MAX_DAYS } from "@/lib/lockerroom/schemas";
+import { createPost, feed } from "@/lib/lockerroom/service";
+import { IDEMPOTENCY_HEADER, idempotencyKeyOf } from "@/lib/http/idempotency";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -40,7 +31,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "a poll of 2..5 distinct options open 5 minutes to 31 days; `visibility` public (default) or private (the team's fans: a private post needs a team). " +
         "`authorTeamId` (alias `postAsTeamId`) posts as a team: its staff accounts and staff only (403 CANNOT_POST_AS_TEAM; both given and different is 400). " +
         `\`scheduledFor\` publishes later (in the future, at most ${SCHEDULE_MAX_DAYS} days ahead): the post is listed in GET /api/locker-room/scheduled until then. ` +
-        `An \`${IDEMPOTENCY_KEY_HEADER}\` header (1..255 visible ASCII) makes retries safe: the same key with the same body answers the first post (201, \`Idempotent-Replayed: true\`), also under concurrent retries; with another body 409 IDEMPOTENCY_KEY_REUSED. Keys are kept with the post. ` +
+        `An \`${IDEMPOTENCY_HEADER}\` header (1..255 visible ASCII) makes retries safe: the same key with the same body answers the first post (201, \`Idempotent-Replayed: true\`), also under concurrent retries; with another body 409 IDEMPOTENCY_KEY_REUSED. Keys are kept with the post. ` +
         "Every 400 names the field. Rate-limited per user (policy ugc).",
       tags: ["Locker room"],
       auth: "bearer",
