@@ -1,14 +1,10 @@
 import { z } from "zod";
 import { collectible } from "../collectibles/schemas";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 export const BINDERS_MAX = 50;
 export const BINDER_ITEMS_MAX = 500;
-const uuid = (what: string) =>
-  z
-    .string()
-    .regex(UUID_PATTERN, "Expected a UUID")
-    .meta({ description: `${what} (UUID).` });
+const uuid = (what: string) => uuidString(`${what} (UUID).`);
 const name = z.string().trim().min(1).max(60).meta({ description: "1..60 characters." });
 
 export const binder = z

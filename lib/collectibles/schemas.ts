@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageSchema } from "../http/page";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 export const RARITIES = ["common", "rare", "epic", "legendary"] as const;
 export const rarity = z.enum(RARITIES).meta({ description: "common, rare, epic or legendary (rising scarcity)." });
@@ -59,5 +59,5 @@ export const cardsQuery = z.strictObject({ teamId: teamFilter, rarity: rarity.op
 export const cardPage = pageSchema("cards", card, { id: "CollectibleCardPage" });
 
 export const collectibleParams = z.strictObject({
-  collectibleId: z.string().regex(UUID_PATTERN, "Expected a UUID").meta({ description: "Collectible id (UUID)." }),
+  collectibleId: uuidString("Collectible id (UUID)."),
 });

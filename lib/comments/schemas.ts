@@ -1,13 +1,9 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 export const COMMENT_MAX = 1_000;
 
-const uuid = (name: string) =>
-  z
-    .string()
-    .regex(UUID_PATTERN, `${name} must be a UUID`)
-    .transform((id) => id.toLowerCase());
+const uuid = (name: string) => uuidString(`${name} (UUID).`, `${name} must be a UUID`);
 
 export const commentParams = z.strictObject({ postId: uuid("postId"), commentId: uuid("commentId") });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageSchema } from "../http/page";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 export const pendingNftsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 50) });
 
@@ -59,9 +59,7 @@ export const mintRequest = z
 
 export const mintResponse = z.object({ mint: mintRequest }).meta({ id: "NftMintResponse" });
 export const mintPage = pageSchema("mints", mintRequest, { id: "NftMintPage" });
-export const mintBody = z
-  .strictObject({ collectibleId: z.string().regex(UUID_PATTERN, "Expected a UUID").meta({ description: "A collectible the caller owns." }) })
-  .meta({ id: "NftMintCreate" });
+export const mintBody = z.strictObject({ collectibleId: uuidString("A collectible the caller owns.") }).meta({ id: "NftMintCreate" });
 export const mintsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 20) });
 export const mintRun = z
   .object({ claimed: z.number().int(), minted: z.number().int(), retrying: z.number().int(), failed: z.number().int() })

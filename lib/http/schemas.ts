@@ -47,4 +47,12 @@ export const idString = z
 /** A UUID in its canonical text form (our uuid primary keys). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A UUID in a path, query or body, lower-cased as PostgreSQL prints it. */
+export const uuidString = (description: string, message = "Must be a UUID") =>
+  z
+    .string()
+    .regex(UUID_PATTERN, message)
+    .transform((id) => id.toLowerCase())
+    .meta({ description });
+
 export const isoDateTime = z.string().meta({ format: "date-time" });

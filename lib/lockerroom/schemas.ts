@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boolQuery, cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 import { teamSummary } from "../teams/schemas";
 
 // Limits of a post (README "Locker room"), as Mastodon's validators set them where it has one.
@@ -14,13 +14,8 @@ export const POLL_MAX_SECONDS = 31 * 24 * 3600;
 export const SCHEDULE_MAX_DAYS = 90;
 export const EDIT_WINDOW_MINUTES = 60;
 export const LINEUP_MAX_SLOTS = 30;
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 
-const uuid = (name: string) =>
-  z
-    .string()
-    .regex(UUID_PATTERN, `${name} must be a UUID`)
-    .transform((id) => id.toLowerCase());
+const uuid = (name: string) => uuidString(`${name} (UUID).`, `${name} must be a UUID`);
 
 const teamId = z.string().min(1).max(64);
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { collectible, rarity } from "../collectibles/schemas";
 import { pageSchema } from "../http/page";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 /** The marketplace fee, in basis points of the sale price, kept from the seller's proceeds (rounded down). */
 export const FEE_BPS = 500;
@@ -12,11 +12,7 @@ export const OFFER_DEFAULT_HOURS = 72;
 export const OFFER_MAX_HOURS = 168;
 export const CART_MAX_LINES = 20;
 
-const uuid = (name: string) =>
-  z
-    .string()
-    .regex(UUID_PATTERN, `Expected a UUID`)
-    .meta({ description: `${name} (UUID).` });
+const uuid = (name: string) => uuidString(`${name} (UUID).`);
 const money = (what: string) =>
   z
     .number()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 // Reports of posts and comments, the staff moderation queue, hiding and restoring, and posting suspensions.
 
@@ -13,12 +13,7 @@ export const SUSPENSION_REASON_MAX = 500;
 /** How many of a target's most recent open reports the queue shows with it. */
 export const QUEUE_LATEST_REPORTS = 3;
 
-const uuid = (description: string) =>
-  z
-    .string()
-    .regex(UUID_PATTERN, "Must be a UUID")
-    .transform((id) => id.toLowerCase())
-    .meta({ description });
+const uuid = uuidString;
 
 export const postIdParams = z.strictObject({ postId: uuid("Post id (UUID).") });
 export const commentIdParams = z.strictObject({ commentId: uuid("Comment id (UUID).") });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 import { teamSummary } from "../teams/schemas";
 
 export const NOTIFICATION_TYPES = [
@@ -27,12 +27,7 @@ export const GAME_ALERT_WINDOW_HOURS = 24;
 export const RATING_WINDOW_HOURS = 48;
 export const REP_MILESTONES = [100, 500, 1000, 5000] as const;
 
-const uuid = (description: string) =>
-  z
-    .string()
-    .regex(UUID_PATTERN, "Must be a UUID")
-    .transform((id) => id.toLowerCase())
-    .meta({ description });
+const uuid = uuidString;
 
 export const notificationIdParams = z.strictObject({ notificationId: uuid("Notification id (UUID).") });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { collectible, rarity, RARITIES } from "../collectibles/schemas";
 import { pageSchema } from "../http/page";
-import { boolQuery, cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 const rarityRecord = <T extends z.ZodType>(value: T) => z.object(Object.fromEntries(RARITIES.map((r) => [r, value])) as Record<(typeof RARITIES)[number], T>);
 
@@ -117,7 +117,7 @@ export const stockBody = z
   .meta({ id: "PackStock" });
 
 export const purchaseParams = z.strictObject({
-  purchaseId: z.string().regex(UUID_PATTERN, "Expected a UUID").meta({ description: "Pack purchase id (UUID)." }),
+  purchaseId: uuidString("Pack purchase id (UUID)."),
 });
 export const purchasesQuery = z.strictObject({
   unopened: boolQuery("true: only purchases not opened yet."),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 import { pageSchema } from "../http/page";
 
 export const CURRENCIES = ["COIN"] as const;
@@ -46,7 +46,7 @@ export const transactionPage = pageSchema("transactions", walletTransaction, { i
 
 export const adjustmentBody = z
   .strictObject({
-    userId: z.string().regex(UUID_PATTERN, "Expected a UUID").meta({ description: "The user's id." }),
+    userId: uuidString("The user's id."),
     currency: currency.optional().default("COIN"),
     amount: z
       .number()

@@ -15,6 +15,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: userParams,
       response: bindersResponse,
     },
-    ({ user, params }) => listBinders(db, user?.id ?? null, params.userId.toLowerCase()),
+    ({ user, params }) => listBinders(db, user?.id ?? null, params.userId),
   ),
 });

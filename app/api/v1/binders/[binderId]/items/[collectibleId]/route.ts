@@ -17,6 +17,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: removed,
       errors: ["NOT_FOUND"],
     },
-    ({ user, params }) => removeItem(db, user.id, params.binderId, params.collectibleId.toLowerCase()),
+    ({ user, params }) => removeItem(db, user.id, params.binderId, params.collectibleId),
   ),
 });
