@@ -94,6 +94,11 @@ export async function insertItem(tx: DbTx, userId: string, binderId: string, col
   return !row!.owned ? "not_owner" : row!.added ? "added" : "present";
 }
 
+export async function hasItem(db: RawDb | DbTx, binderId: string, collectibleId: string): Promise<boolean> {
+  const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM binder_items WHERE binder_id = ${binderId}::uuid AND collectible_id = ${collectibleId}::uuid`;
+  return rows.length > 0;
+}
+
 export const deleteItem = (db: RawDb | DbTx, binderId: string, collectibleId: string) =>
   raw(db).$executeRaw`DELETE FROM binder_items WHERE binder_id = ${binderId}::uuid AND collectible_id = ${collectibleId}::uuid`;
 

@@ -1,5 +1,6 @@
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
+import { lockUser } from "../db/tx";
 import type { RawDb } from "../db/raw";
 import { toCollectible } from "../collectibles/service";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
@@ -12,6 +13,7 @@ import {
   countItems,
   deleteBinder,
   deleteItem,
+  hasItem,
   insertBinder,
   insertItem,
   itemsOf,
@@ -73,7 +75,7 @@ export async function getBinder(db: RawDb | DbTx, viewerId: string | null, binde
 export async function createBinder(db: Db, userId: string, input: { name: string; isPublic: boolean }) {
   const id = uuidv7();
   await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    await lockUser(tx, userId);
     if ((await countBinders(tx, userId)) >= BINDERS_MAX) throw new DomainError("BINDER_LIMIT_REACHED", `You have ${BINDERS_MAX} binders, the most allowed.`);
     await insertBinder(tx, { id, userId, ...input });
   });
@@ -100,15 +102,14 @@ export async function removeBinder(db: RawDb | DbTx, userId: string, binderId: s
 /** Puts the caller's binders in the given order: exactly their binder ids, each once. */
 export async function orderBinders(db: Db, userId: string, binderIds: string[]) {
   await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    await lockUser(tx, userId);
     const mine = (await bindersOf(tx, userId, false)).map((b) => b.id);
-    const given = binderIds.map((id) => id.toLowerCase());
-    if (given.length !== mine.length || new Set(given).size !== given.length || !given.every((id) => mine.includes(id))) {
+    if (binderIds.length !== mine.length || new Set(binderIds).size !== binderIds.length || !binderIds.every((id) => mine.includes(id))) {
       throw validationError("binderIds must list each of your binders exactly once.", [
         { path: "body.binderIds", message: "each of your binders exactly once" },
       ]);
     }
-    await reorderBinders(tx, userId, given);
+    await reorderBinders(tx, userId, binderIds);
   });
   return listBinders(db, userId, userId);
 }
@@ -117,9 +118,8 @@ export async function orderBinders(db: Db, userId: string, binderIds: string[]) 
 export async function addItem(db: Db, userId: string, binderId: string, collectibleId: string) {
   const created = await db.$transaction(async (tx) => {
     if (!(await lockBinder(tx, userId, binderId))) throw notFound("Binder");
-    if ((await countItems(tx, binderId)) >= BINDER_ITEMS_MAX) {
-      const present = await tx.$queryRaw<unknown[]>`SELECT 1 FROM binder_items WHERE binder_id = ${binderId}::uuid AND collectible_id = ${collectibleId}::uuid`;
-      if (present.length === 0) throw new DomainError("BINDER_FULL", `A binder holds at most ${BINDER_ITEMS_MAX} items.`);
+    if ((await countItems(tx, binderId)) >= BINDER_ITEMS_MAX && !(await hasItem(tx, binderId, collectibleId))) {
+      throw new DomainError("BINDER_FULL", `A binder holds at most ${BINDER_ITEMS_MAX} items.`);
     }
     const outcome = await insertItem(tx, userId, binderId, collectibleId);
     if (outcome === "not_owner") throw notFound("Collectible");

@@ -54,6 +54,17 @@ export async function collectibleById(db: RawDb | DbTx, id: string): Promise<Col
   return row;
 }
 
+/** The collectible's owner; none for an unknown collectible. */
+export async function ownerOf(db: RawDb | DbTx, collectibleId: string): Promise<string | undefined> {
+  const [row] = await raw(db).$queryRaw<{ ownerId: string }[]>`SELECT owner_id::text AS "ownerId" FROM collectibles WHERE id = ${collectibleId}::uuid`;
+  return row?.ownerId;
+}
+
+export async function cardExists(db: RawDb | DbTx, cardId: string): Promise<boolean> {
+  const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM collectible_cards WHERE id = ${cardId}`;
+  return rows.length > 0;
+}
+
 /** The collectibles drawn by pack openings (one statement for a page of purchases). */
 export function collectiblesOfPurchases(db: RawDb | DbTx, purchaseIds: string[]) {
   return raw(db).$queryRaw<CollectibleRow[]>`${COLLECTIBLE} WHERE c.purchase_id = ANY(${purchaseIds}::uuid[])`;

@@ -1,14 +1,15 @@
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
+import { lockUser } from "../db/tx";
 import type { RawDb } from "../db/raw";
-import { transferOwnership } from "../collectibles/queries";
+import { cardExists, ownerOf, transferOwnership } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../http/cursor";
 import { DomainError, notFound, validationError } from "../http/errors";
 import { idempotent, sweepIdempotencyKeys } from "../http/idempotency";
 import { keysetPage } from "../http/page";
 import { UUID_PATTERN } from "../http/schemas";
-import { credit, lockWallets, pay } from "../wallets/service";
+import { credit, getWallets, lockWallets, pay } from "../wallets/service";
 import {
   bidsOf,
   cartOf,
@@ -398,9 +399,9 @@ async function refundOffer(tx: DbTx, o: OfferRow) {
 /** An offer on an item, listed or not: the amount is held from the caller's wallet until it closes. */
 export async function makeOffer(db: Db, userId: string, input: { collectibleId: string; amount: number; expiresInHours: number }, key: string) {
   return idempotent(db, { userId, key, route: "POST /api/v1/marketplace/offers", request: input, status: 201 }, async (tx) => {
-    const [item] = await tx.$queryRaw<{ ownerId: string }[]>`SELECT owner_id::text AS "ownerId" FROM collectibles WHERE id = ${input.collectibleId}::uuid`;
-    if (!item) throw notFound("Collectible");
-    if (item.ownerId === userId) throw own();
+    const ownerId = await ownerOf(tx, input.collectibleId);
+    if (!ownerId) throw notFound("Collectible");
+    if (ownerId === userId) throw own();
     const id = uuidv7();
     const inserted = await insertOffer(tx, {
       id,
@@ -530,7 +531,7 @@ export async function addToCart(db: Db, userId: string, listingId: string) {
     if (l.status !== "active" || l.listingKind !== "fixed") throw unavailable("Only active fixed-price listings go in a cart.");
     if (l.sellerId === userId) throw own();
     // Lines are counted under the user's row lock, so concurrent adds cannot pass the cap.
-    await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    await lockUser(tx, userId);
     const lines = await cartOf(tx, userId);
     if (!lines.some((x) => x.listingId === listingId) && lines.length >= CART_MAX_LINES) {
       throw new DomainError("CART_FULL", `A cart holds at most ${CART_MAX_LINES} lines.`);
@@ -584,8 +585,8 @@ export async function checkout(db: Db, userId: string, key: string) {
       userId,
       locked.map((l) => l.id),
     );
-    const [wallet] = await tx.$queryRaw<{ balance: number }[]>`SELECT balance FROM wallets WHERE user_id = ${userId}::uuid AND currency = 'COIN'`;
-    return { orders, total: orders.reduce((s, o) => s + o.price, 0), balance: wallet!.balance };
+    const { wallets } = await getWallets(tx, userId);
+    return { orders, total: orders.reduce((s, o) => s + o.price, 0), balance: wallets.find((w) => w.currency === "COIN")!.balance };
   });
 }
 
@@ -610,12 +611,10 @@ export async function addWish(db: RawDb | DbTx, userId: string, input: WishlistI
   } else if (input.itemType === "collectible") {
     if (!UUID_PATTERN.test(input.itemId!))
       throw validationError("itemId must be a collectible id (UUID).", [{ path: "body.itemId", message: "Expected a UUID" }]);
-    const [c] = await db.$queryRaw<unknown[]>`SELECT 1 FROM collectibles WHERE id = ${input.itemId}::uuid`;
-    if (!c) throw notFound("Collectible");
+    if (!(await ownerOf(db, input.itemId!))) throw notFound("Collectible");
     item = { itemType: "collectible", itemId: input.itemId!.toLowerCase(), listingId: null };
   } else {
-    const [c] = await db.$queryRaw<unknown[]>`SELECT 1 FROM collectible_cards WHERE id = ${input.itemId}`;
-    if (!c) throw notFound("Card");
+    if (!(await cardExists(db, input.itemId!))) throw notFound("Card");
     item = { itemType: "card", itemId: input.itemId!, listingId: null };
   }
   const { id, created } = await insertWish(db, { userId, ...item });

@@ -201,6 +201,14 @@ export interface CommentState {
   hiddenAt: Date | null;
 }
 
+/** Whether the reported post or comment exists (in any state). */
+export async function targetExists(db: Db, target: ReportTarget): Promise<boolean> {
+  const rows = target.postId
+    ? await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM posts WHERE id = ${target.postId}::uuid`
+    : await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM post_comments WHERE id = ${target.commentId}::uuid`;
+  return rows.length > 0;
+}
+
 /** The comment's post id (no lock): what to lock first. */
 export async function commentPostId(db: Db, commentId: string) {
   const [row] = await raw(db).$queryRaw<{ postId: string }[]>`SELECT post_id::text AS "postId" FROM post_comments WHERE id = ${commentId}::uuid`;

@@ -7,7 +7,7 @@ import { log } from "../http/log";
 import { keysetPage } from "../http/page";
 import { UUID_PATTERN } from "../http/schemas";
 import { blockedBetween, visiblePost } from "../lockerroom/access";
-import { raw } from "../db/raw";
+import { commentState } from "../comments/queries";
 import {
   adjustCommentCounters,
   commentPostId,
@@ -25,6 +25,7 @@ import {
   setPostHidden,
   snapshots,
   suspensionsOf,
+  targetExists,
   toReport,
   toStaffReport,
   toSuspension,
@@ -58,10 +59,8 @@ export async function reportPost(db: Db, reporter: Reporter, postId: string, rea
  */
 export async function reportComment(db: Db, reporter: Reporter, postId: string, commentId: string, reason: ReportReason, note?: string) {
   await visiblePost(db, postId, reporter);
-  const [comment] = await raw(db).$queryRaw<{ authorId: string; deletedAt: Date | null; hiddenAt: Date | null }[]>`
-    SELECT author_id::text AS "authorId", deleted_at AS "deletedAt", hidden_at AS "hiddenAt"
-    FROM post_comments WHERE id = ${commentId}::uuid AND post_id = ${postId}::uuid`;
-  if (!comment) throw notFound("Comment");
+  const comment = await commentState(db, commentId);
+  if (!comment || comment.postId !== postId) throw notFound("Comment");
   if (!reporter.isAdmin && (comment.deletedAt || comment.hiddenAt || (await blockedBetween(db, reporter.id, comment.authorId)))) throw notFound("Comment");
   if (comment.authorId === reporter.id) throw ownContent("comment");
   const row = await insertReport(db, reporter.id, { commentId }, reason, note || null);
@@ -174,10 +173,7 @@ export async function setCommentVisibility(db: Db, commentId: string, staffId: s
 
 /** Dismisses the target's open reports (resolution "dismissed"); 404 for an unknown target. */
 export async function dismissReports(db: DbTx, target: ReportTarget, staffId: string) {
-  const exists = target.postId
-    ? await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM posts WHERE id = ${target.postId}::uuid`
-    : await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM post_comments WHERE id = ${target.commentId}::uuid`;
-  if (!exists.length) throw notFound(target.postId ? "Post" : "Comment");
+  if (!(await targetExists(db, target))) throw notFound(target.postId ? "Post" : "Comment");
   const resolvedReports = await resolveReports(db, target, staffId, "dismissed");
   log("info", { msg: "reports dismissed", actor: staffId, ...target, resolvedReports });
   return { postId: target.postId ?? null, commentId: target.commentId ?? null, resolvedReports };

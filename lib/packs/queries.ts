@@ -171,11 +171,12 @@ export async function insertActiveSeed(db: RawDb | DbTx, s: { id: string; seed: 
     ON CONFLICT (active_slot) DO NOTHING`;
 }
 
-/** Retires the active seed (its seed becomes public); none when none was active. */
-export async function retireActiveSeed(tx: DbTx): Promise<string | undefined> {
-  const [row] = await tx.$queryRaw<{ id: string }[]>`
-    UPDATE draw_seeds SET active_slot = NULL, retired_at = now() WHERE active_slot = 1 RETURNING id::text AS id`;
-  return row?.id;
+/** Retires the active seed (its seed becomes public) and answers it; none when none was active. */
+export async function retireActiveSeed(tx: DbTx): Promise<SeedRow | undefined> {
+  const [row] = await tx.$queryRaw<SeedRow[]>`
+    UPDATE draw_seeds SET active_slot = NULL, retired_at = now() WHERE active_slot = 1
+    RETURNING id::text AS id, seed_hash AS "seedHash", seed, false AS active, created_at AS "createdAt", retired_at AS "retiredAt"`;
+  return row;
 }
 
 /** Seeds newest first (keyset on the time-ordered id). */

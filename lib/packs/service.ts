@@ -237,10 +237,9 @@ export async function setStock(db: RawDb | DbTx, packId: string, stock: number |
 /** Retires the seed in use (revealing it) and puts a new one in use. Openings in flight keep the seed they read. */
 export async function rotateSeed(db: Db) {
   return db.$transaction(async (tx) => {
-    const retiredId = await retireActiveSeed(tx);
+    const retired = await retireActiveSeed(tx);
     const seed = newSeed();
     await insertActiveSeed(tx, { id: uuidv7(), seed, seedHash: seedHashOf(seed) });
-    const [retired] = retiredId ? (await seedsPage(tx, undefined, 2)).filter((s) => s.id === retiredId) : [];
     return { retired: retired ? toSeed(retired) : null, active: toSeed((await activeSeed(tx))!) };
   });
 }

@@ -1,5 +1,6 @@
 import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
+import { lockUser } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { keysetPage } from "../http/page";
@@ -47,8 +48,7 @@ export async function listTransactions(db: RawDb | DbTx, userId: string, q: { cu
 /** A staff credit or debit with its reason; a debit beyond the balance is 409 INSUFFICIENT_FUNDS. */
 export async function adjust(db: Db, input: AdjustmentInput, staffId: string) {
   return db.$transaction(async (tx) => {
-    const [user] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${input.userId}::uuid`;
-    if (!user) throw notFound("User");
+    if (!(await lockUser(tx, input.userId))) throw notFound("User");
     const m: Movement = {
       userId: input.userId,
       currency: input.currency,
