@@ -177,3 +177,45 @@ export async function poster(opts: { admin?: boolean; terms?: boolean } = {}) {
   if (res.status !== 200) throw new Error(`could not sign up a poster: ${res.status} ${res.text}`);
   return { ...user, id: await userIdOf(user.sub) };
 }
+
+/**
+ * A signed-up fan (users row created), with `coins` minor units credited by a staff member of its own: staff
+ * adjustments are rate-limited per staff member (policy money), and tests fund many fans.
+ */
+export async function fan(coins = 0) {
+  const user = newUser();
+  const res = await api("GET", "/api/user", { headers: user.auth });
+  if (res.status !== 200) throw new Error(`could not sign up a fan: ${res.status} ${res.text}`);
+  const id = await userIdOf(user.sub);
+  if (coins > 0) {
+    const staff = newUser({ admin: true });
+    const funded = await api("POST", "/api/admin/wallets/adjustments", { headers: staff.auth, json: { userId: id, amount: coins, note: "test funds" } });
+    if (funded.status !== 201) throw new Error(`could not fund a fan: ${funded.status} ${funded.text}`);
+  }
+  return { ...user, id };
+}
+
+/**
+ * A catalog card of one test file's own (so its copies and listings never meet another file's), created on first
+ * use; `give(ownerId)` inserts its next serial for the user and answers the collectible's id.
+ */
+export function testCard(name: string, rarity: "common" | "rare" | "epic" | "legendary", editionSize: number) {
+  const id = `cc_test_${randomUUID().slice(0, 8)}`;
+  let serial = 0;
+  let created: Promise<unknown> | undefined;
+  const create = () =>
+    (created ??= db()
+      .team.findFirstOrThrow({ where: { archivedAt: null }, select: { id: true } })
+      .then((team) => db().collectibleCard.create({ data: { id, kind: "team", teamId: team.id, name, rarity, editionSize } })));
+  return {
+    id,
+    create,
+    async give(ownerId: string): Promise<string> {
+      await create();
+      const n = ++serial;
+      const c = await db().collectible.create({ data: { cardId: id, serial: n, ownerId } });
+      await db().collectibleCard.update({ where: { id }, data: { mintedCount: { increment: 1 } } });
+      return c.id;
+    },
+  };
+}

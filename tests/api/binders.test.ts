@@ -1,27 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { transferOwnership } from "../../lib/collectibles/queries";
-import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { api, db, errorOf, fan, testCard } from "../helpers";
 
 // Binders: the fans' albums of owned collectibles; visibility like profiles; caps under concurrency.
 
-const CARD = `cc_bnd_${randomUUID().slice(0, 8)}`;
-let serial = 0;
-beforeAll(async () => {
-  const team = await db().team.findFirstOrThrow({ where: { archivedAt: null }, select: { id: true } });
-  await db().collectibleCard.create({ data: { id: CARD, kind: "team", teamId: team.id, name: "Binder test card", rarity: "common", editionSize: 100_000 } });
-});
-
-async function fan() {
-  const user = newUser();
-  expect((await api("GET", "/api/user", { headers: user.auth })).status).toBe(200);
-  return { ...user, id: await userIdOf(user.sub) };
-}
+const card = testCard("Binder test card", "common", 100_000);
+const CARD = card.id;
 type Fan = Awaited<ReturnType<typeof fan>>;
-async function give(f: Fan) {
-  serial++;
-  return (await db().collectible.create({ data: { cardId: CARD, serial, ownerId: f.id } })).id;
-}
+const give = (f: Fan) => card.give(f.id);
 const create = (f: Fan, json: unknown) => api("POST", "/api/v1/binders", { headers: f.auth, json });
 const add = (f: Fan, binderId: string, collectibleId: string) => api("POST", `/api/v1/binders/${binderId}/items`, { headers: f.auth, json: { collectibleId } });
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { RARITY_ORDER, verifyDraw, type Rarity, type Weights } from "../../lib/packs/draw";
-import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { api, db, errorOf, fan, newUser } from "../helpers";
 
 // Wallets, packs, openings and collectibles end to end: money and ownership exact under concurrency.
 
@@ -10,18 +10,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const staffMember = () => newUser({ admin: true });
 const staff = staffMember();
 const key = () => randomUUID();
-
-/** A signed-up fan (users row created) with `coins` minor units credited by staff. */
-async function fan(coins = 0) {
-  const user = newUser();
-  expect((await api("GET", "/api/user", { headers: user.auth })).status).toBe(200);
-  const id = await userIdOf(user.sub);
-  if (coins > 0) {
-    const res = await api("POST", "/api/admin/wallets/adjustments", { headers: staffMember().auth, json: { userId: id, amount: coins, note: "test funds" } });
-    expect(res.status).toBe(201);
-  }
-  return { ...user, id };
-}
 
 const balance = async (auth: Record<string, string>) => (await api("GET", "/api/v1/wallet", { headers: auth })).body.data.wallets[0].balance as number;
 const buy = (auth: Record<string, string>, packId: string, k: string | null = key()) =>

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { inject } from "vitest";
-import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { api, db, errorOf, fan, newUser, testCard } from "../helpers";
 
 // The marketplace end to end: listings, buying, auctions and their settlement, offers, cart and checkout, the
 // wishlist. Money and ownership are checked in the wallets and the database after every race.
@@ -13,35 +12,14 @@ const FEE = (price: number) => Math.floor((price * 500) / 10_000);
 
 type Fan = Awaited<ReturnType<typeof fan>>;
 
-/** A signed-up fan with `coins` minor units (credited by a staff member of its own: staff adjustments are rate-limited). */
-async function fan(coins = 0) {
-  const user = newUser();
-  expect((await api("GET", "/api/user", { headers: user.auth })).status).toBe(200);
-  const id = await userIdOf(user.sub);
-  if (coins > 0) {
-    const staff = newUser({ admin: true });
-    const res = await api("POST", "/api/admin/wallets/adjustments", { headers: staff.auth, json: { userId: id, amount: coins, note: "test funds" } });
-    expect(res.status).toBe(201);
-  }
-  return { ...user, id };
-}
-
 const balance = async (f: Fan) => (await api("GET", "/api/v1/wallet", { headers: f.auth })).body.data.wallets[0].balance as number;
 const ownerOf = async (collectibleId: string) => (await db().collectible.findUniqueOrThrow({ where: { id: collectibleId } })).ownerId;
 
-// This file's own card, so its listings never meet another test's; copies are inserted with the next serial.
-const CARD = `cc_mkt_${randomUUID().slice(0, 8)}`;
-let serial = 0;
-beforeAll(async () => {
-  const team = await db().team.findFirstOrThrow({ where: { archivedAt: null }, select: { id: true } });
-  await db().collectibleCard.create({ data: { id: CARD, kind: "team", teamId: team.id, name: "Market test card", rarity: "epic", editionSize: 10_000 } });
-});
-async function give(f: Fan): Promise<string> {
-  serial++;
-  const c = await db().collectible.create({ data: { cardId: CARD, serial, ownerId: f.id } });
-  await db().collectibleCard.update({ where: { id: CARD }, data: { mintedCount: serial } });
-  return c.id;
-}
+// This file's own card, so its listings never meet another test's.
+const card = testCard("Market test card", "epic", 10_000);
+const CARD = card.id;
+beforeAll(() => card.create());
+const give = (f: Fan) => card.give(f.id);
 
 const list = (f: Fan, json: unknown) => api("POST", "/api/v1/marketplace/listings", { headers: f.auth, json });
 const buy = (f: Fan, listingId: string, k = key()) =>

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, inject, it } from "vitest";
-import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { describe, expect, inject, it } from "vitest";
+import { api, db, errorOf, fan as signedUp, testCard } from "../helpers";
 
 // The NFT mint queue: the linked wallet, mint requests (one per item), the worker with the fixture provider
 // (lib/economy/provider.ts: 0x00000000fa11… fails twice, 0x00000000dead… always), retries with backoff.
@@ -9,23 +9,14 @@ const cronSecret = () => (inject("fixtures").sync as { cronSecret: string }).cro
 const worker = () => api("GET", "/api/cron/nft-mints", { headers: { authorization: `Bearer ${cronSecret()}` } });
 const address = (prefix = "0x") => (prefix + randomUUID().replace(/-/g, "") + "00000000000000000000").slice(0, 42);
 
-const CARD = `cc_nft_${randomUUID().slice(0, 8)}`;
-let serial = 0;
-beforeAll(async () => {
-  const team = await db().team.findFirstOrThrow({ where: { archivedAt: null }, select: { id: true } });
-  await db().collectibleCard.create({ data: { id: CARD, kind: "team", teamId: team.id, name: "Mint test card", rarity: "rare", editionSize: 10_000 } });
-});
+const card = testCard("Mint test card", "rare", 10_000);
+const give = card.give;
 
+/** A signed-up fan with `wallet` linked (none when null). */
 async function fan(wallet: string | null = address()) {
-  const user = newUser();
-  expect((await api("GET", "/api/user", { headers: user.auth })).status).toBe(200);
-  const id = await userIdOf(user.sub);
-  if (wallet) expect((await api("PUT", "/api/v1/nfts/wallet", { headers: user.auth, json: { address: wallet } })).status).toBe(200);
-  return { ...user, id };
-}
-async function give(userId: string) {
-  serial++;
-  return (await db().collectible.create({ data: { cardId: CARD, serial, ownerId: userId } })).id;
+  const f = await signedUp();
+  if (wallet) expect((await api("PUT", "/api/v1/nfts/wallet", { headers: f.auth, json: { address: wallet } })).status).toBe(200);
+  return f;
 }
 const mint = (auth: Record<string, string>, collectibleId: string) => api("POST", "/api/v1/nfts/mints", { headers: auth, json: { collectibleId } });
 const due = (id: string) => db().$executeRaw`UPDATE nft_mints SET next_attempt_at = now() WHERE id = ${id}::uuid`;

@@ -1,4 +1,3 @@
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { UNDOCUMENTED_ERROR_CODE } from "./server-log";
 import { provideServer, startTestServer } from "./test-server";
@@ -59,17 +58,15 @@ export default async function setup(project: TestProject) {
   };
 }
 
+/** The wallets whose balance is not the sum of their ledger (lib/wallets' own check). */
 async function walletsOffLedger(databaseUrl: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const { createDb } = await import("../../lib/db/client");
+  const { checkInvariant } = await import("../../lib/wallets/service");
+  const db = createDb(databaseUrl, 1);
   try {
-    const { rows } = await client.query(`
-      SELECT w.user_id, w.currency, w.balance, coalesce(sum(t.amount), 0) AS ledger
-      FROM wallets w LEFT JOIN wallet_transactions t ON t.user_id = w.user_id AND t.currency = w.currency
-      GROUP BY w.user_id, w.currency, w.balance HAVING w.balance <> coalesce(sum(t.amount), 0)`);
-    return rows;
+    return (await checkInvariant(db)).mismatches;
   } finally {
-    await client.end();
+    await db.$disconnect();
   }
 }
 
