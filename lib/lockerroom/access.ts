@@ -37,7 +37,11 @@ export async function blockedBetween(db: RawDb | DbTx, a: string, b: string): Pr
   return rows.length > 0;
 }
 
-/** SQL condition over a post aliased `p`: the viewer may see it (the rule above). */
+/**
+ * SQL condition over a post aliased `p`: the viewer may see it (the rule above). The two directions of a block are
+ * two NOT EXISTS, each a primary-key probe per post; one OR'ed condition compared every post with all the viewer's
+ * blocks.
+ */
 export function visiblePostSql(viewer: Viewer): Prisma.Sql {
   if (viewer?.isAdmin) return Prisma.sql`true`;
   if (!viewer) return Prisma.sql`(p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now() AND p.visibility = 'PUBLIC')`;
@@ -46,10 +50,8 @@ export function visiblePostSql(viewer: Viewer): Prisma.Sql {
     p.deleted_at IS NULL AND p.hidden_at IS NULL
     AND (p.publish_at <= now() OR p.author_id = ${me})
     AND (p.visibility = 'PUBLIC' OR p.author_id = ${me} OR ${TEAM_FAN(me)})
-    AND NOT EXISTS (
-      SELECT 1 FROM user_blocks b
-      WHERE (b.blocker_id = ${me} AND b.blocked_id = p.author_id) OR (b.blocker_id = p.author_id AND b.blocked_id = ${me})
-    )
+    AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = ${me} AND b.blocked_id = p.author_id)
+    AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = p.author_id AND b.blocked_id = ${me})
   )`;
 }
 
