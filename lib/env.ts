@@ -61,6 +61,9 @@ const schema = z.object({
   CLERK_CLOCK_SKEW_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   // How long a process keeps a team's public detail (0 = never); syncs in the same process clear it.
   TEAM_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  // How long a process reuses the answer of a route marked anonymousCache (the feed, marketplace listings) for callers
+  // without a session, per path and query (0 = never). Signed-in callers always read fresh.
+  ANONYMOUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   // The Terms of Use version a user must have accepted to post user-generated content.
   UGC_TERMS_VERSION: z.string().min(1).default("2026-01"),
   // Where the current Terms of Use can be read (GET /api/user/terms).

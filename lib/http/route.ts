@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z, type ZodType } from "zod";
 import { verifySessionToken, type Identity } from "../auth/tokens";
 import { resolveUser, type AuthUser } from "../auth/users";
+import { processCache } from "../db/cache";
 import { collectBoardMoves, newBoardMoves } from "../leaderboard/moves";
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "../db/unavailable";
 import { env } from "../env";
@@ -80,6 +81,13 @@ interface RouteConfigBase<P, Q, B> {
    * A named policy, or false to opt out (say why in a comment). Omitted: the auth mode's default (DEFAULT_RATE_LIMIT).
    */
   rateLimit?: RateLimitPolicy | false;
+  /**
+   * Callers without a session share answers: for ANONYMOUS_CACHE_TTL_MS a process answers the same path and query
+   * with the body it built first (concurrent misses run the handler once). Errors are never shared, signed-in
+   * callers never get a shared answer, and the rate limit still applies to every request. For hot public reads
+   * whose answer may be a second old (the feed, listings); say so in the route's description.
+   */
+  anonymousCache?: boolean;
   /** Success answers may be cached (errors never are); default `Cache-Control: no-store`. */
   cache?: CacheOption;
   /** `{ success: true, data }` (default) or the bare object the spec names for this route. */
@@ -140,6 +148,21 @@ export const DEFAULT_BODY_LIMIT = 16 * 1024;
 
 const validateResponses = process.env.VALIDATE_RESPONSES === "1";
 
+/** A success answer as anonymous callers share it: built (and validated) once, sent with each request's own headers. */
+interface SharedAnswer {
+  status: number;
+  body: string;
+  headers: [string, string][];
+}
+const anonymousAnswers = processCache<SharedAnswer>("__anonymousAnswers", () => env().ANONYMOUS_CACHE_TTL_MS);
+
+async function shareable(c: AnyRouteConfig, result: unknown): Promise<SharedAnswer> {
+  const single = result instanceof Reply && (result.location !== undefined || result.init.cookies?.length);
+  if (result instanceof Response || single) throw new Error(`Route "${c.summary}" shares anonymous answers but answered a redirect, cookie or Response`);
+  const response = successResponse(c, result, {});
+  return { status: response.status, body: await response.text(), headers: [...response.headers] };
+}
+
 export function route<P = undefined, Q = undefined, B = undefined, R = unknown, A extends AuthMode = AuthMode>(
   config: RouteConfig<P, Q, B, R> & { auth: A } & (A extends "webhook" ? { webhook: { secret: WebhookSecretName } } : unknown),
   handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R | Reply | Response>,
@@ -172,6 +195,15 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
         const required = c.bodyRequired !== false;
         const raw = delivery ? parseJsonBytes(delivery.rawBody, required, null) : await readJsonBody(req, c.bodyLimit ?? DEFAULT_BODY_LIMIT, required);
         body = raw === UNSET_BODY ? (undefined as B) : parse(c.body as ZodType<B>, raw, "body");
+      }
+      if (c.anonymousCache && !user) {
+        const url = new URL(req.url);
+        const load = async () => shareable(c, await handler({ params, query, body, user: null as never, delivery: undefined as never, req, requestId }));
+        const answer = await anonymousAnswers.get(`${req.method} ${url.pathname}${url.search}`, load);
+        const headers = new Headers({ ...baseHeaders(requestId, req, rate), ...deprecation });
+        for (const [k, v] of answer.headers) headers.set(k, v);
+        status = answer.status;
+        return new Response(answer.body, { status, headers });
       }
       const moves = newBoardMoves();
       const result = await collectBoardMoves(moves, () => handler({ params, query, body, user: user as never, delivery: delivery as never, req, requestId }));

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 
 // The pipeline reads these once: set before any lib module loads (vi.hoisted runs ahead of the imports).
@@ -321,5 +322,79 @@ describe("CORS", () => {
     const notAllowed = await handlers.POST(new Request("http://x/api/c", { method: "POST", headers: { origin: "https://app.example.com" } }), noParams);
     expect(notAllowed.status).toBe(405);
     expect(notAllowed.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+  });
+});
+
+describe("anonymousCache: callers without a session share answers", () => {
+  const sharedRoute = (answer: (calls: number) => Promise<unknown>) => {
+    let calls = 0;
+    const handler = route(
+      {
+        summary: `shared ${Math.random()}`,
+        tags: ["t"],
+        auth: "optional",
+        rateLimit: false,
+        anonymousCache: true,
+        query: z.object({ q: z.string().optional() }),
+        response: z.object({ n: z.number() }),
+        errors: ["NOT_FOUND"],
+      },
+      async () => answer(++calls),
+    );
+    return { handler, calls: () => calls };
+  };
+  const get = (path: string) => new Request(`http://x${path}`);
+
+  it("one answer per path and query within the TTL, with each request's own id; concurrent misses run the handler once", async () => {
+    const path = `/api/shared-${randomUUID()}`;
+    const { handler, calls } = sharedRoute(async (n) => {
+      await new Promise((r) => setTimeout(r, 20));
+      return { n };
+    });
+    const first = await Promise.all(Array.from({ length: 10 }, () => handler(get(path), noParams)));
+    expect(calls()).toBe(1);
+    const again = await handler(get(path), noParams);
+    for (const res of [...first, again]) expect(await res.json()).toEqual({ success: true, data: { n: 1 } });
+    expect(new Set([...first, again].map((r) => r.headers.get("x-request-id"))).size).toBe(11);
+    expect(again.headers.get("content-type")).toMatch(/application\/json/);
+    expect(again.headers.get("cache-control")).toBe("no-store");
+    expect(await (await handler(get(`${path}?q=other`), noParams)).json()).toEqual({ success: true, data: { n: 2 } });
+    expect(calls()).toBe(2);
+  });
+
+  it("the answer is built again after the TTL (1 s by default)", async () => {
+    const path = `/api/shared-${randomUUID()}`;
+    const { handler } = sharedRoute(async (n) => ({ n }));
+    await handler(get(path), noParams);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 900);
+      expect(await (await handler(get(path), noParams)).json()).toEqual({ success: true, data: { n: 1 } });
+      vi.setSystemTime(Date.now() + 200);
+      expect(await (await handler(get(path), noParams)).json()).toEqual({ success: true, data: { n: 2 } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("errors are never shared: the next request runs the handler again", async () => {
+    const path = `/api/shared-${randomUUID()}`;
+    const { handler, calls } = sharedRoute(async (n) => {
+      if (n === 1) throw new DomainError("NOT_FOUND", "not yet");
+      return { n };
+    });
+    expect((await handler(get(path), noParams)).status).toBe(404);
+    expect(await (await handler(get(path), noParams)).json()).toEqual({ success: true, data: { n: 2 } });
+    expect(calls()).toBe(2);
+  });
+
+  it("invalid queries are refused before the cache, and a bearer caller is verified, never served the shared answer", async () => {
+    const path = `/api/shared-${randomUUID()}`;
+    const { handler, calls } = sharedRoute(async (n) => ({ n }));
+    await handler(get(path), noParams);
+    expect((await handler(get(`${path}?q=a&q=b`), noParams)).status).toBe(400);
+    const forged = await handler(new Request(`http://x${path}`, { headers: { authorization: "Bearer not-a-token" } }), noParams);
+    expect(forged.status).toBe(401);
+    expect(calls()).toBe(1);
   });
 });

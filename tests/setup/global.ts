@@ -43,6 +43,9 @@ export default async function setup(project: TestProject) {
       CLIENT_IP_SOURCE: "forwarded",
       TRUSTED_PROXY_HOPS: "2",
       VALIDATE_RESPONSES: "1",
+      // Tests read their own writes anonymously at once; the shared anonymous answers have their own tests
+      // (tests/domain/pipeline.test.ts in process, tests/multi/anonymous-cache.test.ts over two instances).
+      ANONYMOUS_CACHE_TTL_MS: "0",
     }),
   });
   provideServer(project, server, `test:${server.run}`);

@@ -9,9 +9,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Browse listings",
       description:
-        "Listings (default: active), filtered by `kind`, `teamId`, `playerId`, `rarity`, `sellerId` and a price range (`minPrice`, `maxPrice`, minor units; an auction's price is its current bid). `sort=newest` (default, newest first) or `price` (cheapest first, then oldest). Keyset: `limit` 1..50 (default 20), `nextCursor` back as `cursor` with the same filters and sort.",
+        "Listings (default: active), filtered by `kind`, `teamId`, `playerId`, `rarity`, `sellerId` and a price range (`minPrice`, `maxPrice`, minor units; an auction's price is its current bid). `sort=newest` (default, newest first) or `price` (cheapest first, then oldest). Keyset: `limit` 1..50 (default 20), `nextCursor` back as `cursor` with the same filters and sort. " +
+        "Signed out, the answer may be up to a second old (a server shares one answer per query among anonymous callers for `ANONYMOUS_CACHE_TTL_MS`, 1 s); buying a listing that just sold answers 409 as always. Signed-in callers always read fresh.",
       tags: ["Marketplace"],
       auth: "optional",
+      anonymousCache: true,
       query: listingsQuery,
       response: listingPage,
     },
