@@ -60,6 +60,22 @@ export async function ownerOf(db: RawDb | DbTx, collectibleId: string): Promise<
   return row?.ownerId;
 }
 
+/**
+ * Locks the collectible's row for the transaction and answers its owner (none when no such item). Listing and minting
+ * both take this lock first and then look at the other in a statement of their own (which sees what committed while
+ * they waited), so an item is never both listed and minted.
+ */
+export async function lockCollectible(tx: DbTx, collectibleId: string): Promise<string | undefined> {
+  const [row] = await tx.$queryRaw<{ ownerId: string }[]>`SELECT owner_id::text AS "ownerId" FROM collectibles WHERE id = ${collectibleId}::uuid FOR UPDATE`;
+  return row?.ownerId;
+}
+
+/** Whether the item is minted to a wallet or on its way (its mint is queued, running or done): it stays where it is. */
+export async function hasLiveMint(db: RawDb | DbTx, collectibleId: string): Promise<boolean> {
+  const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM nft_mints WHERE mint_key = ${collectibleId}`;
+  return rows.length > 0;
+}
+
 export async function cardExists(db: RawDb | DbTx, cardId: string): Promise<boolean> {
   const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM collectible_cards WHERE id = ${cardId}`;
   return rows.length > 0;

@@ -4,6 +4,7 @@ import type { RawDb } from "../db/raw";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../http/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { keysetPage } from "../http/page";
+import { lockCollectible } from "../collectibles/queries";
 import { MintError, mintProvider } from "./provider";
 import {
   claimMints,
@@ -80,7 +81,10 @@ const toMint = (m: MintRequestRow) => ({
 export async function requestMint(db: Db, userId: string, collectibleId: string) {
   const wallet = await linkedWallet(db, userId);
   if (!wallet?.address) throw new DomainError("WALLET_NOT_LINKED", "Link a wallet with PUT /api/v1/nfts/wallet before minting.");
-  const r = await db.$transaction((tx) => insertMint(tx, { id: uuidv7(), userId, collectibleId, walletAddress: wallet.address! }));
+  const r = await db.$transaction(async (tx) => {
+    await lockCollectible(tx, collectibleId); // listing takes it too: an item is never both listed and minted
+    return insertMint(tx, { id: uuidv7(), userId, collectibleId, walletAddress: wallet.address! });
+  });
   if (r.outcome === "not_owner") throw notFound("Collectible");
   if (r.outcome === "listed") throw new DomainError("ITEM_LISTED", "This collectible is listed: cancel the listing to mint it.");
   return { created: r.outcome === "queued", mint: toMint((await mintById(db, r.id))!) };

@@ -9,6 +9,10 @@ export const errors = {
   HAS_BIDS: { status: 409, description: "An auction with bids cannot be cancelled by its seller." },
   OFFER_EXISTS: { status: 409, description: "The caller already has an open offer on this item: cancel it first." },
   OFFER_CLOSED: { status: 409, description: "The offer is no longer open (accepted, declined, cancelled or expired)." },
+  ITEM_MINTED: {
+    status: 409,
+    description: "The collectible is minted to a wallet, or its mint is queued or running: it can no longer be listed, offered for or change hands here.",
+  },
   ITEM_IN_AUCTION: { status: 409, description: "The item is in a running auction: it cannot change hands outside it." },
   CART_EMPTY: { status: 409, description: "The cart has no lines to check out." },
   CART_CHANGED: { status: 409, description: "A cart line is no longer available or its price changed (details name each): nothing was bought." },

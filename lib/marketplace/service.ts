@@ -2,7 +2,7 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { lockUser } from "../db/tx";
 import type { RawDb } from "../db/raw";
-import { cardExists, ownerOf, transferOwnership } from "../collectibles/queries";
+import { cardExists, hasLiveMint, lockCollectible, ownerOf, transferOwnership } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../http/cursor";
 import { DomainError, notFound, validationError } from "../http/errors";
@@ -141,6 +141,8 @@ export async function createListing(db: Db, userId: string, input: CreateListing
   }
   const id = uuidv7();
   await db.$transaction(async (tx) => {
+    if ((await lockCollectible(tx, input.collectibleId)) !== userId) throw notFound("Collectible");
+    await refuseMinted(tx, input.collectibleId);
     const outcome = await insertListing(tx, {
       id,
       sellerId: userId,
@@ -341,6 +343,8 @@ export async function refundSale(db: Db, listingId: string, staffId: string) {
     const sale = await markRefunded(tx, listingId);
     if (!sale) throw unavailable("Only a sale not refunded yet can be refunded.");
     await lockWallets(tx, [l.sellerId, sale.buyerId], l.currency);
+    await lockCollectible(tx, l.collectibleId);
+    await refuseMinted(tx, l.collectibleId, "The buyer has minted the item to a wallet: the sale cannot be reversed here.");
     const back = await transferOwnership(tx, {
       collectibleId: l.collectibleId,
       from: sale.buyerId,
@@ -375,6 +379,18 @@ export async function refundSale(db: Db, listingId: string, staffId: string) {
   return { listing: await listingOut(db, listingId) };
 }
 
+/**
+ * 409 ITEM_MINTED when the item is minted or being minted. Callers that go on to move the item hold its row lock
+ * (lockCollectible) first: a mint request takes the same lock, so none can slip in between.
+ */
+async function refuseMinted(
+  tx: DbTx,
+  collectibleId: string,
+  message = "This collectible is minted to a wallet (or its mint is under way): it cannot change hands here.",
+) {
+  if (await hasLiveMint(tx, collectibleId)) throw new DomainError("ITEM_MINTED", message);
+}
+
 // Offers.
 
 const toOffer = (o: OfferRow) => ({
@@ -402,6 +418,7 @@ export async function makeOffer(db: Db, userId: string, input: { collectibleId: 
     const ownerId = await ownerOf(tx, input.collectibleId);
     if (!ownerId) throw notFound("Collectible");
     if (ownerId === userId) throw own();
+    await refuseMinted(tx, input.collectibleId);
     const id = uuidv7();
     const inserted = await insertOffer(tx, {
       id,
@@ -440,6 +457,8 @@ export async function acceptOffer(db: Db, userId: string, offerId: string) {
     if (listing?.kind === "auction") throw new DomainError("ITEM_IN_AUCTION", "This item is in a running auction: it can only change hands there.");
     if (listing) await closeListing(tx, listing.id, { status: "cancelled" });
     await lockWallets(tx, [userId, o.buyerId], o.currency);
+    await lockCollectible(tx, o.collectibleId);
+    await refuseMinted(tx, o.collectibleId);
     let fee: number;
     try {
       fee = await settle(tx, {

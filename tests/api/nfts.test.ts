@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { api, db, errorOf, fan as signedUp, testCard } from "../helpers";
+import { api, db, errorOf, fan as signedUp, newUser, testCard } from "../helpers";
 
 // The NFT mint queue: the linked wallet, mint requests (one per item), the worker with the fixture provider
 // (lib/economy/provider.ts: 0x00000000fa11… fails twice, 0x00000000dead… always), retries with backoff.
@@ -115,5 +115,73 @@ describe("mint requests", () => {
     await db().$executeRaw`UPDATE nft_mints SET status = 'minting', attempts = 1, claimed_at = now() - interval '6 minutes' WHERE id = ${id}::uuid`;
     await worker();
     expect(await row(id)).toMatchObject({ status: "minted", attempts: 2 });
+  });
+});
+
+describe("a minted item stays where it is", () => {
+  const list = (f: { auth: Record<string, string> }, collectibleId: string) =>
+    api("POST", "/api/v1/marketplace/listings", { headers: f.auth, json: { kind: "fixed", collectibleId, price: 500 } });
+  const offer = (f: { auth: Record<string, string> }, collectibleId: string) =>
+    api("POST", "/api/v1/marketplace/offers", { headers: { ...f.auth, "idempotency-key": randomUUID() }, json: { collectibleId, amount: 300 } });
+
+  it("an item whose mint is queued or done cannot be listed or offered for", async () => {
+    const f = await fan();
+    const item = await give(f.id);
+    const id = (await mint(f.auth, item)).body.data.mint.id;
+    const buyer = await signedUp(10_000);
+    // Queued, then (after the worker) minted: refused both times.
+    for (let step = 0; step < 2; step++) {
+      expect(errorOf(await list(f, item)).code).toBe("ITEM_MINTED");
+      expect(errorOf(await offer(buyer, item)).code).toBe("ITEM_MINTED");
+      await worker();
+    }
+    expect((await row(id)).status).toBe("minted");
+    expect(await db().listing.count({ where: { collectibleId: item } })).toBe(0);
+  });
+
+  it("an offer made before the owner minted cannot be accepted after; its funds stay held until the buyer cancels", async () => {
+    const f = await fan();
+    const item = await give(f.id);
+    const buyer = await signedUp(10_000);
+    const made = await offer(buyer, item);
+    expect(made.status).toBe(201);
+    expect((await mint(f.auth, item)).status).toBe(201);
+    const accepted = await api("POST", `/api/v1/marketplace/offers/${made.body.data.offer.id}/accept`, { headers: f.auth });
+    expect(errorOf(accepted).code).toBe("ITEM_MINTED");
+    expect((await db().collectible.findUniqueOrThrow({ where: { id: item } })).ownerId).toBe(f.id);
+    const wallet = async () => (await api("GET", "/api/v1/wallet", { headers: buyer.auth })).body.data.wallets[0].balance;
+    expect(await wallet()).toBe(10_000 - 300);
+    expect((await api("POST", `/api/v1/marketplace/offers/${made.body.data.offer.id}/cancel`, { headers: buyer.auth })).status).toBe(200);
+    expect(await wallet()).toBe(10_000);
+  });
+
+  it("listing and minting the same item at once: exactly one of them happens, every time", async () => {
+    const f = await fan();
+    for (let round = 0; round < 8; round++) {
+      const item = await give(f.id);
+      const [listed, minted] = await Promise.all([list(f, item), mint(f.auth, item)]);
+      expect([listed.status, minted.status].sort()).toEqual([201, 409]);
+      expect(listed.status === 201 ? errorOf(minted).code : errorOf(listed).code).toBe(listed.status === 201 ? "ITEM_LISTED" : "ITEM_MINTED");
+      const listings = await db().listing.count({ where: { collectibleId: item } });
+      const mints = await db().nftMint.count({ where: { itemId: item } });
+      expect(listings + mints).toBe(1);
+    }
+  });
+
+  it("staff cannot reverse a sale whose buyer minted the item", async () => {
+    const seller = await fan();
+    const item = await give(seller.id);
+    const listing = (await list(seller, item)).body.data.listing.id;
+    const buyer = await fan();
+    const staff = newUser({ admin: true });
+    const funded = await api("POST", "/api/admin/wallets/adjustments", { headers: staff.auth, json: { userId: buyer.id, amount: 1_000, note: "test funds" } });
+    expect(funded.status).toBe(201);
+    expect((await api("POST", `/api/v1/marketplace/listings/${listing}/buy`, { headers: { ...buyer.auth, "idempotency-key": randomUUID() } })).status).toBe(
+      200,
+    );
+    expect((await mint(buyer.auth, item)).status).toBe(201);
+    const refund = await api("POST", `/api/admin/marketplace/listings/${listing}/refund`, { headers: staff.auth });
+    expect(errorOf(refund).code).toBe("ITEM_MINTED");
+    expect((await db().collectible.findUniqueOrThrow({ where: { id: item } })).ownerId).toBe(buyer.id);
   });
 });

@@ -22,14 +22,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Make an offer",
       description:
-        "Offers `amount` for a collectible, listed or not, open for `expiresInHours` (default 72). The amount is held from the caller's wallet (`hold`) until the offer closes: accepted (it pays), declined, cancelled or expired (refunded). One open offer per buyer and item (409 OFFER_EXISTS); not on one's own item (403 CANNOT_BUY_OWN). Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
+        "Offers `amount` for a collectible, listed or not, open for `expiresInHours` (default 72). The amount is held from the caller's wallet (`hold`) until the offer closes: accepted (it pays), declined, cancelled or expired (refunded). One open offer per buyer and item (409 OFFER_EXISTS); not on one's own item (403 CANNOT_BUY_OWN); not on an item minted to a wallet or whose mint is under way (409 ITEM_MINTED). Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
       body: offerBody,
       rateLimit: "money",
       status: 201,
       response: offerResponse,
-      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "OFFER_EXISTS", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "OFFER_EXISTS", "ITEM_MINTED", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
     },
     ({ req, user, body }) => makeOffer(db, user.id, body, requireIdempotencyKey(req)),
   ),

@@ -9,14 +9,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Refund a sale (staff)",
       description:
-        "Reverses a sale with compensating transactions, once: the buyer is credited the price (`refund`), the seller debited what they were paid net of the fee (`refund`), and the item returns to the seller (owner history reason `staff`); the ledger rows carry the staff member's id. Nothing is edited or deleted. Refused, changing nothing: not a sale or already refunded (409 LISTING_UNAVAILABLE), the buyer no longer owns the item (409 LISTING_UNAVAILABLE), the seller's balance is short (409 INSUFFICIENT_FUNDS).",
+        "Reverses a sale with compensating transactions, once: the buyer is credited the price (`refund`), the seller debited what they were paid net of the fee (`refund`), and the item returns to the seller (owner history reason `staff`); the ledger rows carry the staff member's id. Nothing is edited or deleted. Refused, changing nothing: not a sale or already refunded (409 LISTING_UNAVAILABLE), the buyer no longer owns the item (409 LISTING_UNAVAILABLE), the seller's balance is short (409 INSUFFICIENT_FUNDS), the buyer minted the item to a wallet (409 ITEM_MINTED).",
       tags: ["Admin"],
       auth: "admin",
       params: listingParams,
       bodyRequired: false,
       rateLimit: "money",
       response: listingResponse,
-      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS"],
+      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS", "ITEM_MINTED"],
     },
     ({ user, params }) => refundSale(db, params.listingId, user.externalId),
   ),

@@ -9,14 +9,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Accept an offer",
       description:
-        "The item's owner accepts an open offer: it settles like a sale with the buyer's held funds (the owner is credited the amount minus the fee, the item moves to the buyer), withdrawing a fixed-price listing of the item; an item in a running auction cannot (409 ITEM_IN_AUCTION). The buyer is notified (OFFER_UPDATE). Closed or expired: 409 OFFER_CLOSED; the buyer: 403; anyone else: 404.",
+        "The item's owner accepts an open offer: it settles like a sale with the buyer's held funds (the owner is credited the amount minus the fee, the item moves to the buyer), withdrawing a fixed-price listing of the item; an item in a running auction cannot (409 ITEM_IN_AUCTION), nor an item the owner minted (or is minting) to a wallet since the offer was made (409 ITEM_MINTED; the offer stays open until the buyer cancels or it expires). The buyer is notified (OFFER_UPDATE). Closed or expired: 409 OFFER_CLOSED; the buyer: 403; anyone else: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
       params: offerParams,
       bodyRequired: false,
       rateLimit: "money",
       response: offerResponse,
-      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED", "ITEM_IN_AUCTION"],
+      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED", "ITEM_IN_AUCTION", "ITEM_MINTED"],
     },
     ({ user, params }) => acceptOffer(db, user.id, params.offerId),
   ),
