@@ -70,12 +70,6 @@ export async function lockCollectible(tx: DbTx, collectibleId: string): Promise<
   return row?.ownerId;
 }
 
-/** Whether the item is minted to a wallet or on its way (its mint is queued, running or done): it stays where it is. */
-export async function hasLiveMint(db: RawDb | DbTx, collectibleId: string): Promise<boolean> {
-  const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM nft_mints WHERE mint_key = ${collectibleId}`;
-  return rows.length > 0;
-}
-
 export async function cardExists(db: RawDb | DbTx, cardId: string): Promise<boolean> {
   const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM collectible_cards WHERE id = ${cardId}`;
   return rows.length > 0;

@@ -87,6 +87,12 @@ export async function insertMint(tx: DbTx, m: { id: string; userId: string; coll
   return { outcome: "exists" as const, id: existing!.id };
 }
 
+/** Whether the item is minted to a wallet or on its way (its mint is queued, running or done): it stays where it is. */
+export async function hasLiveMint(db: RawDb | DbTx, collectibleId: string): Promise<boolean> {
+  const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM nft_mints WHERE mint_key = ${collectibleId}`;
+  return rows.length > 0;
+}
+
 export interface ClaimedMint {
   id: string;
   collectibleId: string;

@@ -12,9 +12,9 @@ const address = (prefix = "0x") => (prefix + randomUUID().replace(/-/g, "") + "0
 const card = testCard("Mint test card", "rare", 10_000);
 const give = card.give;
 
-/** A signed-up fan with `wallet` linked (none when null). */
-async function fan(wallet: string | null = address()) {
-  const f = await signedUp();
+/** A signed-up fan with `wallet` linked (none when null) and `coins` in their wallet. */
+async function fan(wallet: string | null = address(), coins = 0) {
+  const f = await signedUp(coins);
   if (wallet) expect((await api("PUT", "/api/v1/nfts/wallet", { headers: f.auth, json: { address: wallet } })).status).toBe(200);
   return f;
 }
@@ -172,10 +172,8 @@ describe("a minted item stays where it is", () => {
     const seller = await fan();
     const item = await give(seller.id);
     const listing = (await list(seller, item)).body.data.listing.id;
-    const buyer = await fan();
+    const buyer = await fan(address(), 1_000);
     const staff = newUser({ admin: true });
-    const funded = await api("POST", "/api/admin/wallets/adjustments", { headers: staff.auth, json: { userId: buyer.id, amount: 1_000, note: "test funds" } });
-    expect(funded.status).toBe(201);
     expect((await api("POST", `/api/v1/marketplace/listings/${listing}/buy`, { headers: { ...buyer.auth, "idempotency-key": randomUUID() } })).status).toBe(
       200,
     );
