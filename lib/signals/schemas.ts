@@ -67,7 +67,7 @@ export const signalEvent = z
       .meta({ description: `The item's 0-based index in the list or carousel it was shown in (0..${MAX_POSITION}).` }),
     eventId: z.string().regex(UUID_PATTERN, "Must be a UUID").optional().meta({
       description:
-        "The client's id for this event (a UUID, e.g. crypto.randomUUID()). Resending an event with the same id stores it once (counted in `duplicates`), so a batch whose answer was lost can be retried safely. Without it, every send is stored.",
+        "The client's id for this event (a UUID, e.g. crypto.randomUUID()). An id repeated within a batch is stored once (counted in `duplicates`). When every event of a batch has one, the batch is known by its ids: sending the same events again (a batch whose answer was lost, in any order) stores nothing more and answers them all as `duplicates`, so a retry is safe. Without ids, every send is stored. Keep a batch's events together when retrying: events regrouped into a different batch are a new batch.",
     }),
   })
   .meta({ id: "FeedSignalEvent", description: "One behavioural event. Unknown fields are refused (400 naming them)." });
@@ -96,7 +96,7 @@ export const signalsResult = z
   .object({
     received: z.number().int().nonnegative().meta({ description: "Events in the batch." }),
     accepted: z.number().int().nonnegative().meta({ description: "Events stored by this request." }),
-    duplicates: z.number().int().nonnegative().meta({ description: "Events not stored again: their `eventId` was already stored (or repeated in the batch)." }),
+    duplicates: z.number().int().nonnegative().meta({ description: "Events not stored: their `eventId` was repeated in the batch, or the whole batch (the same eventIds) was stored before." }),
     dropped: z.number().int().nonnegative().meta({ description: "Events discarded unstored because of `droppedReason`." }),
     droppedReason: z.enum(DROPPED_REASONS).nullable().meta({
       description: "`analytics_personalization_off`: the caller turned `analyticsPersonalization` off, so the whole batch was dropped. Null otherwise.",
@@ -106,7 +106,7 @@ export const signalsResult = z
 
 export const retentionResult = z
   .object({
-    deleted: z.number().int().nonnegative().meta({ description: "Signals deleted by this call." }),
+    deleted: z.number().int().nonnegative().meta({ description: "Events deleted by this call (stored batches go whole)." }),
     cutoff: isoDateTime.meta({ description: "Signals received before this instant were due." }),
     complete: z.boolean().meta({ description: "False when the call stopped at its batch or time budget with due signals left (the next call continues)." }),
   })

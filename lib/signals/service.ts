@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { deleteSignalsBefore, insertSignalBatch } from "./queries";
@@ -5,14 +6,34 @@ import type { SignalEvent } from "./schemas";
 
 /**
  * Ingests a validated batch (POST /api/feed/signals). A caller who turned analyticsPersonalization off has the whole
- * batch dropped: nothing is stored and the answer says so. Otherwise one insert stores every event whose eventId is
- * new (events without one are always stored).
+ * batch dropped: nothing is stored and the answer says so. Otherwise the batch is stored as one row, each eventId
+ * once (repeats within the batch are duplicates), unless it is a batch stored before: when every event carries an
+ * eventId, the sorted ids are the batch's key, so a batch resent because its answer was lost (in any order, even
+ * concurrently) is stored once and answers every event as a duplicate.
  */
-export async function ingestSignals(db: RawDb | DbTx, userId: string, events: SignalEvent[]) {
-  const received = events.length;
-  const { optedIn, inserted } = await insertSignalBatch(db, userId, events);
+export async function ingestSignals(db: RawDb | DbTx, userId: string, sent: SignalEvent[]) {
+  const received = sent.length;
+  const seen = new Set<string>();
+  const events: SignalEvent[] = [];
+  for (const e of sent) {
+    if (e.eventId !== undefined) {
+      const id = e.eventId.toLowerCase();
+      if (seen.has(id)) continue;
+      seen.add(id);
+    }
+    events.push({ ...e, at: new Date(e.at).toISOString() });
+  }
+  const batchKey = seen.size === events.length ? keyOf([...seen]) : null;
+  const { optedIn, stored } = await insertSignalBatch(db, userId, { batchKey, events });
   if (!optedIn) return { received, accepted: 0, duplicates: 0, dropped: received, droppedReason: "analytics_personalization_off" as const };
-  return { received, accepted: inserted, duplicates: received - inserted, dropped: 0, droppedReason: null };
+  const accepted = stored ? events.length : 0;
+  return { received, accepted, duplicates: received - accepted, dropped: 0, droppedReason: null };
+}
+
+/** A batch's key: the sha-256 of its sorted event ids, its first 16 bytes written as a UUID. */
+function keyOf(eventIds: string[]): string {
+  const hex = createHash("sha256").update(eventIds.sort().join(",")).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 export const RETENTION_BATCH = 5_000;
@@ -21,7 +42,7 @@ export const RETENTION_TIME_BUDGET_MS = 20_000;
 const DAY_MS = 86_400_000;
 
 /**
- * Deletes signals received more than `retentionDays` before `now`, in batches of `batchSize` rows, each its own
+ * Deletes signals received more than `retentionDays` before `now`, `batchSize` stored batches at a time, each its own
  * short statement (no long lock, no huge transaction), until a batch comes back short, `maxBatches` ran or the time
  * budget is spent; the rest waits for the next run. Running it again right after deletes nothing more.
  */
@@ -40,9 +61,9 @@ export async function purgeExpiredSignals(
   let deleted = 0;
   let complete = false;
   for (let i = 0; i < maxBatches; i++) {
-    const n = await deleteSignalsBefore(db, cutoff, batchSize);
-    deleted += n;
-    if (n < batchSize) {
+    const { batches, events } = await deleteSignalsBefore(db, cutoff, batchSize);
+    deleted += events;
+    if (batches < batchSize) {
       complete = true;
       break;
     }

@@ -18,7 +18,25 @@ const event = (over: Event = {}): Event => ({
 });
 const batch = (n: number, over: Event = {}) => ({ events: Array.from({ length: n }, (_, i) => event({ position: i, ...over })) });
 const send = (auth: Record<string, string>, json: unknown) => api("POST", SIGNALS, { headers: auth, json });
-const stored = (userId: string) => db().feedSignal.findMany({ where: { userId }, orderBy: { id: "asc" } });
+interface StoredEvent {
+  batchId: string;
+  type: string;
+  itemType: string;
+  itemId: string;
+  teamId: string | null;
+  occurredAt: Date;
+  receivedAt: Date;
+  durationMs: number | null;
+  surface: string | null;
+  position: number | null;
+  eventId: string | null;
+}
+/** The caller's stored events, one row each, through the view readers use (batches in order, events as sent). */
+const stored = (userId: string) =>
+  db().$queryRaw<StoredEvent[]>`
+    SELECT batch_id::text AS "batchId", type::text, item_type::text AS "itemType", item_id AS "itemId", team_id AS "teamId",
+           occurred_at AS "occurredAt", received_at AS "receivedAt", duration_ms AS "durationMs", surface, position, event_id::text AS "eventId"
+    FROM feed_signal_events WHERE user_id = ${userId}::uuid ORDER BY batch_id, index_in_batch`;
 
 /** A user row for a fresh subject (the API creates it on first sight). */
 async function fan() {
@@ -80,18 +98,26 @@ describe("POST /api/feed/signals", () => {
     }
   });
 
-  it("an eventId already stored, or repeated in the batch, is stored once and counted in duplicates", async () => {
+  it("an eventId repeated in the batch is stored once; the same batch sent again (any order) stores nothing more", async () => {
     const { auth, userId } = await fan();
     const ids = [randomUUID(), randomUUID()];
     const first = await send(auth, { events: [event({ eventId: ids[0] }), event({ eventId: ids[1] }), event({ eventId: ids[1] })] });
     expect(first.body.data).toEqual({ received: 3, accepted: 2, duplicates: 1, dropped: 0, droppedReason: null });
-    // The retry of a batch whose answer was lost: nothing new.
-    const retry = await send(auth, { events: [event({ eventId: ids[0] }), event({ eventId: ids[1] }), event()] });
-    expect(retry.body.data).toEqual({ received: 3, accepted: 1, duplicates: 2, dropped: 0, droppedReason: null });
-    expect(await stored(userId)).toHaveLength(3);
-    // Another user's events with the same ids are theirs.
+    expect((await stored(userId)).map((r) => r.eventId)).toEqual(ids);
+    // The retry of a batch whose answer was lost, its events in another order: nothing new.
+    const retry = await send(auth, { events: [event({ eventId: ids[1] }), event({ eventId: ids[0] })] });
+    expect(retry.body.data).toEqual({ received: 2, accepted: 0, duplicates: 2, dropped: 0, droppedReason: null });
+    expect(await stored(userId)).toHaveLength(2);
+    // One more event makes it another batch; an event without an id is always stored.
+    const more = await send(auth, { events: [event({ eventId: ids[0] }), event({ eventId: ids[1] }), event({ eventId: randomUUID() })] });
+    expect(more.body.data.accepted).toBe(3);
+    const noIds = { events: [event(), event()] };
+    expect((await send(auth, noIds)).body.data.accepted).toBe(2);
+    expect((await send(auth, noIds)).body.data.accepted).toBe(2);
+    expect(await stored(userId)).toHaveLength(9);
+    // Another user's batch with the same ids is theirs.
     const other = await fan();
-    expect((await send(other.auth, { events: [event({ eventId: ids[0] })] })).body.data.accepted).toBe(1);
+    expect((await send(other.auth, { events: [event({ eventId: ids[0] }), event({ eventId: ids[1] })] })).body.data.accepted).toBe(2);
   });
 
   it("concurrent retries of one batch store each event once", async () => {
@@ -250,15 +276,15 @@ describe("POST /api/feed/signals", () => {
 describe("GET /api/cron/signals-retention", () => {
   const cronSecret = () => (inject("fixtures").sync as { cronSecret: string }).cronSecret;
   const retention = (authorization?: string) => api("GET", "/api/cron/signals-retention", { headers: authorization === undefined ? {} : { authorization } });
+  /** One stored batch of one event per age (in days), received then. */
   const plant = (userId: string, ages: number[]) =>
-    db().feedSignal.createManyAndReturn({
+    db().feedSignalBatch.createManyAndReturn({
       data: ages.map((days) => ({
+        id: randomUUID(),
         userId,
-        type: "view" as const,
-        itemType: "team" as const,
-        itemId: "tm_hch",
-        occurredAt: new Date(Date.now() - days * DAY),
         receivedAt: new Date(Date.now() - days * DAY),
+        eventCount: 1,
+        events: [{ type: "view", itemType: "team", itemId: "tm_hch", at: new Date(Date.now() - days * DAY).toISOString() }],
       })),
       select: { id: true },
     });
@@ -273,13 +299,22 @@ describe("GET /api/cron/signals-retention", () => {
     expect(Math.abs(Date.parse(res.body.data.cutoff) - (Date.now() - 90 * DAY))).toBeLessThan(60_000);
     const left = await stored(userId);
     expect(left).toHaveLength(3);
-    expect(left.map((r) => r.id)).not.toContain(old1!.id);
-    expect(left.map((r) => r.id)).not.toContain(old2!.id);
+    expect(left.map((r) => r.batchId)).not.toContain(old1!.id);
+    expect(left.map((r) => r.batchId)).not.toContain(old2!.id);
 
     const again = await retention(`Bearer ${cronSecret()}`);
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ deleted: 0, complete: true });
     expect(await stored(userId)).toHaveLength(3);
+  });
+
+  it("a stored batch goes whole, and `deleted` counts its events", async () => {
+    const { auth, userId } = await fan();
+    expect((await send(auth, batch(3))).body.data.accepted).toBe(3);
+    const [{ id }] = await db().feedSignalBatch.findMany({ where: { userId }, select: { id: true } });
+    await db().feedSignalBatch.update({ where: { id }, data: { receivedAt: new Date(Date.now() - 91 * DAY) } });
+    expect(await purgeExpiredSignals(db(), { retentionDays: 90 })).toMatchObject({ deleted: 3, complete: true });
+    expect(await stored(userId)).toHaveLength(0);
   });
 
   it("works in bounded batches: the batch budget leaves the rest for the next run", async () => {
@@ -306,7 +341,7 @@ describe("GET /api/cron/signals-retention", () => {
     expect(res.status).toBe(401);
     expect(errorOf(res).code).toBe("UNAUTHORIZED");
     expect(await stored(userId)).toHaveLength(1);
-    await db().feedSignal.deleteMany({ where: { userId } }); // not left for a later run to count
+    await db().feedSignalBatch.deleteMany({ where: { userId } }); // not left for a later run to count
   });
 
   it("is scheduled daily in vercel.json and documented only in the internal document", async () => {

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description:
         "Called daily by Vercel Cron (vercel.json) with `Authorization: Bearer <CRON_SECRET>`; any other Authorization value, none, or an unset CRON_SECRET answers 401. " +
         "Deletes the feed signals received more than SIGNALS_RETENTION_DAYS days ago (default 90), oldest first, " +
-        `in batches of ${RETENTION_BATCH} rows, each its own statement, at most ${RETENTION_MAX_BATCHES} batches or ${RETENTION_TIME_BUDGET_MS / 1000} s per call ` +
+        `${RETENTION_BATCH} stored batches (of up to 50 events) per statement, at most ${RETENTION_MAX_BATCHES} statements or ${RETENTION_TIME_BUDGET_MS / 1000} s per call; \`deleted\` counts events ` +
         "(`complete: false`: the rest goes on the next call). Running it again deletes nothing more.",
       tags: ["Admin"],
       auth: "cron",
