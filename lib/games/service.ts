@@ -111,40 +111,23 @@ const notInLineup = (details: ErrorDetail[]) => new DomainError("VALIDATION_ERRO
  * lineup player (null when left out, so a replacement is upserts only, which see the rows a concurrent one
  * committed), and club Rep once per user and game (grant key game_rating:<gameId>).
  */
-export async function rateGame(db: Db, userId: string, gameId: string, input: RatingsInput) {
-  // The game and its lineup in one read; a final game without a lineup seeds it first.
-  const readGame = async () =>
-    (
-      await raw(db).$queryRaw<{ status: string; lineup: string[] }[]>`
-        SELECT g.status::text AS status, ARRAY(SELECT s.player_id FROM game_lineup_slots s WHERE s.game_id = g.id ORDER BY s.slot) AS lineup
-        FROM games g WHERE g.id = ${gameId}`
-    )[0];
-  let game = await readGame();
-  if (!game) throw notFound("Game");
-  const notFinished = (status: string) => new DomainError("GAME_NOT_FINISHED", `This game is ${status}: players can be rated once it is final.`);
-  if (game.status !== "final") throw notFinished(game.status);
-  if (game.lineup.length === 0) {
-    if ((await seedGameLineup(db, gameId)).slots === 0) {
-      throw new DomainError("LINEUP_UNAVAILABLE", "This game's lineup could not be seeded: one or both teams have no available players on their roster.");
-    }
-    game = (await readGame())!;
-  }
-  const slotOf = new Map(game.lineup.map((playerId, i) => [playerId, i]));
-  const outside = input.ratings.flatMap((r, i) =>
-    slotOf.has(r.playerId) ? [] : [{ path: `body.ratings.${i}.playerId`, message: "Not in this game's lineup" }],
-  );
-  if (outside.length) throw notInLineup(outside);
+export async function rateGame(db: Db, userId: string, gameId: string, input: RatingsInput, seeded = false): Promise<RatingResult> {
   const players = input.ratings.map((r) => r.playerId);
   const scores = input.ratings.map((r) => r.score);
-
   const now = new Date();
   const { amount, source, reason } = SERVER_AWARDS.game_rating;
-  // (A lineup never changes once seeded; the game is checked final again, in case it changed since the read.)
-  const [row] = await raw(db).$queryRaw<{ createdAt: Date; updatedAt: Date; created: boolean; balance: number | null }[]>`
-    WITH rating AS (
+  // The usual submission in one statement: the game and its lineup are read, and only when the game is final and
+  // every player is in its lineup is anything written. Otherwise the answer says why (below), having written nothing.
+  const [row] = await raw(db).$queryRaw<
+    { status: string | null; lineup: string[] | null; createdAt: Date | null; updatedAt: Date | null; created: boolean | null; balance: number | null }[]
+  >`
+    WITH game AS (
+      SELECT g.id, g.status::text AS status, ARRAY(SELECT s.player_id FROM game_lineup_slots s WHERE s.game_id = g.id ORDER BY s.slot) AS lineup
+      FROM games g WHERE g.id = ${gameId}
+    ), rating AS (
       INSERT INTO game_ratings (id, user_id, game_id, created_at, updated_at)
       SELECT ${uuidv7(now.getTime())}::uuid, ${userId}::uuid, g.id, ${now}::timestamptz, ${now}::timestamptz
-      FROM games g WHERE g.id = ${gameId} AND g.status = 'final'
+      FROM game g WHERE g.status = 'final' AND cardinality(g.lineup) > 0 AND ${players}::text[] <@ g.lineup
       ON CONFLICT (user_id, game_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
       RETURNING id, created_at, updated_at, (xmax = 0) AS created
     ), written AS (
@@ -155,16 +138,40 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
       ORDER BY s.slot
       ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score
     ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now }, Prisma.sql`EXISTS (SELECT 1 FROM rating)`)}
-    SELECT created_at AS "createdAt", updated_at AS "updatedAt", created, (SELECT rep_balance FROM rep_raised) AS balance FROM rating`;
-  if (!row) throw notFinished((await readGame())?.status ?? "gone");
+    SELECT g.status, g.lineup, r.created_at AS "createdAt", r.updated_at AS "updatedAt", r.created, (SELECT rep_balance FROM rep_raised) AS balance
+    FROM (SELECT 1) one LEFT JOIN game g ON true LEFT JOIN rating r ON true`;
+  if (!row?.status) throw notFound("Game");
+  const notFinished = (status: string) => new DomainError("GAME_NOT_FINISHED", `This game is ${status}: players can be rated once it is final.`);
+  if (row.status !== "final") throw notFinished(row.status);
+  const lineup = row.lineup ?? [];
+  if (lineup.length === 0) {
+    // A final game without a lineup seeds it first, then the submission runs again (once).
+    if (seeded || (await seedGameLineup(db, gameId)).slots === 0) {
+      throw new DomainError("LINEUP_UNAVAILABLE", "This game's lineup could not be seeded: one or both teams have no available players on their roster.");
+    }
+    return rateGame(db, userId, gameId, input, true);
+  }
+  const slotOf = new Map(lineup.map((playerId, i) => [playerId, i]));
+  const outside = input.ratings.flatMap((r, i) =>
+    slotOf.has(r.playerId) ? [] : [{ path: `body.ratings.${i}.playerId`, message: "Not in this game's lineup" }],
+  );
+  if (outside.length) throw notInLineup(outside);
+  if (!row.createdAt) throw notFinished("gone"); // (not reached: a final game with these players is written)
   if (row.balance !== null) noteBoardsMoved(userId);
   const mine = input.ratings.map(({ playerId, score }) => ({ playerId, score })).sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
   return {
     gameId,
-    rating: { playersRated: mine.length, ratedAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), scores: mine },
+    rating: { playersRated: mine.length, ratedAt: row.createdAt.toISOString(), updatedAt: row.updatedAt!.toISOString(), scores: mine },
     replaced: !row.created,
     rep: { awarded: row.balance !== null, amount: row.balance !== null ? amount : 0 },
   };
+}
+
+interface RatingResult {
+  gameId: string;
+  rating: { playersRated: number; ratedAt: string; updatedAt: string; scores: { playerId: string; score: number }[] };
+  replaced: boolean;
+  rep: { awarded: boolean; amount: number };
 }
 
 // Guess the player ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
 import { upcomingEventsOf } from "../../lib/games/queries";
@@ -348,6 +349,25 @@ describe("POST /api/events/{gameId}/ratings", () => {
     expect((await rate(auth, "gm_nfl_007", [["pl_hch_01", 5]])).body.data.rep).toEqual({ awarded: true, amount: 15 });
     expect((await rate(auth, "gm_psl_005", [["pl_whu_01", 5]])).body.data.rep).toEqual({ awarded: true, amount: 15 });
     expect(await balanceOf(userId)).toBe(30);
+  });
+
+  it("a final game whose lineup was never read: the first submission seeds it, then is stored", async () => {
+    const { auth } = await signedUp();
+    // A copy of gm_psl_009 (whu–kbf, final, both rosters) long ago, so no list of recent games shows it meanwhile.
+    const gameId = `gm_test_${randomUUID().slice(0, 8)}`;
+    await db().$executeRaw`
+      INSERT INTO games SELECT (jsonb_populate_record(NULL::games, to_jsonb(g) || jsonb_build_object('id', ${gameId}::text, 'starts_at', '2001-01-01T00:00:00Z'))).*
+      FROM games g WHERE g.id = 'gm_psl_009'`;
+    try {
+      expect(await db().gameLineupSlot.count({ where: { gameId } })).toBe(0);
+      const res = await rate(auth, gameId, [[LINEUP_WHU_KBF[1]!, 7]]);
+      expect(res.status).toBe(201);
+      expect(res.body.data.rating.scores).toEqual([{ playerId: LINEUP_WHU_KBF[1], score: 7 }]);
+      const slots = await db().gameLineupSlot.findMany({ where: { gameId }, orderBy: { slot: "asc" } });
+      expect(slots.map((r) => r.playerId)).toEqual(LINEUP_WHU_KBF);
+    } finally {
+      await db().game.delete({ where: { id: gameId } });
+    }
   });
 
   it("a game that is not final → 409 GAME_NOT_FINISHED, nothing written", async () => {
