@@ -1,10 +1,10 @@
 import type { Db } from "../db/client";
-import { upcomingEventsOf } from "../games/queries";
 import { streakOf, todaysQuests } from "../quests/service";
-import { activityCounts, repAndStreak } from "./queries";
+import { QUIZ_GRACE_MS } from "../quests/quiz";
+import { activityCounts, homeScreen, repAndStreak } from "./queries";
 import { NEXT_GAMES } from "./schemas";
 
-// The home screen: each answer is a few statements run side by side, never one per team or quest.
+// The home screen: each answer is one statement (the dashboard) or a few run side by side, never one per team or quest.
 
 export const balanceOf = async (db: Db, userId: string) => (await repAndStreak(db, userId, new Date())).rep;
 
@@ -26,10 +26,7 @@ export async function statsOf(db: Db, userId: string, now = new Date()) {
 }
 
 export async function dashboardOf(db: Db, userId: string, now = new Date()) {
-  const [{ rep, streak }, today, nextGames] = await Promise.all([
-    repAndStreak(db, userId, now),
-    todaysQuests(db, userId, now),
-    upcomingEventsOf(db, userId, NEXT_GAMES),
-  ]);
-  return { rep, streak, quests: summarized(today), nextGames };
+  const home = await homeScreen(db, userId, now, QUIZ_GRACE_MS, NEXT_GAMES);
+  const today = await todaysQuests(db, userId, now, home.today);
+  return { rep: home.rep, streak: home.streak, quests: summarized(today), nextGames: home.nextGames };
 }

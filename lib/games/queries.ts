@@ -135,6 +135,34 @@ export async function readEventsPage(db: DbTx, userId: string, { list, cursor, l
   return keysetPage("events", rows, limit, (r) => encodeCursor(`${list}:${r.startsAt.getTime()}`, r.id), toEvent);
 }
 
+/** An event row as to_jsonb gives it back (dates as strings): what upcomingEventsColumn holds. */
+export type JsonEventRow = Omit<EventRow, "startsAt" | "ratedAt" | "ratingUpdatedAt"> & { startsAt: string; ratedAt: string | null; ratingUpdatedAt: string | null };
+const fromJsonEventRow = (e: JsonEventRow): EventRow => ({
+  ...e,
+  startsAt: new Date(e.startsAt),
+  ratedAt: e.ratedAt === null ? null : new Date(e.ratedAt),
+  ratingUpdatedAt: e.ratingUpdatedAt === null ? null : new Date(e.ratingUpdatedAt),
+});
+export const eventsOfJson = (rows: JsonEventRow[]) => rows.map((r) => toEvent(fromJsonEventRow(r)));
+
+/**
+ * upcomingEventsOf as one jsonb array column of a statement that reads more beside it (the dashboard); eventsOfJson
+ * turns it into events.
+ */
+export function upcomingEventsColumn(userId: string, count: number): Prisma.Sql {
+  return Prisma.sql`(
+    WITH mine AS (${myTeamIds(userId)})
+    SELECT COALESCE(jsonb_agg(x ORDER BY x."startsAt", x.id), '[]') FROM (
+      SELECT ${EVENT_COLUMNS}
+      FROM ${eventFrom(userId)}
+      WHERE g.id IN (SELECT hg.id FROM mine JOIN games hg ON hg.home_team_id = mine.team_id
+                     UNION ALL
+                     SELECT ag.id FROM mine JOIN games ag ON ag.away_team_id = mine.team_id)
+        AND ${LISTS.upcoming.statuses}
+      ORDER BY g.starts_at, g.id
+      LIMIT ${count}) x)`;
+}
+
 /**
  * The next `count` games of the caller's followed or joined teams (not decided yet: scheduled, live or postponed),
  * soonest first, as events. One statement; for the dashboard.

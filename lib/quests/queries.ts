@@ -170,18 +170,36 @@ export async function questStateOf(db: DbTx, userId: string, questIds: string[],
   return toState(row!);
 }
 
-/** eligibleQuests and questStateOf of them, in one statement (today's quest list). */
 /** A quest row as jsonb_agg gives it back: dates as strings, with its list position. */
 type JsonQuestRow = Omit<QuestRow, "availableUntil"> & { availableUntil: string | null; ord: unknown };
 const fromJsonQuestRow = (q: JsonQuestRow): QuestRow => withoutOrd({ ...q, availableUntil: q.availableUntil === null ? null : new Date(q.availableUntil) });
 
-export async function eligibleQuestsWithState(db: DbTx, userId: string, now: Date, graceMs: number): Promise<{ quests: QuestRow[]; state: QuestState }> {
-  const [row] = await raw(db).$queryRaw<(StateRow & { quests: JsonQuestRow[] })[]>`
-    WITH eligible AS (${eligibleSql(userId, now)})
-    SELECT (SELECT COALESCE(jsonb_agg(e ORDER BY e.ord), '[]') FROM eligible e) AS quests,
-           ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT id FROM eligible`)}`;
-  const { quests, ...state } = row!;
+/** What todaysQuestsColumns read, as a row gives it back. */
+export type TodaysQuestsRow = StateRow & { quests: JsonQuestRow[] };
+export interface QuestsWithState {
+  quests: QuestRow[];
+  state: QuestState;
+}
+
+/**
+ * eligibleQuests and questStateOf of them as columns of a statement (`quests`, then the state's), over the CTE
+ * todaysQuestsCte: the quest list's one statement, and the dashboard's beside its other reads.
+ */
+export const todaysQuestsCte = (userId: string, now: Date) => Prisma.sql`eligible AS (${eligibleSql(userId, now)})`;
+export const todaysQuestsColumns = (userId: string, now: Date, graceMs: number) => Prisma.sql`
+    (SELECT COALESCE(jsonb_agg(e ORDER BY e.ord), '[]') FROM eligible e) AS quests,
+    ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT id FROM eligible`)}`;
+export function questsWithStateOf(row: TodaysQuestsRow): QuestsWithState {
+  const { quests, ...state } = row;
   return { quests: quests.map(fromJsonQuestRow), state: toState(state) };
+}
+
+/** eligibleQuests and questStateOf of them, in one statement (today's quest list). */
+export async function eligibleQuestsWithState(db: DbTx, userId: string, now: Date, graceMs: number): Promise<QuestsWithState> {
+  const [row] = await raw(db).$queryRaw<TodaysQuestsRow[]>`
+    WITH ${todaysQuestsCte(userId, now)}
+    SELECT ${todaysQuestsColumns(userId, now, graceMs)}`;
+  return questsWithStateOf(row!);
 }
 
 export interface SessionSummaryRow {

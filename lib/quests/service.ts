@@ -16,6 +16,7 @@ import {
   eligibleQuests,
   fanTeamsOf,
   eligibleQuestsWithState,
+  type QuestsWithState,
   questStateOf,
   type QuestState,
   stepsOf,
@@ -116,8 +117,9 @@ function toViews(quests: QuestRow[], state: QuestState, now: Date): QuestView[] 
  * Today's quests for the user with their progress (for GET /api/v1/engage/quests, the legacy list and the
  * dashboard): one statement, unless a quiz whose time ran out must be finalized first so its completion shows.
  */
-export async function todaysQuests(db: Db, userId: string, now = new Date()) {
-  let { quests, state } = await eligibleQuestsWithState(db, userId, now, QUIZ_GRACE_MS);
+export async function todaysQuests(db: Db, userId: string, now = new Date(), read?: QuestsWithState) {
+  // `read`: what a statement that read more beside (the dashboard) already read with todaysQuestsColumns.
+  let { quests, state } = read ?? (await eligibleQuestsWithState(db, userId, now, QUIZ_GRACE_MS));
   if (state.expiredSession && (await settleActiveSessions(db, userId, now)))
     ({ quests, state } = await eligibleQuestsWithState(db, userId, now, QUIZ_GRACE_MS));
   return { day: utcDay(now), quests: toViews(quests, state, now) };
