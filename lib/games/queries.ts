@@ -136,7 +136,11 @@ export async function readEventsPage(db: DbTx, userId: string, { list, cursor, l
 }
 
 /** An event row as to_jsonb gives it back (dates as strings): what upcomingEventsColumn holds. */
-export type JsonEventRow = Omit<EventRow, "startsAt" | "ratedAt" | "ratingUpdatedAt"> & { startsAt: string; ratedAt: string | null; ratingUpdatedAt: string | null };
+export type JsonEventRow = Omit<EventRow, "startsAt" | "ratedAt" | "ratingUpdatedAt"> & {
+  startsAt: string;
+  ratedAt: string | null;
+  ratingUpdatedAt: string | null;
+};
 const fromJsonEventRow = (e: JsonEventRow): EventRow => ({
   ...e,
   startsAt: new Date(e.startsAt),

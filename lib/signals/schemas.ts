@@ -96,7 +96,11 @@ export const signalsResult = z
   .object({
     received: z.number().int().nonnegative().meta({ description: "Events in the batch." }),
     accepted: z.number().int().nonnegative().meta({ description: "Events stored by this request." }),
-    duplicates: z.number().int().nonnegative().meta({ description: "Events not stored: their `eventId` was repeated in the batch, or the whole batch (the same eventIds) was stored before." }),
+    duplicates: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta({ description: "Events not stored: their `eventId` was repeated in the batch, or the whole batch (the same eventIds) was stored before." }),
     dropped: z.number().int().nonnegative().meta({ description: "Events discarded unstored because of `droppedReason`." }),
     droppedReason: z.enum(DROPPED_REASONS).nullable().meta({
       description: "`analytics_personalization_off`: the caller turned `analyticsPersonalization` off, so the whole batch was dropped. Null otherwise.",
