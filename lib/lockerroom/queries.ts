@@ -2,11 +2,12 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
-import { TEAM_SUMMARY_COLUMNS, type TeamSummaryRow } from "../teams/queries";
+import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { visiblePostSql, type Viewer } from "./access";
 
-// The locker room's statements. A post is always read with its author, teams, poll and the viewer's own reaction
-// and vote, by one statement for a whole page (joins, never a query per post).
+// The locker room's statements. A post is always read with its author, poll and the viewer's own reaction and vote,
+// by one statement for a whole page (joins, never a query per post); its teams' summaries come from the teams
+// module's cache (teamSummaries).
 
 export interface PostRow {
   id: string;
@@ -14,8 +15,9 @@ export interface PostRow {
   handle: string | null;
   displayName: string | null;
   avatarUrl: string | null;
-  authorTeam: TeamSummaryRow | null;
-  team: TeamSummaryRow | null;
+  /** The teams' summaries come from the teams module (teamSummaries, cached per team), not from this statement. */
+  authorTeamId: string | null;
+  teamId: string | null;
   content: string;
   imageUrl: string | null;
   media: unknown[] | null;
@@ -39,15 +41,12 @@ export interface PostRow {
   myVotes: number[] | null;
 }
 
-const teamJson = (alias: string) => Prisma.sql`(SELECT to_jsonb(x) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = ${Prisma.raw(alias)}) x)`;
-
 /** The post columns and joins; `viewer` null reads no reaction or vote. */
 function selectPosts(viewer: Viewer) {
   const me = viewer ? Prisma.sql`${viewer.id}::uuid` : Prisma.sql`NULL::uuid`;
   return Prisma.sql`
     SELECT p.id::text AS id, p.author_id::text AS "authorId", u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",
-           CASE WHEN p.author_team_id IS NULL THEN NULL ELSE ${teamJson("p.author_team_id")} END AS "authorTeam",
-           CASE WHEN p.team_id IS NULL THEN NULL ELSE ${teamJson("p.team_id")} END AS team,
+           p.author_team_id AS "authorTeamId", p.team_id AS "teamId",
            p.content, p.image_url AS "imageUrl", p.media, p.collectible, p.lineup, p.visibility::text AS visibility,
            p.publish_at AS "publishAt", p.scheduled, p.created_at AS "createdAt", p.edited_at AS "editedAt",
            p.deleted_at AS "deletedAt", p.hidden_at AS "hiddenAt", p.comment_count AS "commentCount", p.reaction_counts AS "reactionCounts",

@@ -7,6 +7,8 @@ import { DomainError, notFound, validationError } from "../http/errors";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../http/idempotency";
 import { keysetPage } from "../http/page";
 import { reply } from "../http/reply";
+import type { TeamSummaryRow } from "../teams/queries";
+import { teamSummaries } from "../teams/service";
 import { attachLockerMedia } from "../uploads/service";
 import { assertMayPost, canPostAsTeam, visiblePost, type Viewer } from "./access";
 import {
@@ -38,16 +40,25 @@ import { EDIT_WINDOW_MINUTES, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./
 const DAY_MS = 86_400_000;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** The API's post, as `viewer` sees it. */
-export function toPost(row: PostRow, viewer: Viewer, now = new Date()) {
+/** The summaries of the teams a page of posts shows (cached per team by the teams module). */
+const teamsOf = (db: Db, rows: PostRow[]) =>
+  teamSummaries(
+    db,
+    rows.flatMap((r) => [r.authorTeamId, r.teamId]),
+  );
+
+const teamOf = (teams: Map<string, TeamSummaryRow>, id: string | null) => (id === null ? null : (teams.get(id) ?? null));
+
+/** The API's post, as `viewer` sees it; `teams` holds its teams' summaries (teamsOf). */
+export function toPost(row: PostRow, teams: Map<string, TeamSummaryRow>, viewer: Viewer, now = new Date()) {
   const own = viewer?.id === row.authorId;
   const closed = row.pollClosesAt ? row.pollClosesAt <= now : false;
   const showResults = own || closed || row.myVotes !== null;
   return {
     id: row.id,
     author: { id: row.authorId, handle: row.handle, displayName: row.displayName, avatarUrl: row.avatarUrl },
-    authorTeam: row.authorTeam,
-    team: row.team,
+    authorTeam: teamOf(teams, row.authorTeamId),
+    team: teamOf(teams, row.teamId),
     content: row.content,
     imageUrl: row.imageUrl,
     media: (row.media ?? []) as never[],
@@ -84,7 +95,7 @@ const editWindowOpen = (publishAt: Date, now: Date) => now.getTime() - Math.max(
 async function readPost(db: Db, viewer: Viewer, postId: string) {
   const row = await postById(db, viewer, postId);
   if (!row) throw notFound("Post");
-  return toPost(row, viewer);
+  return toPost(row, await teamsOf(db, [row]), viewer);
 }
 
 function publishTime(scheduledFor: string | undefined, now: Date, path: string) {
@@ -109,7 +120,7 @@ async function replay(db: Db, user: AuthUser, key: string, hash: string) {
   const post = await postById(db, user, first.id);
   // The first post may have been deleted or hidden since: the key still answers for it, as it was.
   if (!post) throw notFound("Post");
-  return reply(toPost(post, user), { status: 201, headers: { [REPLAYED_HEADER]: "true" } });
+  return reply(toPost(post, await teamsOf(db, [post]), user), { status: 201, headers: { [REPLAYED_HEADER]: "true" } });
 }
 
 /**
@@ -199,12 +210,13 @@ export async function feed(db: Db, viewer: Viewer, q: { teamId?: string; authorI
     take: q.limit + 1,
   });
   const now = new Date();
+  const teams = await teamsOf(db, rows);
   return keysetPage(
     "posts",
     rows,
     q.limit,
     (last) => encodeCursor(last.publishAt.getTime(), last.id),
-    (row) => toPost(row, viewer, now),
+    (row) => toPost(row, teams, viewer, now),
   );
 }
 
@@ -253,12 +265,13 @@ export async function deletePost(db: Db, user: AuthUser, postId: string) {
 export async function listScheduled(db: Db, user: AuthUser, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
   const rows = await scheduledPage(db, user, after, limit + 1);
+  const teams = await teamsOf(db, rows);
   return keysetPage(
     "posts",
     rows,
     limit,
     (last) => encodeCursor(last.publishAt.getTime(), last.id),
-    (row) => toPost(row, user),
+    (row) => toPost(row, teams, user),
   );
 }
 

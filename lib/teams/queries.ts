@@ -3,7 +3,7 @@ import type { Db, DbTx } from "../db/client";
 import { notFound } from "../http/errors";
 import { utcDay } from "../time";
 import { hasOvertimeLosses, normalizeSport, SPORT_PATTERN_SQL } from "./sport";
-import { raw } from "../db/raw";
+import { raw, type RawDb } from "../db/raw";
 
 // Team reads are hand-written SQL: one round trip joins the team with its league, conference and division
 // (Prisma's include would send one query per relation on these hot public routes). The serializers here are the
@@ -112,6 +112,10 @@ export interface TeamSummaryRow {
   abbreviation: string | null;
   logo: string | null;
 }
+
+/** The summaries of the teams `ids` (those that exist), in one statement. */
+export const teamSummaryRows = (db: RawDb | DbTx, ids: string[]) =>
+  raw(db).$queryRaw<TeamSummaryRow[]>`SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = ANY(${ids}::text[])`;
 
 export const toTeamSummary = (t: TeamSummaryRow) => ({
   id: t.id,
