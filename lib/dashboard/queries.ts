@@ -49,9 +49,8 @@ export async function repAndStreak(db: DbTx, userId: string, now: Date) {
 
 /**
  * The home screen's reads in one statement: repAndStreak, today's quests with their state (todaysQuestsColumns) and
- * the next games (upcomingEventsColumn). One statement, not three side by side: under load each round trip to
- * PostgreSQL costs the server about as much as these small reads do (measured: the dashboard went from 30% to 34% of
- * /api/health's throughput).
+ * the next games (upcomingEventsColumn). One statement, not three side by side: one round trip instead of three
+ * (measured: the dashboard went from 30% to 34% of /api/health's throughput).
  */
 export async function homeScreen(db: DbTx, userId: string, now: Date, graceMs: number, nextGames: number) {
   const [row] = await raw(db).$queryRaw<(TodaysQuestsRow & { rep: JsonRepTotalsRow | null; nextGames: JsonEventRow[] })[]>`

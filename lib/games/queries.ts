@@ -169,7 +169,7 @@ export function upcomingEventsColumn(userId: string, count: number): Prisma.Sql 
 
 /**
  * The next `count` games of the caller's followed or joined teams (not decided yet: scheduled, live or postponed),
- * soonest first, as events. One statement; for the dashboard.
+ * soonest first, as events. One statement (the dashboard reads the same as a column: upcomingEventsColumn).
  */
 export async function upcomingEventsOf(db: DbTx, userId: string, count: number) {
   if (count <= 0) return [];
