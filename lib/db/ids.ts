@@ -10,9 +10,11 @@ export function uuidv7(at = Date.now()): string {
   b.writeUIntBE(at, 0, 6);
   b[6] = 0x70 | (b[6]! & 0x0f);
   b[8] = 0x80 | (b[8]! & 0x3f);
-  const h = b.toString("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return uuidOfHex(b.toString("hex"));
 }
+
+/** 32 hex digits (more are ignored) written as a UUID: 8-4-4-4-12. */
+export const uuidOfHex = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 
 /**
  * The same UUIDv7 computed by PostgreSQL (15 has no uuidv7()), for set-based INSERT … SELECT: the clock's 48

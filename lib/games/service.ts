@@ -9,7 +9,8 @@ import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary,
 import { addUtcDays, utcDay } from "../time";
 import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
 import { readCrowdRatings, readEventRow, readEventsPage, readLineup, readMyScores, toEvent, toLineupPlayer, type EventRow } from "./queries";
-import type { EventList, LineupStatus, RatingsInput } from "./schemas";
+import type { z } from "zod";
+import type { EventList, LineupStatus, RatingsInput, ratingResult } from "./schemas";
 import { raw } from "../db/raw";
 import { noteBoardsMoved } from "../leaderboard/moves";
 
@@ -167,12 +168,8 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
   };
 }
 
-interface RatingResult {
-  gameId: string;
-  rating: { playersRated: number; ratedAt: string; updatedAt: string; scores: { playerId: string; score: number }[] };
-  replaced: boolean;
-  rep: { awarded: boolean; amount: number };
-}
+/** rateGame's answer (it calls itself once after seeding a lineup, so its type is written out). */
+type RatingResult = z.infer<typeof ratingResult>;
 
 // Guess the player ---------------------------------------------------------------------------------------------
 

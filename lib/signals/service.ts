@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { DbTx } from "../db/client";
+import { uuidOfHex } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { deleteSignalsBefore, insertSignalBatch } from "./queries";
 import type { SignalEvent } from "./schemas";
@@ -32,8 +33,7 @@ export async function ingestSignals(db: RawDb | DbTx, userId: string, sent: Sign
 
 /** A batch's key: the sha-256 of its sorted event ids, its first 16 bytes written as a UUID. */
 function keyOf(eventIds: string[]): string {
-  const hex = createHash("sha256").update(eventIds.sort().join(",")).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return uuidOfHex(createHash("sha256").update(eventIds.sort().join(",")).digest("hex"));
 }
 
 export const RETENTION_BATCH = 5_000;
