@@ -5,6 +5,7 @@ import { log } from "../http/log";
 import { identityProvider } from "../identity/provider";
 import { forgetStandings } from "../leagues/service";
 import { forgetTeamDetails } from "../teams/service";
+import { forgetQuests } from "../quests/service";
 import { debit } from "../rep/grants";
 import { moveBoards } from "../leaderboard/service";
 import { externalIdSchema, teamIdSchema, userQuerySchema, type QuestCreate, type QuestionCreate, type RewardCreate } from "./schemas";
@@ -139,6 +140,7 @@ export async function createQuest(db: Db, q: QuestCreate): Promise<{ id: string 
 /** Schedules (or reschedules) a quest's window; empty bounds are open-ended. Retired quests stay retired. */
 export async function setQuestWindow(db: Db, questId: string, availableFrom: Date | null, availableUntil: Date | null): Promise<boolean> {
   const { count } = await db.quest.updateMany({ where: { id: questId }, data: { availableFrom, availableUntil } });
+  forgetQuests(); // the window's end is part of the cached definition
   return count === 1;
 }
 

@@ -1,7 +1,7 @@
 import type { DbTx } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import { eventsOfJson, upcomingEventsColumn, type JsonEventRow } from "../games/queries";
-import { questsWithStateOf, todaysQuestsColumns, todaysQuestsCte, type TodaysQuestsRow } from "../quests/queries";
+import { myTeamIdsColumn } from "../games/queries";
+import { todaysQuestsColumns, todaysQuestsCte, type TodaysQuestsRow } from "../quests/queries";
 import { toStreak } from "../quests/service";
 import { utcDayStart } from "../time";
 import { raw } from "../db/raw";
@@ -48,21 +48,22 @@ export async function repAndStreak(db: DbTx, userId: string, now: Date) {
 }
 
 /**
- * The home screen's reads in one statement: repAndStreak, today's quests with their state (todaysQuestsColumns) and
- * the next games (upcomingEventsColumn). One statement, not three side by side: one round trip instead of three
- * (measured: the dashboard went from 30% to 34% of /api/health's throughput).
+ * The home screen's per-caller reads in one statement: repAndStreak, today's quests with their state
+ * (todaysQuestsColumns) and the caller's teams, whose next games come from the games module's per-team cache
+ * (nextGamesOf). One statement, not three side by side: one round trip instead of three (measured: the dashboard
+ * went from 30% to 34% of /api/health's throughput).
  */
-export async function homeScreen(db: DbTx, userId: string, now: Date, graceMs: number, nextGames: number) {
-  const [row] = await raw(db).$queryRaw<(TodaysQuestsRow & { rep: JsonRepTotalsRow | null; nextGames: JsonEventRow[] })[]>`
+export async function homeScreen(db: DbTx, userId: string, now: Date, graceMs: number) {
+  const [row] = await raw(db).$queryRaw<(TodaysQuestsRow & { rep: JsonRepTotalsRow | null; teams: string[] })[]>`
     WITH ${todaysQuestsCte(userId, now)}
     SELECT (SELECT to_jsonb(r) FROM (${REP_AND_STREAK(userId)}) r) AS rep,
-           ${upcomingEventsColumn(userId, nextGames)} AS "nextGames",
+           ${myTeamIdsColumn(userId)} AS teams,
            ${todaysQuestsColumns(userId, now, graceMs)}`;
-  const { rep, nextGames: games, ...quests } = row!;
+  const { rep, teams, ...quests } = row!;
   return {
     ...toRepAndStreak(rep ? { ...rep, streakLastDay: rep.streakLastDay === null ? null : new Date(`${rep.streakLastDay}T00:00:00Z`) } : undefined, now),
-    today: questsWithStateOf(quests),
-    nextGames: eventsOfJson(games),
+    today: quests as TodaysQuestsRow,
+    teams,
   };
 }
 

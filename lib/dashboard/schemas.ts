@@ -42,6 +42,8 @@ export const dashboard = z
     rep: repSummary,
     streak,
     quests: questsToday.omit({ streak: true }),
-    nextGames: z.array(event).meta({ description: `The next ${NEXT_GAMES} games of teams the caller follows or joined, soonest first.` }),
+    nextGames: z.array(event).meta({
+      description: `The next ${NEXT_GAMES} games of teams the caller follows or joined that are not decided yet, soonest first: GET /api/events?status=upcoming's first ${NEXT_GAMES}, with myRating null (a game is rated once final). A team's games are kept per server process for a few seconds (TEAM_CACHE_TTL_MS), so a sync shows here within that.`,
+    }),
   })
   .meta({ id: "Dashboard" });

@@ -33,3 +33,49 @@ export function processCache<V>(name: string, ttlMs: () => number, maxEntries = 
     clear: () => entries.clear(),
   };
 }
+
+export interface KeyedCache<V> {
+  /**
+   * The values under `keys`: cached ones as they are, the rest read by one `loadMany(missing)` (a key it leaves out
+   * has no value, and that is cached too). Concurrent misses of a key fold into one read; a failed read is dropped.
+   */
+  getMany(keys: Iterable<string>, loadMany: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>>;
+  clear(): void;
+}
+
+/** processCache for reads of many keys at once (team summaries, teams' next games): the misses in one statement. */
+export function keyedCache<V>(name: string, ttlMs: () => number, maxEntries = 10_000): KeyedCache<V> {
+  const g = globalThis as unknown as Record<string, Map<string, Entry<V | undefined>> | undefined>;
+  const entries = (g[name] ??= new Map<string, Entry<V | undefined>>());
+  return {
+    async getMany(keys, loadMany) {
+      const ttl = ttlMs();
+      const now = Date.now();
+      const values: [string, Promise<V | undefined>][] = [];
+      const missing: string[] = [];
+      for (const key of new Set(keys)) {
+        const hit = ttl > 0 ? entries.get(key) : undefined;
+        if (hit && hit.expires > now) values.push([key, hit.value]);
+        else missing.push(key);
+      }
+      if (missing.length > 0) {
+        const loaded = loadMany(missing);
+        if (ttl > 0 && entries.size + missing.length > maxEntries) entries.clear();
+        for (const key of missing) {
+          const value = loaded.then((m) => m.get(key));
+          values.push([key, value]);
+          if (ttl <= 0) continue;
+          entries.set(key, { expires: now + ttl, value });
+          value.catch(() => entries.delete(key));
+        }
+      }
+      const found = new Map<string, V>();
+      for (const [key, value] of values) {
+        const v = await value;
+        if (v !== undefined) found.set(key, v);
+      }
+      return found;
+    },
+    clear: () => entries.clear(),
+  };
+}

@@ -60,9 +60,10 @@ const EVENT_COLUMNS = Prisma.sql`
   r.created_at AS "ratedAt", r.updated_at AS "ratingUpdatedAt",
   CASE WHEN r.id IS NULL THEN 0 ELSE (SELECT count(sc.score)::int FROM game_rating_scores sc WHERE sc.rating_id = r.id) END AS "playersRated"`;
 
-const eventFrom = (userId: string) => Prisma.sql`games g
+/** Games with their league and `userId`'s rating; null: nobody's (myRating null). */
+const eventFrom = (userId: string | null) => Prisma.sql`games g
   JOIN leagues l ON l.id = g.league_id
-  LEFT JOIN game_ratings r ON r.game_id = g.id AND r.user_id = ${userId}::uuid`;
+  LEFT JOIN game_ratings r ON ${userId === null ? Prisma.sql`false` : Prisma.sql`r.game_id = g.id AND r.user_id = ${userId}::uuid`}`;
 
 /** Final, and its lineup exists or both rosters have players to seed it from. */
 export const isRatable = (e: Pick<EventRow, "status" | "hasLineup" | "canSeedLineup">) => e.status === "final" && (e.hasLineup || e.canSeedLineup);
@@ -89,6 +90,9 @@ const myTeamIds = (userId: string) => Prisma.sql`
   SELECT f.team_id FROM team_follows f JOIN teams ft ON ft.id = f.team_id AND ft.archived_at IS NULL WHERE f.user_id = ${userId}::uuid
   UNION
   SELECT m.team_id FROM team_members m JOIN teams mt ON mt.id = m.team_id AND mt.archived_at IS NULL WHERE m.user_id = ${userId}::uuid`;
+
+/** The caller's teams (those whose games are the caller's events) as a text[] column of a statement reading more. */
+export const myTeamIdsColumn = (userId: string) => Prisma.sql`ARRAY(${myTeamIds(userId)})`;
 
 // The three lists: which statuses, and which order (every order ends on the id, so a page boundary never skips or
 // repeats a game). A cursor's sort key is "<list>:<startsAt ms>", so it continues only the list it came from.
@@ -135,8 +139,8 @@ export async function readEventsPage(db: DbTx, userId: string, { list, cursor, l
   return keysetPage("events", rows, limit, (r) => encodeCursor(`${list}:${r.startsAt.getTime()}`, r.id), toEvent);
 }
 
-/** An event row as to_jsonb gives it back (dates as strings): what upcomingEventsColumn holds. */
-export type JsonEventRow = Omit<EventRow, "startsAt" | "ratedAt" | "ratingUpdatedAt"> & {
+/** An event row as to_jsonb gives it back (dates as strings). */
+type JsonEventRow = Omit<EventRow, "startsAt" | "ratedAt" | "ratingUpdatedAt"> & {
   startsAt: string;
   ratedAt: string | null;
   ratingUpdatedAt: string | null;
@@ -147,29 +151,31 @@ const fromJsonEventRow = (e: JsonEventRow): EventRow => ({
   ratedAt: e.ratedAt === null ? null : new Date(e.ratedAt),
   ratingUpdatedAt: e.ratingUpdatedAt === null ? null : new Date(e.ratingUpdatedAt),
 });
-export const eventsOfJson = (rows: JsonEventRow[]) => rows.map((r) => toEvent(fromJsonEventRow(r)));
 
 /**
- * upcomingEventsOf as one jsonb array column of a statement that reads more beside it (the dashboard); eventsOfJson
- * turns it into events.
+ * The next `count` games of each of `teamIds` that are not decided yet (the upcoming list's statuses), soonest first,
+ * as nobody's events (no rating): the same for all of a team's fans, so the games module caches them per team
+ * (nextGamesOf). One statement; a team with no such game maps to [].
  */
-export function upcomingEventsColumn(userId: string, count: number): Prisma.Sql {
-  return Prisma.sql`(
-    WITH mine AS (${myTeamIds(userId)})
-    SELECT COALESCE(jsonb_agg(x ORDER BY x."startsAt", x.id), '[]') FROM (
-      SELECT ${EVENT_COLUMNS}
-      FROM ${eventFrom(userId)}
-      WHERE g.id IN (SELECT hg.id FROM mine JOIN games hg ON hg.home_team_id = mine.team_id
-                     UNION ALL
-                     SELECT ag.id FROM mine JOIN games ag ON ag.away_team_id = mine.team_id)
-        AND ${LISTS.upcoming.statuses}
-      ORDER BY g.starts_at, g.id
-      LIMIT ${count}) x)`;
+export async function upcomingGamesOfTeams(db: DbTx, teamIds: string[], count: number): Promise<Map<string, EventRow[]>> {
+  const rows = await raw(db).$queryRaw<{ teamId: string; events: JsonEventRow[] }[]>`
+    SELECT t.id AS "teamId", (
+      SELECT COALESCE(jsonb_agg(x ORDER BY x."startsAt", x.id), '[]') FROM (
+        SELECT ${EVENT_COLUMNS}
+        FROM ${eventFrom(null)}
+        WHERE g.id IN (SELECT hg.id FROM games hg WHERE hg.home_team_id = t.id
+                       UNION ALL
+                       SELECT ag.id FROM games ag WHERE ag.away_team_id = t.id)
+          AND ${LISTS.upcoming.statuses}
+        ORDER BY g.starts_at, g.id
+        LIMIT ${count}) x) AS events
+    FROM unnest(${teamIds}::text[]) AS t(id)`;
+  return new Map(rows.map((r) => [r.teamId, r.events.map(fromJsonEventRow)]));
 }
 
 /**
  * The next `count` games of the caller's followed or joined teams (not decided yet: scheduled, live or postponed),
- * soonest first, as events. One statement (the dashboard reads the same as a column: upcomingEventsColumn).
+ * soonest first, as events. One statement (the dashboard takes them from the per-team cache: nextGamesOf).
  */
 export async function upcomingEventsOf(db: DbTx, userId: string, count: number) {
   if (count <= 0) return [];

@@ -8,10 +8,22 @@ import { award, awardCtes, SERVER_AWARDS } from "../rep/grants";
 import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../teams/queries";
 import { addUtcDays, utcDay } from "../time";
 import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
-import { readCrowdRatings, readEventRow, readEventsPage, readLineup, readMyScores, toEvent, toLineupPlayer, type EventRow } from "./queries";
+import {
+  readCrowdRatings,
+  readEventRow,
+  readEventsPage,
+  readLineup,
+  readMyScores,
+  toEvent,
+  toLineupPlayer,
+  upcomingGamesOfTeams,
+  type EventRow,
+} from "./queries";
 import type { z } from "zod";
 import type { EventList, LineupStatus, RatingsInput, ratingResult } from "./schemas";
 import { raw } from "../db/raw";
+import { keyedCache } from "../db/cache";
+import { env } from "../env";
 import { noteBoardsMoved } from "../leaderboard/moves";
 
 // Games as events, lineups, ratings, guess the player and the daily spin. One-time rules are held by PostgreSQL:
@@ -22,6 +34,38 @@ import { noteBoardsMoved } from "../leaderboard/moves";
 
 export function listEvents(db: DbTx, userId: string, q: { status: EventList; cursor?: string; limit: number }) {
   return readEventsPage(db, userId, { list: q.status, cursor: q.cursor, limit: q.limit });
+}
+
+// A team's next games are the same for all its fans and change when a sync runs: kept per team for TEAM_CACHE_TTL_MS
+// (like team details), so the dashboard reads none of them per request (they were ≈ 40% of its statement's time).
+const nextGamesCache = keyedCache<EventRow[]>("__nextGamesCache", () => env().TEAM_CACHE_TTL_MS);
+
+/** Drops the cached next games, e.g. after a sync in this process. */
+export function forgetNextGames(): void {
+  nextGamesCache.clear();
+}
+
+/**
+ * The next `count` games of any of `teamIds` not decided yet, soonest first (ties by id), as events: the upcoming
+ * list's first page, but without the caller's rating (myRating null: a game is rated once final).
+ */
+export async function nextGamesOf(db: DbTx, teamIds: string[], count: number) {
+  if (count <= 0 || teamIds.length === 0) return [];
+  const keyOf = (teamId: string) => `${count}:${teamId}`;
+  const byTeam = await nextGamesCache.getMany(teamIds.map(keyOf), async (missing) => {
+    const loaded = await upcomingGamesOfTeams(
+      db,
+      missing.map((k) => k.slice(k.indexOf(":") + 1)),
+      count,
+    );
+    return new Map([...loaded].map(([teamId, events]) => [keyOf(teamId), events]));
+  });
+  const games = new Map<string, EventRow>();
+  for (const events of byTeam.values()) for (const e of events) games.set(e.id, e);
+  return [...games.values()]
+    .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, count)
+    .map(toEvent);
 }
 
 async function eventRowOrThrow(db: DbTx, userId: string, gameId: string): Promise<EventRow> {

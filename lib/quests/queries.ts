@@ -69,11 +69,14 @@ function narrow(userId: string, only: QuestFilter | undefined): Prisma.Sql {
  * team the user follows or joined (scope team), or gated by a pass the user holds unexpired (scope pass). One query;
  * `only` narrows it (a quest id: empty when unknown or not eligible).
  */
+const QUEST_COLUMNS = Prisma.sql`
+    q.id, q.slug, q.title, q.description, q.team_id AS "teamId", q.pass_id AS "passId", q.kind::text AS kind,
+    q.scope::text AS scope, q.cadence::text AS cadence, q.rep_reward AS "repReward", q.rep_source::text AS "repSource",
+    q.quiz_length AS "quizLength", q.quiz_seconds AS "quizSeconds", q.available_until AS "availableUntil"`;
+
 function eligibleSql(userId: string, now: Date, only?: QuestFilter): Prisma.Sql {
   return Prisma.sql`
-    SELECT q.id, q.slug, q.title, q.description, q.team_id AS "teamId", q.pass_id AS "passId", q.kind::text AS kind,
-           q.scope::text AS scope, q.cadence::text AS cadence, q.rep_reward AS "repReward", q.rep_source::text AS "repSource",
-           q.quiz_length AS "quizLength", q.quiz_seconds AS "quizSeconds", q.available_until AS "availableUntil",
+    SELECT ${QUEST_COLUMNS},
            row_number() OVER (ORDER BY q.cadence, q.team_id NULLS FIRST, q.kind, q.id) AS ord
     FROM quests q
     WHERE q.active AND q.retired_at IS NULL
@@ -174,32 +177,41 @@ export async function questStateOf(db: DbTx, userId: string, questIds: string[],
 type JsonQuestRow = Omit<QuestRow, "availableUntil"> & { availableUntil: string | null; ord: unknown };
 const fromJsonQuestRow = (q: JsonQuestRow): QuestRow => withoutOrd({ ...q, availableUntil: q.availableUntil === null ? null : new Date(q.availableUntil) });
 
-/** What todaysQuestsColumns read, as a row gives it back. */
-export type TodaysQuestsRow = StateRow & { quests: JsonQuestRow[] };
+/** What todaysQuestsColumns read, as a row gives it back: today's quests by id (in list order) and their state. */
+export type TodaysQuestsRow = StateRow & { questIds: string[] };
 export interface QuestsWithState {
   quests: QuestRow[];
   state: QuestState;
 }
 
 /**
- * eligibleQuests and questStateOf of them as columns of a statement (`quests`, then the state's), over the CTE
- * todaysQuestsCte: the quest list's one statement, and the dashboard's beside its other reads.
+ * eligibleQuests' ids and questStateOf of them as columns of a statement (`questIds`, then the state's), over the
+ * CTE todaysQuestsCte: the quest list's one statement, and the dashboard's beside its other reads. The quests
+ * themselves are the same for everyone: the service keeps them per quest (questsWithState), as building them as
+ * JSON in every statement cost ≈ 20% of it.
  */
 export const todaysQuestsCte = (userId: string, now: Date) => Prisma.sql`eligible AS (${eligibleSql(userId, now)})`;
 export const todaysQuestsColumns = (userId: string, now: Date, graceMs: number) => Prisma.sql`
-    (SELECT COALESCE(jsonb_agg(e ORDER BY e.ord), '[]') FROM eligible e) AS quests,
+    ARRAY(SELECT e.id FROM eligible e ORDER BY e.ord) AS "questIds",
     ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT id FROM eligible`)}`;
-export function questsWithStateOf(row: TodaysQuestsRow): QuestsWithState {
-  const { quests, ...state } = row;
-  return { quests: quests.map(fromJsonQuestRow), state: toState(state) };
+
+/** The quests `questIds` and their state, with the quests from `byId` (an id missing there is left out). */
+export function questsWithStateOf({ questIds, ...state }: TodaysQuestsRow, byId: Map<string, QuestRow>): QuestsWithState {
+  return { quests: questIds.flatMap((id) => byId.get(id) ?? []), state: toState(state) };
 }
 
-/** eligibleQuests and questStateOf of them, in one statement (today's quest list). */
-export async function eligibleQuestsWithState(db: DbTx, userId: string, now: Date, graceMs: number): Promise<QuestsWithState> {
+/** todaysQuestsColumns in a statement of their own (today's quest list). */
+export async function todaysQuestsRow(db: DbTx, userId: string, now: Date, graceMs: number): Promise<TodaysQuestsRow> {
   const [row] = await raw(db).$queryRaw<TodaysQuestsRow[]>`
     WITH ${todaysQuestsCte(userId, now)}
     SELECT ${todaysQuestsColumns(userId, now, graceMs)}`;
-  return questsWithStateOf(row!);
+  return row!;
+}
+
+/** The quests `ids` as rows (any state: eligibility is the caller's statement's). */
+export async function questRowsById(db: DbTx, ids: string[]): Promise<QuestRow[]> {
+  return raw(db).$queryRaw<QuestRow[]>`
+    SELECT ${QUEST_COLUMNS} FROM quests q WHERE q.id = ANY(${ids}::text[])`;
 }
 
 export interface SessionSummaryRow {

@@ -15,8 +15,11 @@ import {
   conditionFactsOf,
   eligibleQuests,
   fanTeamsOf,
-  eligibleQuestsWithState,
+  questRowsById,
+  questsWithStateOf,
+  todaysQuestsRow,
   type QuestsWithState,
+  type TodaysQuestsRow,
   questStateOf,
   type QuestState,
   stepsOf,
@@ -29,6 +32,8 @@ import {
 } from "./queries";
 import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
 import { raw } from "../db/raw";
+import { keyedCache } from "../db/cache";
+import { env } from "../env";
 import { noteBoardsMoved } from "../leaderboard/moves";
 
 // Quests: the caller's history, and the quest engine below.
@@ -117,12 +122,27 @@ function toViews(quests: QuestRow[], state: QuestState, now: Date): QuestView[] 
  * Today's quests for the user with their progress (for GET /api/v1/engage/quests, the legacy list and the
  * dashboard): one statement, unless a quiz whose time ran out must be finalized first so its completion shows.
  */
-export async function todaysQuests(db: Db, userId: string, now = new Date(), read?: QuestsWithState) {
+export async function todaysQuests(db: Db, userId: string, now = new Date(), read?: TodaysQuestsRow) {
   // `read`: what a statement that read more beside (the dashboard) already read with todaysQuestsColumns.
-  let { quests, state } = read ?? (await eligibleQuestsWithState(db, userId, now, QUIZ_GRACE_MS));
-  if (state.expiredSession && (await settleActiveSessions(db, userId, now)))
-    ({ quests, state } = await eligibleQuestsWithState(db, userId, now, QUIZ_GRACE_MS));
+  let row = read ?? (await todaysQuestsRow(db, userId, now, QUIZ_GRACE_MS));
+  if (row.expiredSession && (await settleActiveSessions(db, userId, now))) row = await todaysQuestsRow(db, userId, now, QUIZ_GRACE_MS);
+  const { quests, state } = await questsWithState(db, row);
   return { day: utcDay(now), quests: toViews(quests, state, now) };
+}
+
+// A quest's definition is the same for every fan and changes only through the staff console: kept per quest for
+// TEAM_CACHE_TTL_MS (like team details), cleared in the process that changed it (forgetQuests). Which quests a fan
+// sees, and their state, is read fresh every time.
+const questCache = keyedCache<QuestRow>("__questCache", () => env().TEAM_CACHE_TTL_MS);
+
+/** Drops the cached quest definitions (after the staff console created or rescheduled one). */
+export function forgetQuests(): void {
+  questCache.clear();
+}
+
+async function questsWithState(db: DbTx, row: TodaysQuestsRow): Promise<QuestsWithState> {
+  const byId = await questCache.getMany(row.questIds, async (missing) => new Map((await questRowsById(db, missing)).map((q) => [q.id, q])));
+  return questsWithStateOf(row, byId);
 }
 
 async function eligibleOrThrow(db: DbTx, userId: string, questId: string, now: Date): Promise<QuestRow> {

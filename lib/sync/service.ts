@@ -1,6 +1,7 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { forgetStandings } from "../leagues/service";
 import { forgetTeamDetails } from "../teams/service";
+import { forgetNextGames } from "../games/service";
 import { applyFeed, DryRunRollback, SYNC_LOCK_KEY } from "./engine";
 import { parseFeed } from "./feed";
 import { toSyncRunView } from "./queries";
@@ -73,6 +74,7 @@ export async function runSync(db: PrismaClient, opts: RunSyncOptions): Promise<S
   if (!summary.dryRun && SYNC_ENTITIES.some((e) => summary[e].unchanged !== totalOf(summary[e]))) {
     forgetTeamDetails();
     forgetStandings();
+    forgetNextGames();
   }
   const done = await db.syncRun.update({
     where: { id: run.id },

@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client";
-import { processCache } from "../db/cache";
+import { keyedCache, processCache } from "../db/cache";
 import type { Db, DbTx } from "../db/client";
 import type { AuthUser } from "../auth/users";
 import { env } from "../env";
@@ -85,33 +85,14 @@ export function forgetTeamDetails(): void {
 // Team summaries for answers that show teams beside other things (the locker room's posts): kept per team for
 // TEAM_CACHE_TTL_MS like details, the missing ones read in one statement. Building them in each post's statement
 // cost the feed ≈ 27% of its statement's time (two JSON subqueries per post).
-const SUMMARY_CACHE_MAX = 10_000;
-const g = globalThis as unknown as { __teamSummaryCache?: Map<string, { expires: number; value: TeamSummaryRow | null }> };
-const summaryCache = (g.__teamSummaryCache ??= new Map());
+const summaryCache = keyedCache<TeamSummaryRow>("__teamSummaryCache", () => env().TEAM_CACHE_TTL_MS);
 
 /** The summaries of the teams `ids` (nulls skipped; unknown ids are absent from the map). */
-export async function teamSummaries(db: RawDb | DbTx, ids: (string | null)[]): Promise<Map<string, TeamSummaryRow>> {
-  const ttl = env().TEAM_CACHE_TTL_MS;
-  const now = Date.now();
-  const found = new Map<string, TeamSummaryRow>();
-  const missing: string[] = [];
-  for (const id of new Set(ids)) {
-    if (id === null) continue;
-    const hit = summaryCache.get(id);
-    if (hit && hit.expires > now) {
-      if (hit.value) found.set(id, hit.value);
-    } else missing.push(id);
-  }
-  if (missing.length === 0) return found;
-  const rows = await teamSummaryRows(db, missing);
-  if (summaryCache.size + missing.length > SUMMARY_CACHE_MAX) summaryCache.clear();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const id of missing) {
-    const value = byId.get(id) ?? null;
-    if (value) found.set(id, value);
-    if (ttl > 0) summaryCache.set(id, { expires: now + ttl, value });
-  }
-  return found;
+export function teamSummaries(db: RawDb | DbTx, ids: (string | null)[]): Promise<Map<string, TeamSummaryRow>> {
+  return summaryCache.getMany(
+    ids.filter((id) => id !== null),
+    async (missing) => new Map((await teamSummaryRows(db, missing)).map((r) => [r.id, r])),
+  );
 }
 
 // Search ----------------------------------------------------------------------------------------------------
