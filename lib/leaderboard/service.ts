@@ -221,10 +221,55 @@ function inTime(work: () => Promise<void>): Promise<void> {
 }
 
 /**
- * A request's board moves (moves.ts): fans who left a team come off its boards (this season's and all time; past
- * seasons' stay as they closed), then every noted fan's entries are rewritten.
+ * A request's board moves (moves.ts), written with those of concurrent requests: while one batch is being written,
+ * the moves other requests note wait and go together in the next, so N writes at once cost one fanScores statement
+ * and one Redis round trip per store instead of N each (group commit: an idle server writes a lone move at once).
+ * Resolves once the batch holding `moves` is written (best effort: never rejects), so a request still answers
+ * after its boards moved.
  */
-export async function applyBoardMoves(moves: BoardMoves, now = new Date()): Promise<void> {
+export function applyBoardMoves(moves: BoardMoves): Promise<void> {
+  const batch = (pendingMoves ??= newBatch());
+  for (const userId of moves.users) batch.users.add(userId);
+  batch.left.push(...moves.left);
+  if (!writingMoves) void writeBatches();
+  return batch.written;
+}
+
+interface MovesBatch extends BoardMoves {
+  written: Promise<void>;
+  done: () => void;
+}
+
+let pendingMoves: MovesBatch | null = null;
+let writingMoves = false;
+
+function newBatch(): MovesBatch {
+  let done!: () => void;
+  const written = new Promise<void>((resolve) => (done = resolve));
+  return { users: new Set(), left: [], written, done };
+}
+
+async function writeBatches(): Promise<void> {
+  writingMoves = true;
+  try {
+    while (pendingMoves) {
+      const batch = pendingMoves;
+      pendingMoves = null;
+      try {
+        await writeMoves(batch, new Date());
+      } catch (error) {
+        log("warn", { msg: "leaderboards not moved; a rebuild repairs them", error: String(error) });
+      } finally {
+        batch.done();
+      }
+    }
+  } finally {
+    writingMoves = false;
+  }
+}
+
+/** Fans who left a team come off its boards (this season's and all time; past seasons' stay as they closed), then every noted fan's entries are rewritten. */
+async function writeMoves(moves: BoardMoves, now: Date): Promise<void> {
   if (moves.left.length) {
     const period = seasonOf(now).id;
     try {

@@ -144,6 +144,24 @@ describe("GET /api/leaderboard", () => {
   });
 });
 
+describe("board moves of concurrent writes", () => {
+  it("are written together, and each write answers only once its own move is on the boards", async () => {
+    const fans = await Promise.all(Array.from({ length: 20 }, () => fan()));
+    const store = await boardStore();
+    const key = boardKey("global", "all");
+    // Each check-in credits 25 Rep; the moment its answer arrives, the fan's entry must already show them.
+    const seen = await Promise.all(
+      fans.map(async (f) => {
+        const res = await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: f.auth, json: { teamId: "tm_hch" } });
+        expect(res.status).toBe(201);
+        const [standing] = await store.standings(key, [f.userId]);
+        return standing ? unpackScore(standing.score).points : null;
+      }),
+    );
+    expect(seen).toEqual(fans.map(() => 25));
+  });
+});
+
 describe("search, stats, seasons", () => {
   it("search finds fans by handle prefix, any case, with their rank; fans off the board have none", async () => {
     const teamId = freshTeam();
