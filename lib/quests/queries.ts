@@ -64,16 +64,16 @@ function narrow(userId: string, only: QuestFilter | undefined): Prisma.Sql {
                                  WHERE sp.user_id = ${userId}::uuid AND sp.step_id = s.id AND sp.period_key = ANY(${only.periodKeys}))))`;
 }
 
-/**
- * The quests `userId` may take at `now` (eligibleQuests): active, not retired, inside availableFrom/availableUntil, and global, of a
- * team the user follows or joined (scope team), or gated by a pass the user holds unexpired (scope pass). One query;
- * `only` narrows it (a quest id: empty when unknown or not eligible).
- */
 const QUEST_COLUMNS = Prisma.sql`
     q.id, q.slug, q.title, q.description, q.team_id AS "teamId", q.pass_id AS "passId", q.kind::text AS kind,
     q.scope::text AS scope, q.cadence::text AS cadence, q.rep_reward AS "repReward", q.rep_source::text AS "repSource",
     q.quiz_length AS "quizLength", q.quiz_seconds AS "quizSeconds", q.available_until AS "availableUntil"`;
 
+/**
+ * The quests `userId` may take at `now` (eligibleQuests): active, not retired, inside availableFrom/availableUntil, and global, of a
+ * team the user follows or joined (scope team), or gated by a pass the user holds unexpired (scope pass). One query;
+ * `only` narrows it (a quest id: empty when unknown or not eligible).
+ */
 function eligibleSql(userId: string, now: Date, only?: QuestFilter): Prisma.Sql {
   return Prisma.sql`
     SELECT ${QUEST_COLUMNS},

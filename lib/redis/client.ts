@@ -87,6 +87,7 @@ export function createTcpRedis(url: string): IORedis {
     commandTimeout: 1_000,
     connectTimeout: 1_000,
     lazyConnect: false,
+    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
   client.on("error", () => {}); // reported per command; do not crash the process
