@@ -63,10 +63,10 @@ export function keyedCache<V>(name: string, ttlMs: () => number, maxEntries = 10
         if (ttl > 0 && entries.size + missing.length > maxEntries) entries.clear();
         for (const key of missing) {
           const value = loaded.then((m) => m.get(key));
+          // Handled here, so a failed read rejects once (below), not also as an unhandled rejection per key.
+          value.catch(() => entries.get(key)?.value === value && entries.delete(key));
           values.push([key, value]);
-          if (ttl <= 0) continue;
-          entries.set(key, { expires: now + ttl, value });
-          value.catch(() => entries.delete(key));
+          if (ttl > 0) entries.set(key, { expires: now + ttl, value });
         }
       }
       const found = new Map<string, V>();
