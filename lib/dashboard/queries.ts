@@ -48,10 +48,10 @@ export async function repAndStreak(db: DbTx, userId: string, now: Date) {
 }
 
 /**
- * The home screen's per-caller reads in one statement: repAndStreak, today's quests with their state
- * (todaysQuestsColumns) and the caller's teams, whose next games come from the games module's per-team cache
- * (nextGamesOf). One statement, not three side by side: one round trip instead of three (measured: the dashboard
- * went from 30% to 34% of /api/health's throughput).
+ * The home screen's per-caller reads in one statement: repAndStreak, today's quest ids with their state
+ * (todaysQuestsColumns) and the caller's teams. What is the same for every fan comes from caches in its modules:
+ * the quests' definitions (todaysQuests) and the teams' next games (nextGamesOf). Measured against /api/health's
+ * throughput: three statements side by side 30%, one building everything as JSON 34%, this 51–59%.
  */
 export async function homeScreen(db: DbTx, userId: string, now: Date, graceMs: number) {
   const [row] = await raw(db).$queryRaw<(TodaysQuestsRow & { rep: JsonRepTotalsRow | null; teams: string[] })[]>`

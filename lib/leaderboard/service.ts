@@ -268,7 +268,10 @@ async function writeBatches(): Promise<void> {
   }
 }
 
-/** Fans who left a team come off its boards (this season's and all time; past seasons' stay as they closed), then every noted fan's entries are rewritten. */
+/**
+ * Fans who left a team come off its boards (this season's and all time; past seasons' stay as they closed), then
+ * every noted fan's entries are rewritten.
+ */
 async function writeMoves(moves: BoardMoves, now: Date): Promise<void> {
   if (moves.left.length) {
     const period = seasonOf(now).id;

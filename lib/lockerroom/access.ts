@@ -40,8 +40,9 @@ export async function blockedBetween(db: RawDb | DbTx, a: string, b: string): Pr
 /**
  * SQL condition over a post aliased `p`: the viewer may see it (the rule above). The users on either side of the
  * viewer's blocks are read once per statement (an array, user_blocks' two indexes) and each post's author compared
- * with it: a feed page took ≈ 25% less time than with two primary-key probes per post (404 → 312 µs per page for a
- * reader with 100 blocks, one client); one OR'ed NOT EXISTS per post was slower than either.
+ * with it, instead of two primary-key probes per post. A feed page, one client, for a reader with 100 blocks: 312–345
+ * against 359–404 µs; with 1,000 more blocks 489 against 996 µs, with 5,000 more 1,051 against 3,266 µs. One OR'ed
+ * NOT EXISTS per post was slower than either.
  */
 export function visiblePostSql(viewer: Viewer): Prisma.Sql {
   if (viewer?.isAdmin) return Prisma.sql`true`;

@@ -85,7 +85,7 @@ export function forgetTeamDetails(): void {
 // Team summaries for answers that show teams beside other things (the locker room's posts): kept per team for
 // TEAM_CACHE_TTL_MS like details, the missing ones read in one statement. Building them in each post's statement
 // cost the feed ≈ 27% of its statement's time (two JSON subqueries per post).
-const summaryCache = keyedCache<TeamSummaryRow>("__teamSummaryCache", () => env().TEAM_CACHE_TTL_MS);
+const summaryCache = keyedCache<TeamSummaryRow>("__teamSummaries", () => env().TEAM_CACHE_TTL_MS);
 
 /** The summaries of the teams `ids` (nulls skipped; unknown ids are absent from the map). */
 export function teamSummaries(db: RawDb | DbTx, ids: (string | null)[]): Promise<Map<string, TeamSummaryRow>> {
