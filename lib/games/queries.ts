@@ -173,15 +173,6 @@ export async function upcomingGamesOfTeams(db: DbTx, teamIds: string[], count: n
   return new Map(rows.map((r) => [r.teamId, r.events.map(fromJsonEventRow)]));
 }
 
-/**
- * The next `count` games of the caller's followed or joined teams (not decided yet: scheduled, live or postponed),
- * soonest first, as events. One statement (the dashboard takes them from the per-team cache: nextGamesOf).
- */
-export async function upcomingEventsOf(db: DbTx, userId: string, count: number) {
-  if (count <= 0) return [];
-  return (await readEventsPage(db, userId, { list: "upcoming", limit: count })).events;
-}
-
 /** One game as an event row for the caller, or null when no game has this id. */
 export async function readEventRow(db: DbTx, userId: string, gameId: string): Promise<EventRow | null> {
   const [row] = await raw(db).$queryRaw<EventRow[]>`SELECT ${EVENT_COLUMNS} FROM ${eventFrom(userId)} WHERE g.id = ${gameId}`;

@@ -18,15 +18,6 @@ import { currentTermsVersion } from "../users/queries";
 
 export type Viewer = Pick<AuthUser, "id" | "isAdmin"> | null;
 
-/** The users blocked by `userId` or who blocked them (both directions), for `<> ALL(...)` filters. */
-export async function blockedIds(db: RawDb | DbTx, userId: string): Promise<string[]> {
-  const rows = await raw(db).$queryRaw<{ id: string }[]>`
-    SELECT blocked_id::text AS id FROM user_blocks WHERE blocker_id = ${userId}::uuid
-    UNION
-    SELECT blocker_id::text AS id FROM user_blocks WHERE blocked_id = ${userId}::uuid`;
-  return rows.map((r) => r.id);
-}
-
 /** Whether either of the two users blocked the other. */
 export async function blockedBetween(db: RawDb | DbTx, a: string, b: string): Promise<boolean> {
   if (a === b) return false;

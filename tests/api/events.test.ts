@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
-import { upcomingEventsOf } from "../../lib/games/queries";
+import { nextGamesOf } from "../../lib/games/service";
 import { seedGameLineup } from "../../lib/games/service";
 
 // Events: GET /api/events, GET /api/events/{gameId}, GET and POST /api/events/{gameId}/ratings.
@@ -542,11 +542,11 @@ describe("GET /api/events/{gameId}/ratings", () => {
 });
 
 describe("exports for other modules", () => {
-  it("upcomingEventsOf: the next n games of the caller's teams, soonest first", async () => {
-    const { userId } = await fan();
-    expect((await upcomingEventsOf(db(), userId, 2)).map((e) => e.id)).toEqual(["gm_nfl_013", "gm_psl_011"]);
-    expect((await upcomingEventsOf(db(), userId, 10)).map((e) => e.id)).toEqual(["gm_nfl_013", "gm_psl_011", "gm_nfl_016"]);
-    expect(await upcomingEventsOf(db(), userId, 0)).toEqual([]);
+  it("nextGamesOf: the next n undecided games of the teams tm_hch and tm_whu, soonest first", async () => {
+    const teams = ["tm_hch", "tm_whu"];
+    expect((await nextGamesOf(db(), teams, 2)).map((e) => e.id)).toEqual(["gm_nfl_013", "gm_psl_011"]);
+    expect((await nextGamesOf(db(), teams, 10)).map((e) => e.id)).toEqual(["gm_nfl_013", "gm_psl_011", "gm_nfl_016"]);
+    expect(await nextGamesOf(db(), teams, 0)).toEqual([]);
   });
 
   it("seedGameLineup is idempotent and tells seeded, unavailable and pending apart", async () => {
