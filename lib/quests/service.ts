@@ -161,7 +161,8 @@ export async function getQuest(db: Db, userId: string, questId: string, now = ne
 /**
  * A quest's completion as CTEs for a statement: `quest_done` fills completed_at only while it is null (ON CONFLICT …
  * WHERE), and only then `quest_points` raises users.quest_points (left out for 0) and, for daily quests,
- * `quest_streak` moves the streak (it grows if the last such day was the day before, else restarts at 1). `when`
+ * `quest_streak` moves the streak on the day's first completion (it grows if the last such day was the day before,
+ * else restarts at 1; a later completion the same day leaves the row unwritten). `when`
  * gates it on the rest of the statement. Each part is atomic on its own row: no user lock needed.
  */
 export function questCompletionCtes(
@@ -188,13 +189,11 @@ export function questCompletionCtes(
       INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at)
       SELECT ${userId}::uuid, 1, 1, ${daily ? periodKey : null}::date, ${now}::timestamptz WHERE ${daily} AND EXISTS (SELECT 1 FROM quest_done)
       ON CONFLICT (user_id) DO UPDATE SET
-        current = CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
-                       WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
-        longest = GREATEST(user_streaks.longest,
-                  CASE WHEN user_streaks.last_day >= EXCLUDED.last_day THEN user_streaks.current
-                       WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
-        last_day = GREATEST(user_streaks.last_day, EXCLUDED.last_day),
+        current = CASE WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
+        longest = GREATEST(user_streaks.longest, CASE WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
+        last_day = EXCLUDED.last_day,
         updated_at = EXCLUDED.updated_at
+      WHERE user_streaks.last_day < EXCLUDED.last_day
     )`;
 }
 

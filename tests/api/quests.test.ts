@@ -488,8 +488,11 @@ describe("GET /api/v1/engage/quests/daily-summary", () => {
       lastDay: dayStart(-1).toISOString().slice(0, 10),
     });
     await api("POST", CHECK_IN, { headers: a.auth, json: { teamId: "tm_hch" } });
+    const counted = await db().userStreak.findUniqueOrThrow({ where: { userId: a.userId } });
     await api("POST", "/api/quests/daily-visit", { headers: a.auth }); // a second daily quest the same day
     expect((await api("GET", SUMMARY, { headers: a.auth })).body.data.streak).toEqual({ current: 5, longest: 6, lastDay: today() });
+    // The day was counted by its first completion: the second leaves the row as it was (no new row version).
+    expect(await db().userStreak.findUniqueOrThrow({ where: { userId: a.userId } })).toEqual(counted);
 
     const b = await fan("tm_hch");
     await db().userStreak.create({ data: { userId: b.userId, current: 9, longest: 9, lastDay: dayStart(-2) } });
