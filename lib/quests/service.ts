@@ -560,7 +560,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
     WITH checkin AS (
       INSERT INTO arena_check_ins (id, user_id, team_id, game_id, day, created_at)
       VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${body.teamId}, ${body.gameId ?? null}, ${today}::date, ${now}::timestamptz)
-      ON CONFLICT DO NOTHING
+      ON CONFLICT (user_id, team_id, day) DO NOTHING
       RETURNING id::text, created_at
     ), ${awardCtes(userId, { earnKind: "arena_check_in", ...rule, grantKey: `arena_check_in:${body.teamId}:${today}`, targetId: body.teamId, createdAt: now }, inserted)}
     ${quest ? Prisma.sql`, ${questCompletionCtes(userId, quest, today, 0, now, inserted)}` : Prisma.empty}

@@ -97,6 +97,10 @@ export const REP_EARNED = Prisma.sql`(u.rep_earned_fan_amp + u.rep_earned_club +
 const ENTRY_COLUMNS = Prisma.sql`id, user_id AS "userId", source, amount, reason, earn_kind AS "earnKind", target_id AS "targetId",
   grant_key AS "grantKey", idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt"`;
 
+// Without an idempotency key the grant key is the only conflict an entry can meet (its id is new): naming it spares
+// PostgreSQL checking the other unique indexes before the insert.
+const GRANT_KEY = Prisma.sql`(user_id, grant_key)`;
+
 /**
  * The one place Rep is credited, as two CTEs for a statement: `rep_entry` inserts the entry with ON CONFLICT DO
  * NOTHING on the unique (user_id, grant_key) and (user_id, idempotency_key), and `rep_raised` raises the balance only
@@ -111,7 +115,7 @@ export function awardCtes(userId: string, a: Award, when: Prisma.Sql = Prisma.sq
       SELECT ${uuidv7(at.getTime())}::uuid, ${userId}::uuid, ${a.source}::"RepSource", ${a.amount}, ${a.reason}, ${a.earnKind}, ${a.targetId ?? null},
              ${a.grantKey}, ${a.idempotencyKey ?? null}, ${a.requestHash ?? null}, ${at}::timestamptz
       WHERE ${when}
-      ON CONFLICT DO NOTHING
+      ON CONFLICT ${a.idempotencyKey ? Prisma.empty : GRANT_KEY} DO NOTHING
       RETURNING *
     ), rep_raised AS (
       UPDATE users SET rep_balance = rep_balance + ${a.amount}, ${EARNED[a.source]} = ${EARNED[a.source]} + ${a.amount}
