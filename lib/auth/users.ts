@@ -1,4 +1,6 @@
 import { db } from "../db/client";
+import { uuidv7 } from "../db/ids";
+import { raw } from "../db/raw";
 import type { Identity } from "./tokens";
 
 export interface AuthUser {
@@ -30,12 +32,20 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   if (hit && hit.expires > now) return { id: hit.id, externalId: identity.externalId, isAdmin: identity.isAdmin, ...session(identity) };
 
   const externalId = identity.externalId;
-  let row = await db.user.findUnique({ where: { externalId }, select: { id: true } });
-  if (!row) {
-    // ON CONFLICT DO NOTHING: concurrent first requests of one new user all end on the same row.
-    await db.user.createMany({ data: [{ externalId }], skipDuplicates: true });
-    row = await db.user.findUniqueOrThrow({ where: { externalId }, select: { id: true } });
-  }
+  // One statement finds the row or creates it (a miss is every new process's first request of each fan). A
+  // concurrent first request of the same new fan may insert it first: then ours inserts nothing (ON CONFLICT DO
+  // NOTHING) and reads the row the other committed.
+  let [row] = await raw(db).$queryRaw<{ id: string }[]>`
+    WITH found AS (SELECT id FROM users WHERE external_id = ${externalId}),
+    created AS (
+      INSERT INTO users (id, external_id, updated_at) SELECT ${uuidv7(now)}::uuid, ${externalId}, ${new Date(now)}::timestamptz
+      WHERE NOT EXISTS (SELECT 1 FROM found)
+      ON CONFLICT (external_id) DO NOTHING
+      RETURNING id
+    )
+    SELECT id::text FROM found UNION ALL SELECT id::text FROM created`;
+  row ??= (await raw(db).$queryRaw<{ id: string }[]>`SELECT id::text FROM users WHERE external_id = ${externalId}`)[0];
+  if (!row) throw new Error(`user ${externalId} neither found nor created`);
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(externalId, { id: row.id, expires: now + CACHE_TTL_MS });
   return { id: row.id, externalId, isAdmin: identity.isAdmin, ...session(identity) };
