@@ -630,18 +630,26 @@ export async function startQuest(db: Db, userId: string, questId: string, now = 
 async function markSteps(tx: DbTx, userId: string, q: QuestRow, stepIds: string[], now: Date) {
   const periodKey = periodKeyOf(q.cadence, now);
   await lockUser(tx, userId);
-  await tx.questProgress.createMany({ data: [{ userId, questId: q.id, periodKey, startedAt: now }], skipDuplicates: true });
-  const inserted = await tx.questStepProgress.createMany({
-    data: stepIds.map((stepId) => ({ userId, stepId, periodKey, completedAt: now })),
-    skipDuplicates: true,
-  });
-  const [count] = await tx.$queryRaw<{ total: number; done: number }[]>`
-    SELECT count(*)::int AS total, count(sp.step_id)::int AS done FROM quest_steps s
+  // One statement starts the period, marks the steps and counts. Under the lock nobody else marks this user's steps,
+  // so the steps done before it (its snapshot) and those it inserted are all that are done.
+  const [marked] = await tx.$queryRaw<{ inserted: number; total: number; done: number }[]>`
+    WITH started AS (
+      INSERT INTO quest_progress (user_id, quest_id, period_key, started_at)
+      VALUES (${userId}::uuid, ${q.id}, ${periodKey}, ${now}::timestamptz)
+      ON CONFLICT DO NOTHING
+    ), inserted AS (
+      INSERT INTO quest_step_progress (user_id, step_id, period_key, completed_at)
+      SELECT ${userId}::uuid, step_id, ${periodKey}, ${now}::timestamptz FROM unnest(${stepIds}::text[]) AS step_id
+      ON CONFLICT DO NOTHING
+      RETURNING step_id
+    )
+    SELECT (SELECT count(*) FROM inserted)::int AS inserted, count(*)::int AS total, count(sp.step_id)::int AS done FROM quest_steps s
     LEFT JOIN quest_step_progress sp ON sp.step_id = s.id AND sp.user_id = ${userId}::uuid AND sp.period_key = ${periodKey}
     WHERE s.quest_id = ${q.id}`;
+  const { inserted, total, done } = marked!;
   const questCompleted =
-    count!.total > 0 && count!.done === count!.total ? await completeQuest(tx, userId, q, periodKey, q.kind === "check_in" ? 0 : q.repReward, now) : false;
-  return { stepsCompleted: inserted.count, questCompleted };
+    total > 0 && done + inserted === total ? await completeQuest(tx, userId, q, periodKey, q.kind === "check_in" ? 0 : q.repReward, now) : false;
+  return { stepsCompleted: inserted, questCompleted };
 }
 
 /**
