@@ -630,8 +630,8 @@ export async function startQuest(db: Db, userId: string, questId: string, now = 
 async function markSteps(tx: DbTx, userId: string, q: QuestRow, stepIds: string[], now: Date) {
   const periodKey = periodKeyOf(q.cadence, now);
   await lockUser(tx, userId);
-  // One statement starts the period, marks the steps and counts. Under the lock nobody else marks this user's steps,
-  // so the steps done before it (its snapshot) and those it inserted are all that are done.
+  // One statement starts the period, marks the steps and counts the quest's. Under the lock nobody else marks this
+  // user's steps, so the steps done before it (its snapshot) and those it inserted are all that are done.
   const [marked] = await tx.$queryRaw<{ inserted: number; total: number; done: number }[]>`
     WITH started AS (
       INSERT INTO quest_progress (user_id, quest_id, period_key, started_at)
@@ -643,12 +643,13 @@ async function markSteps(tx: DbTx, userId: string, q: QuestRow, stepIds: string[
       ON CONFLICT DO NOTHING
       RETURNING step_id
     )
-    SELECT (SELECT count(*) FROM inserted)::int AS inserted, count(*)::int AS total, count(sp.step_id)::int AS done FROM quest_steps s
+    SELECT (SELECT count(*) FROM inserted)::int AS inserted, count(*)::int AS total, (count(sp.step_id) + count(i.step_id))::int AS done
+    FROM quest_steps s
     LEFT JOIN quest_step_progress sp ON sp.step_id = s.id AND sp.user_id = ${userId}::uuid AND sp.period_key = ${periodKey}
+    LEFT JOIN inserted i ON i.step_id = s.id
     WHERE s.quest_id = ${q.id}`;
   const { inserted, total, done } = marked!;
-  const questCompleted =
-    total > 0 && done + inserted === total ? await completeQuest(tx, userId, q, periodKey, q.kind === "check_in" ? 0 : q.repReward, now) : false;
+  const questCompleted = total > 0 && done === total ? await completeQuest(tx, userId, q, periodKey, q.kind === "check_in" ? 0 : q.repReward, now) : false;
   return { stepsCompleted: inserted, questCompleted };
 }
 
