@@ -7,7 +7,8 @@ import { decodeTimeCursor, encodeCursor } from "../http/cursor";
 import { log } from "../http/log";
 import { DomainError, notFound, validationError } from "../http/errors";
 import { keysetPage } from "../http/page";
-import { award, awardCtes, SERVER_AWARDS } from "../rep/grants";
+import { award, awardRowsCtes, SERVER_AWARDS } from "../rep/grants";
+import { groupCommit } from "../db/batch";
 import { addUtcDays, utcDay, utcDayStart } from "../time";
 import {
   checkInContextOf,
@@ -173,21 +174,33 @@ export function questCompletionCtes(
   now: Date,
   when: Prisma.Sql = Prisma.sql`true`,
 ): Prisma.Sql {
-  const daily = q.cadence === "daily";
+  return questCompletionRowsCtes(
+    Prisma.sql`SELECT ${userId}::uuid AS user_id, ${q.id}::text AS quest_id, ${periodKey}::text AS period_key,
+                      ${q.cadence === "daily"}::boolean AS daily, ${now}::timestamptz AS at WHERE ${when}`,
+    amount,
+  );
+}
+
+/**
+ * questCompletionCtes for many completions at once: `rows` is a query with columns user_id, quest_id, period_key,
+ * daily (the quest's cadence is daily) and at, each user at most once. `quest_done` answers (user_id, quest_id) per completion.
+ */
+export function questCompletionRowsCtes(rows: Prisma.Sql, amount: number): Prisma.Sql {
   const points =
     amount > 0
       ? Prisma.sql`, quest_points AS (
-          UPDATE users SET quest_points = quest_points + ${amount} WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM quest_done))`
+          UPDATE users u SET quest_points = quest_points + ${amount} FROM quest_done d WHERE u.id = d.user_id)`
       : Prisma.empty;
-  return Prisma.sql`quest_done AS (
+  return Prisma.sql`quest_rows AS (${rows}), quest_done AS (
       INSERT INTO quest_progress (user_id, quest_id, period_key, started_at, completed_at, rep_awarded)
-      SELECT ${userId}::uuid, ${q.id}, ${periodKey}, ${now}::timestamptz, ${now}::timestamptz, ${amount} WHERE ${when}
+      SELECT user_id, quest_id, period_key, at, at, ${amount} FROM quest_rows
       ON CONFLICT (user_id, quest_id, period_key) DO UPDATE SET completed_at = EXCLUDED.completed_at, rep_awarded = EXCLUDED.rep_awarded
       WHERE quest_progress.completed_at IS NULL
-      RETURNING 1
+      RETURNING user_id, quest_id
     )${points}, quest_streak AS (
       INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at)
-      SELECT ${userId}::uuid, 1, 1, ${daily ? periodKey : null}::date, ${now}::timestamptz WHERE ${daily} AND EXISTS (SELECT 1 FROM quest_done)
+      SELECT r.user_id, 1, 1, CASE WHEN r.daily THEN r.period_key::date END, r.at FROM quest_rows r JOIN quest_done d ON d.user_id = r.user_id AND d.quest_id = r.quest_id
+      WHERE r.daily
       ON CONFLICT (user_id) DO UPDATE SET
         current = CASE WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
         longest = GREATEST(user_streaks.longest, CASE WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
@@ -532,6 +545,67 @@ export async function forfeitQuiz(db: Db, userId: string, sessionId: string, now
 // ---------------------------------------------------------------------------------------------------------------
 // Arena check-in
 
+/** One check-in to write: its row, what it credits, and the team's check-in quest it completes (if any). */
+interface CheckInWrite {
+  id: string;
+  entryId: string;
+  userId: string;
+  teamId: string;
+  gameId: string | null;
+  day: string;
+  at: Date;
+  quest: Pick<QuestRow, "id" | "cadence"> | null;
+}
+
+/** A check-in's row when it was inserted (else null: the day's check-in exists), with the balance its Rep raised. */
+type CheckInWritten = { createdAt: Date; balance: number | null; questCompleted: boolean } | null;
+
+/**
+ * Writes check-ins in one statement: the unique (user, team, day) decides each (ON CONFLICT DO NOTHING); the Rep
+ * (grant key arena_check_in:<teamId>:<day>) and the check-in quest's completion (its award is the check-in's Rep:
+ * 0 more) follow only for the rows inserted. Each user appears once (groupCommit's key), as awardRowsCtes needs.
+ */
+async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWritten[]> {
+  const rule = SERVER_AWARDS.arena_check_in;
+  const col = <T>(f: (c: CheckInWrite) => T) => items.map(f);
+  const rows = await raw(db).$queryRaw<{ id: string; createdAt: Date | null; balance: number | null; questCompleted: boolean }[]>`
+    WITH input AS (
+      SELECT * FROM unnest(${col((c) => c.id)}::uuid[], ${col((c) => c.entryId)}::uuid[], ${col((c) => c.userId)}::uuid[],
+                           ${col((c) => c.teamId)}::text[], ${col((c) => c.gameId)}::text[], ${col((c) => c.day)}::date[],
+                           ${col((c) => c.at.toISOString())}::timestamptz[], ${col((c) => c.quest?.id ?? null)}::text[], ${col((c) => c.quest?.cadence === "daily")}::bool[])
+        AS i(id, entry_id, user_id, team_id, game_id, day, at, quest_id, quest_daily)
+    ), checkin AS (
+      INSERT INTO arena_check_ins (id, user_id, team_id, game_id, day, created_at)
+      SELECT id, user_id, team_id, game_id, day, at FROM input
+      ON CONFLICT (user_id, team_id, day) DO NOTHING
+      RETURNING id, created_at
+    ), inserted AS (
+      SELECT i.* FROM input i JOIN checkin c ON c.id = i.id
+    ), ${awardRowsCtes(
+      Prisma.sql`SELECT entry_id AS id, user_id, team_id AS target_id, 'arena_check_in:' || team_id || ':' || day AS grant_key, at AS created_at FROM inserted`,
+      { earnKind: "arena_check_in", ...rule },
+    )}, ${questCompletionRowsCtes(
+      Prisma.sql`SELECT user_id, quest_id, day::text AS period_key, quest_daily AS daily, at FROM inserted WHERE quest_id IS NOT NULL`,
+      0,
+    )}
+    SELECT i.id::text, c.created_at AS "createdAt", r.rep_balance AS balance,
+           EXISTS (SELECT 1 FROM quest_done d WHERE d.user_id = i.user_id AND d.quest_id = i.quest_id) AS "questCompleted"
+    FROM input i LEFT JOIN checkin c ON c.id = i.id LEFT JOIN rep_raised r ON r.id = i.user_id`;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return items.map((c) => {
+    const r = byId.get(c.id);
+    return r?.createdAt ? { createdAt: r.createdAt, balance: r.balance, questCompleted: r.questCompleted } : null;
+  });
+}
+
+// Concurrent check-ins of a process share one statement (group commit), a user's at most once per statement.
+const checkInWriters = new WeakMap<Db, (item: CheckInWrite) => Promise<CheckInWritten>>();
+function checkInWriter(db: Db) {
+  let writer = checkInWriters.get(db);
+  if (!writer) checkInWriters.set(db, (writer = groupCommit((items: CheckInWrite[]) => writeCheckIns(db, items), { keyOf: (c) => c.userId, max: 64 })));
+  return writer;
+}
+
 /**
  * Once per user, team and UTC day (unique arena_check_ins (user_id, team_id, day), inserted ON CONFLICT DO NOTHING):
  * a second one is 409 ALREADY_CHECKED_IN. Credits SERVER_AWARDS.arena_check_in (grant key
@@ -550,23 +624,21 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
       { path: "body.gameId", message: "Not a game of this team on today's UTC day" },
     ]);
   }
-  const quest = quests.find((q) => q.kind === "check_in" && q.teamId === body.teamId);
+  const quest = quests.find((q) => q.kind === "check_in" && q.teamId === body.teamId) ?? null;
   const withStep = quests.filter((q) => q.kind === "multi_step");
   const rule = SERVER_AWARDS.arena_check_in;
-  const inserted = Prisma.sql`EXISTS (SELECT 1 FROM checkin)`;
-  // One statement, so no transaction and no user lock: the unique (user, team, day) decides the check-in; the Rep and
-  // the check-in quest's completion (its award is the check-in's Rep: 0 more) follow only if the row was inserted.
-  const [row] = await raw(db).$queryRaw<{ id: string; createdAt: Date; balance: number | null; questCompleted: boolean }[]>`
-    WITH checkin AS (
-      INSERT INTO arena_check_ins (id, user_id, team_id, game_id, day, created_at)
-      VALUES (${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${body.teamId}, ${body.gameId ?? null}, ${today}::date, ${now}::timestamptz)
-      ON CONFLICT (user_id, team_id, day) DO NOTHING
-      RETURNING id::text, created_at
-    ), ${awardCtes(userId, { earnKind: "arena_check_in", ...rule, grantKey: `arena_check_in:${body.teamId}:${today}`, targetId: body.teamId, createdAt: now }, inserted)}
-    ${quest ? Prisma.sql`, ${questCompletionCtes(userId, quest, today, 0, now, inserted)}` : Prisma.empty}
-    SELECT c.id, c.created_at AS "createdAt", (SELECT rep_balance FROM rep_raised) AS balance,
-           ${quest ? Prisma.sql`EXISTS (SELECT 1 FROM quest_done)` : Prisma.sql`false`} AS "questCompleted"
-    FROM checkin c`;
+  // One statement, shared with concurrent check-ins, so no transaction and no user lock.
+  const id = uuidv7(now.getTime());
+  const row = await checkInWriter(db)({
+    id,
+    entryId: uuidv7(now.getTime()),
+    userId,
+    teamId: body.teamId,
+    gameId: body.gameId ?? null,
+    day: today,
+    at: now,
+    quest,
+  });
   if (!row) throw new DomainError("ALREADY_CHECKED_IN", "You already checked in for this team today (UTC).");
   if (row.balance !== null) noteBoardsMoved(userId);
   // Quest steps the check-in meets ("check in at the arena") follow it. The check-in and its Rep are committed by
@@ -579,7 +651,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
   // No credit only if the grant key was already used (e.g. a check-in row removed by staff): answer the balance as it is.
   const balance = row.balance ?? (await db.user.findUniqueOrThrow({ where: { id: userId }, select: { repBalance: true } })).repBalance;
   return {
-    id: row.id,
+    id,
     teamId: body.teamId,
     gameId: body.gameId ?? null,
     day: today,

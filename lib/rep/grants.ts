@@ -104,22 +104,38 @@ const GRANT_KEY = Prisma.sql`(user_id, grant_key)`;
 /**
  * The one place Rep is credited, as two CTEs for a statement: `rep_entry` inserts the entry with ON CONFLICT DO
  * NOTHING on the unique (user_id, grant_key) and (user_id, idempotency_key), and `rep_raised` raises the balance only
- * if it was inserted (with the source's earned total). The caller notes the move (noteBoardsMoved) when it took. `when` gates the credit on the rest of the statement (e.g. "the check-in row was inserted"). A
+ * if it was inserted (with the source's earned total). The caller notes the move (noteBoardsMoved) when it took. `when` gates the credit on the rest of the statement (e.g. "the rating row was inserted"). A
  * statement holding these must not update the user's row elsewhere (one row is modified once per statement).
  */
 export function awardCtes(userId: string, a: Award, when: Prisma.Sql = Prisma.sql`true`): Prisma.Sql {
-  if (!Number.isInteger(a.amount) || a.amount < 0) throw new Error(`award: amount must be a non-negative integer (${a.amount})`);
   const at = a.createdAt ?? new Date();
+  return awardRowsCtes(
+    Prisma.sql`SELECT ${uuidv7(at.getTime())}::uuid AS id, ${userId}::uuid AS user_id, ${a.targetId ?? null}::text AS target_id,
+                      ${a.grantKey}::text AS grant_key, ${at}::timestamptz AS created_at WHERE ${when}`,
+    a,
+  );
+}
+
+/** What awardRowsCtes credits alike on every row (the rows hold their own user, target, grant key and time). */
+export type RowsAward = Omit<Award, "grantKey" | "targetId" | "createdAt">;
+
+/**
+ * awardCtes for many credits at once: `rows` is a query with columns id (uuid), user_id (uuid), target_id, grant_key
+ * and created_at, each user at most once (`rep_raised` raises each user's row once). `rep_raised` answers (id, rep_balance)
+ * per credited user.
+ */
+export function awardRowsCtes(rows: Prisma.Sql, a: RowsAward): Prisma.Sql {
+  if (!Number.isInteger(a.amount) || a.amount < 0) throw new Error(`award: amount must be a non-negative integer (${a.amount})`);
   return Prisma.sql`rep_entry AS (
       INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, target_id, grant_key, idempotency_key, request_hash, created_at)
-      SELECT ${uuidv7(at.getTime())}::uuid, ${userId}::uuid, ${a.source}::"RepSource", ${a.amount}, ${a.reason}, ${a.earnKind}, ${a.targetId ?? null},
-             ${a.grantKey}, ${a.idempotencyKey ?? null}, ${a.requestHash ?? null}, ${at}::timestamptz
-      WHERE ${when}
+      SELECT r.id, r.user_id, ${a.source}::"RepSource", ${a.amount}, ${a.reason}, ${a.earnKind}, r.target_id, r.grant_key,
+             ${a.idempotencyKey ?? null}, ${a.requestHash ?? null}, r.created_at
+      FROM (${rows}) r
       ON CONFLICT ${a.idempotencyKey ? Prisma.empty : GRANT_KEY} DO NOTHING
       RETURNING *
     ), rep_raised AS (
-      UPDATE users SET rep_balance = rep_balance + ${a.amount}, ${EARNED[a.source]} = ${EARNED[a.source]} + ${a.amount}
-      WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM rep_entry) RETURNING rep_balance
+      UPDATE users u SET rep_balance = rep_balance + ${a.amount}, ${EARNED[a.source]} = ${EARNED[a.source]} + ${a.amount}
+      FROM rep_entry e WHERE u.id = e.user_id RETURNING u.id, u.rep_balance
     )`;
 }
 

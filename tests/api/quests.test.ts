@@ -442,6 +442,27 @@ describe("POST /api/v1/engage/quests/arena-check-in", () => {
     expect(await balanceOf(userId)).toBe(25);
   });
 
+  it("concurrent check-ins of many fans and teams (written together): each (fan, team) once, each answer its own", async () => {
+    const teams = ["tm_hch", "tm_lsl", "tm_gfg"];
+    const fans = await Promise.all(Array.from({ length: 6 }, () => fan(...teams)));
+    // Every (fan, team) pair twice, all at once.
+    const sent = fans.flatMap((f) => teams.flatMap((teamId) => [0, 1].map(() => ({ f, teamId }))));
+    const results = await Promise.all(sent.map(({ f, teamId }) => api("POST", CHECK_IN, { headers: f.auth, json: { teamId } })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(fans.length * teams.length);
+    expect(results.filter((r) => r.status === 409 && errorOf(r).code === "ALREADY_CHECKED_IN")).toHaveLength(fans.length * teams.length);
+    for (const f of fans) {
+      const mine = results.filter((r, i) => sent[i]!.f === f && r.status === 201).map((r) => r.body.data);
+      expect(mine.map((d) => d.teamId).sort()).toEqual([...teams].sort());
+      // Each answer holds the balance its own credit raised: 25, 50 and 75 in some order.
+      expect(mine.map((d) => d.balance).sort((a, b) => a - b)).toEqual([25, 50, 75]);
+      expect(mine.map((d) => d.questCompleted).sort()).toEqual(teams.map((t) => `q_checkin_${t.slice(3)}`).sort());
+      expect(await balanceOf(f.userId)).toBe(75);
+      expect(await db().repEntry.count({ where: { userId: f.userId, earnKind: "arena_check_in" } })).toBe(3);
+      expect(await db().questProgress.count({ where: { userId: f.userId, periodKey: today(), completedAt: { not: null } } })).toBe(3);
+      expect(await db().userStreak.findUnique({ where: { userId: f.userId } })).toMatchObject({ current: 1, longest: 1 });
+    }
+  });
+
   it("the earn route still refuses server-awarded kinds", async () => {
     const { auth } = await signedUp();
     for (const earnKind of ["arena_check_in", "daily_quest_completion"]) {

@@ -1,0 +1,66 @@
+// Group commit for one kind of write. A process's calls made while a batch is being written wait and go together
+// in the next one, so N concurrent writes cost one statement (one round trip, one commit) instead of N, and an idle
+// server writes a lone call at once, with no added wait.
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (result: O) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface GroupCommitOptions<I> {
+  /** Items with the same key never share a batch (a later one waits for the next), so a batch changes each key's rows once. */
+  keyOf: (item: I) => string;
+  /** The most items one batch holds. */
+  max: number;
+}
+
+/**
+ * Wraps `write` (one result per item, in order) so that concurrent calls share its statements. A batch that fails
+ * is written again item by item: one bad item fails only its own call.
+ */
+export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, max }: GroupCommitOptions<I>): (item: I) => Promise<O> {
+  let queue: Waiting<I, O>[] = [];
+  let writing = false;
+
+  /** The next batch: the oldest waiting items, one per key, at most `max`; the others keep their turn. */
+  function take(): Waiting<I, O>[] {
+    const batch: Waiting<I, O>[] = [];
+    const rest: Waiting<I, O>[] = [];
+    const keys = new Set<string>();
+    for (const w of queue) {
+      const key = keyOf(w.item);
+      if (batch.length < max && !keys.has(key)) {
+        keys.add(key);
+        batch.push(w);
+      } else rest.push(w);
+    }
+    queue = rest;
+    return batch;
+  }
+
+  async function settle(batch: Waiting<I, O>[]): Promise<void> {
+    try {
+      const results = await write(batch.map((w) => w.item));
+      batch.forEach((w, i) => w.resolve(results[i]!));
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.reject(error);
+      for (const w of batch) await settle([w]);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    writing = true;
+    try {
+      while (queue.length > 0) await settle(take());
+    } finally {
+      writing = false;
+    }
+  }
+
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (!writing) void drain();
+    });
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { groupCommit } from "../../lib/db/batch";
+
+// Group commit (lib/db/batch.ts): concurrent calls share a write, one per key in each, and a failing batch fails
+// only the calls whose own write fails.
+
+interface Item {
+  key: string;
+  value: number;
+}
+
+/** A write that records each batch and answers value × 10; values in `bad` make the whole write throw. */
+function recorder(bad = new Set<number>()) {
+  const batches: Item[][] = [];
+  const write = async (items: Item[]) => {
+    batches.push(items);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (items.some((i) => bad.has(i.value))) throw new Error(`bad item in ${items.map((i) => i.value).join(",")}`);
+    return items.map((i) => i.value * 10);
+  };
+  return { batches, write };
+}
+
+describe("groupCommit", () => {
+  it("writes a lone call at once, and the calls made meanwhile together in the next batch", async () => {
+    const { batches, write } = recorder();
+    const call = groupCommit(write, { keyOf: (i) => i.key, max: 64 });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, n) => call({ key: `k${n}`, value: n })));
+    expect(results).toEqual(Array.from({ length: 10 }, (_, n) => n * 10));
+    expect(batches.map((b) => b.map((i) => i.value))).toEqual([[0], [1, 2, 3, 4, 5, 6, 7, 8, 9]]);
+  });
+
+  it("never puts two items with one key in a batch, and keeps each key's order", async () => {
+    const { batches, write } = recorder();
+    const call = groupCommit(write, { keyOf: (i) => i.key, max: 64 });
+    const items = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => ({ key: n % 2 === 0 ? "even" : `odd${n}`, value: n }));
+    const results = await Promise.all(items.map(call));
+    expect(results).toEqual(items.map((i) => i.value * 10));
+    for (const b of batches) expect(new Set(b.map((i) => i.key)).size).toBe(b.length);
+    const evens = batches
+      .flat()
+      .filter((i) => i.key === "even")
+      .map((i) => i.value);
+    expect(evens).toEqual([0, 2, 4, 6]);
+  });
+
+  it("holds at most `max` items in a batch", async () => {
+    const { batches, write } = recorder();
+    const call = groupCommit(write, { keyOf: (i) => i.key, max: 3 });
+    await Promise.all(Array.from({ length: 10 }, (_, n) => call({ key: `k${n}`, value: n })));
+    expect(Math.max(...batches.map((b) => b.length))).toBe(3);
+    expect(
+      batches
+        .flat()
+        .map((i) => i.value)
+        .sort((a, b) => a - b),
+    ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it("fails only the call whose item fails: a failed batch is written again item by item", async () => {
+    const { write } = recorder(new Set([4]));
+    const call = groupCommit(write, { keyOf: (i) => i.key, max: 64 });
+    const settled = await Promise.allSettled(Array.from({ length: 8 }, (_, n) => call({ key: `k${n}`, value: n })));
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+    expect((settled[4] as PromiseRejectedResult).reason).toBeInstanceOf(Error);
+    expect((settled[5] as PromiseFulfilledResult<number>).value).toBe(50);
+    // And it keeps writing afterwards.
+    await expect(call({ key: "k9", value: 9 })).resolves.toBe(90);
+  });
+});
