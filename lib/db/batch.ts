@@ -1,6 +1,7 @@
 // Group commit for one kind of write. A process's calls made while a batch is being written wait and go together
 // in the next one, so N concurrent writes cost one statement (one round trip, one commit) instead of N, and an idle
 // server writes a lone call at once, with no added wait.
+import { isDatabaseUnavailable } from "./unavailable";
 
 interface Waiting<I, O> {
   item: I;
@@ -10,14 +11,15 @@ interface Waiting<I, O> {
 
 export interface GroupCommitOptions<I> {
   /** Items with the same key never share a batch (a later one waits for the next), so a batch changes each key's rows once. */
-  keyOf: (item: I) => string;
+  keyOf?: (item: I) => string;
   /** The most items one batch holds. */
   max: number;
 }
 
 /**
  * Wraps `write` (one result per item, in order) so that concurrent calls share its statements. A batch that fails
- * is written again item by item: one bad item fails only its own call.
+ * is written again item by item, so one bad item fails only its own call; unless the database is unavailable, which
+ * fails every call of the batch at once (retrying them one by one would only make the last wait longer).
  */
 export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, max }: GroupCommitOptions<I>): (item: I) => Promise<O> {
   let queue: Waiting<I, O>[] = [];
@@ -29,9 +31,9 @@ export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, 
     const rest: Waiting<I, O>[] = [];
     const keys = new Set<string>();
     for (const w of queue) {
-      const key = keyOf(w.item);
-      if (batch.length < max && !keys.has(key)) {
-        keys.add(key);
+      const key = keyOf?.(w.item);
+      if (batch.length < max && (key === undefined || !keys.has(key))) {
+        if (key !== undefined) keys.add(key);
         batch.push(w);
       } else rest.push(w);
     }
@@ -44,7 +46,7 @@ export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, 
       const results = await write(batch.map((w) => w.item));
       batch.forEach((w, i) => w.resolve(results[i]!));
     } catch (error) {
-      if (batch.length === 1) return batch[0]!.reject(error);
+      if (batch.length === 1 || isDatabaseUnavailable(error)) return batch.forEach((w) => w.reject(error));
       for (const w of batch) await settle([w]);
     }
   }

@@ -51,9 +51,12 @@ export interface QuestRow {
  * Narrows eligibleQuests: one quest; or what a check-in at a team touches: that team's check-in quest, and quests of
  * that team or none with an arena_check_in step the user has not done in `periodKeys`.
  */
-export type QuestFilter = string | { checkInAt: string; periodKeys: string[] };
+export type QuestFilter = string | { checkInAt: string | Prisma.Sql; periodKeys: string[] | Prisma.Sql };
 
-function narrow(userId: string, only: QuestFilter | undefined): Prisma.Sql {
+/** A value, or (in a statement over many users) the column or expression that holds it. */
+type Of<T> = T | Prisma.Sql;
+
+function narrow(userId: Of<string>, only: QuestFilter | undefined): Prisma.Sql {
   if (only === undefined) return Prisma.empty;
   if (typeof only === "string") return Prisma.sql`AND q.id = ${only}`;
   // Quests of any team but this one cannot be met by a check-in at this team.
@@ -74,7 +77,7 @@ const QUEST_COLUMNS = Prisma.sql`
  * team the user follows or joined (scope team), or gated by a pass the user holds unexpired (scope pass). One query;
  * `only` narrows it (a quest id: empty when unknown or not eligible).
  */
-function eligibleSql(userId: string, now: Date, only?: QuestFilter): Prisma.Sql {
+function eligibleSql(userId: Of<string>, now: Of<Date>, only?: QuestFilter): Prisma.Sql {
   return Prisma.sql`
     SELECT ${QUEST_COLUMNS},
            row_number() OVER (ORDER BY q.cadence, q.team_id NULLS FIRST, q.kind, q.id) AS ord
@@ -260,16 +263,29 @@ export interface CheckInContext {
   quests: QuestRow[];
 }
 
+/** A check-in to read the context of: who, at which team (and game), when (`day` is `at`'s UTC day). */
+export interface CheckInAt {
+  userId: string;
+  teamId: string;
+  gameId: string | null;
+  at: Date;
+  day: string;
+}
+
 /**
- * In one statement, what a check-in at `teamId` needs to know: the team (empty when unknown), whether the named game
- * is this team's, and the quests the check-in completes or advances.
+ * In one statement, what each check-in needs to know (undefined for an unknown team): the team, whether the named
+ * game is this team's, and the quests the check-in completes or advances (steps not done once or on `day`).
  */
-export async function checkInContextOf(db: DbTx, userId: string, teamId: string, gameId: string | undefined, now: Date, periodKeys: string[]) {
-  const [row] = await raw(db).$queryRaw<(Omit<CheckInContext, "quests"> & { quests: JsonQuestRow[] })[]>`
-    WITH touched AS (${eligibleSql(userId, now, { checkInAt: teamId, periodKeys })})
-    SELECT t.archived_at IS NOT NULL AS archived,
-           (SELECT g.starts_at FROM games g WHERE g.id = ${gameId ?? null} AND (g.home_team_id = t.id OR g.away_team_id = t.id)) AS "gameStartsAt",
-           (SELECT COALESCE(jsonb_agg(q ORDER BY q.ord), '[]') FROM touched q) AS quests
-    FROM teams t WHERE t.id = ${teamId}`;
-  return row ? { ...row, quests: row.quests.map(fromJsonQuestRow) } : undefined;
+export async function checkInContextsOf(db: DbTx, items: CheckInAt[]): Promise<(CheckInContext | undefined)[]> {
+  const col = <T>(f: (c: CheckInAt) => T) => items.map(f);
+  const only = { checkInAt: Prisma.sql`i.team_id`, periodKeys: Prisma.sql`ARRAY['once', i.day]` };
+  const rows = await raw(db).$queryRaw<(Omit<CheckInContext, "quests"> & { n: bigint | number; quests: JsonQuestRow[] })[]>`
+    SELECT i.n, t.archived_at IS NOT NULL AS archived,
+           (SELECT g.starts_at FROM games g WHERE g.id = i.game_id AND (g.home_team_id = t.id OR g.away_team_id = t.id)) AS "gameStartsAt",
+           (SELECT COALESCE(jsonb_agg(q ORDER BY q.ord), '[]') FROM (${eligibleSql(Prisma.sql`i.user_id`, Prisma.sql`i.at`, only)}) q) AS quests
+    FROM unnest(${col((c) => c.userId)}::uuid[], ${col((c) => c.teamId)}::text[], ${col((c) => c.gameId)}::text[],
+                ${col((c) => c.at.toISOString())}::timestamptz[], ${col((c) => c.day)}::text[]) WITH ORDINALITY AS i(user_id, team_id, game_id, at, day, n)
+    JOIN teams t ON t.id = i.team_id`;
+  const byN = new Map(rows.map(({ n, ...row }) => [Number(n), { ...row, quests: row.quests.map(fromJsonQuestRow) }]));
+  return items.map((_, k) => byN.get(k + 1));
 }

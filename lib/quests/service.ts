@@ -11,7 +11,9 @@ import { award, awardRowsCtes, SERVER_AWARDS } from "../rep/grants";
 import { groupCommit } from "../db/batch";
 import { addUtcDays, utcDay, utcDayStart } from "../time";
 import {
-  checkInContextOf,
+  checkInContextsOf,
+  type CheckInAt,
+  type CheckInContext,
   completionsOf,
   conditionFactsOf,
   eligibleQuests,
@@ -598,12 +600,22 @@ async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWrit
   });
 }
 
-// Concurrent check-ins of a process share one statement (group commit), a user's at most once per statement.
-const checkInWriters = new WeakMap<Db, (item: CheckInWrite) => Promise<CheckInWritten>>();
-function checkInWriter(db: Db) {
-  let writer = checkInWriters.get(db);
-  if (!writer) checkInWriters.set(db, (writer = groupCommit((items: CheckInWrite[]) => writeCheckIns(db, items), { keyOf: (c) => c.userId, max: 64 })));
-  return writer;
+// Concurrent check-ins of a process share their statements (group commit): one read of their contexts, then one
+// write (a user's at most once per write).
+const checkInStatements = new WeakMap<
+  Db,
+  { read: (c: CheckInAt) => Promise<CheckInContext | undefined>; write: (c: CheckInWrite) => Promise<CheckInWritten> }
+>();
+function checkInStatementsOf(db: Db) {
+  let statements = checkInStatements.get(db);
+  if (!statements) {
+    statements = {
+      read: groupCommit((items: CheckInAt[]) => checkInContextsOf(db, items), { max: 64 }),
+      write: groupCommit((items: CheckInWrite[]) => writeCheckIns(db, items), { keyOf: (c) => c.userId, max: 64 }),
+    };
+    checkInStatements.set(db, statements);
+  }
+  return statements;
 }
 
 /**
@@ -614,9 +626,10 @@ function checkInWriter(db: Db) {
  */
 export async function arenaCheckIn(db: Db, userId: string, body: { teamId: string; gameId?: string }, now = new Date()) {
   const today = utcDay(now);
+  const statements = checkInStatementsOf(db);
   // One read: the team (and the game), and the quests this check-in completes or advances: the team's check-in quest
   // if the user may take it, and quests with a check-in step still to do that it can meet.
-  const target = await checkInContextOf(db, userId, body.teamId, body.gameId, now, ["once", today]);
+  const target = await statements.read({ userId, teamId: body.teamId, gameId: body.gameId ?? null, at: now, day: today });
   if (!target || target.archived) throw notFound("Team");
   const { quests } = target;
   if (body.gameId !== undefined && (!target.gameStartsAt || utcDay(target.gameStartsAt) !== today)) {
@@ -629,7 +642,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
   const rule = SERVER_AWARDS.arena_check_in;
   // One statement, shared with concurrent check-ins, so no transaction and no user lock.
   const id = uuidv7(now.getTime());
-  const row = await checkInWriter(db)({
+  const row = await statements.write({
     id,
     entryId: uuidv7(now.getTime()),
     userId,

@@ -445,9 +445,19 @@ describe("POST /api/v1/engage/quests/arena-check-in", () => {
   it("concurrent check-ins of many fans and teams (written together): each (fan, team) once, each answer its own", async () => {
     const teams = ["tm_hch", "tm_lsl", "tm_gfg"];
     const fans = await Promise.all(Array.from({ length: 6 }, () => fan(...teams)));
-    // Every (fan, team) pair twice, all at once.
-    const sent = fans.flatMap((f) => teams.flatMap((teamId) => [0, 1].map(() => ({ f, teamId }))));
-    const results = await Promise.all(sent.map(({ f, teamId }) => api("POST", CHECK_IN, { headers: f.auth, json: { teamId } })));
+    // Every (fan, team) pair twice, all at once, among check-ins at an unknown team and with another team's game.
+    const sent = fans.flatMap((f) => teams.flatMap((teamId) => [0, 1].map(() => ({ f, json: { teamId } as { teamId: string; gameId?: string } }))));
+    const wrong = fans.flatMap((f) => [
+      { f, json: { teamId: "tm_nope" } },
+      { f, json: { teamId: "tm_hch", gameId: "gm_nba_001" } },
+    ]);
+    const all = [...sent, ...wrong].sort(() => Math.random() - 0.5);
+    const answers = await Promise.all(all.map(({ f, json }) => api("POST", CHECK_IN, { headers: f.auth, json })));
+    const results = sent.map((s) => answers[all.indexOf(s)]!);
+    for (const w of wrong) {
+      const r = answers[all.indexOf(w)]!;
+      expect([r.status, errorOf(r).code]).toEqual(w.json.teamId === "tm_nope" ? [404, "NOT_FOUND"] : [409, "CHECK_IN_GAME_MISMATCH"]);
+    }
     expect(results.filter((r) => r.status === 201)).toHaveLength(fans.length * teams.length);
     expect(results.filter((r) => r.status === 409 && errorOf(r).code === "ALREADY_CHECKED_IN")).toHaveLength(fans.length * teams.length);
     for (const f of fans) {

@@ -9,13 +9,13 @@ interface Item {
   value: number;
 }
 
-/** A write that records each batch and answers value × 10; values in `bad` make the whole write throw. */
-function recorder(bad = new Set<number>()) {
+/** A write that records each batch and answers value × 10; values in `bad` make the whole write throw `error`. */
+function recorder(bad = new Set<number>(), error = (items: Item[]) => new Error(`bad item in ${items.map((i) => i.value).join(",")}`)) {
   const batches: Item[][] = [];
   const write = async (items: Item[]) => {
     batches.push(items);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    if (items.some((i) => bad.has(i.value))) throw new Error(`bad item in ${items.map((i) => i.value).join(",")}`);
+    if (items.some((i) => bad.has(i.value))) throw error(items);
     return items.map((i) => i.value * 10);
   };
   return { batches, write };
@@ -66,5 +66,14 @@ describe("groupCommit", () => {
     expect((settled[5] as PromiseFulfilledResult<number>).value).toBe(50);
     // And it keeps writing afterwards.
     await expect(call({ key: "k9", value: 9 })).resolves.toBe(90);
+  });
+
+  it("fails every call of a batch at once when the database is unavailable, without retrying them one by one", async () => {
+    const unreachable = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const { batches, write } = recorder(new Set([0, 1, 2, 3, 4, 5]), unreachable);
+    const call = groupCommit(write, { max: 64 });
+    const settled = await Promise.allSettled(Array.from({ length: 6 }, (_, n) => call({ key: `k${n}`, value: n })));
+    expect(settled.every((s) => s.status === "rejected" && (s.reason as { code?: string }).code === "ECONNREFUSED")).toBe(true);
+    expect(batches.map((b) => b.length)).toEqual([1, 5]);
   });
 });
