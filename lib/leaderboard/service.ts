@@ -1,3 +1,4 @@
+import { groupCommit } from "../db/batch";
 import { db as appDb, type DbTx } from "../db/client";
 import { env } from "../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
@@ -221,52 +222,24 @@ function inTime(work: () => Promise<void>): Promise<void> {
 }
 
 /**
- * A request's board moves (moves.ts), written with those of concurrent requests: while one batch is being written,
- * the moves other requests note wait and go together in the next, so N writes at once cost one fanScores statement
- * and one Redis round trip per store instead of N each (group commit: an idle server writes a lone move at once).
- * Resolves once the batch holding `moves` is written (best effort: never rejects), so a request still answers
- * after its boards moved.
+ * A request's board moves (moves.ts), written with those of concurrent requests (group commit, lib/db/batch.ts): while
+ * one batch is being written, the moves other requests note wait and go together in the next, so N writes at once
+ * cost one fanScores statement and one Redis round trip per store instead of N each (an idle server writes a lone
+ * move at once). Resolves once the batch holding `moves` is written (best effort: never rejects), so a request still
+ * answers after its boards moved.
  */
-export function applyBoardMoves(moves: BoardMoves): Promise<void> {
-  const batch = (pendingMoves ??= newBatch());
-  for (const userId of moves.users) batch.users.add(userId);
-  batch.left.push(...moves.left);
-  if (!writingMoves) void writeBatches();
-  return batch.written;
-}
-
-interface MovesBatch extends BoardMoves {
-  written: Promise<void>;
-  done: () => void;
-}
-
-let pendingMoves: MovesBatch | null = null;
-let writingMoves = false;
-
-function newBatch(): MovesBatch {
-  let done!: () => void;
-  const written = new Promise<void>((resolve) => (done = resolve));
-  return { users: new Set(), left: [], written, done };
-}
-
-async function writeBatches(): Promise<void> {
-  writingMoves = true;
-  try {
-    while (pendingMoves) {
-      const batch = pendingMoves;
-      pendingMoves = null;
-      try {
-        await writeMoves(batch, new Date());
-      } catch (error) {
-        log("warn", { msg: "leaderboards not moved; a rebuild repairs them", error: String(error) });
-      } finally {
-        batch.done();
-      }
+export const applyBoardMoves: (moves: BoardMoves) => Promise<void> = groupCommit(
+  async (batch: BoardMoves[]) => {
+    const merged: BoardMoves = { users: new Set(batch.flatMap((m) => [...m.users])), left: batch.flatMap((m) => m.left) };
+    try {
+      await writeMoves(merged, new Date());
+    } catch (error) {
+      log("warn", { msg: "leaderboards not moved; a rebuild repairs them", error: String(error) });
     }
-  } finally {
-    writingMoves = false;
-  }
-}
+    return batch.map(() => undefined);
+  },
+  { max: Number.POSITIVE_INFINITY },
+);
 
 /**
  * Fans who left a team come off its boards (this season's and all time; past seasons' stay as they closed), then
