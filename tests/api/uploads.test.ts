@@ -800,14 +800,17 @@ describe("GET /api/cron/uploads-sweep", () => {
 
 describe("upload routes: authentication and methods", () => {
   it.each(["profile", "banner", "binder-cover", "locker-media"])("POST /api/upload/%s answers 401 without a valid token and stores nothing", async (route) => {
-    const before = await db().mediaUpload.count();
-    const image = { bytes: await png(50, 50), type: "image/png" };
+    // Other files upload at the same time: look for this image only (a size no other test uses; the avatar is its
+    // centre square).
+    const started = new Date(Date.now() - 1000);
+    const image = { bytes: await png(53, 47), type: "image/png" };
     const none = await upload(route, {}, image);
     expect(none.status).toBe(401);
     expect(none.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } });
     const bad = await upload(route, { authorization: "Bearer nope" }, image);
     expect(bad.status).toBe(401);
-    expect(await db().mediaUpload.count()).toBe(before);
+    const size = route === "profile" ? { width: 47, height: 47 } : { width: 53, height: 47 };
+    expect(await db().mediaUpload.count({ where: { kind: route, createdAt: { gte: started }, ...size } })).toBe(0);
   });
 
   it("other methods are a JSON 405", async () => {
