@@ -152,9 +152,11 @@ const notInLineup = (details: ErrorDetail[]) => new DomainError("VALIDATION_ERRO
  * needed; 409 LINEUP_UNAVAILABLE when it cannot be), every player in it (400 VALIDATION_ERROR naming each other one).
  * The caller's rating is one row per game: the first submission creates it, a later one replaces its scores
  * entirely (players left out lose their score). One statement writes it all: the rating row (its lock makes
- * concurrent submissions of one fan apply one after another, the last to commit is what stays), a score row per
- * lineup player (null when left out, so a replacement is upserts only, which see the rows a concurrent one
- * committed), and club Rep once per user and game (grant key game_rating:<gameId>).
+ * concurrent submissions of one fan apply one after another, the last to commit is what stays), the score rows
+ * (the first submission's rated players; a replacement upserts a row per lineup player, null when left out, and
+ * upserts see the rows a concurrent one committed, where an update or delete would miss them; a score left as it
+ * was is not rewritten), and club Rep once per user and game (grant key game_rating:<gameId>). Readers take a
+ * missing score row and a null score alike: not rated.
  */
 export async function rateGame(db: Db, userId: string, gameId: string, input: RatingsInput, seeded = false): Promise<RatingResult> {
   const players = input.ratings.map((r) => r.playerId);
@@ -179,9 +181,9 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
       INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
       SELECT r.id, s.game_id, s.player_id, t.score
       FROM rating r CROSS JOIN game_lineup_slots s LEFT JOIN unnest(${players}::text[], ${scores}::int[]) AS t(player_id, score) ON t.player_id = s.player_id
-      WHERE s.game_id = ${gameId}
+      WHERE s.game_id = ${gameId} AND (NOT r.created OR t.score IS NOT NULL)
       ORDER BY s.slot
-      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score
+      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score WHERE game_rating_scores.score IS DISTINCT FROM EXCLUDED.score
     ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now }, Prisma.sql`EXISTS (SELECT 1 FROM rating)`)}
     SELECT g.status, g.lineup, r.created_at AS "createdAt", r.updated_at AS "updatedAt", r.created, (SELECT rep_balance FROM rep_raised) AS balance
     FROM (SELECT 1) one LEFT JOIN game g ON true LEFT JOIN rating r ON true`;
