@@ -751,10 +751,12 @@ const cases: Case[] = [
       return {
         url: base,
         requests: postEach(() => {
+          // Interleaved by writer, as the check-ins and quiz answers are: concurrent requests are different fans' (one
+          // fan's 16 ratings at once all waited on that fan's row lock to credit the Rep).
           const n = ratings++;
-          const game = games[n % games.length]!;
+          const game = games[Math.floor(n / WRITERS) % games.length]!;
           const body = { ratings: game.players.slice(0, 5).map((playerId, i) => ({ playerId, score: 1 + ((n + i) % 10) })) };
-          return { path: `/api/events/${game.id}/ratings`, headers: writerAuth[Math.floor(n / games.length) % WRITERS]!, body: JSON.stringify(body) };
+          return { path: `/api/events/${game.id}/ratings`, headers: writerAuth[n % WRITERS]!, body: JSON.stringify(body) };
         }),
       };
     },
