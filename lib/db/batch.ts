@@ -66,3 +66,16 @@ export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, 
       if (!writing) void drain();
     });
 }
+
+/** groupCommit for each database client apart (a test's or a script's client never shares the app's batches). */
+export function groupCommitPer<D extends object, I, O>(
+  write: (db: D, items: I[]) => Promise<O[]>,
+  options: GroupCommitOptions<I>,
+): (db: D, item: I) => Promise<O> {
+  const perClient = new WeakMap<D, (item: I) => Promise<O>>();
+  return (db, item) => {
+    let call = perClient.get(db);
+    if (!call) perClient.set(db, (call = groupCommit((items: I[]) => write(db, items), options)));
+    return call(item);
+  };
+}

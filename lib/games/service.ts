@@ -4,7 +4,8 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
 import { DomainError, notFound, type ErrorDetail } from "../http/errors";
-import { award, awardCtes, SERVER_AWARDS } from "../rep/grants";
+import { award, awardRowsCtes, SERVER_AWARDS } from "../rep/grants";
+import { groupCommitPer } from "../db/batch";
 import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../teams/queries";
 import { addUtcDays, utcDay } from "../time";
 import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
@@ -147,46 +148,98 @@ export async function getCrowdRatings(db: DbTx, userId: string | null, gameId: s
 
 const notInLineup = (details: ErrorDetail[]) => new DomainError("VALIDATION_ERROR", "Only players of this game's lineup can be rated.", details);
 
+/** One submission to write: the rating row's id, its Rep entry's id, who, which game, when, and the scores given. */
+interface RatingWrite {
+  id: string;
+  entryId: string;
+  userId: string;
+  gameId: string;
+  at: Date;
+  ratings: { playerId: string; score: number }[];
+}
+
+/** The game as the statement read it (status null: no such game) and, when it was written, the rating row and the balance its Rep raised. */
+interface RatingWritten {
+  status: string | null;
+  lineup: string[] | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+  created: boolean | null;
+  balance: number | null;
+}
+
+/**
+ * Writes submissions in one statement. Each game and its lineup are read, and a submission is written only when its
+ * game is final and every player it scores is in the lineup; otherwise its row says why (rateGame answers it). Each
+ * user appears once (groupCommit's key): one rating row per (user, game) may change once per statement, and
+ * awardRowsCtes raises each user's balance once.
+ */
+async function writeRatings(db: Db, items: RatingWrite[]): Promise<RatingWritten[]> {
+  const { amount, source, reason } = SERVER_AWARDS.game_rating;
+  // In user order, so two instances' batches lock rows in the same order (a deadlock between them would fail both
+  // batches, which groupCommit then retries submission by submission).
+  const sorted = items.map((item, k) => ({ item, k: k + 1 })).sort((a, b) => (a.item.userId < b.item.userId ? -1 : a.item.userId > b.item.userId ? 1 : 0));
+  const col = <T>(f: (r: RatingWrite) => T) => sorted.map(({ item }) => f(item));
+  const given = sorted.flatMap(({ item, k }) => item.ratings.map((r) => ({ k, ...r })));
+  const rows = await raw(db).$queryRaw<(RatingWritten & { k: number })[]>`
+    WITH input AS (
+      SELECT * FROM unnest(${sorted.map((s) => s.k)}::int[], ${col((r) => r.id)}::uuid[], ${col((r) => r.entryId)}::uuid[], ${col((r) => r.userId)}::uuid[],
+                           ${col((r) => r.gameId)}::text[], ${col((r) => r.at.toISOString())}::timestamptz[])
+        AS i(k, id, entry_id, user_id, game_id, at)
+    ), given AS (
+      SELECT * FROM unnest(${given.map((g) => g.k)}::int[], ${given.map((g) => g.playerId)}::text[], ${given.map((g) => g.score)}::int[]) AS t(k, player_id, score)
+    ), game AS (
+      SELECT g.id, g.status::text AS status, ARRAY(SELECT s.player_id FROM game_lineup_slots s WHERE s.game_id = g.id ORDER BY s.slot) AS lineup
+      FROM games g WHERE g.id IN (SELECT game_id FROM input)
+    ), rating AS (
+      INSERT INTO game_ratings (id, user_id, game_id, created_at, updated_at)
+      SELECT i.id, i.user_id, g.id, i.at, i.at
+      FROM input i JOIN game g ON g.id = i.game_id
+      WHERE g.status = 'final' AND cardinality(g.lineup) > 0 AND ARRAY(SELECT t.player_id FROM given t WHERE t.k = i.k) <@ g.lineup
+      ORDER BY i.user_id
+      ON CONFLICT (user_id, game_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
+      RETURNING id, user_id, game_id, created_at, updated_at, (xmax = 0) AS created
+    ), rated AS (
+      SELECT i.k, i.entry_id, i.user_id, i.game_id, i.at, r.id AS rating_id, r.created, r.created_at, r.updated_at
+      FROM rating r JOIN input i ON i.user_id = r.user_id AND i.game_id = r.game_id
+    ), written AS (
+      INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
+      SELECT r.rating_id, s.game_id, s.player_id, t.score
+      FROM rated r JOIN game_lineup_slots s ON s.game_id = r.game_id LEFT JOIN given t ON t.k = r.k AND t.player_id = s.player_id
+      WHERE NOT r.created OR t.score IS NOT NULL
+      ORDER BY r.k, s.slot
+      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score WHERE game_rating_scores.score IS DISTINCT FROM EXCLUDED.score
+    ), ${awardRowsCtes(Prisma.sql`SELECT entry_id AS id, user_id, game_id AS target_id, 'game_rating:' || game_id AS grant_key, at AS created_at FROM rated`, {
+      earnKind: "game_rating",
+      amount,
+      source,
+      reason,
+    })}
+    SELECT i.k, g.status, g.lineup, r.created_at AS "createdAt", r.updated_at AS "updatedAt", r.created, e.rep_balance AS balance
+    FROM input i LEFT JOIN game g ON g.id = i.game_id LEFT JOIN rated r ON r.k = i.k LEFT JOIN rep_raised e ON e.id = i.user_id`;
+  const byK = new Map(rows.map(({ k, ...row }) => [Number(k), row]));
+  return items.map((_, k) => byK.get(k + 1)!);
+}
+
+// Concurrent submissions of a process share one statement (group commit), a user's at most once per statement.
+const writeRating = groupCommitPer(writeRatings, { keyOf: (r) => r.userId, max: 64 });
+
 /**
  * POST /api/events/{gameId}/ratings. The game must be final (409 GAME_NOT_FINISHED) with a lineup (seeded here if
  * needed; 409 LINEUP_UNAVAILABLE when it cannot be), every player in it (400 VALIDATION_ERROR naming each other one).
  * The caller's rating is one row per game: the first submission creates it, a later one replaces its scores
- * entirely (players left out lose their score). One statement writes it all: the rating row (its lock makes
- * concurrent submissions of one fan apply one after another, the last to commit is what stays), the score rows
- * (the first submission's rated players; a replacement upserts a row per lineup player, null when left out, and
- * upserts see the rows a concurrent one committed, where an update or delete would miss them; a score left as it
- * was is not rewritten), and club Rep once per user and game (grant key game_rating:<gameId>). Readers take a
- * missing score row and a null score alike: not rated.
+ * entirely (players left out lose their score). One statement writes it all (writeRatings, shared with concurrent
+ * submissions): the rating row (its lock makes concurrent submissions of one fan apply one after another, the last
+ * to commit is what stays), the score rows (the first submission's rated players; a replacement upserts a row per
+ * lineup player, null when left out, and upserts see the rows a concurrent one committed, where an update or delete
+ * would miss them; a score left as it was is not rewritten), and club Rep once per user and game (grant key
+ * game_rating:<gameId>). Readers take a missing score row and a null score alike: not rated.
  */
 export async function rateGame(db: Db, userId: string, gameId: string, input: RatingsInput, seeded = false): Promise<RatingResult> {
-  const players = input.ratings.map((r) => r.playerId);
-  const scores = input.ratings.map((r) => r.score);
   const now = new Date();
-  const { amount, source, reason } = SERVER_AWARDS.game_rating;
-  // The usual submission in one statement: the game and its lineup are read, and only when the game is final and
-  // every player is in its lineup is anything written. Otherwise the answer says why (below), having written nothing.
-  const [row] = await raw(db).$queryRaw<
-    { status: string | null; lineup: string[] | null; createdAt: Date | null; updatedAt: Date | null; created: boolean | null; balance: number | null }[]
-  >`
-    WITH game AS (
-      SELECT g.id, g.status::text AS status, ARRAY(SELECT s.player_id FROM game_lineup_slots s WHERE s.game_id = g.id ORDER BY s.slot) AS lineup
-      FROM games g WHERE g.id = ${gameId}
-    ), rating AS (
-      INSERT INTO game_ratings (id, user_id, game_id, created_at, updated_at)
-      SELECT ${uuidv7(now.getTime())}::uuid, ${userId}::uuid, g.id, ${now}::timestamptz, ${now}::timestamptz
-      FROM game g WHERE g.status = 'final' AND cardinality(g.lineup) > 0 AND ${players}::text[] <@ g.lineup
-      ON CONFLICT (user_id, game_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
-      RETURNING id, created_at, updated_at, (xmax = 0) AS created
-    ), written AS (
-      INSERT INTO game_rating_scores (rating_id, game_id, player_id, score)
-      SELECT r.id, s.game_id, s.player_id, t.score
-      FROM rating r CROSS JOIN game_lineup_slots s LEFT JOIN unnest(${players}::text[], ${scores}::int[]) AS t(player_id, score) ON t.player_id = s.player_id
-      WHERE s.game_id = ${gameId} AND (NOT r.created OR t.score IS NOT NULL)
-      ORDER BY s.slot
-      ON CONFLICT (rating_id, player_id) DO UPDATE SET score = EXCLUDED.score WHERE game_rating_scores.score IS DISTINCT FROM EXCLUDED.score
-    ), ${awardCtes(userId, { earnKind: "game_rating", amount, source, reason, grantKey: `game_rating:${gameId}`, targetId: gameId, createdAt: now }, Prisma.sql`EXISTS (SELECT 1 FROM rating)`)}
-    SELECT g.status, g.lineup, r.created_at AS "createdAt", r.updated_at AS "updatedAt", r.created, (SELECT rep_balance FROM rep_raised) AS balance
-    FROM (SELECT 1) one LEFT JOIN game g ON true LEFT JOIN rating r ON true`;
+  const { amount } = SERVER_AWARDS.game_rating;
+  const ratings = input.ratings.map(({ playerId, score }) => ({ playerId, score }));
+  const row = await writeRating(db, { id: uuidv7(now.getTime()), entryId: uuidv7(now.getTime()), userId, gameId, at: now, ratings });
   if (!row?.status) throw notFound("Game");
   const notFinished = (status: string) => new DomainError("GAME_NOT_FINISHED", `This game is ${status}: players can be rated once it is final.`);
   if (row.status !== "final") throw notFinished(row.status);

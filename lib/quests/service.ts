@@ -8,12 +8,10 @@ import { log } from "../http/log";
 import { DomainError, notFound, validationError } from "../http/errors";
 import { keysetPage } from "../http/page";
 import { award, awardRowsCtes, SERVER_AWARDS } from "../rep/grants";
-import { groupCommit } from "../db/batch";
+import { groupCommitPer } from "../db/batch";
 import { addUtcDays, utcDay, utcDayStart } from "../time";
 import {
   checkInContextsOf,
-  type CheckInAt,
-  type CheckInContext,
   completionsOf,
   conditionFactsOf,
   eligibleQuests,
@@ -569,7 +567,10 @@ type CheckInWritten = { createdAt: Date; balance: number | null; questCompleted:
  */
 async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWritten[]> {
   const rule = SERVER_AWARDS.arena_check_in;
-  const col = <T>(f: (c: CheckInWrite) => T) => items.map(f);
+  // In user order, so two instances' batches lock the users' rows in the same order (a deadlock between them would
+  // fail both batches, which groupCommit then retries check-in by check-in).
+  const sorted = [...items].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  const col = <T>(f: (c: CheckInWrite) => T) => sorted.map(f);
   const rows = await raw(db).$queryRaw<{ id: string; createdAt: Date | null; balance: number | null; questCompleted: boolean }[]>`
     WITH input AS (
       SELECT * FROM unnest(${col((c) => c.id)}::uuid[], ${col((c) => c.entryId)}::uuid[], ${col((c) => c.userId)}::uuid[],
@@ -602,21 +603,8 @@ async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWrit
 
 // Concurrent check-ins of a process share their statements (group commit): one read of their contexts, then one
 // write (a user's at most once per write).
-const checkInStatements = new WeakMap<
-  Db,
-  { read: (c: CheckInAt) => Promise<CheckInContext | undefined>; write: (c: CheckInWrite) => Promise<CheckInWritten> }
->();
-function checkInStatementsOf(db: Db) {
-  let statements = checkInStatements.get(db);
-  if (!statements) {
-    statements = {
-      read: groupCommit((items: CheckInAt[]) => checkInContextsOf(db, items), { max: 64 }),
-      write: groupCommit((items: CheckInWrite[]) => writeCheckIns(db, items), { keyOf: (c) => c.userId, max: 64 }),
-    };
-    checkInStatements.set(db, statements);
-  }
-  return statements;
-}
+const readCheckIn = groupCommitPer(checkInContextsOf, { max: 64 });
+const writeCheckIn = groupCommitPer(writeCheckIns, { keyOf: (c) => c.userId, max: 64 });
 
 /**
  * Once per user, team and UTC day (unique arena_check_ins (user_id, team_id, day), inserted ON CONFLICT DO NOTHING):
@@ -626,10 +614,9 @@ function checkInStatementsOf(db: Db) {
  */
 export async function arenaCheckIn(db: Db, userId: string, body: { teamId: string; gameId?: string }, now = new Date()) {
   const today = utcDay(now);
-  const statements = checkInStatementsOf(db);
   // One read: the team (and the game), and the quests this check-in completes or advances: the team's check-in quest
   // if the user may take it, and quests with a check-in step still to do that it can meet.
-  const target = await statements.read({ userId, teamId: body.teamId, gameId: body.gameId ?? null, at: now, day: today });
+  const target = await readCheckIn(db, { userId, teamId: body.teamId, gameId: body.gameId ?? null, at: now, day: today });
   if (!target || target.archived) throw notFound("Team");
   const { quests } = target;
   if (body.gameId !== undefined && (!target.gameStartsAt || utcDay(target.gameStartsAt) !== today)) {
@@ -642,7 +629,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
   const rule = SERVER_AWARDS.arena_check_in;
   // One statement, shared with concurrent check-ins, so no transaction and no user lock.
   const id = uuidv7(now.getTime());
-  const row = await statements.write({
+  const row = await writeCheckIn(db, {
     id,
     entryId: uuidv7(now.getTime()),
     userId,

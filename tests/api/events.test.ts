@@ -35,7 +35,7 @@ async function fan() {
 const rate = (auth: Record<string, string>, gameId: string, list: [string, number][]) =>
   api("POST", ratings(gameId), { headers: auth, json: { ratings: list.map(([playerId, score]) => ({ playerId, score })) } });
 
-/** The caller's rating rows with the scores they hold (a lineup player left unrated has a row with a null score). */
+/** The caller's rating rows with the scores they hold (a lineup player left unrated has no row, or a null score once replaced). */
 const ratingRows = async (userId: string, gameId: string) =>
   (await db().gameRating.findMany({ where: { userId, gameId }, include: { scores: true } })).map((r) => ({
     ...r,
@@ -476,6 +476,37 @@ describe("POST /api/events/{gameId}/ratings", () => {
     const rep = await repRows(userId);
     expect(rep.map((r) => r.grantKey)).toEqual(["game_rating:gm_psl_005"]);
     expect(await balanceOf(userId)).toBe(15);
+  });
+  it("concurrent submissions of many fans (written together): each holds its own scores and Rep once; refusals answer alone", async () => {
+    const fans = await Promise.all(Array.from({ length: 8 }, () => signedUp()));
+    const valid = fans.map((f, i) => ({
+      f,
+      gameId: "gm_psl_005",
+      list: [
+        [LINEUP_WHU_KBF[i]!, 1 + i],
+        [LINEUP_WHU_KBF[15 - i]!, 10 - i],
+      ] as [string, number][],
+    }));
+    const wrong = [
+      { f: fans[0]!, gameId: "gm_psl_005", list: [["pl_hch_01", 5]] as [string, number][], refused: [400, "VALIDATION_ERROR"] },
+      { f: fans[1]!, gameId: "gm_nfl_013", list: [["pl_hch_01", 5]] as [string, number][], refused: [409, "GAME_NOT_FINISHED"] },
+      { f: fans[2]!, gameId: "gm_nope", list: [["pl_hch_01", 5]] as [string, number][], refused: [404, "NOT_FOUND"] },
+    ];
+    const all = [...valid, ...wrong].sort(() => Math.random() - 0.5);
+    const answers = await Promise.all(all.map((s) => rate(s.f.auth, s.gameId, s.list)));
+    for (const w of wrong) {
+      const r = answers[all.indexOf(w)]!;
+      expect([r.status, errorOf(r).code]).toEqual(w.refused);
+    }
+    for (const v of valid) {
+      const r = answers[all.indexOf(v)]!;
+      expect(r.status).toBe(201);
+      expect(r.body.data.rep).toEqual({ awarded: true, amount: 15 });
+      const stored = (await ratingRows(v.f.userId, "gm_psl_005"))[0]!.scores.map((s) => [s.playerId, s.score]);
+      expect(stored.sort()).toEqual([...v.list].sort());
+      expect((await repRows(v.f.userId)).map((e) => e.grantKey)).toEqual(["game_rating:gm_psl_005"]);
+      expect(await balanceOf(v.f.userId)).toBe(15);
+    }
   });
 });
 
