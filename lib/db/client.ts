@@ -91,14 +91,44 @@ const directTypes = {
 const directValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 const statementOf = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) =>
   query instanceof Prisma.Sql ? query : Prisma.sql(query, ...(values as Prisma.Sql[]));
-const run = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
-  const { text, values: params } = statementOf(query, values);
-  return pool.query({ name: statementName({ sql: text }), text, values: params.map(directValue), types: directTypes });
-};
+/** RawDb over a pool (each statement on its own, autocommit) or one checked-out connection (a transaction's). */
+function rawOn(on: pg.Pool | pg.PoolClient): RawDb {
+  const run = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
+    const { text, values: params } = statementOf(query, values);
+    return on.query({ name: statementName({ sql: text }), text, values: params.map(directValue), types: directTypes });
+  };
+  return {
+    $queryRaw: async <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rows as T,
+    $executeRaw: async (query, ...values) => (await run(query, values)).rowCount ?? 0,
+  };
+}
 
 /** Raw statements straight on the app's pool, as named prepared statements, each on its own (autocommit). */
-export const direct: RawDb = {
-  $queryRaw: async <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rows as T,
-  $executeRaw: async (query, ...values) => (await run(query, values)).rowCount ?? 0,
-};
-registerDirect(db, direct);
+export const direct: RawDb = rawOn(pool);
+
+/**
+ * A transaction of raw statements on one of the app pool's connections, without Prisma's client (≈ 0.3 ms of Node
+ * CPU per statement, BEGIN and COMMIT included). Rolled back if `work` throws; a connection that failed is dropped.
+ */
+async function directTransaction<T>(work: (tx: RawDb) => Promise<T>): Promise<T> {
+  const connection = await pool.connect();
+  let broken: Error | undefined;
+  // A checked-out connection that breaks (a restart, a cut) emits "error": without a listener that would end the
+  // process. Its statements fail on their own; the connection is dropped on release.
+  const onError = (error: Error) => (broken = error);
+  connection.on("error", onError);
+  try {
+    // Each statement, lock waits included, gets the 15 s an interactive transaction gets (txOptions).
+    await connection.query("BEGIN; SET LOCAL statement_timeout = 15000");
+    const result = await work(rawOn(connection));
+    await connection.query("COMMIT");
+    return result;
+  } catch (error) {
+    await connection.query("ROLLBACK").catch((rollbackFailed: Error) => (broken = rollbackFailed));
+    throw error;
+  } finally {
+    connection.off("error", onError);
+    connection.release(broken);
+  }
+}
+registerDirect(db, direct, directTransaction);

@@ -1,4 +1,4 @@
-import type { DbTx } from "./client";
+import type { RawDb } from "./raw";
 
 // Transaction building blocks every domain uses: options, row locks, and reading constraint violations.
 
@@ -12,7 +12,7 @@ export const txOptions = (timeoutMs = 15_000) => ({ maxWait: 15_000, timeout: ti
  * Locks the user's row for the rest of the transaction (SELECT … FOR UPDATE), serializing every write of one user:
  * caps, once-only grants and quotas are counted under it. False when the user does not exist.
  */
-export async function lockUser(tx: DbTx, userId: string): Promise<boolean> {
+export async function lockUser(tx: RawDb, userId: string): Promise<boolean> {
   const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
   return rows.length > 0;
 }

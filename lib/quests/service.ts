@@ -32,7 +32,7 @@ import {
   type StepRow,
 } from "./queries";
 import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
-import { raw } from "../db/raw";
+import { raw, rawTransaction, type RawDb } from "../db/raw";
 import { keyedCache } from "../db/cache";
 import { env } from "../env";
 import { noteBoardsMoved } from "../leaderboard/moves";
@@ -216,7 +216,7 @@ export function questCompletionRowsCtes(rows: Prisma.Sql, amount: number): Prism
  * it was already completed.
  */
 export async function completeQuest(
-  tx: DbTx,
+  tx: RawDb,
   userId: string,
   q: Pick<QuestRow, "id" | "title" | "cadence" | "repSource">,
   periodKey: string,
@@ -699,7 +699,7 @@ export async function startQuest(db: Db, userId: string, questId: string, now = 
 }
 
 /** Marks `stepIds` done (skipping those already done) and completes the quest when all its steps are; under the user's row lock. */
-async function markSteps(tx: DbTx, userId: string, q: QuestRow, stepIds: string[], now: Date) {
+async function markSteps(tx: RawDb, userId: string, q: QuestRow, stepIds: string[], now: Date) {
   const periodKey = periodKeyOf(q.cadence, now);
   await lockUser(tx, userId);
   // One statement starts the period, marks the steps and counts the quest's. Under the lock nobody else marks this
@@ -747,11 +747,15 @@ export async function completeStep(db: Db, userId: string, body: { questId: stri
 /** Completes today's eligible visit quests for the user (each once per period, with its reward). */
 export async function dailyVisit(db: Db, userId: string, now = new Date()) {
   const visits = (await eligibleQuests(db, userId, now)).filter((q) => q.kind === "visit");
-  const completed = await db.$transaction(async (tx) => {
-    const done: string[] = [];
-    for (const q of visits) if (await completeQuest(tx, userId, q, periodKeyOf(q.cadence, now), q.repReward, now)) done.push(q.id);
-    return done;
-  }, txOptions());
+  const completed = await rawTransaction(
+    db,
+    async (tx) => {
+      const done: string[] = [];
+      for (const q of visits) if (await completeQuest(tx, userId, q, periodKeyOf(q.cadence, now), q.repReward, now)) done.push(q.id);
+      return done;
+    },
+    txOptions(),
+  );
   return { completed, quests: await viewsOf(db, userId, visits, now) };
 }
 
@@ -779,9 +783,13 @@ async function advanceConditionedSteps(db: Db, userId: string, quests: QuestRow[
   }
   const completed: string[] = [];
   if (met.size > 0) {
-    await db.$transaction(async (tx) => {
-      for (const [id, stepIds] of met) if ((await markSteps(tx, userId, byId.get(id)!, stepIds, now)).questCompleted) completed.push(id);
-    }, txOptions());
+    await rawTransaction(
+      db,
+      async (tx) => {
+        for (const [id, stepIds] of met) if ((await markSteps(tx, userId, byId.get(id)!, stepIds, now)).questCompleted) completed.push(id);
+      },
+      txOptions(),
+    );
   }
   return { completed, steps };
 }

@@ -1,5 +1,6 @@
 import type { RepSource } from "../generated/prisma/enums";
 import type { DbTx } from "../db/client";
+import type { RawDb } from "../db/raw";
 import { Prisma, type RepEntry } from "../generated/prisma/client";
 import { uuidv7 } from "../db/ids";
 import { noteBoardsMoved } from "../leaderboard/moves";
@@ -143,7 +144,7 @@ export function awardRowsCtes(rows: Prisma.Sql, a: RowsAward): Prisma.Sql {
  * Credits Rep in one statement (awardCtes). A key already used grants nothing and answers null, so a retried or
  * concurrent award is granted once. Callers that also check a condition first hold the user's row lock (lockUser).
  */
-export async function award(tx: DbTx, userId: string, a: Award): Promise<Granted | null> {
+export async function award(tx: RawDb, userId: string, a: Award): Promise<Granted | null> {
   const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
     WITH ${awardCtes(userId, a)}
     SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM rep_raised) AS balance FROM rep_entry`;
