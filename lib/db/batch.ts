@@ -1,6 +1,6 @@
-// Group commit for one kind of write. A process's calls made while a batch is being written wait and go together
-// in the next one, so N concurrent writes cost one statement (one round trip, one commit) instead of N, and an idle
-// server writes a lone call at once, with no added wait.
+// Group commit for one kind of statement (a write, or a read before one). A process's calls made while a batch runs
+// wait and go together in the next one, so N concurrent calls cost one statement (one round trip, one commit)
+// instead of N, and an idle server runs a lone call at once, with no added wait.
 import { isDatabaseUnavailable } from "./unavailable";
 
 interface Waiting<I, O> {

@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 // Whose leaderboard entries a request changed: fans whose Rep moved or who joined a team, and teams left. The
 // pipeline applies them once the handler succeeded (its transactions committed): moveBoards in service.ts. Rep
-// writers note it (award() and debit(); a statement that inlines awardCtes or awardRowsCtes notes it itself), as do join and leave.
+// writers note it (award() and debit(); a statement that inlines awardCtes or awardRowsCtes notes it itself), as do
+// join and leave.
 // Outside a request (scripts, crons) nothing is collected: the rebuild repairs what they changed.
 
 export interface BoardMoves {
