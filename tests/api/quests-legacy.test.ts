@@ -96,6 +96,28 @@ describe("legacy quest routes", () => {
     expect(await balanceOf(userId)).toBe(40);
   });
 
+  it("the two last steps completed at once, by each of eight fans: every quest completes, once, with one award", async () => {
+    const fans = await Promise.all(Array.from({ length: 8 }, () => signedUp()));
+    await Promise.all(fans.map((f) => holdSeasonPass(f.userId)));
+    const results = await Promise.all(
+      fans.flatMap((f) =>
+        ["qs_season_pass_kickoff_1", "qs_season_pass_kickoff_2"].map((stepId) =>
+          post(f.auth, "/api/quests/complete-step", { questId: "q_season_pass_kickoff", stepId }),
+        ),
+      ),
+    );
+    expect(results.every((r) => r.status === 200 && r.body.data.stepCompleted)).toBe(true);
+    for (const [i, f] of fans.entries()) {
+      expect(results.slice(2 * i, 2 * i + 2).filter((r) => r.body.data.questCompleted)).toHaveLength(1);
+      const p = await db().questProgress.findUniqueOrThrow({
+        where: { userId_questId_periodKey: { userId: f.userId, questId: "q_season_pass_kickoff", periodKey: "once" } },
+      });
+      expect(p.completedAt).not.toBeNull();
+      expect(await db().repEntry.count({ where: { userId: f.userId } })).toBe(1);
+      expect(await balanceOf(f.userId)).toBe(40);
+    }
+  });
+
   it("daily-visit completes today's visit quests once, even concurrently", async () => {
     const { auth, userId } = await signedUp();
     const results = await Promise.all(Array.from({ length: 8 }, () => post(auth, "/api/quests/daily-visit")));
