@@ -9,8 +9,14 @@ interface Waiting<I, O> {
   reject: (error: unknown) => void;
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 export interface GroupCommitOptions<I> {
-  /** Items with the same key never share a batch (a later one waits for the next), so a batch changes each key's rows once. */
+  /**
+   * Items with the same key never share a batch (a later one waits for the next), so a batch changes each key's rows
+   * once; and a batch reaches `write` in key order, so batches of different processes lock rows in the same order (a
+   * deadlock between two would fail both, which are then retried item by item).
+   */
   keyOf?: (item: I) => string;
   /** The most items one batch holds. */
   max: number;
@@ -38,6 +44,7 @@ export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, 
       } else rest.push(w);
     }
     queue = rest;
+    if (keyOf) batch.sort((a, b) => compare(keyOf(a.item), keyOf(b.item)));
     return batch;
   }
 

@@ -176,16 +176,13 @@ interface RatingWritten {
  */
 async function writeRatings(db: Db, items: RatingWrite[]): Promise<RatingWritten[]> {
   const { amount, source, reason } = SERVER_AWARDS.game_rating;
-  // In user order, so two instances' batches lock rows in the same order (a deadlock between them would fail both
-  // batches, which groupCommit then retries submission by submission).
-  const sorted = items.map((item, k) => ({ item, k: k + 1 })).sort((a, b) => (a.item.userId < b.item.userId ? -1 : a.item.userId > b.item.userId ? 1 : 0));
-  const col = <T>(f: (r: RatingWrite) => T) => sorted.map(({ item }) => f(item));
-  const given = sorted.flatMap(({ item, k }) => item.ratings.map((r) => ({ k, ...r })));
+  const col = <T>(f: (r: RatingWrite) => T) => items.map(f);
+  const given = items.flatMap((item, i) => item.ratings.map((r) => ({ k: i + 1, ...r })));
   const rows = await raw(db).$queryRaw<(RatingWritten & { k: number })[]>`
     WITH input AS (
-      SELECT * FROM unnest(${sorted.map((s) => s.k)}::int[], ${col((r) => r.id)}::uuid[], ${col((r) => r.entryId)}::uuid[], ${col((r) => r.userId)}::uuid[],
+      SELECT * FROM unnest(${col((r) => r.id)}::uuid[], ${col((r) => r.entryId)}::uuid[], ${col((r) => r.userId)}::uuid[],
                            ${col((r) => r.gameId)}::text[], ${col((r) => r.at.toISOString())}::timestamptz[])
-        AS i(k, id, entry_id, user_id, game_id, at)
+        WITH ORDINALITY AS i(id, entry_id, user_id, game_id, at, k)
     ), given AS (
       SELECT * FROM unnest(${given.map((g) => g.k)}::int[], ${given.map((g) => g.playerId)}::text[], ${given.map((g) => g.score)}::int[]) AS t(k, player_id, score)
     ), game AS (
@@ -196,7 +193,7 @@ async function writeRatings(db: Db, items: RatingWrite[]): Promise<RatingWritten
       SELECT i.id, i.user_id, g.id, i.at, i.at
       FROM input i JOIN game g ON g.id = i.game_id
       WHERE g.status = 'final' AND cardinality(g.lineup) > 0 AND ARRAY(SELECT t.player_id FROM given t WHERE t.k = i.k) <@ g.lineup
-      ORDER BY i.user_id
+      ORDER BY i.k
       ON CONFLICT (user_id, game_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
       RETURNING id, user_id, game_id, created_at, updated_at, (xmax = 0) AS created
     ), rated AS (
@@ -258,7 +255,7 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
   if (outside.length) throw notInLineup(outside);
   if (!row.createdAt) throw notFinished("gone"); // (not reached: a final game with these players is written)
   if (row.balance !== null) noteBoardsMoved(userId);
-  const mine = input.ratings.map(({ playerId, score }) => ({ playerId, score })).sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
+  const mine = [...ratings].sort((a, b) => slotOf.get(a.playerId)! - slotOf.get(b.playerId)!);
   return {
     gameId,
     rating: { playersRated: mine.length, ratedAt: row.createdAt.toISOString(), updatedAt: row.updatedAt!.toISOString(), scores: mine },

@@ -567,10 +567,7 @@ type CheckInWritten = { createdAt: Date; balance: number | null; questCompleted:
  */
 async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWritten[]> {
   const rule = SERVER_AWARDS.arena_check_in;
-  // In user order, so two instances' batches lock the users' rows in the same order (a deadlock between them would
-  // fail both batches, which groupCommit then retries check-in by check-in).
-  const sorted = [...items].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
-  const col = <T>(f: (c: CheckInWrite) => T) => sorted.map(f);
+  const col = <T>(f: (c: CheckInWrite) => T) => items.map(f);
   const rows = await raw(db).$queryRaw<{ id: string; createdAt: Date | null; balance: number | null; questCompleted: boolean }[]>`
     WITH input AS (
       SELECT * FROM unnest(${col((c) => c.id)}::uuid[], ${col((c) => c.entryId)}::uuid[], ${col((c) => c.userId)}::uuid[],

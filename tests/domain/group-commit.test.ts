@@ -37,6 +37,8 @@ describe("groupCommit", () => {
     const results = await Promise.all(items.map(call));
     expect(results).toEqual(items.map((i) => i.value * 10));
     for (const b of batches) expect(new Set(b.map((i) => i.key)).size).toBe(b.length);
+    // Each batch reaches the write in key order (the same lock order in every process).
+    for (const b of batches) expect(b.map((i) => i.key)).toEqual(b.map((i) => i.key).sort());
     const evens = batches
       .flat()
       .filter((i) => i.key === "even")
