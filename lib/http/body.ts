@@ -19,7 +19,14 @@ export async function readJsonBody(req: Request, limit: number, required: boolea
 export async function readLimitedBody(req: Request, limit: number): Promise<Buffer> {
   const declared = req.headers.get("content-length");
   if (declared && Number(declared) > limit) throw tooLarge(limit);
-  return readBodyBytes(req, limit);
+  return readBodyBytes(req, limit).catch((error: unknown) => {
+    if (error instanceof DomainError) throw error;
+    // The client went away before sending its whole body (Node reports ECONNRESET "aborted"): a request cut short,
+    // not a database that cannot be reached (that code would otherwise read as one).
+    throw new DomainError("VALIDATION_ERROR", "The request body ended early: the connection closed before all of it arrived.", [
+      { path: "body", message: "Incomplete" },
+    ]);
+  });
 }
 
 /**

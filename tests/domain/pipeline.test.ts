@@ -74,6 +74,26 @@ describe("request pipeline", () => {
     expect(b.status).toBe(400);
     expect((await b.json()).error.details.map((d: { path: string }) => d.path).sort()).toEqual(["body.a", "body.b", "body.c"]);
   });
+
+  it("a body cut short by the client is a 400, not a database outage (Node's ECONNRESET 'aborted')", async () => {
+    let ran = false;
+    const handler = route({ summary: "cut", tags: ["t"], auth: "public", body: z.object({ a: z.string() }), response: z.object({}) }, async () => {
+      ran = true;
+      return {};
+    });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"a":'));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const req = new Request("http://x/api/cut", { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    const res = await handler(req, noParams);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("retry-after")).toBeNull();
+    expect((await res.json()).error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "body", message: "Incomplete" }] });
+    expect(ran).toBe(false);
+  });
 });
 
 // Error lines (LOG_LEVEL=error here) go to stderr: captured, so a test can read them and the output stays quiet.
