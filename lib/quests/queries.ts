@@ -117,16 +117,15 @@ export interface StepRow {
   done: boolean;
 }
 
-/** The steps of `questIds` with whether the user completed each in the quest's current period. */
-export function stepsOf(db: DbTx, userId: string, questIds: string[], today: string) {
-  if (questIds.length === 0) return Promise.resolve([] as StepRow[]);
-  return raw(db).$queryRaw<StepRow[]>`
-    SELECT s.id, s.quest_id AS "questId", s.position, s.title, s.condition::text AS condition, (sp.step_id IS NOT NULL) AS done
-    FROM quest_steps s JOIN quests q ON q.id = s.quest_id
-    LEFT JOIN quest_step_progress sp ON sp.user_id = ${userId}::uuid AND sp.step_id = s.id
-      AND sp.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END
-    WHERE s.quest_id = ANY(${questIds}::text[])
-    ORDER BY s.quest_id, s.position`;
+/** The steps of the quests `ids` (a subquery of quest ids) as a jsonb array of StepRow: done in the quest's current period. */
+function stepsJson(userId: Of<string>, today: Of<string>, ids: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+      (SELECT COALESCE(jsonb_agg(x ORDER BY x."questId", x.position), '[]') FROM (
+         SELECT s.id, s.quest_id AS "questId", s.position, s.title, s.condition::text AS condition, (sp.step_id IS NOT NULL) AS done
+         FROM quest_steps s JOIN quests q ON q.id = s.quest_id
+         LEFT JOIN quest_step_progress sp ON sp.user_id = ${userId}::uuid AND sp.step_id = s.id
+           AND sp.period_key = CASE WHEN q.cadence = 'daily' THEN ${today}::text ELSE 'once' END
+         WHERE s.quest_id IN (${ids})) x)`;
 }
 
 export interface QuestState {
@@ -150,12 +149,7 @@ function questStateColumns(userId: string, now: Date, graceMs: number, ids: Pris
          FROM quest_progress p JOIN quests q ON q.id = p.quest_id
          WHERE p.user_id = ${userId}::uuid AND p.quest_id IN (${ids})
          GROUP BY p.quest_id) x) AS progress,
-      (SELECT COALESCE(jsonb_agg(x ORDER BY x."questId", x.position), '[]') FROM (
-         SELECT s.id, s.quest_id AS "questId", s.position, s.title, s.condition::text AS condition, (sp.step_id IS NOT NULL) AS done
-         FROM quest_steps s JOIN quests q ON q.id = s.quest_id
-         LEFT JOIN quest_step_progress sp ON sp.user_id = ${userId}::uuid AND sp.step_id = s.id
-           AND sp.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END
-         WHERE s.quest_id IN (${ids})) x) AS steps,
+      ${stepsJson(userId, today, ids)} AS steps,
       (SELECT COALESCE(jsonb_agg(x), '[]') FROM (
          SELECT id::text AS id, quest_id AS "questId", status::text AS status FROM quiz_sessions
          WHERE user_id = ${userId}::uuid AND day = ${today}::date AND quest_id IN (${ids})) x) AS sessions,
@@ -243,16 +237,48 @@ export interface ConditionFacts {
   rated: boolean;
 }
 
-export async function conditionFactsOf(db: DbTx, userId: string, day: Date): Promise<ConditionFacts | undefined> {
-  const [row] = await raw(db).$queryRaw<ConditionFacts[]>`
-    SELECT (SELECT count(*)::int FROM team_follows WHERE user_id = u.id) AS follows,
-           u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",
-           ARRAY(SELECT team_id FROM team_members WHERE user_id = u.id) AS joined,
-           ARRAY(SELECT DISTINCT team_id FROM arena_check_ins WHERE user_id = u.id) AS "checkedIn",
-           ARRAY(SELECT team_id FROM arena_check_ins WHERE user_id = u.id AND day = ${day}::date) AS "checkedInToday",
-           EXISTS (SELECT 1 FROM game_ratings WHERE user_id = u.id) AS rated
-    FROM users u WHERE u.id = ${userId}::uuid`;
+/** ConditionFacts as columns, of the user `u` (users) on the UTC day `day`. */
+const factsColumns = (day: Of<string>) => Prisma.sql`
+    (SELECT count(*)::int FROM team_follows WHERE user_id = u.id) AS follows,
+    u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",
+    ARRAY(SELECT team_id FROM team_members WHERE user_id = u.id) AS joined,
+    ARRAY(SELECT DISTINCT team_id FROM arena_check_ins WHERE user_id = u.id) AS "checkedIn",
+    ARRAY(SELECT team_id FROM arena_check_ins WHERE user_id = u.id AND day = ${day}::date) AS "checkedInToday",
+    EXISTS (SELECT 1 FROM game_ratings WHERE user_id = u.id) AS rated`;
+
+export async function conditionFactsOf(db: DbTx, userId: string, day: string): Promise<ConditionFacts | undefined> {
+  const [row] = await raw(db).$queryRaw<ConditionFacts[]>`SELECT ${factsColumns(day)} FROM users u WHERE u.id = ${userId}::uuid`;
   return row;
+}
+
+/** Quests of a user whose conditioned steps to evaluate on a UTC day. */
+export interface StepsToCheck {
+  userId: string;
+  questIds: string[];
+  day: string;
+}
+
+/** What evaluating them reads: the user's ConditionFacts, the quests' steps, and which of them are completed (this period). */
+export interface StepsChecked {
+  facts: ConditionFacts;
+  steps: StepRow[];
+  completed: string[];
+}
+
+/** One statement for many (StepsToCheck each): undefined where the user does not exist. */
+export async function stepsToCheckOf(db: DbTx, items: StepsToCheck[]): Promise<(StepsChecked | undefined)[]> {
+  const col = <T>(f: (c: StepsToCheck) => T) => items.map(f);
+  const ids = Prisma.sql`SELECT jsonb_array_elements_text(i.quest_ids)`;
+  const rows = await raw(db).$queryRaw<(ConditionFacts & { n: bigint | number; steps: StepRow[]; completed: string[] })[]>`
+    SELECT i.n, ${factsColumns(Prisma.sql`i.day`)}, ${stepsJson(Prisma.sql`u.id`, Prisma.sql`i.day`, ids)} AS steps,
+           ARRAY(SELECT p.quest_id FROM quest_progress p JOIN quests q ON q.id = p.quest_id
+                 WHERE p.user_id = u.id AND p.quest_id IN (${ids}) AND p.completed_at IS NOT NULL
+                   AND p.period_key = CASE WHEN q.cadence = 'daily' THEN i.day ELSE 'once' END) AS completed
+    FROM unnest(${col((c) => c.userId)}::uuid[], ${col((c) => JSON.stringify(c.questIds))}::jsonb[], ${col((c) => c.day)}::text[])
+      WITH ORDINALITY AS i(user_id, quest_ids, day, n)
+    JOIN users u ON u.id = i.user_id`;
+  const byN = new Map(rows.map(({ n, steps, completed, ...facts }) => [Number(n), { facts, steps, completed }]));
+  return items.map((_, k) => byN.get(k + 1));
 }
 
 export interface CheckInContext {

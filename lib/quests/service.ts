@@ -15,6 +15,7 @@ import {
   completionsOf,
   conditionFactsOf,
   eligibleQuests,
+  stepsToCheckOf,
   fanTeamsOf,
   questRowsById,
   questsWithStateOf,
@@ -23,7 +24,6 @@ import {
   type TodaysQuestsRow,
   questStateOf,
   type QuestState,
-  stepsOf,
   toCompletedQuest,
   type ConditionFacts,
   type ProgressRow,
@@ -555,6 +555,8 @@ interface CheckInWrite {
   day: string;
   at: Date;
   quest: Pick<QuestRow, "id" | "cadence"> | null;
+  /** Quests with an arena_check_in step the check-in meets, by the period key it marks them in. */
+  stepQuests: { id: string; periodKey: string }[];
 }
 
 /** A check-in's row when it was inserted (else null: the day's check-in exists), with the balance its Rep raised. */
@@ -564,10 +566,17 @@ type CheckInWritten = { createdAt: Date; balance: number | null; questCompleted:
  * Writes check-ins in one statement: the unique (user, team, day) decides each (ON CONFLICT DO NOTHING); the Rep
  * (grant key arena_check_in:<teamId>:<day>) and the check-in quest's completion (its award is the check-in's Rep:
  * 0 more) follow only for the rows inserted. Each user appears once (groupCommit's key), as awardRowsCtes needs.
+ *
+ * It also marks the arena_check_in steps of `stepQuests`, only where the Rep was credited: that UPDATE holds the
+ * user's row lock until the statement commits, so a concurrent markSteps of the same user (under that lock) either
+ * counts this step or commits before this statement does; the check-in then reads its quests afresh
+ * (advanceConditionedSteps) and completes one whose steps are all done.
  */
 async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWritten[]> {
   const rule = SERVER_AWARDS.arena_check_in;
   const col = <T>(f: (c: CheckInWrite) => T) => items.map(f);
+  const steps = items.flatMap((c) => c.stepQuests.map((q) => ({ checkInId: c.id, ...q })));
+  const stepCol = <T>(f: (q: (typeof steps)[number]) => T) => steps.map(f);
   const rows = await raw(db).$queryRaw<{ id: string; createdAt: Date | null; balance: number | null; questCompleted: boolean }[]>`
     WITH input AS (
       SELECT * FROM unnest(${col((c) => c.id)}::uuid[], ${col((c) => c.entryId)}::uuid[], ${col((c) => c.userId)}::uuid[],
@@ -587,7 +596,19 @@ async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWrit
     )}, ${questCompletionRowsCtes(
       Prisma.sql`SELECT user_id, quest_id, day::text AS period_key, quest_daily AS daily, at FROM inserted WHERE quest_id IS NOT NULL`,
       0,
-    )}
+    )}, step_rows AS (
+      SELECT i.user_id, s.quest_id, s.period_key, i.at
+      FROM unnest(${stepCol((q) => q.checkInId)}::uuid[], ${stepCol((q) => q.id)}::text[], ${stepCol((q) => q.periodKey)}::text[]) AS s(check_in_id, quest_id, period_key)
+      JOIN inserted i ON i.id = s.check_in_id JOIN rep_raised r ON r.id = i.user_id
+    ), step_started AS (
+      INSERT INTO quest_progress (user_id, quest_id, period_key, started_at)
+      SELECT user_id, quest_id, period_key, at FROM step_rows
+      ON CONFLICT DO NOTHING
+    ), step_marked AS (
+      INSERT INTO quest_step_progress (user_id, step_id, period_key, completed_at)
+      SELECT r.user_id, s.id, r.period_key, r.at FROM step_rows r JOIN quest_steps s ON s.quest_id = r.quest_id AND s.condition = 'arena_check_in'
+      ON CONFLICT DO NOTHING
+    )
     SELECT i.id::text, c.created_at AS "createdAt", r.rep_balance AS balance,
            EXISTS (SELECT 1 FROM quest_done d WHERE d.user_id = i.user_id AND d.quest_id = i.quest_id) AS "questCompleted"
     FROM input i LEFT JOIN checkin c ON c.id = i.id LEFT JOIN rep_raised r ON r.id = i.user_id`;
@@ -635,11 +656,13 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
     day: today,
     at: now,
     quest,
+    stepQuests: withStep.map((q) => ({ id: q.id, periodKey: periodKeyOf(q.cadence, now) })),
   });
   if (!row) throw new DomainError("ALREADY_CHECKED_IN", "You already checked in for this team today (UTC).");
   if (row.balance !== null) noteBoardsMoved(userId);
-  // Quest steps the check-in meets ("check in at the arena") follow it. The check-in and its Rep are committed by
-  // now: a failure here must not turn that into an error answer; check-progress retries the steps later.
+  // The check-in's steps are marked; its quests' other conditioned steps follow, and the quests it completes. The
+  // check-in and its Rep are committed by now: a failure here must not turn that into an error answer;
+  // check-progress retries the steps later.
   if (withStep.length > 0) {
     await advanceConditionedSteps(db, userId, withStep, now).catch((error: unknown) =>
       log("warn", { msg: "quest steps after a check-in failed; check-progress will retry them", userId, error: String(error) }),
@@ -731,7 +754,7 @@ export async function completeStep(db: Db, userId: string, body: { questId: stri
   const step = await db.questStep.findFirst({ where: { id: body.stepId, questId: q.id }, select: { id: true, condition: true } });
   if (!step) throw notFound("Quest step");
   if (step.condition) {
-    const facts = await conditionFactsOf(db, userId, utcDayStart(now));
+    const facts = await conditionFactsOf(db, userId, utcDay(now));
     if (!facts || !conditionMet(step.condition, q, facts)) {
       throw new DomainError("QUEST_STEP_CONDITION_NOT_MET", `This step is checked by the server (${step.condition}) and is not met yet.`);
     }
@@ -768,22 +791,31 @@ export async function checkProgress(db: Db, userId: string, questId: string | un
   return { completed, quests: await viewsOf(db, userId, withSteps, now) };
 }
 
-/** Marks the server-checked steps of `quests` whose condition the server now sees; answers the quests that completed. */
+// Concurrent evaluations share one read (group commit), as check-ins' do.
+const readStepsToCheck = groupCommitPer(stepsToCheckOf, { max: 64 });
+
+/**
+ * Marks the server-checked steps of `quests` whose condition the server now sees, and completes those whose steps are
+ * then all done (also one whose steps were already all done but is not completed: marked by a check-in, see
+ * writeCheckIns). Answers the quests that completed. Nothing is written (and no lock taken) when there is nothing to do.
+ */
 async function advanceConditionedSteps(db: Db, userId: string, quests: QuestRow[], now: Date) {
-  const ids = quests.map((q) => q.id);
-  const [steps, facts] = await Promise.all([stepsOf(db, userId, ids, utcDay(now)), conditionFactsOf(db, userId, utcDayStart(now))]);
-  const met = new Map<string, string[]>();
-  const byId = new Map(quests.map((q) => [q.id, q]));
-  for (const s of steps) {
-    if (s.done || !s.condition || !facts || !conditionMet(s.condition, byId.get(s.questId)!, facts)) continue;
-    met.set(s.questId, [...(met.get(s.questId) ?? []), s.id]);
+  const checked = await readStepsToCheck(db, { userId, questIds: quests.map((q) => q.id), day: utcDay(now) });
+  const steps = checked?.steps ?? [];
+  const toMark = new Map<string, string[]>();
+  for (const q of quests) {
+    if (!checked || checked.completed.includes(q.id)) continue;
+    const own = steps.filter((s) => s.questId === q.id);
+    const met = own.filter((s) => !s.done && s.condition && conditionMet(s.condition, q, checked.facts)).map((s) => s.id);
+    if (met.length > 0 || (own.length > 0 && own.every((s) => s.done))) toMark.set(q.id, met);
   }
+  const byId = new Map(quests.map((q) => [q.id, q]));
   const completed: string[] = [];
-  if (met.size > 0) {
+  if (toMark.size > 0) {
     await rawTransaction(
       db,
       async (tx) => {
-        for (const [id, stepIds] of met) if ((await markSteps(tx, userId, byId.get(id)!, stepIds, now)).questCompleted) completed.push(id);
+        for (const [id, stepIds] of toMark) if ((await markSteps(tx, userId, byId.get(id)!, stepIds, now)).questCompleted) completed.push(id);
       },
       txOptions(),
     );

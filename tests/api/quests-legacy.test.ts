@@ -166,6 +166,54 @@ describe("legacy quest routes", () => {
     expect(award).toMatchObject({ amount: 100, source: "club", grantKey: "quest:q_hawks_superfan:once" });
   });
 
+  it("a check-in that meets a quest's last steps completes it at once", async () => {
+    const { auth, userId } = await signedUp();
+    await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
+    await db().gameRating.create({ data: { userId, gameId: "gm_nfl_001" } });
+    const res = await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" });
+    expect(res.status).toBe(201);
+    expect(await db().questStepProgress.count({ where: { userId, stepId: { startsWith: "qs_hawks_superfan_" } } })).toBe(3);
+    const p = await db().questProgress.findUniqueOrThrow({ where: { userId_questId_periodKey: { userId, questId: "q_hawks_superfan", periodKey: "once" } } });
+    expect(p).toMatchObject({ repAwarded: 100 });
+    expect(p.completedAt).not.toBeNull();
+    expect(await balanceOf(userId)).toBe(125);
+  });
+
+  it("a check-in whose Rep was already granted still marks its step (under the user's lock)", async () => {
+    const { auth, userId } = await signedUp();
+    await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
+    expect((await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" })).status).toBe(201);
+    // Staff removed the check-in and the step: the grant key stays used, so the next check-in credits nothing.
+    await db().arenaCheckIn.deleteMany({ where: { userId } });
+    await db().questStepProgress.deleteMany({ where: { userId, stepId: "qs_hawks_superfan_2" } });
+    const again = await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" });
+    expect(again.status).toBe(201);
+    expect(again.body.data).toMatchObject({ repAwarded: 0, balance: 25 });
+    expect(await db().questStepProgress.count({ where: { userId, stepId: "qs_hawks_superfan_2" } })).toBe(1);
+  });
+
+  it("a check-in and the other last steps at once, by each of eight fans: every quest completes, once, with one award", async () => {
+    const fans = await Promise.all(Array.from({ length: 8 }, () => signedUp()));
+    await db().teamMember.createMany({ data: fans.map((f) => ({ userId: f.userId, teamId: "tm_hch" })) });
+    await db().gameRating.createMany({ data: fans.map((f) => ({ userId: f.userId, gameId: "gm_nfl_001" })) });
+    const results = await Promise.all(
+      fans.flatMap((f) => [
+        post(f.auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" }),
+        post(f.auth, "/api/quests/complete-step", { questId: "q_hawks_superfan", stepId: "qs_hawks_superfan_1" }),
+        post(f.auth, "/api/quests/complete-step", { questId: "q_hawks_superfan", stepId: "qs_hawks_superfan_3" }),
+      ]),
+    );
+    expect(results.map((r) => r.status)).toEqual(fans.flatMap(() => [201, 200, 200]));
+    for (const f of fans) {
+      const p = await db().questProgress.findUniqueOrThrow({
+        where: { userId_questId_periodKey: { userId: f.userId, questId: "q_hawks_superfan", periodKey: "once" } },
+      });
+      expect(p.completedAt).not.toBeNull();
+      expect(await db().repEntry.count({ where: { userId: f.userId, earnKind: "quest_completion" } })).toBe(1);
+      expect(await balanceOf(f.userId)).toBe(125);
+    }
+  });
+
   it("the conditioned step through complete-step: 409 until met, then counts", async () => {
     const { auth, userId } = await signedUp();
     await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
