@@ -759,7 +759,7 @@ export async function completeStep(db: Db, userId: string, body: { questId: stri
       throw new DomainError("QUEST_STEP_CONDITION_NOT_MET", `This step is checked by the server (${step.condition}) and is not met yet.`);
     }
   }
-  const r = await db.$transaction((tx) => markSteps(tx, userId, q, [step.id], now), txOptions());
+  const r = await rawTransaction(db, (tx) => markSteps(tx, userId, q, [step.id], now), txOptions());
   const [view] = await viewsOf(db, userId, [q], now);
   return { quest: view!, stepCompleted: r.stepsCompleted > 0, questCompleted: r.questCompleted };
 }
