@@ -822,7 +822,6 @@ let contention: Awaited<ReturnType<typeof measureContention>> | null = null;
 try {
   const [healthCase, ...rest] = selected;
   healthRuns.push(await measure(healthCase!.name, pid, await healthCase!.load()));
-  const roundsOf = new Map<string, Round[]>();
   for (let pass = 1; pass <= TARGET_ROUNDS; pass++) {
     for (const c of rest) {
       if (pass > 1 && c.target === undefined) continue;
@@ -835,14 +834,13 @@ try {
       const after = await measure(healthCase!.name, pid, await healthCase!.load());
       healthRuns.push(after);
       const healthRps = (before.rps + after.rps) / 2;
-      const rounds = roundsOf.get(c.name) ?? [];
-      if (pass === 1) rows.push({ name: c.name, rps: 0, p50: 0, p99: 0, cpuUs: 0, pgUs: 0, errors: 0, rounds });
-      roundsOf.set(c.name, [...rounds, { ...row, target: c.target, healthRps, ratio: row.rps / healthRps }]);
+      // Pass 1 holds the route's place in the table; its median round fills it below.
+      if (pass === 1) rows.push({ ...row, rounds: [] });
+      rows.find((r) => r.name === c.name)!.rounds!.push({ ...row, target: c.target, healthRps, ratio: row.rps / healthRps });
     }
   }
   // A targeted route's row is its median round (by ratio); errors are every round's.
-  for (const [k, r] of rows.entries()) {
-    const rounds = roundsOf.get(r.name);
+  for (const [k, { rounds }] of rows.entries()) {
     if (!rounds) continue;
     const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
     rows[k] = { ...byRatio[(byRatio.length - 1) >> 1]!, errors: rounds.reduce((n, x) => n + x.errors, 0), rounds };
