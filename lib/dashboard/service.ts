@@ -1,6 +1,5 @@
 import type { Db } from "../db/client";
 import { streakOf, todaysQuests } from "../quests/service";
-import { QUIZ_GRACE_MS } from "../quests/quiz";
 import { nextGamesOf } from "../games/service";
 import { activityCounts, homeScreen, repAndStreak } from "./queries";
 import { NEXT_GAMES } from "./schemas";
@@ -27,7 +26,7 @@ export async function statsOf(db: Db, userId: string, now = new Date()) {
 }
 
 export async function dashboardOf(db: Db, userId: string, now = new Date()) {
-  const home = await homeScreen(db, userId, now, QUIZ_GRACE_MS);
+  const home = await homeScreen(db, userId, now);
   const [today, nextGames] = await Promise.all([todaysQuests(db, userId, now, home.today), nextGamesOf(db, home.teams, NEXT_GAMES)]);
   return { rep: home.rep, streak: home.streak, quests: summarized(today), nextGames };
 }

@@ -86,3 +86,13 @@ export function groupCommitPer<D extends object, I, O>(
     return call(item);
   };
 }
+
+/**
+ * A batched statement's rows in the order of its `count` items: the row numbered n (WITH ORDINALITY, from 1) is item
+ * n's, without its number; undefined where an item has no row.
+ */
+export function inItemOrder<R extends { n: bigint | number }>(rows: R[], count: number): (Omit<R, "n"> | undefined)[] {
+  const ordered: (Omit<R, "n"> | undefined)[] = Array.from({ length: count }, () => undefined);
+  for (const { n, ...row } of rows) ordered[Number(n) - 1] = row;
+  return ordered;
+}

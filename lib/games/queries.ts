@@ -86,13 +86,13 @@ export function toEvent(e: EventRow) {
 }
 
 /** The caller's teams: followed (team_follows) or joined (team_members), live teams only. */
-const myTeamIds = (userId: string) => Prisma.sql`
+const myTeamIds = (userId: string | Prisma.Sql) => Prisma.sql`
   SELECT f.team_id FROM team_follows f JOIN teams ft ON ft.id = f.team_id AND ft.archived_at IS NULL WHERE f.user_id = ${userId}::uuid
   UNION
   SELECT m.team_id FROM team_members m JOIN teams mt ON mt.id = m.team_id AND mt.archived_at IS NULL WHERE m.user_id = ${userId}::uuid`;
 
 /** The caller's teams (those whose games are the caller's events) as a text[] column of a statement reading more. */
-export const myTeamIdsColumn = (userId: string) => Prisma.sql`ARRAY(${myTeamIds(userId)})`;
+export const myTeamIdsColumn = (userId: string | Prisma.Sql) => Prisma.sql`ARRAY(${myTeamIds(userId)})`;
 
 // The three lists: which statuses, and which order (every order ends on the id, so a page boundary never skips or
 // repeats a game). A cursor's sort key is "<list>:<startsAt ms>", so it continues only the list it came from.

@@ -2,6 +2,8 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { utcDay } from "../time";
 import { raw } from "../db/raw";
+import { inItemOrder } from "../db/batch";
+import { QUIZ_GRACE_MS } from "./quiz";
 
 export interface CompletionRow {
   questId: string;
@@ -136,15 +138,17 @@ export interface QuestState {
   expiredSession: boolean;
 }
 
-/** The state of the quests `ids` (a subquery of quest ids) for the user: columns progress, steps, sessions, expiredSession. */
-function questStateColumns(userId: string, now: Date, graceMs: number, ids: Prisma.Sql): Prisma.Sql {
-  const today = utcDay(now);
+/**
+ * The state of the quests `ids` (a subquery of quest ids) for the user at `now` (`today` is its UTC day): columns
+ * progress, steps, sessions, expiredSession.
+ */
+function questStateColumns(userId: Of<string>, now: Of<Date>, today: Of<string>, graceMs: number, ids: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
       (SELECT COALESCE(jsonb_agg(x), '[]') FROM (
          SELECT p.quest_id AS "questId",
-                bool_or(p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS started,
-                max(p.completed_at) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "completedAt",
-                max(p.rep_awarded) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today} ELSE 'once' END) AS "repAwarded",
+                bool_or(p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today}::text ELSE 'once' END) AS started,
+                max(p.completed_at) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today}::text ELSE 'once' END) AS "completedAt",
+                max(p.rep_awarded) FILTER (WHERE p.period_key = CASE WHEN q.cadence = 'daily' THEN ${today}::text ELSE 'once' END) AS "repAwarded",
                 count(p.completed_at)::int AS "timesCompleted"
          FROM quest_progress p JOIN quests q ON q.id = p.quest_id
          WHERE p.user_id = ${userId}::uuid AND p.quest_id IN (${ids})
@@ -166,7 +170,8 @@ const toState = (r: StateRow): QuestState => ({
 
 /** The state of the quests `questIds` for the user in one statement: what a list of quests needs besides the quests. */
 export async function questStateOf(db: DbTx, userId: string, questIds: string[], now: Date, graceMs: number): Promise<QuestState> {
-  const [row] = await raw(db).$queryRaw<StateRow[]>`SELECT ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT unnest(${questIds}::text[])`)}`;
+  const ids = Prisma.sql`SELECT unnest(${questIds}::text[])`;
+  const [row] = await raw(db).$queryRaw<StateRow[]>`SELECT ${questStateColumns(userId, now, utcDay(now), graceMs, ids)}`;
   return toState(row!);
 }
 
@@ -181,28 +186,37 @@ export interface QuestsWithState {
   state: QuestState;
 }
 
+/** Whose quests of today to read, and when. */
+export interface TodaysQuestsAt {
+  userId: string;
+  now: Date;
+}
+
 /**
- * eligibleQuests' ids and questStateOf of them as columns of a statement (`questIds`, then the state's), over the
- * CTE todaysQuestsCte: the quest list's one statement, and the dashboard's beside its other reads. The quests
- * themselves are the same for everyone: the service keeps them per quest (questsWithState), as building them as
- * JSON in every statement cost ≈ 20% of it.
+ * The FROM of a statement over many callers (`items`): rows i(user_id, at, day, n), n their position in `items`, each
+ * with eligibleQuests' ids in list order (eligible_ids.ids). todaysQuestsColumns reads those quests' state there. The
+ * quests themselves are the same for everyone: the service keeps them per quest (questsWithState), as building them
+ * as JSON in every statement cost ≈ 20% of it.
  */
-export const todaysQuestsCte = (userId: string, now: Date) => Prisma.sql`eligible AS (${eligibleSql(userId, now)})`;
-export const todaysQuestsColumns = (userId: string, now: Date, graceMs: number) => Prisma.sql`
-    ARRAY(SELECT e.id FROM eligible e ORDER BY e.ord) AS "questIds",
-    ${questStateColumns(userId, now, graceMs, Prisma.sql`SELECT id FROM eligible`)}`;
+export const todaysQuestsFrom = (items: TodaysQuestsAt[]) => Prisma.sql`
+    unnest(${items.map((i) => i.userId)}::uuid[], ${items.map((i) => i.now.toISOString())}::timestamptz[],
+           ${items.map((i) => utcDay(i.now))}::text[]) WITH ORDINALITY AS i(user_id, at, day, n)
+    CROSS JOIN LATERAL (SELECT COALESCE(array_agg(e.id ORDER BY e.ord), '{}') AS ids
+                        FROM (${eligibleSql(Prisma.sql`i.user_id`, Prisma.sql`i.at`)}) e) eligible_ids`;
+export const todaysQuestsColumns = Prisma.sql`
+    eligible_ids.ids AS "questIds",
+    ${questStateColumns(Prisma.sql`i.user_id`, Prisma.sql`i.at`, Prisma.sql`i.day`, QUIZ_GRACE_MS, Prisma.sql`SELECT unnest(eligible_ids.ids)`)}`;
 
 /** The quests `questIds` and their state, with the quests from `byId` (an id missing there is left out). */
 export function questsWithStateOf({ questIds, ...state }: TodaysQuestsRow, byId: Map<string, QuestRow>): QuestsWithState {
   return { quests: questIds.flatMap((id) => byId.get(id) ?? []), state: toState(state) };
 }
 
-/** todaysQuestsColumns in a statement of their own (today's quest list). */
-export async function todaysQuestsRow(db: DbTx, userId: string, now: Date, graceMs: number): Promise<TodaysQuestsRow> {
-  const [row] = await raw(db).$queryRaw<TodaysQuestsRow[]>`
-    WITH ${todaysQuestsCte(userId, now)}
-    SELECT ${todaysQuestsColumns(userId, now, graceMs)}`;
-  return row!;
+/** todaysQuestsColumns of many callers in one statement (today's quest list), in the order of `items`. */
+export async function todaysQuestsRows(db: DbTx, items: TodaysQuestsAt[]): Promise<TodaysQuestsRow[]> {
+  const rows = await raw(db).$queryRaw<(TodaysQuestsRow & { n: bigint | number })[]>`
+    SELECT i.n, ${todaysQuestsColumns} FROM ${todaysQuestsFrom(items)}`;
+  return inItemOrder(rows, items.length).map((r) => r!);
 }
 
 /** The quests `ids` as rows (any state: eligibility is the caller's statement's). */
@@ -277,8 +291,11 @@ export async function stepsToCheckOf(db: DbTx, items: StepsToCheck[]): Promise<(
     FROM unnest(${col((c) => c.userId)}::uuid[], ${col((c) => JSON.stringify(c.questIds))}::jsonb[], ${col((c) => c.day)}::text[])
       WITH ORDINALITY AS i(user_id, quest_ids, day, n)
     JOIN users u ON u.id = i.user_id`;
-  const byN = new Map(rows.map(({ n, steps, completed, ...facts }) => [Number(n), { facts, steps, completed }]));
-  return items.map((_, k) => byN.get(k + 1));
+  return inItemOrder(rows, items.length).map((r) => {
+    if (!r) return undefined;
+    const { steps, completed, ...facts } = r;
+    return { facts, steps, completed };
+  });
 }
 
 export interface CheckInContext {
@@ -312,6 +329,5 @@ export async function checkInContextsOf(db: DbTx, items: CheckInAt[]): Promise<(
     FROM unnest(${col((c) => c.userId)}::uuid[], ${col((c) => c.teamId)}::text[], ${col((c) => c.gameId)}::text[],
                 ${col((c) => c.at.toISOString())}::timestamptz[], ${col((c) => c.day)}::text[]) WITH ORDINALITY AS i(user_id, team_id, game_id, at, day, n)
     JOIN teams t ON t.id = i.team_id`;
-  const byN = new Map(rows.map(({ n, ...row }) => [Number(n), { ...row, quests: row.quests.map(fromJsonQuestRow) }]));
-  return items.map((_, k) => byN.get(k + 1));
+  return inItemOrder(rows, items.length).map((r) => r && { ...r, quests: r.quests.map(fromJsonQuestRow) });
 }

@@ -19,7 +19,7 @@ import {
   fanTeamsOf,
   questRowsById,
   questsWithStateOf,
-  todaysQuestsRow,
+  todaysQuestsRows,
   type QuestsWithState,
   type TodaysQuestsRow,
   questStateOf,
@@ -119,14 +119,17 @@ function toViews(quests: QuestRow[], state: QuestState, now: Date): QuestView[] 
   return quests.map((q) => toQuest(q, now, progressBy.get(q.id), stepsBy.get(q.id), sessionBy.get(q.id)));
 }
 
+// Concurrent quest lists share one statement (group commit), as the dashboard's reads do.
+const readTodaysQuests = groupCommitPer(todaysQuestsRows, { max: 64 });
+
 /**
  * Today's quests for the user with their progress (for GET /api/v1/engage/quests, the legacy list and the
  * dashboard): one statement, unless a quiz whose time ran out must be finalized first so its completion shows.
  */
 export async function todaysQuests(db: Db, userId: string, now = new Date(), read?: TodaysQuestsRow) {
   // `read`: what a statement that read more beside (the dashboard) already read with todaysQuestsColumns.
-  let row = read ?? (await todaysQuestsRow(db, userId, now, QUIZ_GRACE_MS));
-  if (row.expiredSession && (await settleActiveSessions(db, userId, now))) row = await todaysQuestsRow(db, userId, now, QUIZ_GRACE_MS);
+  let row = read ?? (await readTodaysQuests(db, { userId, now }));
+  if (row.expiredSession && (await settleActiveSessions(db, userId, now))) row = await readTodaysQuests(db, { userId, now });
   const { quests, state } = await questsWithState(db, row);
   return { day: utcDay(now), quests: toViews(quests, state, now) };
 }

@@ -125,4 +125,26 @@ describe("dashboard routes", () => {
     expect(d.nextGames).toEqual(events.body.data.events);
     expect(d.nextGames.length).toBeGreaterThan(0);
   });
+
+  it("home screens and quest lists read at once (sharing statements) each answer their own fan's, as read alone", async () => {
+    const teams = ["tm_hch", "tm_fpb", "tm_whu", "tm_mhm", "tm_gfg", "tm_kbf"];
+    const fans = await Promise.all(teams.map((team) => fan(team)));
+    await Promise.all(fans.map((f, i) => credit(f.userId, 10 + i, "club", `t:many:${i}`)));
+    const readAll = () =>
+      Promise.all(
+        fans.flatMap((f) => [api("GET", "/api/dashboard", { headers: f.auth }), api("GET", "/api/v1/engage/quests", { headers: f.auth })]),
+      );
+    const [first, second] = await Promise.all([readAll(), readAll()]);
+    for (const [i, f] of fans.entries()) {
+      const aloneHome = (await api("GET", "/api/dashboard", { headers: f.auth })).body.data;
+      const aloneQuests = (await api("GET", "/api/v1/engage/quests", { headers: f.auth })).body.data;
+      expect(aloneHome.rep.balance).toBe(10 + i);
+      const teamQuests = aloneHome.quests.quests.filter((q: { teamId: string | null }) => q.teamId).map((q: { teamId: string }) => q.teamId);
+      expect(new Set(teamQuests)).toEqual(new Set([teams[i]]));
+      for (const read of [first, second]) {
+        expect(read[2 * i]!.body.data).toEqual(aloneHome);
+        expect(read[2 * i + 1]!.body.data).toEqual(aloneQuests);
+      }
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupCommit } from "../../lib/db/batch";
+import { groupCommit, inItemOrder } from "../../lib/db/batch";
 
 // Group commit (lib/db/batch.ts): concurrent calls share a write, one per key in each, and a failing batch fails
 // only the calls whose own write fails.
@@ -77,5 +77,15 @@ describe("groupCommit", () => {
     const settled = await Promise.allSettled(Array.from({ length: 6 }, (_, n) => call({ key: `k${n}`, value: n })));
     expect(settled.every((s) => s.status === "rejected" && (s.reason as { code?: string }).code === "ECONNREFUSED")).toBe(true);
     expect(batches.map((b) => b.length)).toEqual([1, 5]);
+  });
+});
+
+describe("inItemOrder", () => {
+  it("puts a batched statement's numbered rows back in item order, without the number, and marks items without a row", () => {
+    const rows = [
+      { n: 3n, v: "c" },
+      { n: 1, v: "a" },
+    ];
+    expect(inItemOrder(rows, 4)).toEqual([{ v: "a" }, undefined, { v: "c" }, undefined]);
   });
 });
