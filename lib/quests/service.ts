@@ -8,7 +8,7 @@ import { log } from "../http/log";
 import { DomainError, notFound, validationError } from "../http/errors";
 import { keysetPage } from "../http/page";
 import { award, awardRowsCtes, SERVER_AWARDS } from "../rep/grants";
-import { groupCommitPer } from "../db/batch";
+import { groupCommitPer, inItemOrder } from "../db/batch";
 import { addUtcDays, utcDay, utcDayStart } from "../time";
 import {
   checkInContextsOf,
@@ -329,14 +329,18 @@ interface SessionRow {
   questions: { id: string; prompt: string; choices: string[]; answerIndex: number }[];
 }
 
+/** A session row `s` (quiz_sessions) as a SessionRow, with its quest `q` and its questions. */
+const SESSION_COLUMNS = Prisma.sql`
+    s.id::text AS id, s.user_id::text AS "userId", s.quest_id AS "questId", s.day, s.status::text AS status,
+    s.question_ids AS "questionIds", s.current_index AS "currentIndex", s.correct_count AS "correctCount",
+    s.question_shown_at AS "questionShownAt", s.started_at AS "startedAt", s.ended_at AS "endedAt", s.rep_awarded AS "repAwarded",
+    COALESCE(q.quiz_seconds, 20) AS seconds, q.rep_reward AS "repReward", q.rep_source::text AS "repSource", q.title,
+    (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', qq.id, 'prompt', qq.prompt, 'choices', qq.choices, 'answerIndex', qq.answer_index) ORDER BY ids.n), '[]')
+     FROM unnest(s.question_ids) WITH ORDINALITY AS ids(id, n) JOIN quiz_questions qq ON qq.id = ids.id) AS questions`;
+
 /** The user's session row (SELECT … FOR UPDATE, so answers, timeouts and forfeits apply one at a time) with its quest and questions. */
 const lockedSessionSql = (userId: string, sessionId: string) => Prisma.sql`
-    SELECT s.id::text AS id, s.user_id::text AS "userId", s.quest_id AS "questId", s.day, s.status::text AS status,
-           s.question_ids AS "questionIds", s.current_index AS "currentIndex", s.correct_count AS "correctCount",
-           s.question_shown_at AS "questionShownAt", s.started_at AS "startedAt", s.ended_at AS "endedAt", s.rep_awarded AS "repAwarded",
-           COALESCE(q.quiz_seconds, 20) AS seconds, q.rep_reward AS "repReward", q.rep_source::text AS "repSource", q.title,
-           (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', qq.id, 'prompt', qq.prompt, 'choices', qq.choices, 'answerIndex', qq.answer_index) ORDER BY ids.n), '[]')
-            FROM unnest(s.question_ids) WITH ORDINALITY AS ids(id, n) JOIN quiz_questions qq ON qq.id = ids.id) AS questions
+    SELECT ${SESSION_COLUMNS}
     FROM quiz_sessions s JOIN quests q ON q.id = s.quest_id
     WHERE s.id = ${sessionId}::uuid AND s.user_id = ${userId}::uuid
     FOR UPDATE OF s`;
@@ -347,36 +351,70 @@ async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise
   return s;
 }
 
+/** An answer to try on the fast path (answersInTime). */
+interface AnswerToTry {
+  userId: string;
+  sessionId: string;
+  answerIndex: number;
+  position: number | null;
+  now: Date;
+}
+
 /**
- * The usual answer in one statement, no transaction: the session row is locked within it, and only when the session
- * is the caller's and active, the answer is in time, its question is not the last, the answerIndex is inside the
- * choices and `position` (when sent) is the current one, the answer is recorded and the session moves on. Anything
- * else writes nothing and answers null, and submitAnswer takes the full path (errors, timeouts, the last question).
+ * The usual answers, for many sessions in one statement, no transaction: each session row is locked within it (in
+ * session id order, the order every batch takes), and only when the session is the caller's and active, the answer
+ * is in time, its question is not the last, the answerIndex is inside the choices and `position` (when sent) is the
+ * current one, the answer is recorded and the session moves on; that session's row (as it was) comes back. Anything
+ * else writes nothing and answers undefined, and submitAnswer takes the full path (errors, timeouts, the last
+ * question).
  */
-async function answerInTime(db: Db, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now: Date) {
-  const [row] = await raw(db).$queryRaw<SessionRow[]>`
-    WITH s AS (${lockedSessionSql(userId, sessionId)}),
-    ok AS (
+async function answersInTime(db: Db, items: AnswerToTry[]): Promise<(SessionRow | undefined)[]> {
+  const col = <T>(f: (a: AnswerToTry) => T) => items.map(f);
+  const rows = await raw(db).$queryRaw<(SessionRow & { n: bigint | number; answer_index: number; position: number | null; at: Date })[]>`
+    WITH s AS (
+      SELECT i.n, i.answer_index, i.position, i.at, ${SESSION_COLUMNS}
+      FROM unnest(${col((a) => a.sessionId)}::uuid[], ${col((a) => a.userId)}::uuid[], ${col((a) => a.answerIndex)}::int[],
+                  ${col((a) => a.position)}::int[], ${col((a) => a.now.toISOString())}::timestamptz[])
+             WITH ORDINALITY AS i(session_id, user_id, answer_index, position, at, n)
+      JOIN quiz_sessions s ON s.id = i.session_id AND s.user_id = i.user_id
+      JOIN quests q ON q.id = s.quest_id
+      ORDER BY s.id
+      FOR UPDATE OF s
+    ),
+    fits AS (
       SELECT * FROM s
       WHERE status = 'active' AND "currentIndex" < cardinality("questionIds") - 1
-        AND ${now}::timestamptz <= "questionShownAt" + make_interval(secs => seconds + ${QUIZ_GRACE_MS / 1000}::float8)
-        AND (${body.position ?? null}::int IS NULL OR ${body.position ?? null}::int = "currentIndex")
+        AND at <= "questionShownAt" + make_interval(secs => seconds + ${QUIZ_GRACE_MS / 1000}::float8)
+        AND (position IS NULL OR position = "currentIndex")
+        AND answer_index < jsonb_array_length(questions -> "currentIndex" -> 'choices')
     ),
-    fits AS (SELECT * FROM ok WHERE ${body.answerIndex} < jsonb_array_length(questions -> "currentIndex" -> 'choices')),
     answer AS (
       INSERT INTO quiz_answers (session_id, position, question_id, answer_index, correct, answered_at)
-      SELECT id::uuid, "currentIndex", "questionIds"["currentIndex" + 1], ${body.answerIndex},
-             ${body.answerIndex} = (questions -> "currentIndex" ->> 'answerIndex')::int, ${now}::timestamptz
+      SELECT id::uuid, "currentIndex", "questionIds"["currentIndex" + 1], answer_index,
+             answer_index = (questions -> "currentIndex" ->> 'answerIndex')::int, at
       FROM fits
       ON CONFLICT DO NOTHING
-      RETURNING correct
+      RETURNING session_id, correct
     ),
     moved AS (
-      UPDATE quiz_sessions qs SET current_index = f."currentIndex" + 1, question_shown_at = ${now}::timestamptz,
-             correct_count = f."correctCount" + (SELECT correct::int FROM answer)
-      FROM fits f WHERE qs.id = f.id::uuid AND EXISTS (SELECT 1 FROM answer)
+      UPDATE quiz_sessions qs SET current_index = f."currentIndex" + 1, question_shown_at = f.at, correct_count = f."correctCount" + a.correct::int
+      FROM fits f JOIN answer a ON a.session_id = f.id::uuid
+      WHERE qs.id = a.session_id
     )
-    SELECT f.* FROM fits f WHERE EXISTS (SELECT 1 FROM answer)`;
+    SELECT f.* FROM fits f JOIN answer a ON a.session_id = f.id::uuid`;
+  return inItemOrder(rows, items.length).map((r) => {
+    if (!r) return undefined;
+    const { answer_index: _answer, position: _position, at: _at, ...row } = r;
+    return row;
+  });
+}
+
+// Concurrent answers share one statement (group commit); a session's answers never share one.
+const tryAnswer = groupCommitPer(answersInTime, { keyOf: (a) => a.sessionId, max: 64 });
+
+/** The usual answer on the fast path (answersInTime); null where submitAnswer must take the full path. */
+async function answerInTime(db: Db, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now: Date) {
+  const row = await tryAnswer(db, { userId, sessionId, answerIndex: body.answerIndex, position: body.position ?? null, now });
   if (!row) return null;
   const position = row.currentIndex;
   const correctIndex = row.questions[position]!.answerIndex;

@@ -372,6 +372,27 @@ describe("daily quiz sessions", () => {
     expect(await db().quizAnswer.count({ where: { sessionId: s.id } })).toBe(5);
     expect(await db().repEntry.count({ where: { userId } })).toBeLessThanOrEqual(1);
   });
+
+  it("fans answering their own sessions at once (sharing statements) each get their own question's verdict and next question", async () => {
+    const fans = await Promise.all(Array.from({ length: 8 }, () => fan("tm_hch")));
+    const sessions = await Promise.all(fans.map(async (f) => (await start(f.auth)).body.data));
+    const keys = await Promise.all(sessions.map((s) => answersOf(s.id)));
+    // Half answer right, half wrong, and one sends a choice its question does not have (refused, nothing recorded).
+    const choices = keys.map((k, i) => (i === 7 ? 99 : i % 2 ? (k[0]! + 1) % 4 : k[0]!));
+    const results = await Promise.all(fans.map((f, i) => submit(f.auth, sessions[i]!.id, { answerIndex: choices[i], position: 0 })));
+    for (const [i, r] of results.entries()) {
+      if (i === 7) {
+        expect(r.status).toBe(400);
+        continue;
+      }
+      expect(r.status).toBe(200);
+      expect(r.body.data).toMatchObject({ correct: i % 2 === 0, position: 0, correctIndex: keys[i]![0] });
+      expect(r.body.data.session).toMatchObject({ id: sessions[i]!.id, answered: 1, correctCount: i % 2 === 0 ? 1 : 0, question: { position: 1 } });
+      const row = await db().quizSession.findUniqueOrThrow({ where: { id: sessions[i]!.id } });
+      expect(row).toMatchObject({ currentIndex: 1, correctCount: i % 2 === 0 ? 1 : 0 });
+    }
+    expect(await db().quizAnswer.count({ where: { sessionId: sessions[7]!.id } })).toBe(0);
+  });
 });
 
 describe("POST /api/v1/engage/quests/arena-check-in", () => {
