@@ -204,8 +204,9 @@ export async function moveBoards(userIds: string[], now = new Date(), db: DbTx =
       }
     }
     await inTime(async () => {
-      await (await boardStore()).set(writes);
-      await (await boardFeed()).append(writes);
+      const [store, feed] = await Promise.all([boardStore(), boardFeed()]);
+      // Sent together, in this order, they leave in one write to Redis and come back in one round trip.
+      await Promise.all([store.set(writes), feed.append(writes)]);
     });
   } catch (error) {
     log("warn", { msg: "leaderboards not moved; a rebuild repairs them", userIds, error: String(error) });
