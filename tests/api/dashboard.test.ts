@@ -131,9 +131,7 @@ describe("dashboard routes", () => {
     const fans = await Promise.all(teams.map((team) => fan(team)));
     await Promise.all(fans.map((f, i) => credit(f.userId, 10 + i, "club", `t:many:${i}`)));
     const readAll = () =>
-      Promise.all(
-        fans.flatMap((f) => [api("GET", "/api/dashboard", { headers: f.auth }), api("GET", "/api/v1/engage/quests", { headers: f.auth })]),
-      );
+      Promise.all(fans.flatMap((f) => [api("GET", "/api/dashboard", { headers: f.auth }), api("GET", "/api/v1/engage/quests", { headers: f.auth })]));
     const [first, second] = await Promise.all([readAll(), readAll()]);
     for (const [i, f] of fans.entries()) {
       const aloneHome = (await api("GET", "/api/dashboard", { headers: f.auth })).body.data;
