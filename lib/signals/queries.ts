@@ -1,6 +1,7 @@
 import type { DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
+import { inItemOrder } from "../db/batch";
 import type { SignalEvent } from "./schemas";
 
 // The module's two statements. A batch is one row of feed_signal_batches (its events one jsonb array); the view
@@ -15,28 +16,39 @@ export interface InsertedBatch {
   stored: boolean;
 }
 
+/** A validated batch to store for a user, received at `now`. */
+export interface SignalBatchToStore {
+  userId: string;
+  batchKey: string | null;
+  events: SignalEvent[];
+  now: Date;
+}
+
 /**
- * Stores a validated batch as one row, only while the user's analytics_personalization is on (read in the same
- * statement). A batch whose `batchKey` the user already stored is skipped (ON CONFLICT on the unique
- * (user_id, batch_key)): concurrent retries store it once.
+ * Stores validated batches (of many users: concurrent requests share the statement, see service.ts), each as one
+ * row, only while its user's analytics_personalization is on (read in the same statement). A batch whose `batchKey`
+ * the user already stored is skipped (ON CONFLICT on the unique (user_id, batch_key)): concurrent retries store it
+ * once. One answer per batch, in order.
  */
-export async function insertSignalBatch(
-  db: RawDb | DbTx,
-  userId: string,
-  batch: { batchKey: string | null; events: SignalEvent[] },
-  now = new Date(),
-): Promise<InsertedBatch> {
-  const [row] = await raw(db).$queryRaw<InsertedBatch[]>`
-    WITH u AS (SELECT analytics_personalization AS opted FROM users WHERE id = ${userId}::uuid),
+export async function insertSignalBatches(db: RawDb | DbTx, batches: SignalBatchToStore[]): Promise<InsertedBatch[]> {
+  const col = <T>(f: (b: SignalBatchToStore) => T) => batches.map(f);
+  const rows = await raw(db).$queryRaw<(InsertedBatch & { n: bigint | number })[]>`
+    WITH i AS (
+      SELECT * FROM unnest(${col((b) => uuidv7(b.now.getTime()))}::uuid[], ${col((b) => b.userId)}::uuid[], ${col((b) => b.batchKey)}::uuid[],
+                           ${col((b) => b.now.toISOString())}::timestamptz[], ${col((b) => b.events.length)}::int[],
+                           ${col((b) => JSON.stringify(b.events))}::jsonb[])
+        WITH ORDINALITY AS i(id, user_id, batch_key, received_at, event_count, events, n)
+    ),
     ins AS (
       INSERT INTO feed_signal_batches (id, user_id, batch_key, received_at, event_count, events)
-      SELECT ${uuidv7(now.getTime())}::uuid, ${userId}::uuid, ${batch.batchKey}::uuid, ${now}::timestamptz, ${batch.events.length}::int,
-             ${JSON.stringify(batch.events)}::jsonb
-      WHERE (SELECT opted FROM u)
+      SELECT i.id, i.user_id, i.batch_key, i.received_at, i.event_count, i.events
+      FROM i JOIN users u ON u.id = i.user_id AND u.analytics_personalization
+      ORDER BY i.n
       ON CONFLICT DO NOTHING
-      RETURNING 1)
-    SELECT (SELECT opted FROM u) AS "optedIn", EXISTS (SELECT 1 FROM ins) AS stored`;
-  return row ?? { optedIn: null, stored: false };
+      RETURNING id)
+    SELECT i.n, u.analytics_personalization AS "optedIn", EXISTS (SELECT 1 FROM ins WHERE ins.id = i.id) AS stored
+    FROM i LEFT JOIN users u ON u.id = i.user_id`;
+  return inItemOrder(rows, batches.length).map((r) => r ?? { optedIn: null, stored: false });
 }
 
 /**

@@ -2,8 +2,12 @@ import { createHash } from "node:crypto";
 import type { DbTx } from "../db/client";
 import { uuidOfHex } from "../db/ids";
 import type { RawDb } from "../db/raw";
-import { deleteSignalsBefore, insertSignalBatch } from "./queries";
+import { groupCommitPer } from "../db/batch";
+import { deleteSignalsBefore, insertSignalBatches } from "./queries";
 import type { SignalEvent } from "./schemas";
+
+// Concurrent batches share one statement (group commit); one user's batches never share one.
+const storeBatch = groupCommitPer(insertSignalBatches, { keyOf: (b) => b.userId, max: 64 });
 
 /**
  * Ingests a validated batch (POST /api/feed/signals). A caller who turned analyticsPersonalization off has the whole
@@ -25,7 +29,7 @@ export async function ingestSignals(db: RawDb | DbTx, userId: string, sent: Sign
     events.push({ ...e, at: new Date(e.at).toISOString() });
   }
   const batchKey = seen.size === events.length ? keyOf([...seen]) : null;
-  const { optedIn, stored } = await insertSignalBatch(db, userId, { batchKey, events });
+  const { optedIn, stored } = await storeBatch(db, { userId, batchKey, events, now: new Date() });
   if (!optedIn) return { received, accepted: 0, duplicates: 0, dropped: received, droppedReason: "analytics_personalization_off" as const };
   const accepted = stored ? events.length : 0;
   return { received, accepted, duplicates: received - accepted, dropped: 0, droppedReason: null };

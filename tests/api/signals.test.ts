@@ -130,6 +130,24 @@ describe("POST /api/feed/signals", () => {
     expect(await stored(userId)).toHaveLength(10);
   });
 
+  it("batches of many fans at once (sharing statements) are each stored under their own fan, or dropped for the one opted out", async () => {
+    const fans = await Promise.all(Array.from({ length: 8 }, () => fan()));
+    await db().user.update({ where: { id: fans[7]!.userId }, data: { analyticsPersonalization: false } });
+    const batches = fans.map((_, i) => batch(i + 1));
+    const answers = await Promise.all(fans.map((f, i) => send(f.auth, batches[i])));
+    for (const [i, f] of fans.entries()) {
+      expect(answers[i]!.status).toBe(200);
+      const mine = await stored(f.userId);
+      if (i === 7) {
+        expect(answers[i]!.body.data).toMatchObject({ received: 8, accepted: 0, dropped: 8, droppedReason: "analytics_personalization_off" });
+        expect(mine).toEqual([]);
+        continue;
+      }
+      expect(answers[i]!.body.data).toMatchObject({ received: i + 1, accepted: i + 1, duplicates: 0, dropped: 0 });
+      expect(mine.map((e) => e.itemId)).toEqual(batches[i]!.events.map((e) => e.itemId));
+    }
+  });
+
   it("50 events are accepted; the 51st is 400 VALIDATION_ERROR at body.events and nothing is stored", async () => {
     const { auth, userId } = await fan();
     const ok = await send(auth, batch(50));
