@@ -903,15 +903,16 @@ function medianPair(a: string, b: string, ratio: (x: Row, y: Row) => number): [R
 const p50Ratio = (top: Row, bottom: Row) => bottom.p50 / Math.max(top.p50, 0.001);
 const [topRow, bottomRow] = medianPair("GET leaderboard (me at the top)", "GET leaderboard (me at the bottom)", p50Ratio) ?? [];
 if (topRow && bottomRow) {
-  const ratio = bottomRow.p50 / Math.max(topRow.p50, 0.001);
+  const ratio = p50Ratio(topRow, bottomRow);
   console.log(
     `  leaderboard of ${BOARD_FANS.toLocaleString()}: p50 with me at the top ${topRow.p50} ms, at the bottom ${bottomRow.p50} ms (${ratio.toFixed(2)}; ${ratio <= 1.2 ? "ok, the bottom costs no more" : "ABOVE the top's by more than 20%"})`,
   );
 }
+const rpsRatio = (first: Row, deep: Row) => deep.rps / Math.max(first.rps, 0.001);
 for (const who of ["anonymous", "with blocks"]) {
-  const [first, deep] = medianPair(`GET feed (${who})`, `GET feed (${who}, ${FEED_DEPTH} deep)`, (f, d) => d.rps / Math.max(f.rps, 0.001)) ?? [];
+  const [first, deep] = medianPair(`GET feed (${who})`, `GET feed (${who}, ${FEED_DEPTH} deep)`, rpsRatio) ?? [];
   if (!first || !deep) continue;
-  const ratio = deep.rps / Math.max(first.rps, 0.001);
+  const ratio = rpsRatio(first, deep);
   console.log(
     `  feed ${who}: ${FEED_DEPTH} posts deep ${deep.rps.toFixed(0)} req/s, first page ${first.rps.toFixed(0)} req/s (${pct(ratio)}; ${ratio >= 0.8 ? "ok, within 20%" : "BELOW the first page's by more than 20%"})`,
   );

@@ -48,7 +48,8 @@ export async function insertSignalBatches(db: RawDb | DbTx, batches: SignalBatch
       RETURNING id)
     SELECT i.n, u.analytics_personalization AS "optedIn", EXISTS (SELECT 1 FROM ins WHERE ins.id = i.id) AS stored
     FROM i LEFT JOIN users u ON u.id = i.user_id`;
-  return inItemOrder(rows, batches.length).map((r) => r ?? { optedIn: null, stored: false });
+  // Every batch has its row (optedIn null where the user does not exist).
+  return inItemOrder(rows, batches.length).map((r) => r!);
 }
 
 /**
