@@ -36,13 +36,14 @@ const SUB = "user_bench_ledger";
 const LIFTED = { tokens: 100_000_000, window: "60 s" };
 const BENCH_LIMITS = JSON.stringify({ anonymous: LIFTED, user: LIFTED, write: LIFTED, signals: LIFTED, money: LIFTED });
 // Fans who write in the engagement-loop rows: each check-in, quiz answer and rating is one a real fan could make.
-// Their (writer, team) pairs are the run's check-ins, once each: 1,500 writers and the seed's 35 teams with a check-in
-// quest hold 52,500, enough for three rounds of 10 s at 1,750 check-ins a second (400 writers ran out on a fresh
-// database in one round, and the rest answered 409).
-const WRITERS = 1_500;
-// Every writer's attempt at each of the seed's 35 quizzes: 52,500 sessions, each answered once in the run. A second
+// Their (writer, team) pairs are the run's check-ins, once each: 3,000 writers and the seed's 35 teams with a check-in
+// quest hold 105,000, enough for three rounds of 10 s at 3,500 check-ins a second (400 writers ran out on a fresh
+// database in one round, and the rest answered 409). The bench says when a write ran past its pool (`pools`).
+const WRITERS = 3_000;
+// Every writer's attempt at each of the seed's 35 quizzes: 105,000 sessions, each answered once in the run. A second
 // answer comes a pass later, long after its question (shown at the first answer) closed: the timeout path, not the
-// answer path (with 15 quizzes each, the third round was that: 17% against the first two's 40–50%).
+// answer path (with 15 quizzes each, the third round was that: 17% against the first two's 40–50%; with 1,500
+// writers, a machine answering 1,935 a second ran out 7 s into the third round, which measured 13%).
 const QUIZZES_PER_WRITER = 35;
 const DASHBOARD_SUB = "user_bench_dashboard";
 
@@ -306,8 +307,8 @@ interface Writers {
  * following three teams with a week of activity. Quiz sessions are inserted as the start route writes them, with the
  * first question shown in two hours so no answer of the run (its three rounds take about 25 minutes) arrives after its
  * deadline. Final games without a lineup get one from the players their teams have (the app seeds one only when both
- * teams have players, which four of the seed's games do): ratings then have 24 games, and 1,500 writers × 24 games
- * hold three rounds of first submissions, each crediting Rep, as a fan's rating after a match does.
+ * teams have players, which four of the seed's games do): ratings then have 24 games, and 3,000 writers × 24 games
+ * (72,000) hold three rounds of first submissions, each crediting Rep, as a fan's rating after a match does.
  */
 async function prepareWriters(): Promise<Writers> {
   const client = new pg.Client({ connectionString: DB_URL });
@@ -689,6 +690,8 @@ const writerAuth = writers.subs.map((sub) => ({ authorization: `Bearer ${signSes
 let checkIns = 0;
 let answers = 0;
 let ratings = 0;
+/** The (writer, game) pairs the ratings case has: its pool of first submissions (known once its games are read). */
+let ratingPool = 0;
 let signalBatches = 0;
 const SIGNAL_TYPES = ["impression", "impression", "impression", "view", "click", "dwell", "like"] as const;
 const boardAuth = (i: number) => ({ authorization: `Bearer ${signSessionToken(privateKey, BOARD_SUB(i), { ttlSeconds: 3600 })}` });
@@ -780,6 +783,7 @@ const cases: Case[] = [
     target: 0.4,
     load: async () => {
       const games = await ratableGames(base, writerAuth[0]!);
+      ratingPool = WRITERS * games.length;
       return {
         url: base,
         requests: postEach(() => {
@@ -878,6 +882,19 @@ for (const r of rows) {
   console.log(
     `  ${r.name}: ${pct(ratio)} of /api/health throughput${rounds} ${ratio >= r.target ? `(ok, target ≥ ${pct(r.target)})` : `(BELOW the ${pct(r.target)} target)`}`,
   );
+}
+// A write past its pool of fresh requests measured another path from there on (a 409, a late answer, a replaced rating).
+const pools: [string, number, number][] = [
+  ["POST arena check-in", checkIns, WRITERS * writers.teams.length],
+  ["POST quiz submit", answers, writers.sessions.length],
+  ["POST game ratings", ratings, ratingPool],
+];
+for (const [name, used, pool] of pools) {
+  if (pool > 0 && used > pool) {
+    console.log(
+      `  ${name}: ${used.toLocaleString()} requests for a pool of ${pool.toLocaleString()}: the last ${(used - pool).toLocaleString()} measured another path (raise WRITERS)`,
+    );
+  }
 }
 // The deep page runs once, right after the first page's first round: compared with that round, its neighbour.
 const firstLedger = rows.find((r) => r.name === "GET ledger (first page)");
