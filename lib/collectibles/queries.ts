@@ -70,6 +70,11 @@ export async function lockCollectible(tx: DbTx, collectibleId: string): Promise<
   return row?.ownerId;
 }
 
+/** Locks several collectibles in id order (the order every transaction that locks more than one uses). */
+export async function lockCollectibles(tx: DbTx, collectibleIds: string[]): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM collectibles WHERE id = ANY(${[...new Set(collectibleIds)].sort()}::uuid[]) ORDER BY id FOR UPDATE`;
+}
+
 export async function cardExists(db: RawDb | DbTx, cardId: string): Promise<boolean> {
   const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM collectible_cards WHERE id = ${cardId}`;
   return rows.length > 0;

@@ -6,7 +6,7 @@ import { CARD_COLUMNS, type CollectibleRow, type Rarity } from "../collectibles/
 
 // The marketplace's statements: listings (fixed price and auctions) with bids, offers, carts and the wishlist.
 // Rows that decide a sale are locked by statements of their own (a locking read with joins re-checks only the
-// locked row after a wait), always in the order listing → wallets (lockWallets) → collectible.
+// locked row after a wait), always in the one order: collectible → listing → offer → wallets (lockWallets).
 
 export type ListingKind = "fixed" | "auction";
 export type ListingStatus = "active" | "sold" | "cancelled" | "expired";
@@ -209,12 +209,40 @@ export function bidsOf(db: RawDb | DbTx, listingId: string, before: string | und
     ORDER BY b.id DESC LIMIT ${take}`;
 }
 
-/** Active auctions past their end, oldest end first, each locked and skipped when another run holds it. */
-export async function lockEndedAuctions(tx: DbTx, take: number): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM listings WHERE kind = 'auction' AND status = 'active' AND ends_at <= now()
-    ORDER BY ends_at LIMIT ${take} FOR UPDATE SKIP LOCKED`;
-  return rows.map((r) => r.id);
+/**
+ * Claims one active auction past its end (the oldest end first) by locking its collectible, skipping an item another
+ * run or request holds; the caller then locks the listing (the one lock order) and re-checks it.
+ */
+export async function claimEndedAuction(tx: DbTx): Promise<string | undefined> {
+  const [row] = await tx.$queryRaw<{ id: string }[]>`
+    SELECT l.id::text AS id FROM listings l JOIN collectibles c ON c.id = l.collectible_id
+    WHERE l.kind = 'auction' AND l.status = 'active' AND l.ends_at <= now()
+    ORDER BY l.ends_at LIMIT 1 FOR UPDATE OF c SKIP LOCKED`;
+  return row?.id;
+}
+
+/** The collectible a listing is for (it never changes), unlocked: read to lock the item before the listing. */
+export async function itemOfListing(db: RawDb | DbTx, listingId: string): Promise<string | undefined> {
+  const [row] = await raw(db).$queryRaw<
+    { collectibleId: string }[]
+  >`SELECT collectible_id::text AS "collectibleId" FROM listings WHERE id = ${listingId}::uuid`;
+  return row?.collectibleId;
+}
+
+export interface StaleListing {
+  listingId: string;
+  collectibleId: string;
+  sellerId: string;
+  ownerId: string;
+}
+
+/** Active listings whose seller no longer owns the item: the ownership rule says none (the economy invariant). */
+export function staleListings(db: RawDb | DbTx, limit = 100) {
+  return raw(db).$queryRaw<StaleListing[]>`
+    SELECT l.id::text AS "listingId", l.collectible_id::text AS "collectibleId", l.seller_id::text AS "sellerId", c.owner_id::text AS "ownerId"
+    FROM listings l JOIN collectibles c ON c.id = l.collectible_id
+    WHERE l.status = 'active' AND l.seller_id <> c.owner_id
+    ORDER BY l.id LIMIT ${limit}`;
 }
 
 // Offers.

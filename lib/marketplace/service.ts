@@ -2,7 +2,7 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { lockUser } from "../db/tx";
 import type { RawDb } from "../db/raw";
-import { cardExists, lockCollectible, ownerOf, transferOwnership } from "../collectibles/queries";
+import { cardExists, lockCollectible, lockCollectibles, ownerOf, transferOwnership } from "../collectibles/queries";
 import { hasLiveMint } from "../economy/queries";
 import { toCollectible } from "../collectibles/service";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../http/cursor";
@@ -14,6 +14,7 @@ import { credit, getWallets, lockWallets, pay } from "../wallets/service";
 import {
   bidsOf,
   cartOf,
+  claimEndedAuction,
   closeListing,
   closeOffer,
   deleteCartLines,
@@ -23,11 +24,11 @@ import {
   insertListing,
   insertOffer,
   insertWish,
+  itemOfListing,
   listingById,
   listingsByIds,
   listingsPage,
   lockActiveListingOf,
-  lockEndedAuctions,
   lockExpiredOffers,
   lockListing,
   lockOffer,
@@ -49,9 +50,10 @@ import {
 } from "./queries";
 import { AUCTION_MAX_DAYS, AUCTION_MIN_HOURS, CART_MAX_LINES, FEE_BPS, type CreateListingInput, type ListingsQuery, type WishlistInput } from "./schemas";
 
-// The marketplace. Every change of owner is one transaction: the listing or offer row is locked first, then both
-// wallets (lockWallets, in user-id order), then the collectible moves (transferOwnership) and the money with it; any
-// refusal rolls all of it back. Bids and offers hold the bidder's funds (a `hold` debit) until they win, are outbid
+// The marketplace. Every change of owner is one transaction taking its locks in the one order: the collectible
+// (lockCollectible), then its listing, then the offer, then the wallets (lockWallets, in user-id order). Then the item
+// moves (settle → transferOwnership) with the money, and any other active listing of the item is withdrawn in the
+// same transaction, its top bid refunded: no listing outlives its seller's ownership. Any refusal rolls all of it back. Bids and offers hold the bidder's funds (a `hold` debit) until they win, are outbid
 // or close (a `refund` credit), so settling never depends on a balance that may have moved since.
 
 const HOUR = 3_600_000;
@@ -192,15 +194,40 @@ async function refundBid(tx: DbTx, bidId: string, currency: "COIN") {
   }
 }
 
+/** Withdraws a listing whose item is changing hands: its top bid (if any) gets its funds back; the bidder's wallet is locked. */
+async function withdrawListing(tx: DbTx, l: LockedListing) {
+  if (l.topBidId) await refundBid(tx, l.topBidId, l.currency);
+  await closeListing(tx, l.id, { status: "cancelled" });
+}
+
+/** Locks a listing after its collectible (the one lock order); none when there is no such listing. */
+async function lockListingAndItem(tx: DbTx, listingId: string) {
+  const collectibleId = await itemOfListing(tx, listingId);
+  if (!collectibleId) return undefined;
+  await lockCollectible(tx, collectibleId);
+  return lockListing(tx, listingId);
+}
+
 class ChangedHands extends Error {}
 
 /**
  * Moves the collectible from seller to buyer and the money with it: the buyer pays `price` (unless it is held
- * already), the seller gets it and pays the fee. Both wallets must be locked by the caller. Returns the fee.
+ * already), the seller gets it and pays the fee; `withdraw`, the item's other active listing, is closed with it.
+ * The caller holds the locks (collectible, listings, both wallets). Returns the fee.
  */
 async function settle(
   tx: DbTx,
-  s: { collectibleId: string; sellerId: string; buyerId: string; price: number; currency: "COIN"; via: "sale" | "offer"; referenceId: string; held: boolean },
+  s: {
+    collectibleId: string;
+    sellerId: string;
+    buyerId: string;
+    price: number;
+    currency: "COIN";
+    via: "sale" | "offer";
+    referenceId: string;
+    held: boolean;
+    withdraw?: LockedListing;
+  },
 ) {
   const referenceType = s.via === "sale" ? "listing" : "offer";
   if (
@@ -215,6 +242,7 @@ async function settle(
   ) {
     throw new ChangedHands();
   }
+  if (s.withdraw) await withdrawListing(tx, s.withdraw);
   if (!s.held) await pay(tx, { userId: s.buyerId, currency: s.currency, amount: s.price, reason: "purchase", referenceType, referenceId: s.referenceId });
   await credit(tx, { userId: s.sellerId, currency: s.currency, amount: s.price, reason: "sale", referenceType, referenceId: s.referenceId });
   const fee = feeOf(s.price);
@@ -240,7 +268,7 @@ export async function buyListing(db: Db, userId: string, listingId: string, key:
   const route = "POST /api/v1/marketplace/listings/{listingId}/buy";
   return withStaleListings(db, listingId, () =>
     idempotent(db, { userId, key, route, request: { listingId }, status: 200 }, async (tx) => {
-      const l = await lockListing(tx, listingId);
+      const l = await lockListingAndItem(tx, listingId);
       if (!l) throw notFound("Listing");
       if (l.status !== "active" || l.kind !== "fixed") throw unavailable();
       if (l.sellerId === userId) throw own();
@@ -294,9 +322,10 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
   const out = { auctionsSold: 0, auctionsExpired: 0, offersExpired: 0, idempotencyKeysDeleted: 0 };
   for (let i = 0; i < limit; i++) {
     const result = await db.$transaction(async (tx) => {
-      const [id] = await lockEndedAuctions(tx, 1);
+      const id = await claimEndedAuction(tx);
       if (!id) return null;
       const l = (await lockListing(tx, id))!;
+      if (l.status !== "active" || !l.ended) return "skipped" as const; // closed or extended since it was selected
       const wins = l.topBidId !== null && (l.reservePrice === null || l.price >= l.reservePrice);
       if (wins) {
         await lockWallets(tx, [l.sellerId, l.topBidderId!], l.currency);
@@ -314,7 +343,7 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
     });
     if (!result) break;
     if (result === "sold") out.auctionsSold++;
-    else out.auctionsExpired++;
+    else if (result === "expired") out.auctionsExpired++;
   }
   for (let i = 0; i < limit; i++) {
     const done = await db.$transaction(async (tx) => {
@@ -335,16 +364,17 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
 /**
  * Staff reverse a sale with compensating transactions, once: the buyer gets the price back (`refund`), the seller
  * pays back what they were paid net of the fee (`refund`), and the item returns to the seller (history reason
- * `staff`). Refused, changing nothing, when the buyer no longer owns the item or the seller's balance is short.
+ * `staff`); the buyer's own listing of it, if any, is withdrawn (an auction's top bid refunded). Refused, changing
+ * nothing, when the buyer no longer owns the item or the seller's balance is short.
  */
 export async function refundSale(db: Db, listingId: string, staffId: string) {
   await db.$transaction(async (tx) => {
-    const l = await lockListing(tx, listingId);
+    const l = await lockListingAndItem(tx, listingId);
     if (!l) throw notFound("Listing");
     const sale = await markRefunded(tx, listingId);
     if (!sale) throw unavailable("Only a sale not refunded yet can be refunded.");
-    await lockWallets(tx, [l.sellerId, sale.buyerId], l.currency);
-    await lockCollectible(tx, l.collectibleId);
+    const resale = await lockActiveListingOf(tx, l.collectibleId);
+    await lockWallets(tx, [l.sellerId, sale.buyerId, ...(resale?.topBidderId ? [resale.topBidderId] : [])], l.currency);
     await refuseMinted(tx, l.collectibleId, "The buyer has minted the item to a wallet: the sale cannot be reversed here.");
     const back = await transferOwnership(tx, {
       collectibleId: l.collectibleId,
@@ -355,6 +385,7 @@ export async function refundSale(db: Db, listingId: string, staffId: string) {
       price: null,
     });
     if (!back) throw unavailable("The buyer no longer owns the item: the sale cannot be reversed.");
+    if (resale) await withdrawListing(tx, resale);
     const note = `Sale reversed by staff ${staffId}`;
     await pay(tx, {
       userId: l.sellerId,
@@ -453,12 +484,13 @@ async function openOffer(tx: DbTx, userId: string, offerId: string, as: "owner" 
 /** The owner accepts: settles like a sale with the held funds; a fixed-price listing of the item is withdrawn. */
 export async function acceptOffer(db: Db, userId: string, offerId: string) {
   await db.$transaction(async (tx) => {
+    const item = (await offerById(tx, offerId))?.collectibleId;
+    if (!item) throw notFound("Offer");
+    await lockCollectible(tx, item);
+    const listing = await lockActiveListingOf(tx, item);
     const o = await openOffer(tx, userId, offerId, "owner");
-    const listing = await lockActiveListingOf(tx, o.collectibleId);
     if (listing?.kind === "auction") throw new DomainError("ITEM_IN_AUCTION", "This item is in a running auction: it can only change hands there.");
-    if (listing) await closeListing(tx, listing.id, { status: "cancelled" });
     await lockWallets(tx, [userId, o.buyerId], o.currency);
-    await lockCollectible(tx, o.collectibleId);
     await refuseMinted(tx, o.collectibleId);
     let fee: number;
     try {
@@ -471,6 +503,7 @@ export async function acceptOffer(db: Db, userId: string, offerId: string) {
         via: "offer",
         referenceId: o.id,
         held: true,
+        withdraw: listing,
       });
     } catch (e) {
       if (e instanceof ChangedHands) throw new DomainError("OFFER_CLOSED", "The item changed hands.");
@@ -574,6 +607,15 @@ export async function checkout(db: Db, userId: string, key: string) {
   return idempotent(db, { userId, key, route: "POST /api/v1/marketplace/checkout", request: {}, status: 200 }, async (tx) => {
     const lines = (await cartOf(tx, userId)).sort((a, b) => (a.listingId < b.listingId ? -1 : 1));
     if (lines.length === 0) throw new DomainError("CART_EMPTY", "Your cart is empty.");
+    // The one lock order: the items (in id order), then their listings (in id order), then the wallets.
+    const items = await listingsByIds(
+      tx,
+      lines.map((l) => l.listingId),
+    );
+    await lockCollectibles(
+      tx,
+      items.map((l) => l.id),
+    );
     const locked: LockedListing[] = [];
     const problems: { path: string; message: string }[] = [];
     for (const line of lines) {

@@ -64,7 +64,9 @@ export const adjustmentResult = z.object({ userId: z.string(), transaction: wall
 
 export const invariantReport = z
   .object({
-    ok: z.boolean().meta({ description: "True when every wallet's balance equals the sum of its ledger." }),
+    ok: z.boolean().meta({
+      description: "True when every wallet's balance equals the sum of its ledger and no active listing's seller has lost the item (both lists empty).",
+    }),
     wallets: z.number().int(),
     transactions: z.number().int(),
     balances: z.number().meta({ description: "Sum of every balance, minor units." }),
@@ -77,6 +79,10 @@ export const invariantReport = z
         transactions: z.number().int(),
       }),
     ),
+    staleListings: z.array(z.object({ listingId: z.string(), collectibleId: z.string(), sellerId: z.string(), ownerId: z.string() })).meta({
+      description:
+        "Up to 100 active listings whose seller no longer owns the item (none while the ownership rule holds: a change of owner withdraws the item's listings).",
+    }),
     checkedAt: isoDateTime,
   })
   .meta({ id: "WalletInvariant" });

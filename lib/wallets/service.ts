@@ -4,6 +4,7 @@ import { lockUser } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { keysetPage } from "../http/page";
+import { staleListings } from "../marketplace/queries";
 import { balancesOf, ledgerInvariant, move, transactionsOf, type Movement, type TransactionRow } from "./queries";
 
 export { lockWallets } from "./queries";
@@ -64,7 +65,12 @@ export async function adjust(db: Db, input: AdjustmentInput, staffId: string) {
   });
 }
 
+/**
+ * The economy invariant: every wallet's balance is the sum of its ledger, and no active listing outlives its seller's
+ * ownership of the item (lib/marketplace: a change of owner withdraws the item's listings).
+ */
 export async function checkInvariant(db: RawDb | DbTx) {
   const report = await ledgerInvariant(db);
-  return { ok: report.mismatches.length === 0, ...report, checkedAt: new Date().toISOString() };
+  const stale = await staleListings(db);
+  return { ok: report.mismatches.length === 0 && stale.length === 0, ...report, staleListings: stale, checkedAt: new Date().toISOString() };
 }

@@ -50,24 +50,25 @@ export default async function setup(project: TestProject) {
   });
   provideServer(project, server, `test:${server.run}`);
   return async () => {
-    // After every test: each wallet's balance still equals the sum of its ledger (lib/wallets).
-    const broken = await walletsOffLedger(server.databaseUrl);
+    // After every test: each wallet's balance still equals the sum of its ledger, and no active listing's seller
+    // has lost the item (the economy invariant, lib/wallets).
+    const report = await economyInvariant(server.databaseUrl);
     await server.stop();
-    if (broken.length) {
-      console.error(`wallet ledger invariant broken after the suite: ${JSON.stringify(broken)}`);
+    if (!report.ok) {
+      const { mismatches, staleListings } = report;
+      console.error(`economy invariant broken after the suite: ${JSON.stringify({ mismatches, staleListings })}`);
       process.exitCode = 1;
-      throw new Error("wallet ledger invariant broken");
+      throw new Error("economy invariant broken");
     }
   };
 }
 
-/** The wallets whose balance is not the sum of their ledger (lib/wallets' own check). */
-async function walletsOffLedger(databaseUrl: string) {
+async function economyInvariant(databaseUrl: string) {
   const { createDb } = await import("../../lib/db/client");
   const { checkInvariant } = await import("../../lib/wallets/service");
   const db = createDb(databaseUrl, 1);
   try {
-    return (await checkInvariant(db)).mismatches;
+    return await checkInvariant(db);
   } finally {
     await db.$disconnect();
   }

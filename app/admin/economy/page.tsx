@@ -36,11 +36,11 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
       {error ? <Notice kind="error">{`${ECONOMY_ERRORS[error] ?? "That request was not valid."} Nothing changed.`}</Notice> : null}
 
       <section aria-labelledby="invariant">
-        <h2 id="invariant">Ledger invariant</h2>
+        <h2 id="invariant">Economy invariant</h2>
         <p data-testid="invariant" data-ok={String(invariant.ok)}>
           {invariant.ok
-            ? "OK: every wallet's balance equals the sum of its ledger."
-            : `BROKEN: ${invariant.mismatches.length} wallet(s) disagree with their ledger.`}{" "}
+            ? "OK: every wallet's balance equals the sum of its ledger, and every active listing's seller owns the item."
+            : `BROKEN: ${invariant.mismatches.length} wallet(s) disagree with their ledger; ${invariant.staleListings.length} active listing(s) of an item the seller no longer owns.`}{" "}
           <span style={styles.muted}>
             {invariant.wallets} wallets, {invariant.transactions} transactions, {formatCoins(invariant.balances)} coins in all; checked{" "}
             {when(new Date(invariant.checkedAt))}.
@@ -58,6 +58,22 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
                   <td style={styles.td}>{formatCoins(m.balance)}</td>
                   <td style={styles.td}>{formatCoins(m.ledgerSum)}</td>
                   <td style={styles.td}>{m.transactions}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        {invariant.staleListings.length ? (
+          <table style={styles.table} aria-label="Active listings of items their seller no longer owns">
+            <TableHead columns={["Listing", "Collectible", "Seller", "Owner"]} />
+            <tbody>
+              {invariant.staleListings.map((l) => (
+                <tr key={l.listingId}>
+                  {[l.listingId, l.collectibleId, l.sellerId, l.ownerId].map((id) => (
+                    <td key={id} style={styles.td}>
+                      <code>{id}</code>
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>

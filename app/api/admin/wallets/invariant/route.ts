@@ -7,9 +7,9 @@ import { checkInvariant } from "@/lib/wallets/service";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     {
-      summary: "Wallet ledger invariant (staff)",
+      summary: "Economy invariant (staff)",
       description:
-        "Checks that every wallet's balance equals the sum of its ledger rows: `ok`, the counts, and up to 100 wallets that disagree (none, when the books are right).",
+        "Checks that every wallet's balance equals the sum of its ledger rows and that no active listing outlives its seller's ownership of the item: `ok`, the counts, up to 100 wallets that disagree and up to 100 such listings (none, when the books are right).",
       tags: ["Admin"],
       auth: "admin",
       response: invariantReport,
