@@ -104,6 +104,12 @@ const schema = z.object({
   LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
   // Feed signals older than this many days are deleted by GET /api/cron/signals-retention.
   SIGNALS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // Arena check-ins: open from this many minutes before a game's start until this many after it; where the venue has
+  // coordinates, the device must be within the radius, its reported accuracy no coarser than the limit (meters).
+  CHECK_IN_OPENS_MINUTES_BEFORE: z.coerce.number().int().min(0).max(1440).default(180),
+  CHECK_IN_CLOSES_MINUTES_AFTER: z.coerce.number().int().min(0).max(1440).default(180),
+  CHECK_IN_RADIUS_METERS: z.coerce.number().int().min(50).max(50_000).default(1_000),
+  CHECK_IN_MAX_ACCURACY_METERS: z.coerce.number().int().min(5).max(10_000).default(250),
   // Vercel Cron's Bearer secret for GET /api/cron/leagues-sync (unset: every call is refused).
   CRON_SECRET: z.string().min(16).optional(),
 });

@@ -293,6 +293,9 @@ async function feedCursorAtDepth(base: string, headers: Record<string, string>):
   return cursor!;
 }
 
+/** Where the bench's check-in games are played (and its writers stand, 111 m away). */
+const BENCH_VENUE = { latitude: 40.0, longitude: -100.0 };
+
 interface Writers {
   subs: string[];
   /** Live teams with a check-in quest: (writer, team) pairs are the check-ins, once per UTC day each. */
@@ -326,6 +329,21 @@ async function prepareWriters(): Promise<Writers> {
   await client.query(
     `INSERT INTO team_follows (user_id, team_id) SELECT u.id, t.id FROM users u CROSS JOIN unnest($2::text[]) AS t(id) WHERE u.id = ANY($1::uuid[])`,
     [[...idOf.values()], teams.map((t) => t.id)],
+  );
+  // A check-in needs a game of the team under way, at whose venue the fan stands: one per team (gm_bench_<team>),
+  // kicked off an hour ago, against an archived rival in an archived league (so no list shows them), made afresh.
+  await client.query(`DELETE FROM games WHERE league_id = 'lg_bench'`);
+  await client.query(`DELETE FROM teams WHERE id = 'tm_bench_rival'`);
+  await client.query(`DELETE FROM leagues WHERE id = 'lg_bench'`);
+  await client.query(`INSERT INTO leagues (id, slug, name, sport, archived_at, updated_at) VALUES ('lg_bench', 'bench', 'Bench', 'football', now(), now())`);
+  await client.query(
+    `INSERT INTO teams (id, slug, name, league_id, archived_at, updated_at) VALUES ('tm_bench_rival', 'bench-rival', 'Bench Rivals', 'lg_bench', now(), now())`,
+  );
+  await client.query(
+    `INSERT INTO games (id, league_id, home_team_id, away_team_id, starts_at, status, venue, venue_latitude, venue_longitude, updated_at)
+     SELECT 'gm_bench_' || t.id, 'lg_bench', t.id, 'tm_bench_rival', now() - interval '1 hour', 'live', 'Bench Park', $2, $3, now()
+     FROM unnest($1::text[]) AS t(id)`,
+    [teams.map((t) => t.id), BENCH_VENUE.latitude, BENCH_VENUE.longitude],
   );
   const { rows: sessions } = await client.query<{ id: string; user_id: string }>(
     `INSERT INTO quiz_sessions (id, user_id, quest_id, day, question_ids, question_shown_at)
@@ -763,7 +781,12 @@ const cases: Case[] = [
       requests: postEach(() => {
         const n = checkIns++;
         const team = writers.teams[Math.floor(n / WRITERS) % writers.teams.length]!;
-        return { path: "/api/v1/engage/quests/arena-check-in", headers: writerAuth[n % WRITERS]!, body: JSON.stringify({ teamId: team }) };
+        const body = {
+          teamId: team,
+          gameId: `gm_bench_${team}`,
+          location: { latitude: BENCH_VENUE.latitude + 0.001, longitude: BENCH_VENUE.longitude, accuracy: 20 },
+        };
+        return { path: "/api/v1/engage/quests/arena-check-in", headers: writerAuth[n % WRITERS]!, body: JSON.stringify(body) };
       }),
     }),
   },

@@ -219,3 +219,34 @@ export function testCard(name: string, rarity: "common" | "rare" | "epic" | "leg
     },
   };
 }
+
+/**
+ * A game of a seeded team for arena check-ins, against a rival of the test's own in a league of its own (both
+ * archived, so no list shows them): it kicked off `kickoffMinutesAgo` ago (default 60: inside the check-in window), or
+ * at `startsAt`, at `venue` when given. Only the seeded team's own game lists show it: pick a team whose upcoming games
+ * no other test asserts (tm_bsb, tm_spf, tm_crc, tm_irf), and name the game (gameId) where several may be open.
+ */
+export async function matchday(teamId: string, opts: { kickoffMinutesAgo?: number; startsAt?: Date; venue?: { latitude: number; longitude: number } } = {}) {
+  const key = randomUUID().slice(0, 8);
+  const leagueId = `lg_md_${key}`;
+  const rivalId = `tm_md_${key}`;
+  const gameId = `gm_md_${key}`;
+  const archivedAt = new Date();
+  const startsAt = opts.startsAt ?? new Date(Date.now() - (opts.kickoffMinutesAgo ?? 60) * 60_000);
+  await db().league.create({ data: { id: leagueId, slug: `md-${key}`, name: `Matchday ${key}`, sport: "football", archivedAt } });
+  await db().team.create({ data: { id: rivalId, slug: `md-${key}`, name: `Rivals ${key}`, leagueId, archivedAt } });
+  await db().game.create({
+    data: {
+      id: gameId,
+      leagueId,
+      homeTeamId: teamId,
+      awayTeamId: rivalId,
+      startsAt,
+      status: startsAt.getTime() > Date.now() ? "scheduled" : "live",
+      venue: `Matchday Park ${key}`,
+      venueLatitude: opts.venue?.latitude ?? null,
+      venueLongitude: opts.venue?.longitude ?? null,
+    },
+  });
+  return gameId;
+}

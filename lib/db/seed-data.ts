@@ -96,6 +96,9 @@ export interface SeedGame {
   awayScore: number | null;
   overtime: boolean;
   venue: string;
+  /** The venue's made-up position (the cities are fictional): arena check-ins there must be within its radius. */
+  venueLatitude: number;
+  venueLongitude: number;
 }
 
 export interface SeedQuest {
@@ -861,6 +864,12 @@ const LEAGUE_GAMES: ReadonlyArray<{ leagueId: string; code: string; rows: GameRo
 
 const TEAM_CITY: Record<string, string> = Object.fromEntries(TEAMS.map((t) => [t.id, t.city]));
 
+/** A fictional venue's position, fixed by its name: somewhere in latitude 25..50, longitude -120..-70, to 4 decimals. */
+function venuePosition(venue: string) {
+  const h = fnv(venue);
+  return { venueLatitude: 25 + (h % 250_000) / 10_000, venueLongitude: -70 - (Math.floor(h / 250_000) % 500_000) / 10_000 };
+}
+
 export const GAMES: readonly SeedGame[] = LEAGUE_GAMES.flatMap(({ leagueId, code, rows }) =>
   rows.map(([home, away, startsAt, homeScore, awayScore, overtime = false], i): SeedGame => {
     const homeTeamId = `tm_${home}`;
@@ -876,6 +885,7 @@ export const GAMES: readonly SeedGame[] = LEAGUE_GAMES.flatMap(({ leagueId, code
       awayScore,
       overtime,
       venue: `${TEAM_CITY[homeTeamId]} ${VENUE_SUFFIX[leagueId]}`,
+      ...venuePosition(`${TEAM_CITY[homeTeamId]} ${VENUE_SUFFIX[leagueId]}`),
     };
   }),
 );

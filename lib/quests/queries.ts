@@ -298,10 +298,26 @@ export async function stepsToCheckOf(db: DbTx, items: StepsToCheck[]): Promise<(
   });
 }
 
+/** The game a check-in is for: the named one, else the team's game whose window is open (else the nearest). */
+export interface CheckInGame {
+  id: string;
+  startsAt: Date;
+  /** The check-in time is inside the game's check-in window. */
+  inWindow: boolean;
+  /** The venue's position, when known (both or neither). */
+  latitude: number | null;
+  longitude: number | null;
+}
+
 export interface CheckInContext {
   archived: boolean;
-  /** When the named game starts, if it is one of this team's games; null otherwise (or no game named). */
-  gameStartsAt: Date | null;
+  /** The caller follows or joined the team. */
+  fan: boolean;
+  /**
+   * With a gameId: that game, if it is this team's and not postponed or canceled. Without: the team's game (not
+   * postponed or canceled) starting within a day of the check-in whose window holds it, else the nearest one.
+   */
+  game: CheckInGame | null;
   /** What the check-in touches (eligibleQuests with the checkInAt filter). */
   quests: QuestRow[];
 }
@@ -315,19 +331,40 @@ export interface CheckInAt {
   day: string;
 }
 
+/** The check-in window around a game's start, in minutes. */
+export interface CheckInWindow {
+  opensBefore: number;
+  closesAfter: number;
+}
+
 /**
- * In one statement, what each check-in needs to know (undefined for an unknown team): the team, whether the named
- * game is this team's, and the quests the check-in completes or advances (steps not done once or on `day`).
+ * In one statement, what each check-in needs to know (undefined for an unknown team): the team, whether the caller
+ * is its fan, the game it is for, and the quests the check-in completes or advances (steps not done once or on `day`).
  */
-export async function checkInContextsOf(db: DbTx, items: CheckInAt[]): Promise<(CheckInContext | undefined)[]> {
+export async function checkInContextsOf(db: DbTx, items: CheckInAt[], window: CheckInWindow): Promise<(CheckInContext | undefined)[]> {
   const col = <T>(f: (c: CheckInAt) => T) => items.map(f);
   const only = { checkInAt: Prisma.sql`i.team_id`, periodKeys: Prisma.sql`ARRAY['once', i.day]` };
-  const rows = await raw(db).$queryRaw<(Omit<CheckInContext, "quests"> & { n: bigint | number; quests: JsonQuestRow[] })[]>`
+  const inWindow = Prisma.sql`i.at BETWEEN g.starts_at - make_interval(mins => ${window.opensBefore}::int) AND g.starts_at + make_interval(mins => ${window.closesAfter}::int)`;
+  const rows = await raw(db).$queryRaw<
+    (Omit<CheckInContext, "quests" | "game"> & { n: bigint | number; game: JsonCheckInGame | null; quests: JsonQuestRow[] })[]
+  >`
     SELECT i.n, t.archived_at IS NOT NULL AS archived,
-           (SELECT g.starts_at FROM games g WHERE g.id = i.game_id AND (g.home_team_id = t.id OR g.away_team_id = t.id)) AS "gameStartsAt",
+           EXISTS (SELECT 1 FROM team_follows f WHERE f.user_id = i.user_id AND f.team_id = t.id)
+             OR EXISTS (SELECT 1 FROM team_members m WHERE m.user_id = i.user_id AND m.team_id = t.id) AS fan,
+           (SELECT to_jsonb(x) FROM (
+              SELECT g.id, g.starts_at AS "startsAt", ${inWindow} AS "inWindow", g.venue_latitude AS latitude, g.venue_longitude AS longitude
+              FROM games g
+              WHERE (g.home_team_id = t.id OR g.away_team_id = t.id) AND g.status NOT IN ('postponed', 'canceled')
+                AND CASE WHEN i.game_id IS NULL THEN g.starts_at BETWEEN i.at - interval '1 day' AND i.at + interval '1 day' ELSE g.id = i.game_id END
+              ORDER BY ${inWindow} DESC, abs(extract(epoch FROM g.starts_at - i.at)), g.id
+              LIMIT 1) x) AS game,
            (SELECT COALESCE(jsonb_agg(q ORDER BY q.ord), '[]') FROM (${eligibleSql(Prisma.sql`i.user_id`, Prisma.sql`i.at`, only)}) q) AS quests
     FROM unnest(${col((c) => c.userId)}::uuid[], ${col((c) => c.teamId)}::text[], ${col((c) => c.gameId)}::text[],
                 ${col((c) => c.at.toISOString())}::timestamptz[], ${col((c) => c.day)}::text[]) WITH ORDINALITY AS i(user_id, team_id, game_id, at, day, n)
     JOIN teams t ON t.id = i.team_id`;
-  return inItemOrder(rows, items.length).map((r) => r && { ...r, quests: r.quests.map(fromJsonQuestRow) });
+  return inItemOrder(rows, items.length).map(
+    (r) => r && { ...r, game: r.game && { ...r.game, startsAt: new Date(r.game.startsAt) }, quests: r.quests.map(fromJsonQuestRow) },
+  );
 }
+
+type JsonCheckInGame = Omit<CheckInGame, "startsAt"> & { startsAt: string };

@@ -146,10 +146,28 @@ export const submitResult = z
   })
   .meta({ id: "QuizSubmitResult" });
 
+export const deviceLocation = z
+  .strictObject({
+    latitude: z.number().min(-90).max(90).meta({ description: "WGS 84 degrees, as the device's location API reports it." }),
+    longitude: z.number().min(-180).max(180).meta({ description: "WGS 84 degrees." }),
+    accuracy: z.number().positive().max(1_000_000).meta({ description: "The reported horizontal accuracy, meters (radius of 68% confidence)." }),
+    mocked: z
+      .boolean()
+      .optional()
+      .meta({ description: "The platform's mock-location flag (Android's `isMock`, Expo's `mocked`): true is refused (409 LOCATION_MOCKED)." }),
+  })
+  .meta({ id: "DeviceLocation", description: "The device's position when checking in, from the platform's location API." });
+
 export const checkInBody = z.strictObject({
   teamId: idString,
-  gameId: idString.optional().meta({ description: "Optional: a game of this team starting on today's UTC day." }),
+  gameId: idString
+    .optional()
+    .meta({ description: "Optional: a game of this team starting on today's UTC day; without it, the team's game whose check-in window is open now." }),
+  location: deviceLocation
+    .optional()
+    .meta({ description: "Required when the game's venue has coordinates (else 400 naming `body.location`); ignored otherwise but for `mocked`." }),
 });
+export type CheckInBody = z.infer<typeof checkInBody>;
 
 export const checkInResult = z
   .object({

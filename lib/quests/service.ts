@@ -30,7 +30,10 @@ import {
   type QuestRow,
   type SessionSummaryRow,
   type StepRow,
+  type CheckInAt,
 } from "./queries";
+import type { CheckInBody } from "./schemas";
+import { gameToCheckIn } from "./venue";
 import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
 import { raw, rawTransaction, type RawDb } from "../db/raw";
 import { keyedCache } from "../db/cache";
@@ -662,27 +665,30 @@ async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWrit
 
 // Concurrent check-ins of a process share their statements (group commit): one read of their contexts, then one
 // write (a user's at most once per write).
-const readCheckIn = groupCommitPer(checkInContextsOf, { max: 64 });
+const readCheckIn = groupCommitPer(
+  (db: Db, items: CheckInAt[]) =>
+    checkInContextsOf(db, items, { opensBefore: env().CHECK_IN_OPENS_MINUTES_BEFORE, closesAfter: env().CHECK_IN_CLOSES_MINUTES_AFTER }),
+  { max: 64 },
+);
 const writeCheckIn = groupCommitPer(writeCheckIns, { keyOf: (c) => c.userId, max: 64 });
 
 /**
+ * At a game, by a fan: the caller follows or joined the team, the team has a game whose check-in window holds now,
+ * and where the venue's position is known the device is there (lib/quests/venue.ts).
  * Once per user, team and UTC day (unique arena_check_ins (user_id, team_id, day), inserted ON CONFLICT DO NOTHING):
  * a second one is 409 ALREADY_CHECKED_IN. Credits SERVER_AWARDS.arena_check_in (grant key
  * arena_check_in:<teamId>:<day>) and completes the team's check-in quest for today with repAwarded 0: the check-in's
  * award is the quest's reward, credited once. Then marks arena_check_in steps the user now meets.
  */
-export async function arenaCheckIn(db: Db, userId: string, body: { teamId: string; gameId?: string }, now = new Date()) {
+export async function arenaCheckIn(db: Db, userId: string, body: CheckInBody, now = new Date()) {
   const today = utcDay(now);
   // One read: the team (and the game), and the quests this check-in completes or advances: the team's check-in quest
   // if the user may take it, and quests with a check-in step still to do that it can meet.
   const target = await readCheckIn(db, { userId, teamId: body.teamId, gameId: body.gameId ?? null, at: now, day: today });
   if (!target || target.archived) throw notFound("Team");
+  if (!target.fan) throw new DomainError("NOT_FOLLOWING_TEAM", "Follow or join this team to check in for it.");
+  const game = gameToCheckIn(target.game, body, now, { radiusMeters: env().CHECK_IN_RADIUS_METERS, maxAccuracyMeters: env().CHECK_IN_MAX_ACCURACY_METERS });
   const { quests } = target;
-  if (body.gameId !== undefined && (!target.gameStartsAt || utcDay(target.gameStartsAt) !== today)) {
-    throw new DomainError("CHECK_IN_GAME_MISMATCH", "That game is not this team's game today (UTC).", [
-      { path: "body.gameId", message: "Not a game of this team on today's UTC day" },
-    ]);
-  }
   const quest = quests.find((q) => q.kind === "check_in" && q.teamId === body.teamId) ?? null;
   const withStep = quests.filter((q) => q.kind === "multi_step");
   const rule = SERVER_AWARDS.arena_check_in;
@@ -693,7 +699,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
     entryId: uuidv7(now.getTime()),
     userId,
     teamId: body.teamId,
-    gameId: body.gameId ?? null,
+    gameId: game.id,
     day: today,
     at: now,
     quest,
@@ -714,7 +720,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: { teamId: strin
   return {
     id,
     teamId: body.teamId,
-    gameId: body.gameId ?? null,
+    gameId: game.id,
     day: today,
     createdAt: row.createdAt.toISOString(),
     repAwarded: row.balance !== null ? rule.amount : 0,

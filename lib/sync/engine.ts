@@ -370,6 +370,8 @@ async function syncGames(c: Ctx) {
         awayScore: g.awayScore ?? null,
         overtime: g.overtime,
         venue: g.venue ?? null,
+        venueLatitude: g.venueLocation?.latitude ?? null,
+        venueLongitude: g.venueLocation?.longitude ?? null,
       }) satisfies Prisma.GameCreateManyInput,
   );
   await upsertChildren(c, "games", rows, c.tx.game, (g: Prisma.GameModel) => ownedLeagues.has(g.leagueId));

@@ -90,6 +90,11 @@ export const feedGameSchema = z
     awayScore: z.number().int().min(0).max(100_000).nullable().optional(),
     overtime: z.boolean().default(false),
     venue: text(200).optional(),
+    /** The venue's position (WGS 84 degrees): arena check-ins at this game must then be made there. */
+    venueLocation: z
+      .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { award, debit } from "../../lib/rep/grants";
-import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { api, db, errorOf, matchday, newUser, userIdOf } from "../helpers";
 
 // The home screen: Rep per source with spending apart, the streak, today's quests, the next games; each in one call.
 
@@ -68,8 +68,9 @@ describe("dashboard routes", () => {
   });
 
   it("after a check-in and a completed daily quest: Club Rep, activity counts, the streak and today's quest progress follow", async () => {
-    const { auth, userId } = await fan("tm_hch");
-    expect((await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: auth, json: { teamId: "tm_hch" } })).status).toBe(201);
+    await matchday("tm_bsb");
+    const { auth, userId } = await fan("tm_bsb");
+    expect((await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: auth, json: { teamId: "tm_bsb" } })).status).toBe(201);
     expect((await api("POST", "/api/quests/daily-visit", { headers: auth })).status).toBe(200);
 
     const stats = (await api("GET", "/api/dashboard/stats", { headers: auth })).body.data;
@@ -82,7 +83,7 @@ describe("dashboard routes", () => {
     const quests = (await api("GET", "/api/dashboard/quests", { headers: auth })).body.data;
     expect(quests.completedToday).toBe(2);
     const done = quests.quests.filter((q: { completed: boolean }) => q.completed).map((q: { id: string }) => q.id);
-    expect(done.sort()).toEqual(["q_checkin_hch", "q_daily_checkin"]);
+    expect(done.sort()).toEqual(["q_checkin_bsb", "q_daily_checkin"]);
     expect(quests.streak.current).toBe(1);
   });
 
@@ -106,8 +107,9 @@ describe("dashboard routes", () => {
   });
 
   it("the one-statement home screen answers exactly what the separate routes answer", async () => {
-    const { auth, userId } = await fan("tm_hch", "tm_fpb");
-    expect((await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: auth, json: { teamId: "tm_hch" } })).status).toBe(201);
+    await matchday("tm_bsb");
+    const { auth, userId } = await fan("tm_hch", "tm_fpb", "tm_bsb");
+    expect((await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: auth, json: { teamId: "tm_bsb" } })).status).toBe(201);
     await credit(userId, 12, "playerAmp", "t:eq");
     const [home, balance, quests, events] = await Promise.all([
       api("GET", "/api/dashboard", { headers: auth }),

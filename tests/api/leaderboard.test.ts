@@ -6,7 +6,7 @@ import { packScore, unpackScore } from "../../lib/leaderboard/score";
 import { previousSeason, seasonOf } from "../../lib/leaderboard/seasons";
 import { boardStore } from "../../lib/leaderboard/store";
 import { award, debit } from "../../lib/rep/grants";
-import { api, db, errorOf, newUser, openEventStream, token, userIdOf } from "../helpers";
+import { api, db, errorOf, matchday, newUser, openEventStream, token, userIdOf } from "../helpers";
 
 // Leaderboards: points from the ledger, Redis as the rank index, ties, keyset pages, the caller's window, team
 // boards, search, stats, seasons and their winners, and the rebuild and drift check against the ledger.
@@ -147,12 +147,14 @@ describe("GET /api/leaderboard", () => {
 describe("board moves of concurrent writes", () => {
   it("are written together, and each write answers only once its own move is on the boards", async () => {
     const fans = await Promise.all(Array.from({ length: 20 }, () => fan()));
+    await matchday("tm_bsb");
+    await db().teamFollow.createMany({ data: fans.map((f) => ({ userId: f.userId, teamId: "tm_bsb" })) });
     const store = await boardStore();
     const key = boardKey("global", "all");
     // Each check-in credits 25 Rep; the moment its answer arrives, the fan's entry must already show them.
     const seen = await Promise.all(
       fans.map(async (f) => {
-        const res = await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: f.auth, json: { teamId: "tm_hch" } });
+        const res = await api("POST", "/api/v1/engage/quests/arena-check-in", { headers: f.auth, json: { teamId: "tm_bsb" } });
         expect(res.status).toBe(201);
         const [standing] = await store.standings(key, [f.userId]);
         return standing ? unpackScore(standing.score).points : null;

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, db, errorOf, matchday, newUser, userIdOf } from "../helpers";
 
 // The legacy quest routes (/api/quests/*, deprecated) over the same engine, and /api/sync-quest-points.
 
@@ -16,6 +17,36 @@ const post = (auth: Record<string, string>, path: string, json?: unknown) => api
 const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
 const entriesOf = (userId: string) => db().repEntry.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
 const holdSeasonPass = (userId: string) => db().userPass.create({ data: { userId, passId: "pass_season_2026" } });
+
+// A quest like the seed's Hawks superfan (join the team, check in at its game, rate a game) for tm_spf, which has
+// games under way (tests/helpers.ts matchday); this file's only quest for that team, as the seed's is tm_hch's.
+const SUPERFAN_TEAM = "tm_spf";
+const quest = `q_superfan_${randomUUID().slice(0, 8)}`;
+const steps = [1, 2, 3].map((n) => `${quest}_${n}`);
+beforeAll(async () => {
+  await Promise.all([matchday(SUPERFAN_TEAM), matchday("tm_crc")]);
+  await db().quest.create({
+    data: {
+      id: quest,
+      slug: quest.replace(/_/g, "-"),
+      title: "Superfan",
+      teamId: SUPERFAN_TEAM,
+      repReward: 100,
+      kind: "multi_step",
+      scope: "team",
+      repSource: "club",
+    },
+  });
+  await db().questStep.createMany({
+    data: (["joined_team", "arena_check_in", "game_rated"] as const).map((condition, i) => ({
+      id: steps[i]!,
+      questId: quest,
+      position: i + 1,
+      title: condition,
+      condition,
+    })),
+  });
+});
 
 describe("legacy quest routes", () => {
   it("GET /api/quests is the v1 list, marked deprecated", async () => {
@@ -150,30 +181,31 @@ describe("legacy quest routes", () => {
     expect(await balanceOf(userId)).toBe(25);
   });
 
-  it("check-progress: the Hawks superfan quest needs the join, a Hawks check-in and a rating", async () => {
+  it("check-progress: a superfan quest needs the join, a check-in at the team's game and a rating", async () => {
     const { auth, userId } = await signedUp();
-    expect((await post(auth, "/api/quests/check-progress", { questId: "q_hawks_superfan" })).status).toBe(404);
-    await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
-    await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_gfg" }); // another team's check-in does not count
-    let res = await post(auth, "/api/quests/check-progress", { questId: "q_hawks_superfan" });
+    await db().teamFollow.create({ data: { userId, teamId: "tm_crc" } });
+    expect((await post(auth, "/api/quests/check-progress", { questId: quest })).status).toBe(404);
+    await db().teamMember.create({ data: { userId, teamId: SUPERFAN_TEAM } });
+    await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_crc" }); // another team's check-in does not count
+    let res = await post(auth, "/api/quests/check-progress", { questId: quest });
     expect(res.body.data.quests[0].steps.map((s: { done: boolean }) => s.done)).toEqual([true, false, false]);
-    await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" }); // marks the step itself
-    expect(await db().questStepProgress.count({ where: { userId, stepId: "qs_hawks_superfan_2" } })).toBe(1);
+    await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: SUPERFAN_TEAM }); // marks the step itself
+    expect(await db().questStepProgress.count({ where: { userId, stepId: steps[1] } })).toBe(1);
     await db().gameRating.create({ data: { userId, gameId: "gm_nfl_001" } });
-    res = await post(auth, "/api/quests/check-progress", { questId: "q_hawks_superfan" });
-    expect(res.body.data.completed).toEqual(["q_hawks_superfan"]);
+    res = await post(auth, "/api/quests/check-progress", { questId: quest });
+    expect(res.body.data.completed).toEqual([quest]);
     const award = (await entriesOf(userId)).find((e) => e.earnKind === "quest_completion");
-    expect(award).toMatchObject({ amount: 100, source: "club", grantKey: "quest:q_hawks_superfan:once" });
+    expect(award).toMatchObject({ amount: 100, source: "club", grantKey: `quest:${quest}:once` });
   });
 
   it("a check-in that meets a quest's last steps completes it at once", async () => {
     const { auth, userId } = await signedUp();
-    await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
+    await db().teamMember.create({ data: { userId, teamId: SUPERFAN_TEAM } });
     await db().gameRating.create({ data: { userId, gameId: "gm_nfl_001" } });
-    const res = await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" });
+    const res = await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: SUPERFAN_TEAM });
     expect(res.status).toBe(201);
-    expect(await db().questStepProgress.count({ where: { userId, stepId: { startsWith: "qs_hawks_superfan_" } } })).toBe(3);
-    const p = await db().questProgress.findUniqueOrThrow({ where: { userId_questId_periodKey: { userId, questId: "q_hawks_superfan", periodKey: "once" } } });
+    expect(await db().questStepProgress.count({ where: { userId, stepId: { in: steps } } })).toBe(3);
+    const p = await db().questProgress.findUniqueOrThrow({ where: { userId_questId_periodKey: { userId, questId: quest, periodKey: "once" } } });
     expect(p).toMatchObject({ repAwarded: 100 });
     expect(p.completedAt).not.toBeNull();
     expect(await balanceOf(userId)).toBe(125);
@@ -181,32 +213,32 @@ describe("legacy quest routes", () => {
 
   it("a check-in whose Rep was already granted still marks its step (under the user's lock)", async () => {
     const { auth, userId } = await signedUp();
-    await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
-    expect((await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" })).status).toBe(201);
+    await db().teamMember.create({ data: { userId, teamId: SUPERFAN_TEAM } });
+    expect((await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: SUPERFAN_TEAM })).status).toBe(201);
     // Staff removed the check-in and the step: the grant key stays used, so the next check-in credits nothing.
     await db().arenaCheckIn.deleteMany({ where: { userId } });
-    await db().questStepProgress.deleteMany({ where: { userId, stepId: "qs_hawks_superfan_2" } });
-    const again = await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" });
+    await db().questStepProgress.deleteMany({ where: { userId, stepId: steps[1] } });
+    const again = await post(auth, "/api/v1/engage/quests/arena-check-in", { teamId: SUPERFAN_TEAM });
     expect(again.status).toBe(201);
     expect(again.body.data).toMatchObject({ repAwarded: 0, balance: 25 });
-    expect(await db().questStepProgress.count({ where: { userId, stepId: "qs_hawks_superfan_2" } })).toBe(1);
+    expect(await db().questStepProgress.count({ where: { userId, stepId: steps[1] } })).toBe(1);
   });
 
   it("a check-in and the other last steps at once, by each of eight fans: every quest completes, once, with one award", async () => {
     const fans = await Promise.all(Array.from({ length: 8 }, () => signedUp()));
-    await db().teamMember.createMany({ data: fans.map((f) => ({ userId: f.userId, teamId: "tm_hch" })) });
+    await db().teamMember.createMany({ data: fans.map((f) => ({ userId: f.userId, teamId: SUPERFAN_TEAM })) });
     await db().gameRating.createMany({ data: fans.map((f) => ({ userId: f.userId, gameId: "gm_nfl_001" })) });
     const results = await Promise.all(
       fans.flatMap((f) => [
-        post(f.auth, "/api/v1/engage/quests/arena-check-in", { teamId: "tm_hch" }),
-        post(f.auth, "/api/quests/complete-step", { questId: "q_hawks_superfan", stepId: "qs_hawks_superfan_1" }),
-        post(f.auth, "/api/quests/complete-step", { questId: "q_hawks_superfan", stepId: "qs_hawks_superfan_3" }),
+        post(f.auth, "/api/v1/engage/quests/arena-check-in", { teamId: SUPERFAN_TEAM }),
+        post(f.auth, "/api/quests/complete-step", { questId: quest, stepId: steps[0] }),
+        post(f.auth, "/api/quests/complete-step", { questId: quest, stepId: steps[2] }),
       ]),
     );
     expect(results.map((r) => r.status)).toEqual(fans.flatMap(() => [201, 200, 200]));
     for (const f of fans) {
       const p = await db().questProgress.findUniqueOrThrow({
-        where: { userId_questId_periodKey: { userId: f.userId, questId: "q_hawks_superfan", periodKey: "once" } },
+        where: { userId_questId_periodKey: { userId: f.userId, questId: quest, periodKey: "once" } },
       });
       expect(p.completedAt).not.toBeNull();
       expect(await db().repEntry.count({ where: { userId: f.userId, earnKind: "quest_completion" } })).toBe(1);
@@ -216,10 +248,10 @@ describe("legacy quest routes", () => {
 
   it("the conditioned step through complete-step: 409 until met, then counts", async () => {
     const { auth, userId } = await signedUp();
-    await db().teamMember.create({ data: { userId, teamId: "tm_hch" } });
-    const refused = await post(auth, "/api/quests/complete-step", { questId: "q_hawks_superfan", stepId: "qs_hawks_superfan_3" });
+    await db().teamMember.create({ data: { userId, teamId: SUPERFAN_TEAM } });
+    const refused = await post(auth, "/api/quests/complete-step", { questId: quest, stepId: steps[2] });
     expect(errorOf(refused).code).toBe("QUEST_STEP_CONDITION_NOT_MET");
-    const ok = await post(auth, "/api/quests/complete-step", { questId: "q_hawks_superfan", stepId: "qs_hawks_superfan_1" });
+    const ok = await post(auth, "/api/quests/complete-step", { questId: quest, stepId: steps[0] });
     expect(ok.body.data).toMatchObject({ stepCompleted: true, questCompleted: false });
   });
 });
