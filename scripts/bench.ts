@@ -516,10 +516,12 @@ async function measureStreams(base: string, pid: number) {
   const aborts: AbortController[] = [];
   const arrivals = new Map<string, number[]>(); // fan id → arrival times
   const readers = await Promise.all(
-    Array.from({ length: STREAMS }, async () => {
+    Array.from({ length: STREAMS }, async (_, i) => {
       const abort = new AbortController();
       aborts.push(abort);
-      const res = await fetch(`${base}/api/leaderboard/stream?board=global&period=all`, { signal: abort.signal });
+      // One address per client, as STREAMS fans would come: one address may hold only STREAMS_PER_CALLER streams.
+      const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+      const res = await fetch(`${base}/api/leaderboard/stream?board=global&period=all`, { signal: abort.signal, headers: { "x-forwarded-for": address } });
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();
       let buffer = "";

@@ -42,6 +42,11 @@ const SHARED = {
   IDEMPOTENCY_KEY_REUSED: { status: 409, description: "The idempotency key was already used with different parameters." },
   PAYLOAD_TOO_LARGE: { status: 413, description: "The request body is larger than this route accepts." },
   RATE_LIMITED: { status: 429, description: "Too many requests; retry after the number of seconds in Retry-After." },
+  TOO_MANY_STREAMS: {
+    status: 429,
+    description:
+      "Too many live streams open at once for this caller (a Bearer session's user, else the client address); close one, or retry after the seconds in Retry-After.",
+  },
   UPSTREAM_ERROR: { status: 502, description: "A remote service answered with an error or unusable content." },
   SERVICE_UNAVAILABLE: {
     status: 503,

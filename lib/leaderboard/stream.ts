@@ -4,6 +4,7 @@ import { resolveUser } from "../auth/users";
 import type { DbTx } from "../db/client";
 import { env } from "../env";
 import { log } from "../http/log";
+import { acquireStreamSlot } from "../http/streams";
 import { boardFeed, compareIds, type BoardChange } from "./feed";
 import { boardKey, boardOrThrow, LEFT, readBoard } from "./service";
 import { unpackScore } from "./score";
@@ -14,13 +15,14 @@ import { boardStore, type Standing } from "./store";
 // rank now) and a `leave` event per fan who left a team board. Every event's id is the change feed's, so a client
 // reconnecting with Last-Event-ID gets the changes it missed while the feed still holds them, else a new snapshot.
 // A comment heartbeat keeps idle streams open; the stream closes itself before the function's time limit, with a
-// `retry:` hint, and clients reconnect. Cleanup on the request's abort.
+// `retry:` hint, and clients reconnect. Each stream holds one of its caller's stream slots (lib/http/streams.ts: 429
+// TOO_MANY_STREAMS past the cap), refreshed by the heartbeat and released by the cleanup, which runs on every end.
 
 export const SNAPSHOT_SIZE = 10;
 const RETRY_MS = 3_000;
 
 /** The caller: a Bearer session (native clients), else the session cookie a browser's EventSource sends. */
-export async function streamCaller(req: Request, bearerUserId: string | null): Promise<string | null> {
+async function streamCaller(req: Request, bearerUserId: string | null): Promise<string | null> {
   if (bearerUserId) return bearerUserId;
   const token = parseCookies(req.headers.get("cookie"))[SESSION_COOKIE];
   if (!token) return null;
@@ -59,12 +61,16 @@ async function eventsOf(batch: BoardChange[], key: string): Promise<Uint8Array[]
   });
 }
 
-export async function openStream(db: DbTx, req: Request, callerId: string | null, q: { board: string; period: string }): Promise<Response> {
+/** `bearerUserId`: the user of the request's Bearer session, if any (the pipeline's `user`). */
+export async function openStream(db: DbTx, req: Request, bearerUserId: string | null, q: { board: string; period: string }): Promise<Response> {
   const ref = await boardOrThrow(db, q); // 400, 404 before the stream opens
   const key = boardKey(ref.board, ref.period);
   const feed = await boardFeed();
   const lastEventId = req.headers.get("last-event-id");
   const { LEADERBOARD_STREAM_MAX_MS: maxMs, LEADERBOARD_STREAM_HEARTBEAT_MS: heartbeatMs } = env();
+  const callerId = await streamCaller(req, bearerUserId);
+  // Last before the stream: nothing after it can throw (were it to, the slot, never refreshed, would lapse).
+  const slot = await acquireStreamSlot(req, bearerUserId, { heartbeatMs });
 
   let cleanup = () => {};
   const body = new ReadableStream<Uint8Array>({
@@ -86,7 +92,10 @@ export async function openStream(db: DbTx, req: Request, callerId: string | null
         queue.catch((error: unknown) => log("warn", { msg: "leaderboard stream event failed", error: String(error) }));
       };
       const unsubscribe = feed.subscribe(forward);
-      const heartbeat = setInterval(() => send(encoder.encode(": heartbeat\n\n")), heartbeatMs);
+      const heartbeat = setInterval(() => {
+        send(encoder.encode(": heartbeat\n\n"));
+        slot.refresh();
+      }, heartbeatMs);
       const timeLimit = setTimeout(() => {
         send(encoder.encode(`retry: ${RETRY_MS}\nevent: reconnect\ndata: {}\n\n`));
         cleanup();
@@ -97,6 +106,7 @@ export async function openStream(db: DbTx, req: Request, callerId: string | null
         unsubscribe();
         clearInterval(heartbeat);
         clearTimeout(timeLimit);
+        slot.release();
         try {
           controller.close();
         } catch {
@@ -104,6 +114,7 @@ export async function openStream(db: DbTx, req: Request, callerId: string | null
         }
       };
       req.signal.addEventListener("abort", () => cleanup());
+      if (req.signal.aborted) cleanup(); // the client left while the stream was being set up
 
       queue = queue.then(async () => {
         send(encoder.encode(`retry: ${RETRY_MS}\n\n`));

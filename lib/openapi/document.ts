@@ -100,7 +100,7 @@ const RATE_LIMIT_HEADERS: Record<string, Json> = {
   "RateLimit-Remaining": { description: "Requests left in this window", schema: { type: "integer" } },
   "RateLimit-Reset": { description: "Seconds until the window resets", schema: { type: "integer" } },
 };
-const RETRY_AFTER_HEADER: Json = { description: "With RATE_LIMITED: seconds to wait", schema: { type: "integer", minimum: 1 } };
+const RETRY_AFTER_HEADER: Json = { description: "With RATE_LIMITED or TOO_MANY_STREAMS: seconds to wait", schema: { type: "integer", minimum: 1 } };
 const UNAVAILABLE_RETRY_AFTER_HEADER: Json = { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } };
 
 /** Security requirement of each auth mode. */

@@ -353,3 +353,68 @@ describe("GET /api/leaderboard/stream", () => {
     expect(errorOf(unknown).code).toBe("NOT_FOUND");
   });
 });
+
+describe("GET /api/leaderboard/stream: streams per caller", () => {
+  // The test server's STREAMS_PER_CALLER is the default, 5; a slot lives max(3 heartbeats, 5 s) unless refreshed.
+  const CAP = 5;
+  const open = (headers: Record<string, string>) => openEventStream("/api/leaderboard/stream?board=global", { headers });
+  const refused = async (headers: Record<string, string>) => {
+    const res = await api("GET", "/api/leaderboard/stream?board=global", { headers });
+    expect(res.status).toBe(429);
+    expect(errorOf(res).code).toBe("TOO_MANY_STREAMS");
+    const retryAfter = Number(res.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(5);
+    return res;
+  };
+  // As behind the test server's two proxies: the client is the second entry from the right.
+  const from = (ip: string) => ({ "x-forwarded-for": `${ip}, 10.0.0.1` });
+  const someAddress = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+
+  it("a Bearer user holds at most 5: the 6th is 429 TOO_MANY_STREAMS with Retry-After; closing one frees its slot at once", async () => {
+    const a = await fan();
+    const held = await Promise.all(Array.from({ length: CAP }, () => open(a.auth)));
+    try {
+      expect(held.map((s) => s.res.status)).toEqual(Array(CAP).fill(200));
+      const res = await refused(a.auth);
+      expect(errorOf(res).message).toMatch(/at most 5/);
+      const another = await open((await fan()).auth); // another user has their own slots
+      held.push(another);
+      expect(another.res.status).toBe(200);
+
+      // A closed stream gives its slot back within moments, long before it would lapse.
+      held.shift()!.close();
+      const deadline = Date.now() + 2_000;
+      let next = await open(a.auth);
+      while (next.res.status !== 200 && Date.now() < deadline) {
+        next.close();
+        await new Promise((r) => setTimeout(r, 50));
+        next = await open(a.auth);
+      }
+      held.push(next);
+      expect(next.res.status).toBe(200);
+      await refused(a.auth); // full again: 4 old and the new one
+    } finally {
+      held.forEach((s) => s.close());
+    }
+  });
+
+  it("callers without a Bearer session, anonymous or with a session cookie, are capped per client address", async () => {
+    const [ip, other] = [someAddress(), `203.0.113.${Math.floor(Math.random() * 250) + 1}`];
+    const held = await Promise.all(Array.from({ length: CAP }, () => open(from(ip))));
+    try {
+      expect(held.map((s) => s.res.status)).toEqual(Array(CAP).fill(200));
+      await refused(from(ip));
+      const a = await fan();
+      await refused({ ...from(ip), cookie: `__session=${a.auth.authorization.slice(7)}` });
+      // A Bearer caller counts as their user, wherever they call from; another address has its own slots.
+      for (const headers of [{ ...from(ip), ...a.auth }, from(other)]) {
+        const s = await open(headers);
+        held.push(s);
+        expect(s.res.status).toBe(200);
+      }
+    } finally {
+      held.forEach((s) => s.close());
+    }
+  });
+});
