@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { pollResult } from "../polls/schemas";
 import { teamSummary } from "../teams/schemas";
 
 // Limits of a post (README "Locker room"), as Mastodon's validators set them where it has one.
@@ -174,17 +175,7 @@ export const post = z
         alt: z.string().nullable(),
       }),
     ),
-    poll: z
-      .object({
-        options: z.array(z.object({ title: z.string(), votesCount: z.number().int().nullable() })),
-        multiple: z.boolean(),
-        closesAt: isoDateTime,
-        closed: z.boolean(),
-        votersCount: z.number().int().nullable(),
-        ownVotes: z.array(z.number().int()).nullable(),
-      })
-      .nullable()
-      .meta({ description: "Counts are null until the caller voted or the poll closed (the author always sees them)." }),
+    poll: pollResult.nullable().meta({ description: "Counts are null until the caller voted or the poll closed (the author always sees them)." }),
     collectible: collectible.nullable(),
     lineup: lineup.nullable(),
     visibility: z.enum(["public", "private"]),

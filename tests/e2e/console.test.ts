@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
 import { createDb } from "../../lib/db/client";
 import { consoleSessionToken, launchBrowser, signedIn as signedInAs } from "./harness";
 
-// The staff console in real headless Chromium (Debian's, driven by playwright-core) against `next start`.
+// The staff console in real headless Chromium (Debian's, driven by playwright) against `next start`.
 
 const baseUrl = inject("baseUrl");
 const clerkUrl = inject("fixtures").clerk!.url!;

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
 import { inject } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
 import { CONSOLE_ORIGIN } from "./setup";

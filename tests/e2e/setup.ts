@@ -34,7 +34,7 @@ export default async function setup(project: TestProject) {
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The Chromium binary the e2e tests drive with playwright-core (tests/e2e/browser.ts). */
+    /** The Chromium binary the e2e tests drive with playwright (tests/e2e/browser.ts). */
     chromiumPath: string;
   }
 }
