@@ -60,17 +60,26 @@ export function policyLimits(policy: RateLimitPolicy): { tokens: number; window:
   return { tokens, window, windowMs, windowSeconds: Math.max(1, Math.round(windowMs / 1000)) };
 }
 
-/** The answer when no store can count (Redis down, slow or never chosen): let the request through, logged. */
-function failOpen(policy: RateLimitPolicy, error: unknown): RateLimitResult {
+/** The answer when the store cannot count (Redis down or slow, or never chosen): let the request through, logged. */
+function failOpen(policy: RateLimitPolicy, why: "timed out" | "unavailable", error?: unknown): RateLimitResult {
   const { tokens, windowSeconds } = policyLimits(policy);
-  log("warn", { msg: "rate limiter unavailable; failing open", policy, error: String(error) });
+  log("warn", { msg: `rate limiter ${why}; failing open`, policy, ...(error === undefined ? {} : { error: String(error) }) });
   return { allowed: true, limit: tokens, remaining: tokens, reset: Date.now(), windowSeconds, degraded: true };
 }
 
 /**
- * Fails open on purpose: when Redis is unreachable or slower than RATE_LIMIT_TIMEOUT_MS the request
- * proceeds (logged as degraded). Rate limits protect capacity; they must not take the API down with them.
- * Correctness rules (caps, idempotency) live in PostgreSQL and do not depend on Redis.
+ * The longest a limiter call waits for a Redis connection being made (at start-up, or again after Redis closed it)
+ * before RATE_LIMIT_TIMEOUT_MS starts: one connection attempt (createTcpRedis's connectTimeout). A Redis that is down
+ * is not waited for.
+ */
+export const MAX_WAIT_MS = 1_000;
+
+/**
+ * Fails open on purpose: when Redis is down, or takes longer than RATE_LIMIT_TIMEOUT_MS to answer, the request
+ * proceeds (logged as degraded). Rate limits protect capacity; they must not take the API down with them. Correctness
+ * rules (caps, idempotency) live in PostgreSQL and do not depend on Redis.
+ * The timeout counts from a ready connection (a call that finds it being made waits for it first): the first requests
+ * of a new process are counted, not let through.
  */
 export function createLimiter(policy: RateLimitPolicy, redis: ScriptRedis, { timeoutMs, prefix }: { timeoutMs: number; prefix: string }): Limiter {
   const { tokens, window, windowSeconds } = policyLimits(policy);
@@ -83,12 +92,12 @@ export function createLimiter(policy: RateLimitPolicy, redis: ScriptRedis, { tim
   });
   return async (identifier) => {
     try {
+      await redis.whenReady?.(MAX_WAIT_MS); // throws when Redis is down
       const r = await limiter.limit(identifier);
-      const degraded = r.reason === "timeout";
-      if (degraded) log("warn", { msg: "rate limiter timed out; failing open", policy });
-      return { allowed: r.success, limit: r.limit || tokens, remaining: r.remaining, reset: r.reset, windowSeconds, degraded };
+      if (r.reason === "timeout") return failOpen(policy, "timed out"); // its token may still be spent when the answer comes
+      return { allowed: r.success, limit: r.limit || tokens, remaining: r.remaining, reset: r.reset, windowSeconds, degraded: false };
     } catch (error) {
-      return failOpen(policy, error);
+      return failOpen(policy, "unavailable", error);
     }
   };
 }
@@ -149,6 +158,26 @@ export function createMemoryLimiter(policy: RateLimitPolicy, { now = Date.now }:
   };
 }
 
+/**
+ * Start-up (lib/startup.ts): connects the limiters' Redis and loads their script into it, so that the first requests
+ * of a new process each cost one EVALSHA on a ready connection instead of racing RATE_LIMIT_TIMEOUT_MS against the
+ * connection and the script's first EVAL (and failing open in a burst). Every policy runs the same sliding-window
+ * script: one call with rate 0 (it spends no token) loads it. Throws when Redis does not answer within `maxWaitMs`.
+ */
+export async function warmUpRateLimits(maxWaitMs: number): Promise<void> {
+  const backend = await redisBackend();
+  if (backend.kind === "memory") return;
+  const redis = scriptRedis(backend);
+  await redis.whenReady?.(maxWaitMs);
+  const limiter = new Ratelimit({
+    redis: redis as never,
+    limiter: Ratelimit.slidingWindow(1, "60 s"),
+    prefix: `${env().RATE_LIMIT_PREFIX}:warm-up`,
+    timeout: maxWaitMs,
+  });
+  if ((await limiter.limit("start-up", { rate: 0 })).reason === "timeout") throw new Error(`Redis did not answer within ${maxWaitMs} ms`);
+}
+
 const limiters = new Map<RateLimitPolicy, Limiter>();
 /** The policy's limiter over the store lib/redis/client.ts chose (decided once per process, at start-up or first use). */
 export function limiterFor(policy: RateLimitPolicy): Limiter {
@@ -168,7 +197,7 @@ export function limiterFor(policy: RateLimitPolicy): Limiter {
         )(identifier);
       } catch (error) {
         // No store could be chosen (production without Redis, normally stopped at start-up): fail open like a Redis outage.
-        return failOpen(policy, error);
+        return failOpen(policy, "unavailable", error);
       }
     };
     limiters.set(policy, limiter);
