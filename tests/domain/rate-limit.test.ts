@@ -115,6 +115,17 @@ describe.skipIf(!redisUp)(`rate limiter timeout${redisUp ? "" : `: skipped, no R
       relay.close();
     }
   });
+
+  it("counts only time the process waits: an answer that came while it was busy (as at a cold start) is taken", async () => {
+    const limit = createLimiter("earn", new TcpScriptRedis(live), { timeoutMs: 100, prefix: `t:${randomUUID()}` });
+    await awayFromWindowEdge();
+    await limit("u:busy"); // a ready connection, the script loaded
+    const pending = limit("u:busy");
+    await new Promise((r) => setImmediate(r)); // the call is under way
+    const until = performance.now() + 300;
+    while (performance.now() < until); // the process is busy (a new process loading a route's code)
+    expect(await pending).toMatchObject({ allowed: true, degraded: false, remaining: 28 });
+  });
 });
 
 describe("rate limiter failing open", () => {
