@@ -2,7 +2,9 @@ import pg from "pg";
 import { assertVerificationKey } from "./auth/tokens";
 import { env } from "./env";
 import { identityProvider } from "./identity/provider";
-import { redisAnswers, redisBackend } from "./redis/client";
+import { log } from "./http/log";
+import { warmUpRateLimits } from "./http/rate-limit";
+import { redisBackend } from "./redis/client";
 
 /**
  * Start-up checks (instrumentation.ts, Node.js runtime): a configuration error stops the process with a message
@@ -11,6 +13,7 @@ import { redisAnswers, redisBackend } from "./redis/client";
  *
  * In production nothing falls back silently: DATABASE_URL must be set and answer, and rate limits need REDIS_URL
  * (answering) or Upstash (or REDIS_BACKEND=memory, chosen explicitly). Elsewhere the store is chosen and logged here.
+ * The rate limiters' Redis is connected and their script loaded here, before the first request (warmUpRateLimits).
  */
 export async function checkStartup(): Promise<void> {
   try {
@@ -21,9 +24,11 @@ export async function checkStartup(): Promise<void> {
       await assertDatabase();
     }
     const backend = await redisBackend(); // throws in production when no store is configured
-    if (env().NODE_ENV === "production" && backend.kind === "tcp" && !(await redisAnswers(backend.url, 3_000))) {
-      throw new Error(`REDIS_URL: no Redis answers at ${safeUrl(backend.url)}`);
-    }
+    await warmUpRateLimits(3_000).catch((error) => {
+      if (env().NODE_ENV === "production" && backend.kind === "tcp") throw new Error(`REDIS_URL: no Redis answers at ${safeUrl(backend.url)}`);
+      // Elsewhere (and with Upstash) the server starts: limits fail open until Redis answers.
+      log("warn", { msg: "rate limiter: Redis not ready at start-up; failing open until it answers", error: String(error) });
+    });
   } catch (error) {
     console.error(`Refusing to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

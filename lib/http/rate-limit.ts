@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { Ratelimit } from "@upstash/ratelimit";
 import { z } from "zod";
 import { env } from "../env";
@@ -60,35 +61,71 @@ export function policyLimits(policy: RateLimitPolicy): { tokens: number; window:
   return { tokens, window, windowMs, windowSeconds: Math.max(1, Math.round(windowMs / 1000)) };
 }
 
-/** The answer when no store can count (Redis down, slow or never chosen): let the request through, logged. */
-function failOpen(policy: RateLimitPolicy, error: unknown): RateLimitResult {
+/** The answer when the store cannot count (Redis down or slow, or never chosen): let the request through, logged. */
+function failOpen(policy: RateLimitPolicy, why: "timed out" | "unavailable", error?: unknown): RateLimitResult {
   const { tokens, windowSeconds } = policyLimits(policy);
-  log("warn", { msg: "rate limiter unavailable; failing open", policy, error: String(error) });
+  log("warn", { msg: `rate limiter ${why}; failing open`, policy, ...(error === undefined ? {} : { error: String(error) }) });
   return { allowed: true, limit: tokens, remaining: tokens, reset: Date.now(), windowSeconds, degraded: true };
 }
 
 /**
- * Fails open on purpose: when Redis is unreachable or slower than RATE_LIMIT_TIMEOUT_MS the request
- * proceeds (logged as degraded). Rate limits protect capacity; they must not take the API down with them.
- * Correctness rules (caps, idempotency) live in PostgreSQL and do not depend on Redis.
+ * The longest a limiter call holds a request beyond RATE_LIMIT_TIMEOUT_MS: for a Redis connection being made (at
+ * start-up, or again after Redis closed it), and for an answer that came while this process was busy (answerWithin).
+ * One connection attempt, one command (createTcpRedis's connectTimeout and commandTimeout). A Redis that is down is
+ * not waited for.
+ */
+export const MAX_WAIT_MS = 1_000;
+
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * `answer`, or TIMED_OUT when Redis has not given it after `timeoutMs` of waiting. Only time this process spends
+ * waiting (its event loop idle) counts, not time it spends busy: a new process loading its routes' code for its first
+ * requests is busy for hundreds of ms, while the command waits to be sent or its answer to be read, and a plain timer
+ * would fire first. Busy or not, the wait ends after MAX_WAIT_MS (or `timeoutMs` when longer).
+ */
+function answerWithin<T>(answer: Promise<T>, timeoutMs: number): Promise<T | typeof TIMED_OUT> {
+  const since = performance.eventLoopUtilization();
+  const deadline = performance.now() + Math.max(timeoutMs, MAX_WAIT_MS);
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout;
+    const wait = (ms: number) => {
+      timer = setTimeout(() => {
+        const waited = performance.eventLoopUtilization(since).idle;
+        if (waited >= timeoutMs || performance.now() >= deadline) resolve(TIMED_OUT);
+        else wait(Math.min(timeoutMs - waited, deadline - performance.now()));
+      }, ms);
+    };
+    wait(timeoutMs);
+    answer.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
+/**
+ * Fails open on purpose: when Redis is down, or takes longer than RATE_LIMIT_TIMEOUT_MS to answer, the request
+ * proceeds (logged as degraded). Rate limits protect capacity; they must not take the API down with them. Correctness
+ * rules (caps, idempotency) live in PostgreSQL and do not depend on Redis.
+ * The timeout counts from a ready connection (a call that finds it being made waits for it first) and only while the
+ * process waits (answerWithin): the first requests of a new process are counted, not let through.
  */
 export function createLimiter(policy: RateLimitPolicy, redis: ScriptRedis, { timeoutMs, prefix }: { timeoutMs: number; prefix: string }): Limiter {
   const { tokens, window, windowSeconds } = policyLimits(policy);
+  // timeout 0: the library's own timer (a plain setTimeout) is off; answerWithin times the call.
   const limiter = new Ratelimit({
     redis: redis as never,
     limiter: Ratelimit.slidingWindow(tokens, window),
     prefix: `${prefix}:${policy}`,
-    timeout: timeoutMs,
+    timeout: 0,
     analytics: false,
   });
   return async (identifier) => {
     try {
-      const r = await limiter.limit(identifier);
-      const degraded = r.reason === "timeout";
-      if (degraded) log("warn", { msg: "rate limiter timed out; failing open", policy });
-      return { allowed: r.success, limit: r.limit || tokens, remaining: r.remaining, reset: r.reset, windowSeconds, degraded };
+      await redis.whenReady?.(MAX_WAIT_MS); // throws when Redis is down
+      const r = await answerWithin(limiter.limit(identifier), timeoutMs);
+      if (r === TIMED_OUT) return failOpen(policy, "timed out"); // its token may still be spent when the answer comes
+      return { allowed: r.success, limit: r.limit || tokens, remaining: r.remaining, reset: r.reset, windowSeconds, degraded: false };
     } catch (error) {
-      return failOpen(policy, error);
+      return failOpen(policy, "unavailable", error);
     }
   };
 }
@@ -149,6 +186,26 @@ export function createMemoryLimiter(policy: RateLimitPolicy, { now = Date.now }:
   };
 }
 
+/**
+ * Start-up (lib/startup.ts): connects the limiters' Redis and loads their script into it, so that the first requests
+ * of a new process each cost one EVALSHA on a ready connection instead of racing RATE_LIMIT_TIMEOUT_MS against the
+ * connection and the script's first EVAL (and failing open in a burst). Every policy runs the same sliding-window
+ * script: one call with rate 0 (it spends no token) loads it. Throws when Redis does not answer within `maxWaitMs`.
+ */
+export async function warmUpRateLimits(maxWaitMs: number): Promise<void> {
+  const backend = await redisBackend();
+  if (backend.kind === "memory") return;
+  const redis = scriptRedis(backend);
+  await redis.whenReady?.(maxWaitMs);
+  const limiter = new Ratelimit({
+    redis: redis as never,
+    limiter: Ratelimit.slidingWindow(1, "60 s"),
+    prefix: `${env().RATE_LIMIT_PREFIX}:warm-up`,
+    timeout: maxWaitMs,
+  });
+  if ((await limiter.limit("start-up", { rate: 0 })).reason === "timeout") throw new Error(`Redis did not answer within ${maxWaitMs} ms`);
+}
+
 const limiters = new Map<RateLimitPolicy, Limiter>();
 /** The policy's limiter over the store lib/redis/client.ts chose (decided once per process, at start-up or first use). */
 export function limiterFor(policy: RateLimitPolicy): Limiter {
@@ -168,7 +225,7 @@ export function limiterFor(policy: RateLimitPolicy): Limiter {
         )(identifier);
       } catch (error) {
         // No store could be chosen (production without Redis, normally stopped at start-up): fail open like a Redis outage.
-        return failOpen(policy, error);
+        return failOpen(policy, "unavailable", error);
       }
     };
     limiters.set(policy, limiter);

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { Redis as IORedis } from "ioredis";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { DEFAULT_REDIS_URL, env } from "../env";
@@ -13,15 +14,43 @@ export interface ScriptRedis {
   eval<T = unknown>(script: string, keys: string[], args: unknown[]): Promise<T>;
   get<T = unknown>(key: string): Promise<T | null>;
   set(key: string, value: unknown, opts?: { px?: number; ex?: number }): Promise<unknown>;
+  ping(): Promise<unknown>;
+  /** TCP only (a REST client has no connection to wait for): see TcpScriptRedis.whenReady. */
+  whenReady?(maxWaitMs: number): Promise<void>;
 }
 
 // Upstash's scripts start with a shebang whose flag plain Redis rejects; the scripts do not need it.
 const SHEBANG = /^#!lua[^\n]*\n/;
 
+/** The ScriptRedis of a TCP connection. Wrap the client as it is created: whenReady learns from its connection errors. */
 export class TcpScriptRedis implements ScriptRedis {
   // Library hash (sha1 of the original script) → script as we send it.
   private scripts = new Map<string, { body: string; sha: string }>();
-  constructor(readonly client: IORedis) {}
+  /** Why the last connection attempt failed, until one succeeds: Redis is down. */
+  private lastError: Error | undefined;
+  constructor(readonly client: IORedis) {
+    client.on("error", (error: Error) => (this.lastError = error));
+    client.on("ready", () => (this.lastError = undefined));
+    // Every caller waiting in whenReady listens until its wait ends (at most its maxWaitMs): a burst adds many
+    // listeners for a moment, none stays.
+    client.setMaxListeners(0);
+  }
+
+  /**
+   * Resolves when the connection can take commands: at once when it is ready, else when the connection attempt under
+   * way succeeds, waiting at most `maxWaitMs`. Rejects without waiting when Redis is down (the last attempt failed and
+   * none succeeded since), and when the attempt fails or takes longer.
+   */
+  async whenReady(maxWaitMs: number): Promise<void> {
+    if (this.client.status === "ready") return;
+    if (this.lastError) throw new Error(`Redis is down (${this.lastError.message})`);
+    try {
+      await once(this.client, "ready", { signal: AbortSignal.timeout(maxWaitMs) }); // rejects on an "error" event too
+    } catch (error) {
+      const reason = error instanceof Error && error.name !== "AbortError" ? error.message : `not connected after ${maxWaitMs} ms`;
+      throw new Error(`Redis is down (${reason})`);
+    }
+  }
 
   async evalsha<T>(sha: string, keys: string[], args: unknown[]): Promise<T> {
     const script = this.scripts.get(sha);
@@ -39,6 +68,10 @@ export class TcpScriptRedis implements ScriptRedis {
     const libHash = createHash("sha1").update(script).digest("hex");
     this.scripts.set(libHash, { body, sha: createHash("sha1").update(body).digest("hex") });
     return (await this.client.eval(body, keys.length, ...keys, ...args.map(String))) as T;
+  }
+
+  ping(): Promise<unknown> {
+    return this.client.ping();
   }
 
   async get<T>(key: string): Promise<T | null> {
@@ -149,7 +182,11 @@ export async function redisAnswers(url: string, timeoutMs = 500): Promise<boolea
   }
 }
 
-/** The script client of a Redis backend (Upstash's REST client, or the TCP adapter); not for `memory`. */
+/**
+ * The script client of a Redis backend (Upstash's REST client, or the TCP adapter); not for `memory`. One per process
+ * (on globalThis), made by whichever bundle asks first: the start-up (instrumentation.ts) or a route. Each bundle has
+ * its own copy of this module's classes, so callers use the ScriptRedis interface, never `instanceof`.
+ */
 export function scriptRedis(backend: Exclude<RedisBackend, { kind: "memory" }>): ScriptRedis {
   if (g.__scriptRedis) return g.__scriptRedis;
   const e = env();
@@ -179,7 +216,5 @@ export async function rateLimitBackend(): Promise<"upstash" | "redis" | "memory"
 export async function pingRateLimitStore(): Promise<void> {
   const backend = await redisBackend();
   if (backend.kind === "memory") return;
-  const redis = scriptRedis(backend);
-  if (redis instanceof TcpScriptRedis) await redis.client.ping();
-  else await (redis as unknown as UpstashRedis).ping();
+  await scriptRedis(backend).ping();
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import net from "node:net";
 import { afterAll, describe, expect, inject, it, vi } from "vitest";
 import { z } from "zod";
 
@@ -22,6 +23,7 @@ const redisUp = await redisAnswers(redisUrl, 1_000);
 if (!redisUp) console.warn(`rate-limit.test.ts: no Redis answers at ${redisUrl}; skipping the Redis limiter tests (the in-process store's run)`);
 const live = createTcpRedis(redisUrl);
 const dead = createTcpRedis("redis://127.0.0.1:1");
+const deadRedis = new TcpScriptRedis(dead); // wrapped as it is created, like the server's: it sees every failed attempt
 afterAll(() => {
   live.disconnect();
   dead.disconnect();
@@ -74,13 +76,73 @@ describe("rate limiter, in-process store (no Redis configured or reachable)", ()
   });
 });
 
+/** A TCP relay to Redis that holds each new connection `delayMs` before passing it on: a connection being made. */
+async function slowRelay(target: URL, delayMs: number) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on("error", () => {});
+    setTimeout(() => {
+      const upstream = net.connect(Number(target.port || 6379), target.hostname);
+      sockets.add(upstream);
+      upstream.on("error", () => client.destroy());
+      client.pipe(upstream).pipe(client);
+      client.on("close", () => upstream.destroy());
+    }, delayMs);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+describe.skipIf(!redisUp)(`rate limiter timeout${redisUp ? "" : `: skipped, no Redis answers at ${redisUrl}`}`, () => {
+  it("counts from a ready connection: a burst on a client still connecting (300 ms) gets exactly the budget, none failing open", async () => {
+    const relay = await slowRelay(new URL(redisUrl), 300);
+    const client = createTcpRedis(relay.url);
+    try {
+      const limit = createLimiter("ugc", new TcpScriptRedis(client), { timeoutMs: 200, prefix: `t:${randomUUID()}` }); // 20 / 60 s
+      await awayFromWindowEdge();
+      const results = await Promise.all(Array.from({ length: 40 }, () => limit("u:cold")));
+      expect(results.filter((r) => r.degraded)).toHaveLength(0);
+      expect(results.filter((r) => r.allowed)).toHaveLength(20);
+    } finally {
+      client.disconnect();
+      relay.close();
+    }
+  });
+
+  it("counts only time the process waits: an answer that came while it was busy (as at a cold start) is taken", async () => {
+    const limit = createLimiter("earn", new TcpScriptRedis(live), { timeoutMs: 100, prefix: `t:${randomUUID()}` });
+    await awayFromWindowEdge();
+    await limit("u:busy"); // a ready connection, the script loaded
+    const pending = limit("u:busy");
+    await new Promise((r) => setImmediate(r)); // the call is under way
+    const until = performance.now() + 300;
+    while (performance.now() < until); // the process is busy (a new process loading a route's code)
+    expect(await pending).toMatchObject({ allowed: true, degraded: false, remaining: 28 });
+  });
+});
+
 describe("rate limiter failing open", () => {
   it("fails open, quickly, when Redis is unreachable", async () => {
-    const limit = createLimiter("write", new TcpScriptRedis(dead), { timeoutMs: 200, prefix: `t:${randomUUID()}` });
+    const limit = createLimiter("write", deadRedis, { timeoutMs: 200, prefix: `t:${randomUUID()}` });
     const started = Date.now();
     const r = await limit("u:anyone");
     expect(r).toMatchObject({ allowed: true, degraded: true });
     expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it("does not wait for a Redis that is down: neither for its connection (1 s) nor for the timeout", async () => {
+    const limit = createLimiter("write", deadRedis, { timeoutMs: 5_000, prefix: `t:${randomUUID()}` });
+    const started = Date.now();
+    const results = await Promise.all(Array.from({ length: 10 }, () => limit("u:anyone")));
+    expect(results.every((r) => r.allowed && r.degraded)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(500);
   });
 });
 
