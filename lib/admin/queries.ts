@@ -115,14 +115,14 @@ export async function listConsoleQuests(db: Db) {
     }),
     db.quest.count(),
   ]);
-  return { quests, total };
+  return { quests: quests.map((q) => ({ ...q, repReward: Number(q.repReward) })), total };
 }
 
 /** One quest with its whole question bank (answers included), newest question first. */
 export async function consoleQuest(db: Db, questId: string) {
   const id = teamIdSchema.safeParse(questId);
   if (!id.success) return null;
-  return db.quest.findUnique({
+  const quest = await db.quest.findUnique({
     where: { id: id.data },
     include: {
       team: { select: { id: true, name: true } },
@@ -130,6 +130,7 @@ export async function consoleQuest(db: Db, questId: string) {
       questions: { orderBy: [{ active: "desc" }, { createdAt: "desc" }, { id: "asc" }] },
     },
   });
+  return quest && { ...quest, repReward: Number(quest.repReward) };
 }
 
 /** Live teams for the quest form's team picker. */
@@ -142,11 +143,12 @@ export function passOptions(db: Db) {
 }
 
 /** Every reward (active first) with how many times it was redeemed or claimed. */
-export function listConsoleRewards(db: Db) {
-  return db.reward.findMany({
+export async function listConsoleRewards(db: Db) {
+  const rewards = await db.reward.findMany({
     orderBy: [{ active: "desc" }, { kind: "asc" }, { costRep: "asc" }, { id: "asc" }],
     include: { _count: { select: { claims: true } } },
   });
+  return rewards.map((r) => ({ ...r, costRep: Number(r.costRep) }));
 }
 
 export const CONSOLE_LEDGER_LIMIT = 200;
@@ -161,16 +163,21 @@ export async function consoleLedger(db: Db, userId: string) {
     select: { id: true, externalId: true, handle: true, displayName: true, repBalance: true },
   });
   if (!user) return null;
-  const [entries, total] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.repEntry.findMany({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: CONSOLE_LEDGER_LIMIT }),
     db.repEntry.count({ where: { userId } }),
   ]);
+  const entries = rows.map((e) => ({ ...e, amount: Number(e.amount) }));
   const reversals = new Map(entries.filter((e) => e.earnKind === "reversal" && e.targetId).map((e) => [e.targetId!, e]));
   const missing = entries.filter((e) => e.amount > 0 && !reversals.has(e.id)).map((e) => `reversal:${e.id}`);
   // Reversals older than the page shown (rare): one more read for the credits on it.
   if (missing.length) {
     const older = await db.repEntry.findMany({ where: { userId, grantKey: { in: missing } } });
-    for (const e of older) if (e.targetId) reversals.set(e.targetId, e);
+    for (const e of older) if (e.targetId) reversals.set(e.targetId, { ...e, amount: Number(e.amount) });
   }
-  return { user, total, entries: entries.map((e) => ({ ...e, reversedBy: reversals.get(e.id) ?? null })) };
+  return {
+    user: { ...user, repBalance: Number(user.repBalance) },
+    total,
+    entries: entries.map((e) => ({ ...e, reversedBy: reversals.get(e.id) ?? null })),
+  };
 }

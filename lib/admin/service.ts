@@ -227,19 +227,20 @@ export async function reverseEntry(db: Db, actor: string, userId: string, entryI
     if (!(await lockUser(tx, userId))) throw new ConsoleRefusal("missing");
     const entry = await tx.repEntry.findFirst({ where: { id: entryId, userId } });
     if (!entry) throw new ConsoleRefusal("missing");
-    if (entry.amount <= 0 || entry.earnKind === "reversal") throw new ConsoleRefusal("not_credit");
+    const amount = Number(entry.amount);
+    if (amount <= 0 || entry.earnKind === "reversal") throw new ConsoleRefusal("not_credit");
     const grantKey = `reversal:${entry.id}`;
     if (await tx.repEntry.findUnique({ where: { userId_grantKey: { userId, grantKey } }, select: { id: true } })) throw new ConsoleRefusal("already");
     const taken = await debit(tx, userId, {
       earnKind: "reversal",
-      amount: entry.amount,
+      amount,
       source: entry.source,
       reason: `Reversed: ${reason}`,
       grantKey,
       targetId: entry.id,
     });
     if (!taken) throw new ConsoleRefusal("balance");
-    log("info", { msg: "rep entry reversed", actor, user: userId, entry: entry.id, amount: entry.amount, reversal: taken.entry.id });
+    log("info", { msg: "rep entry reversed", actor, user: userId, entry: entry.id, amount, reversal: taken.entry.id });
     return { reversal: taken.entry, balance: taken.balance };
   }, txOptions());
   // A console action is not an API request: it moves the fan's leaderboard entries itself.

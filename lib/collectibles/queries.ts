@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
-import { raw, type RawDb } from "../db/raw";
+import { int8, raw, type Int8, type RawDb } from "../db/raw";
 
 // Cards (the catalog), collectibles (serial-numbered copies with an owner) and their owner history.
 
@@ -98,14 +98,15 @@ export interface TransferRow {
 }
 
 /** A collectible's owner history, oldest first (its first owner, then each change), at most `take`. */
-export function historyOf(db: RawDb | DbTx, collectibleId: string, take: number) {
-  return raw(db).$queryRaw<TransferRow[]>`
+export async function historyOf(db: RawDb | DbTx, collectibleId: string, take: number) {
+  const rows = await raw(db).$queryRaw<Int8<TransferRow, "price">[]>`
     SELECT t.id::text AS id, t.from_user_id::text AS "fromUserId", t.to_user_id::text AS "toUserId", u.handle AS "toHandle",
            u.display_name AS "toDisplayName", t.reason, t.reference_id AS "referenceId", t.price, t.created_at AS "createdAt"
     FROM collectible_transfers t LEFT JOIN users u ON u.id = t.to_user_id
     WHERE t.collectible_id = ${collectibleId}::uuid
     ORDER BY t.id
     LIMIT ${take}`;
+  return rows.map((r) => int8(r, ["price"]));
 }
 
 /** Takes the next serial of a card's edition: none when the edition is sold out. */

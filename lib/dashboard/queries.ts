@@ -5,7 +5,7 @@ import { todaysQuestsColumns, todaysQuestsFrom, type TodaysQuestsAt, type Todays
 import { groupCommitPer, inItemOrder } from "../db/batch";
 import { toStreak } from "../quests/service";
 import { utcDayStart } from "../time";
-import { raw } from "../db/raw";
+import { int8, raw, type Int8 } from "../db/raw";
 
 export interface RepTotalsRow {
   balance: number;
@@ -19,6 +19,7 @@ export interface RepTotalsRow {
   spent: number;
 }
 
+const REP_INT8 = ["balance", "fanAmp", "club", "playerAmp", "serviceDirect", "spent"] as const;
 const repAndStreakSql = (userId: string | Prisma.Sql) => Prisma.sql`
     SELECT u.rep_balance AS balance, st.current AS "streakCurrent", st.longest AS "streakLongest", st.last_day AS "streakLastDay",
            u.rep_earned_fan_amp AS "fanAmp", u.rep_earned_club AS club, u.rep_earned_player_amp AS "playerAmp",
@@ -44,8 +45,8 @@ function toRepAndStreak(row: RepTotalsRow | undefined, now: Date) {
  * spent (reward redemptions), so earned − spent = balance.
  */
 export async function repAndStreak(db: DbTx, userId: string, now: Date) {
-  const [row] = await raw(db).$queryRaw<RepTotalsRow[]>`${repAndStreakSql(userId)}`;
-  return toRepAndStreak(row, now);
+  const [row] = await raw(db).$queryRaw<Int8<RepTotalsRow, (typeof REP_INT8)[number]>[]>`${repAndStreakSql(userId)}`;
+  return toRepAndStreak(row && int8(row, REP_INT8), now);
 }
 
 /**

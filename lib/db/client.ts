@@ -61,7 +61,8 @@ export const pool: pg.Pool = g.__pool ?? (g.__pool = createAppPool());
 export const db: PrismaClient = g.__db ?? (g.__db = new PrismaClient({ adapter: new PrismaPg(pool, adapterOptions) }));
 
 // Values as Prisma's raw queries give them (tests/db/direct.test.ts compares the two): int8 as bigint, numeric as
-// Decimal, date and timestamp as UTC instants; the other types as pg parses them (json parsed, enums as text).
+// Decimal, date and timestamp as UTC instants; the other types as pg parses them (json parsed, enums as text). Money
+// and Rep (int8) become numbers in the query functions that read them, on either path (lib/db/raw.ts: int8).
 const utcTimestamp = (s: string) => new Date(`${s.replace(" ", "T")}Z`);
 const utcDate = (s: string) => new Date(`${s}T00:00:00Z`);
 const decimal = (s: string) => new Prisma.Decimal(s);

@@ -12,6 +12,26 @@ export interface RawDb {
   $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
 }
 
+// Where int8 becomes a number. Money and Rep columns are int8 (bigint in JS, from Prisma's models and from raw SQL on
+// either path); the domain and JSON keep them as plain numbers, exact below 2^53 (wallets stop at WALLET_BALANCE_MAX,
+// 10^15, and every money input is bounded). The data layer converts, once, where a value is read: a query function
+// types those columns `bigint` in its row (Int8<Row, keys>) and returns int8(row, keys); a Prisma model read converts
+// in its serializer with Number(). Sums of int8 are numeric: cast them ::int8. JSON built in SQL needs nothing.
+
+/** `Row` as the database returns it: its int8 columns `K` as bigint (nullable ones as bigint | null). */
+export type Int8<Row, K extends keyof Row> = { [P in keyof Row]: P extends K ? (null extends Row[P] ? bigint | null : bigint) : Row[P] };
+
+type Num<T> = T extends bigint ? number : T;
+/** `Row` with its columns `K` as numbers where they were bigint. */
+export type Numbers<Row, K extends keyof Row> = { [P in keyof Row]: P extends K ? Num<Row[P]> : Row[P] };
+
+/** The row with its int8 columns `keys` as numbers (converted in place: rows are the driver's fresh objects). */
+export function int8<Row, K extends keyof Row>(row: Row, keys: readonly K[]): Numbers<Row, K> {
+  const r = row as Record<K, unknown>;
+  for (const k of keys) if (r[k] !== null) r[k] = Number(r[k]);
+  return row as Numbers<Row, K>;
+}
+
 type Transaction = <T>(work: (tx: RawDb) => Promise<T>) => Promise<T>;
 let app: { client: unknown; direct: RawDb; transaction: Transaction } | undefined;
 

@@ -165,7 +165,8 @@ interface RatingWritten {
   createdAt: Date | null;
   updatedAt: Date | null;
   created: boolean | null;
-  balance: number | null;
+  /** int8, only compared with null: never read as a number. */
+  balance: bigint | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { raw } from "../db/raw";
+import { int8, raw, type Int8 } from "../db/raw";
 import { REP_EARNED, SPENDING_KINDS } from "../rep/grants";
 import type { Season } from "./seasons";
 
@@ -22,11 +22,11 @@ export interface FanScores {
 }
 
 /** The all-time and `season` points of each of `userIds`, with the teams they joined: one statement. */
-export function fanScores(db: DbTx, userIds: string[], season: Season) {
-  return raw(db).$queryRaw<FanScores[]>`
-    SELECT u.id::text AS "userId", GREATEST(0, ${REP_EARNED})::int AS points,
+export async function fanScores(db: DbTx, userIds: string[], season: Season) {
+  const rows = await raw(db).$queryRaw<Int8<FanScores, "points" | "seasonPoints">[]>`
+    SELECT u.id::text AS "userId", GREATEST(0, ${REP_EARNED}) AS points,
            (SELECT max(e.created_at) FROM rep_entries e WHERE e.user_id = u.id AND ${EARNING}) AS "reachedAt",
-           COALESCE(s.points, 0)::int AS "seasonPoints", s.reached AS "seasonReachedAt",
+           COALESCE(s.points, 0)::int8 AS "seasonPoints", s.reached AS "seasonReachedAt",
            ARRAY(SELECT m.team_id FROM team_members m JOIN teams t ON t.id = m.team_id AND t.archived_at IS NULL WHERE m.user_id = u.id) AS teams
     FROM users u
     LEFT JOIN LATERAL (
@@ -34,6 +34,7 @@ export function fanScores(db: DbTx, userIds: string[], season: Season) {
       WHERE e.user_id = u.id AND ${inSeason(season)} AND ${EARNING}
     ) s ON true
     WHERE u.id = ANY(${userIds}::uuid[])`;
+  return rows.map((r) => int8(r, ["points", "seasonPoints"]));
 }
 
 export interface BoardRow {
@@ -46,15 +47,16 @@ export interface BoardRow {
  * A page of every fan's points in a period, from the ledger alone (the rebuild and the drift check), by user id
  * after `afterUserId`. `season` null: all time. Fans with no earning entry in the period are not on it.
  */
-export function ledgerScores(db: DbTx, season: Season | null, afterUserId: string | null, limit: number) {
+export async function ledgerScores(db: DbTx, season: Season | null, afterUserId: string | null, limit: number) {
   const window = season ? Prisma.sql`AND ${inSeason(season)}` : Prisma.empty;
-  return raw(db).$queryRaw<BoardRow[]>`
-    SELECT e.user_id::text AS "userId", GREATEST(0, sum(e.amount))::int AS points, max(e.created_at) AS "reachedAt"
+  const rows = await raw(db).$queryRaw<Int8<BoardRow, "points">[]>`
+    SELECT e.user_id::text AS "userId", GREATEST(0, sum(e.amount))::int8 AS points, max(e.created_at) AS "reachedAt"
     FROM rep_entries e
     WHERE ${EARNING} ${window} AND (${afterUserId}::uuid IS NULL OR e.user_id > ${afterUserId}::uuid)
     GROUP BY e.user_id
     ORDER BY e.user_id
     LIMIT ${limit}`;
+  return rows.map((r) => int8(r, ["points"]));
 }
 
 /** Every live team's members, by team: team boards list them whatever their points. */
@@ -133,7 +135,7 @@ export async function closeSeason(db: DbTx, s: Season, now: Date, top: { global:
       INSERT INTO leaderboard_season_closings (season_id, closed_at) VALUES (${s.id}, ${now}::timestamptz)
       ON CONFLICT DO NOTHING RETURNING season_id
     ), scored AS (
-      SELECT e.user_id, GREATEST(0, sum(e.amount))::int AS points, max(e.created_at) AS reached_at FROM rep_entries e
+      SELECT e.user_id, GREATEST(0, sum(e.amount))::int8 AS points, max(e.created_at) AS reached_at FROM rep_entries e
       WHERE ${inSeason(s)} AND ${EARNING}
       GROUP BY e.user_id
     ), boards AS (
@@ -172,10 +174,11 @@ export interface WinnerRow {
 }
 
 /** The winners of `seasonIds` on `board`, newest season first, then by rank. */
-export function winnersOf(db: DbTx, board: string, seasonIds: string[]): Promise<WinnerRow[]> {
-  if (!seasonIds.length) return Promise.resolve([]);
-  return raw(db).$queryRaw<WinnerRow[]>`
+export async function winnersOf(db: DbTx, board: string, seasonIds: string[]): Promise<WinnerRow[]> {
+  if (!seasonIds.length) return [];
+  const rows = await raw(db).$queryRaw<Int8<WinnerRow, "points">[]>`
     SELECT season_id AS "seasonId", rank, points, reached_at AS "reachedAt", user_id::text AS "userId" FROM leaderboard_winners
     WHERE board = ${board} AND season_id = ANY(${seasonIds}::text[])
     ORDER BY season_id DESC, rank, reached_at, user_id`;
+  return rows.map((r) => int8(r, ["points"]));
 }

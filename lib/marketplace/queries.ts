@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
-import { raw, type RawDb } from "../db/raw";
+import { int8, raw, type Int8, type RawDb } from "../db/raw";
 import { CARD_COLUMNS, type CollectibleRow, type Rarity } from "../collectibles/queries";
 
 // The marketplace's statements: listings (fixed price and auctions) with bids, offers, carts and the wishlist.
@@ -34,6 +34,10 @@ export interface ListingRow extends CollectibleRow {
   refundedAt: Date | null;
 }
 
+const LISTING_INT8 = ["price", "startingPrice", "reservePrice", "minIncrement", "salePrice", "fee"] as const;
+type ListingDbRow = Int8<ListingRow, (typeof LISTING_INT8)[number]>;
+const toListingRow = (r: ListingDbRow) => int8(r, LISTING_INT8);
+
 const LISTING = Prisma.sql`
   SELECT l.id::text AS "listingId", l.seller_id::text AS "sellerId", s.handle AS "sellerHandle", s.display_name AS "sellerDisplayName",
          l.kind::text AS "listingKind", l.status::text AS status, l.currency::text AS currency, l.price, l.starting_price AS "startingPrice",
@@ -62,7 +66,7 @@ export interface ListingFilter {
 }
 
 /** A page of listings: newest first (keyset on id) or cheapest first (keyset on price, id). */
-export function listingsPage(db: RawDb | DbTx, f: ListingFilter) {
+export async function listingsPage(db: RawDb | DbTx, f: ListingFilter) {
   const where = [Prisma.sql`l.status = ${f.status}::"ListingStatus"`];
   if (f.kind) where.push(Prisma.sql`l.kind = ${f.kind}::"ListingKind"`);
   if (f.teamId) where.push(Prisma.sql`l.team_id = ${f.teamId}`);
@@ -74,16 +78,18 @@ export function listingsPage(db: RawDb | DbTx, f: ListingFilter) {
   if (f.after && "price" in f.after) where.push(Prisma.sql`(l.price, l.id) > (${f.after.price}, ${f.after.id}::uuid)`);
   else if (f.after) where.push(Prisma.sql`l.id < ${f.after.id}::uuid`);
   const order = f.sort === "price" ? Prisma.sql`l.price, l.id` : Prisma.sql`l.id DESC`;
-  return raw(db).$queryRaw<ListingRow[]>`${LISTING} WHERE ${Prisma.join(where, " AND ")} ORDER BY ${order} LIMIT ${f.take}`;
+  const rows = await raw(db).$queryRaw<ListingDbRow[]>`${LISTING} WHERE ${Prisma.join(where, " AND ")} ORDER BY ${order} LIMIT ${f.take}`;
+  return rows.map(toListingRow);
 }
 
 export async function listingById(db: RawDb | DbTx, id: string): Promise<ListingRow | undefined> {
-  const [row] = await raw(db).$queryRaw<ListingRow[]>`${LISTING} WHERE l.id = ${id}::uuid`;
-  return row;
+  const [row] = await raw(db).$queryRaw<ListingDbRow[]>`${LISTING} WHERE l.id = ${id}::uuid`;
+  return row && toListingRow(row);
 }
 
-export function listingsByIds(db: RawDb | DbTx, ids: string[]) {
-  return raw(db).$queryRaw<ListingRow[]>`${LISTING} WHERE l.id = ANY(${ids}::uuid[])`;
+export async function listingsByIds(db: RawDb | DbTx, ids: string[]) {
+  const rows = await raw(db).$queryRaw<ListingDbRow[]>`${LISTING} WHERE l.id = ANY(${ids}::uuid[])`;
+  return rows.map(toListingRow);
 }
 
 /** The listing's deciding columns, locked for the rest of the transaction. */
@@ -105,14 +111,16 @@ export interface LockedListing {
   bidCount: number;
 }
 
+const LOCKED_INT8 = ["price", "reservePrice", "minIncrement", "startingPrice"] as const;
+
 export async function lockListing(tx: DbTx, id: string): Promise<LockedListing | undefined> {
-  const [row] = await tx.$queryRaw<LockedListing[]>`
+  const [row] = await tx.$queryRaw<Int8<LockedListing, (typeof LOCKED_INT8)[number]>[]>`
     SELECT id::text AS id, seller_id::text AS "sellerId", collectible_id::text AS "collectibleId", kind::text AS kind, status::text AS status,
            price, currency::text AS currency, reserve_price AS "reservePrice", min_increment AS "minIncrement", starting_price AS "startingPrice",
            ends_at AS "endsAt", ends_at IS NOT NULL AND ends_at <= now() AS ended, top_bid_id::text AS "topBidId",
            top_bidder_id::text AS "topBidderId", bid_count AS "bidCount"
     FROM listings WHERE id = ${id}::uuid FOR UPDATE`;
-  return row;
+  return row && int8(row, LOCKED_INT8);
 }
 
 /** Locks the active listing of a collectible, if any. */
@@ -158,10 +166,10 @@ export const setListingPrice = (tx: DbTx, id: string, price: number) => tx.$exec
 
 /** Marks a sale refunded, once: the sale's buyer, price and fee, or none when it is not a sale or was refunded. */
 export async function markRefunded(tx: DbTx, id: string) {
-  const [row] = await tx.$queryRaw<{ buyerId: string; salePrice: number; fee: number }[]>`
+  const [row] = await tx.$queryRaw<{ buyerId: string; salePrice: bigint; fee: bigint }[]>`
     UPDATE listings SET refunded_at = now() WHERE id = ${id}::uuid AND status = 'sold' AND refunded_at IS NULL
     RETURNING buyer_id::text AS "buyerId", sale_price AS "salePrice", fee`;
-  return row;
+  return row && int8(row, ["salePrice", "fee"]);
 }
 
 /** Closes an active listing: sold (to a buyer, at a price, with the fee), cancelled or expired. */
@@ -187,9 +195,9 @@ export async function insertBid(tx: DbTx, b: { id: string; listingId: string; bi
 
 /** Marks a bid's held funds as given back; its amount and bidder. */
 export async function releaseBid(tx: DbTx, bidId: string): Promise<{ bidderId: string; amount: number } | undefined> {
-  const [row] = await tx.$queryRaw<{ bidderId: string; amount: number }[]>`
+  const [row] = await tx.$queryRaw<{ bidderId: string; amount: bigint }[]>`
     UPDATE bids SET released_at = now() WHERE id = ${bidId}::uuid AND released_at IS NULL RETURNING bidder_id::text AS "bidderId", amount`;
-  return row;
+  return row && int8(row, ["amount"]);
 }
 
 export interface BidRow {
@@ -200,13 +208,14 @@ export interface BidRow {
   createdAt: Date;
 }
 
-export function bidsOf(db: RawDb | DbTx, listingId: string, before: string | undefined, take: number) {
+export async function bidsOf(db: RawDb | DbTx, listingId: string, before: string | undefined, take: number) {
   const keyset = before ? Prisma.sql`AND b.id < ${before}::uuid` : Prisma.empty;
-  return raw(db).$queryRaw<BidRow[]>`
+  const rows = await raw(db).$queryRaw<Int8<BidRow, "amount">[]>`
     SELECT b.id::text AS id, b.bidder_id::text AS "bidderId", u.handle, b.amount, b.created_at AS "createdAt"
     FROM bids b JOIN users u ON u.id = b.bidder_id
     WHERE b.listing_id = ${listingId}::uuid ${keyset}
     ORDER BY b.id DESC LIMIT ${take}`;
+  return rows.map((r) => int8(r, ["amount"]));
 }
 
 /**
@@ -263,6 +272,9 @@ export interface OfferRow {
   ownerId: string;
 }
 
+const OFFER_INT8 = ["amount", "fee"] as const;
+type OfferDbRow = Int8<OfferRow, (typeof OFFER_INT8)[number]>;
+
 const OFFER = Prisma.sql`
   SELECT o.id::text AS id, o.collectible_id::text AS "collectibleId", o.buyer_id::text AS "buyerId", o.amount, o.currency::text AS currency,
          o.status::text AS status, o.seller_id::text AS "sellerId", o.fee, o.expires_at AS "expiresAt", o.expires_at <= now() AS expired,
@@ -270,8 +282,8 @@ const OFFER = Prisma.sql`
   FROM offers o JOIN collectibles c ON c.id = o.collectible_id`;
 
 export async function offerById(db: RawDb | DbTx, id: string): Promise<OfferRow | undefined> {
-  const [row] = await raw(db).$queryRaw<OfferRow[]>`${OFFER} WHERE o.id = ${id}::uuid`;
-  return row;
+  const [row] = await raw(db).$queryRaw<OfferDbRow[]>`${OFFER} WHERE o.id = ${id}::uuid`;
+  return row && int8(row, OFFER_INT8);
 }
 
 export async function lockOffer(tx: DbTx, id: string): Promise<boolean> {
@@ -296,11 +308,12 @@ export async function closeOffer(tx: DbTx, id: string, status: Exclude<OfferRow[
 }
 
 /** Offers the user made ("made") or received on items they own now ("received"), newest first. */
-export function offersOf(db: RawDb | DbTx, userId: string, f: { role: "made" | "received"; status?: OfferRow["status"]; before?: string; take: number }) {
+export async function offersOf(db: RawDb | DbTx, userId: string, f: { role: "made" | "received"; status?: OfferRow["status"]; before?: string; take: number }) {
   const where = [f.role === "made" ? Prisma.sql`o.buyer_id = ${userId}::uuid` : Prisma.sql`c.owner_id = ${userId}::uuid AND o.buyer_id <> ${userId}::uuid`];
   if (f.status) where.push(Prisma.sql`o.status = ${f.status}::"OfferStatus"`);
   if (f.before) where.push(Prisma.sql`o.id < ${f.before}::uuid`);
-  return raw(db).$queryRaw<OfferRow[]>`${OFFER} WHERE ${Prisma.join(where, " AND ")} ORDER BY o.id DESC LIMIT ${f.take}`;
+  const rows = await raw(db).$queryRaw<OfferDbRow[]>`${OFFER} WHERE ${Prisma.join(where, " AND ")} ORDER BY o.id DESC LIMIT ${f.take}`;
+  return rows.map((r) => int8(r, OFFER_INT8));
 }
 
 /** Open offers past their expiry, locked, skipped when another run holds them. */
@@ -318,9 +331,10 @@ export interface CartLineRow {
   addedAt: Date;
 }
 
-export function cartOf(db: RawDb | DbTx, userId: string) {
-  return raw(db).$queryRaw<CartLineRow[]>`
+export async function cartOf(db: RawDb | DbTx, userId: string) {
+  const rows = await raw(db).$queryRaw<Int8<CartLineRow, "addedPrice">[]>`
     SELECT listing_id::text AS "listingId", price AS "addedPrice", added_at AS "addedAt" FROM cart_items WHERE user_id = ${userId}::uuid ORDER BY added_at, listing_id`;
+  return rows.map((r) => int8(r, ["addedPrice"]));
 }
 
 export async function insertCartLine(tx: DbTx, userId: string, listingId: string, price: number): Promise<boolean> {
@@ -355,14 +369,17 @@ const WISH = Prisma.sql`
     ORDER BY l.price, l.id LIMIT 1
   ) best ON true`;
 
-export function wishlistOf(db: RawDb | DbTx, userId: string, before: string | undefined, take: number) {
+export async function wishlistOf(db: RawDb | DbTx, userId: string, before: string | undefined, take: number) {
   const keyset = before ? Prisma.sql`AND w.id < ${before}::uuid` : Prisma.empty;
-  return raw(db).$queryRaw<WishlistRow[]>`${WISH} WHERE w.user_id = ${userId}::uuid ${keyset} ORDER BY w.id DESC LIMIT ${take}`;
+  const rows = await raw(db).$queryRaw<
+    Int8<WishlistRow, "cheapestPrice">[]
+  >`${WISH} WHERE w.user_id = ${userId}::uuid ${keyset} ORDER BY w.id DESC LIMIT ${take}`;
+  return rows.map((r) => int8(r, ["cheapestPrice"]));
 }
 
 export async function wishlistItem(db: RawDb | DbTx, userId: string, id: string): Promise<WishlistRow | undefined> {
-  const [row] = await raw(db).$queryRaw<WishlistRow[]>`${WISH} WHERE w.user_id = ${userId}::uuid AND w.id = ${id}::uuid`;
-  return row;
+  const [row] = await raw(db).$queryRaw<Int8<WishlistRow, "cheapestPrice">[]>`${WISH} WHERE w.user_id = ${userId}::uuid AND w.id = ${id}::uuid`;
+  return row && int8(row, ["cheapestPrice"]);
 }
 
 /** Adds an item to the wishlist; the existing entry's id when it was there already. */

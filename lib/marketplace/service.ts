@@ -10,7 +10,7 @@ import { DomainError, notFound, validationError } from "../http/errors";
 import { idempotent, sweepIdempotencyKeys } from "../http/idempotency";
 import { keysetPage } from "../http/page";
 import { UUID_PATTERN } from "../http/schemas";
-import { credit, getWallets, lockWallets, pay } from "../wallets/service";
+import { credit, fitsCeiling, getWallets, lockWallets, pay } from "../wallets/service";
 import {
   bidsOf,
   cartOf,
@@ -329,12 +329,15 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
       const wins = l.topBidId !== null && (l.reservePrice === null || l.price >= l.reservePrice);
       if (wins) {
         await lockWallets(tx, [l.sellerId, l.topBidderId!], l.currency);
-        try {
-          const fee = await settle(tx, { ...l, buyerId: l.topBidderId!, via: "sale", referenceId: l.id, held: true });
-          await closeListing(tx, l.id, { status: "sold", buyerId: l.topBidderId!, salePrice: l.price, fee });
-          return "sold" as const;
-        } catch (e) {
-          if (!(e instanceof ChangedHands)) throw e;
+        // A seller whose wallet cannot take the price (past its ceiling) does not sell: the bid goes back, as below.
+        if (await fitsCeiling(tx, l.sellerId, l.currency, l.price)) {
+          try {
+            const fee = await settle(tx, { ...l, buyerId: l.topBidderId!, via: "sale", referenceId: l.id, held: true });
+            await closeListing(tx, l.id, { status: "sold", buyerId: l.topBidderId!, salePrice: l.price, fee });
+            return "sold" as const;
+          } catch (e) {
+            if (!(e instanceof ChangedHands)) throw e;
+          }
         }
       }
       if (l.topBidId) await refundBid(tx, l.topBidId, l.currency);

@@ -7,6 +7,7 @@ import { cacheControl, DEFAULT_RATE_LIMIT, type AuthMode, type RouteConfig, type
 import { documentedErrorCodes } from "../http/route-errors";
 import { INTERNAL_ROUTE_MODULES, ROUTE_MODULES } from "./routes";
 import { sentAs } from "../http/schemas";
+import { WALLET_BALANCE_MAX } from "../wallets/schemas";
 
 // Builds the OpenAPI 3.1 document from the same route declarations the pipeline enforces.
 
@@ -275,7 +276,8 @@ function buildDocument(kind: "public" | "internal", modules: Modules): Json {
       description:
         "Backend of the fan-engagement platform. Successful responses use `{ success: true, data }` unless an operation documents a bare object. Every error is `{ success: false, error: { code, message, details? } }`; every response carries `X-Request-Id`. Unknown /api paths answer 404 NOT_FOUND; a known path with another method answers 405 with an Allow header. " +
         "Rate-limited operations (`x-rate-limit`: policy, limit, window, what it is keyed by) answer `RateLimit-Policy`, `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (IETF draft-ietf-httpapi-ratelimit-headers; absent when the limiter could not answer and the request proceeded), and past the limit 429 RATE_LIMITED with `Retry-After`; the older `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds) come along. " +
-        `Browsers on the origins in CORS_ALLOWED_ORIGINS may call the API cross-origin (preflight answered for every path; readable headers: ${CORS_EXPOSED_HEADERS.join(", ")}).`,
+        `Browsers on the origins in CORS_ALLOWED_ORIGINS may call the API cross-origin (preflight answered for every path; readable headers: ${CORS_EXPOSED_HEADERS.join(", ")}). ` +
+        `Money (balances, ledger amounts, prices, bids, offers, fees) is an integer number of minor units (COIN: hundredths of a coin), and Rep and points are integers; JSON carries them as plain integers, exact because every one is below 2^53 (9007199254740992): each money input has a maximum (400 VALIDATION_ERROR naming the field past it) and a wallet stops at ${WALLET_BALANCE_MAX} minor units (a credit past it is 409 BALANCE_LIMIT).`,
     },
     servers: [{ url: "/" }],
     tags: [...new Set(Object.values(paths).flatMap((p) => Object.values(p).flatMap((op) => (op as { tags: string[] }).tags)))].map((name) => ({ name })),

@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { raw, type RawDb } from "../db/raw";
+import { int8, raw, type Int8, type RawDb } from "../db/raw";
 import type { Rarity, Weights } from "./draw";
 
 // Packs, their odds tables, purchases, openings and the draw seeds.
@@ -32,13 +32,14 @@ const PACK = Prisma.sql`
   FROM packs p JOIN pack_odds_tables o ON o.pack_id = p.id AND o.version = p.odds_version`;
 
 /** Active packs, starter pack included (it is granted, not sold), by price then id. */
-export function activePacks(db: RawDb | DbTx) {
-  return raw(db).$queryRaw<PackRow[]>`${PACK} WHERE p.active ORDER BY p.price, p.id`;
+export async function activePacks(db: RawDb | DbTx) {
+  const rows = await raw(db).$queryRaw<Int8<PackRow, "price">[]>`${PACK} WHERE p.active ORDER BY p.price, p.id`;
+  return rows.map((r) => int8(r, ["price"]));
 }
 
 export async function packById(db: RawDb | DbTx, id: string): Promise<PackRow | undefined> {
-  const [row] = await raw(db).$queryRaw<PackRow[]>`${PACK} WHERE p.id = ${id} AND p.active`;
-  return row;
+  const [row] = await raw(db).$queryRaw<Int8<PackRow, "price">[]>`${PACK} WHERE p.id = ${id} AND p.active`;
+  return row && int8(row, ["price"]);
 }
 
 export interface OddsTableRow {
@@ -60,12 +61,12 @@ export async function oddsTable(db: RawDb | DbTx, packId: string, version: numbe
  * stock (a conditional UPDATE: the last packs go to exactly as many buyers). None otherwise.
  */
 export async function takePack(tx: DbTx, id: string): Promise<{ price: number; currency: "COIN"; oddsVersion: number } | undefined> {
-  const [row] = await tx.$queryRaw<{ price: number; currency: "COIN"; oddsVersion: number }[]>`
+  const [row] = await tx.$queryRaw<{ price: bigint; currency: "COIN"; oddsVersion: number }[]>`
     UPDATE packs SET sold_count = sold_count + 1
     WHERE id = ${id} AND active AND NOT is_free_starter AND (stock IS NULL OR sold_count < stock)
       AND (sale_starts_at IS NULL OR sale_starts_at <= now()) AND (sale_ends_at IS NULL OR sale_ends_at > now())
     RETURNING price, currency::text AS currency, odds_version AS "oddsVersion"`;
-  return row;
+  return row && int8(row, ["price"]);
 }
 
 /** Sets a pack's stock (null: unlimited), never below what was sold (CHECK too); none when that would be. */
@@ -126,8 +127,8 @@ const PURCHASE = Prisma.sql`
 
 /** The user's purchase (none when it is not theirs). */
 export async function purchaseOf(db: RawDb | DbTx, userId: string, id: string): Promise<PurchaseRow | undefined> {
-  const [row] = await raw(db).$queryRaw<PurchaseRow[]>`${PURCHASE} WHERE pp.id = ${id}::uuid AND pp.user_id = ${userId}::uuid`;
-  return row;
+  const [row] = await raw(db).$queryRaw<Int8<PurchaseRow, "price">[]>`${PURCHASE} WHERE pp.id = ${id}::uuid AND pp.user_id = ${userId}::uuid`;
+  return row && int8(row, ["price"]);
 }
 
 /**
@@ -140,11 +141,12 @@ export async function lockPurchase(tx: DbTx, userId: string, id: string): Promis
 }
 
 /** A page of the user's purchases, newest first; `unopened` only those not opened yet. */
-export function purchasesOf(db: RawDb | DbTx, userId: string, f: { unopened?: boolean; before?: string; take: number }) {
+export async function purchasesOf(db: RawDb | DbTx, userId: string, f: { unopened?: boolean; before?: string; take: number }) {
   const where = [Prisma.sql`pp.user_id = ${userId}::uuid`];
   if (f.unopened) where.push(Prisma.sql`pp.opened_at IS NULL`);
   if (f.before) where.push(Prisma.sql`pp.id < ${f.before}::uuid`);
-  return raw(db).$queryRaw<PurchaseRow[]>`${PURCHASE} WHERE ${Prisma.join(where, " AND ")} ORDER BY pp.id DESC LIMIT ${f.take}`;
+  const rows = await raw(db).$queryRaw<Int8<PurchaseRow, "price">[]>`${PURCHASE} WHERE ${Prisma.join(where, " AND ")} ORDER BY pp.id DESC LIMIT ${f.take}`;
+  return rows.map((r) => int8(r, ["price"]));
 }
 
 export interface SeedRow {

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { utcDay } from "../time";
-import { raw } from "../db/raw";
+import { int8, raw, type Int8 } from "../db/raw";
 import { inItemOrder } from "../db/batch";
 import { QUIZ_GRACE_MS } from "./quiz";
 
@@ -19,14 +19,15 @@ export interface CompletionRow {
 export const toCompletedQuest = (r: CompletionRow) => ({ ...r, completedAt: r.completedAt.toISOString() });
 
 /** A user's completions joined with their quests, newest first (completedAt desc, questId desc), after the cursor. */
-export function completionsOf(db: DbTx, userId: string, after: { at: Date; id: string } | undefined, take: number) {
+export async function completionsOf(db: DbTx, userId: string, after: { at: Date; id: string } | undefined, take: number) {
   const keyset = after ? Prisma.sql`AND (c.completed_at, c.quest_id) < (${after.at}::timestamptz, ${after.id}::text)` : Prisma.empty;
-  return raw(db).$queryRaw<CompletionRow[]>`
+  const rows = await raw(db).$queryRaw<Int8<CompletionRow, "repReward">[]>`
     SELECT q.id AS "questId", q.slug, q.title, q.description, q.team_id AS "teamId", q.rep_reward AS "repReward",
            q.is_daily AS "isDaily", c.completed_at AS "completedAt"
     FROM quest_progress c JOIN quests q ON q.id = c.quest_id
     WHERE c.user_id = ${userId}::uuid AND c.completed_at IS NOT NULL ${keyset}
     ORDER BY c.completed_at DESC, c.quest_id DESC LIMIT ${take}`;
+  return rows.map((r) => int8(r, ["repReward"]));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -98,8 +99,8 @@ function eligibleSql(userId: Of<string>, now: Of<Date>, only?: QuestFilter): Pri
 const withoutOrd = ({ ord: _ord, ...q }: QuestRow & { ord: unknown }): QuestRow => q;
 
 export async function eligibleQuests(db: DbTx, userId: string, now: Date, only?: QuestFilter): Promise<QuestRow[]> {
-  const rows = await raw(db).$queryRaw<(QuestRow & { ord: unknown })[]>`${eligibleSql(userId, now, only)} ORDER BY ord`;
-  return rows.map(withoutOrd);
+  const rows = await raw(db).$queryRaw<Int8<QuestRow & { ord: unknown }, "repReward">[]>`${eligibleSql(userId, now, only)} ORDER BY ord`;
+  return rows.map((r) => withoutOrd(int8(r, ["repReward"])));
 }
 
 export interface ProgressRow {
@@ -221,8 +222,9 @@ export async function todaysQuestsRows(db: DbTx, items: TodaysQuestsAt[]): Promi
 
 /** The quests `ids` as rows (any state: eligibility is the caller's statement's). */
 export async function questRowsById(db: DbTx, ids: string[]): Promise<QuestRow[]> {
-  return raw(db).$queryRaw<QuestRow[]>`
+  const rows = await raw(db).$queryRaw<Int8<QuestRow, "repReward">[]>`
     SELECT ${QUEST_COLUMNS} FROM quests q WHERE q.id = ANY(${ids}::text[])`;
+  return rows.map((r) => int8(r, ["repReward"]));
 }
 
 export interface SessionSummaryRow {

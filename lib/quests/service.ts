@@ -35,7 +35,7 @@ import {
 import type { CheckInBody } from "./schemas";
 import { gameToCheckIn } from "./venue";
 import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
-import { raw, rawTransaction, type RawDb } from "../db/raw";
+import { int8, raw, rawTransaction, type Int8, type RawDb } from "../db/raw";
 import { keyedCache } from "../db/cache";
 import { env } from "../env";
 import { noteBoardsMoved } from "../leaderboard/moves";
@@ -332,6 +332,9 @@ interface SessionRow {
   questions: { id: string; prompt: string; choices: string[]; answerIndex: number }[];
 }
 
+const SESSION_INT8 = ["repAwarded", "repReward"] as const;
+type SessionDbRow = Int8<SessionRow, (typeof SESSION_INT8)[number]>;
+
 /** A session row `s` (quiz_sessions) as a SessionRow, with its quest `q` and its questions. */
 const SESSION_COLUMNS = Prisma.sql`
     s.id::text AS id, s.user_id::text AS "userId", s.quest_id AS "questId", s.day, s.status::text AS status,
@@ -349,9 +352,9 @@ const lockedSessionSql = (userId: string, sessionId: string) => Prisma.sql`
     FOR UPDATE OF s`;
 
 async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise<SessionRow> {
-  const [s] = await tx.$queryRaw<SessionRow[]>`${lockedSessionSql(userId, sessionId)}`;
+  const [s] = await tx.$queryRaw<SessionDbRow[]>`${lockedSessionSql(userId, sessionId)}`;
   if (!s) throw notFound("Quiz session");
-  return s;
+  return int8(s, SESSION_INT8);
 }
 
 /** An answer to try on the fast path (answersInTime). */
@@ -373,7 +376,7 @@ interface AnswerToTry {
  */
 async function answersInTime(db: Db, items: AnswerToTry[]): Promise<(SessionRow | undefined)[]> {
   const col = <T>(f: (a: AnswerToTry) => T) => items.map(f);
-  const rows = await raw(db).$queryRaw<(SessionRow & { n: bigint | number; answer_index: number; position: number | null; at: Date })[]>`
+  const rows = await raw(db).$queryRaw<(SessionDbRow & { n: bigint | number; answer_index: number; position: number | null; at: Date })[]>`
     WITH s AS (
       SELECT i.n, i.answer_index, i.position, i.at, ${SESSION_COLUMNS}
       FROM unnest(${col((a) => a.sessionId)}::uuid[], ${col((a) => a.userId)}::uuid[], ${col((a) => a.answerIndex)}::int[],
@@ -408,7 +411,7 @@ async function answersInTime(db: Db, items: AnswerToTry[]): Promise<(SessionRow 
   return inItemOrder(rows, items.length).map((r) => {
     if (!r) return undefined;
     const { answer_index: _answer, position: _position, at: _at, ...row } = r;
-    return row;
+    return int8(row, SESSION_INT8);
   });
 }
 
@@ -621,7 +624,7 @@ async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWrit
   const col = <T>(f: (c: CheckInWrite) => T) => items.map(f);
   const steps = items.flatMap((c) => c.stepQuests.map((q) => ({ checkInId: c.id, ...q })));
   const stepCol = <T>(f: (q: (typeof steps)[number]) => T) => steps.map(f);
-  const rows = await raw(db).$queryRaw<{ id: string; createdAt: Date | null; balance: number | null; questCompleted: boolean }[]>`
+  const rows = await raw(db).$queryRaw<{ id: string; createdAt: Date | null; balance: bigint | null; questCompleted: boolean }[]>`
     WITH input AS (
       SELECT * FROM unnest(${col((c) => c.id)}::uuid[], ${col((c) => c.entryId)}::uuid[], ${col((c) => c.userId)}::uuid[],
                            ${col((c) => c.teamId)}::text[], ${col((c) => c.gameId)}::text[], ${col((c) => c.day)}::date[],
@@ -659,7 +662,7 @@ async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWrit
   const byId = new Map(rows.map((r) => [r.id, r]));
   return items.map((c) => {
     const r = byId.get(c.id);
-    return r?.createdAt ? { createdAt: r.createdAt, balance: r.balance, questCompleted: r.questCompleted } : null;
+    return r?.createdAt ? { createdAt: r.createdAt, balance: r.balance === null ? null : Number(r.balance), questCompleted: r.questCompleted } : null;
   });
 }
 
@@ -716,7 +719,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: CheckInBody, no
     );
   }
   // No credit only if the grant key was already used (e.g. a check-in row removed by staff): answer the balance as it is.
-  const balance = row.balance ?? (await db.user.findUniqueOrThrow({ where: { id: userId }, select: { repBalance: true } })).repBalance;
+  const balance = row.balance ?? Number((await db.user.findUniqueOrThrow({ where: { id: userId }, select: { repBalance: true } })).repBalance);
   return {
     id,
     teamId: body.teamId,
@@ -882,7 +885,7 @@ export async function syncQuestPoints(db: Db, userId: string) {
       {
         questId: string;
         periodKey: string;
-        repAwarded: number;
+        repAwarded: bigint;
         completedAt: Date;
         title: string;
         cadence: "daily" | "once";
@@ -898,7 +901,7 @@ export async function syncQuestPoints(db: Db, userId: string) {
     for (const m of missing) {
       const granted = await award(tx, userId, {
         earnKind: m.cadence === "daily" ? "daily_quest_completion" : "quest_completion",
-        amount: m.repAwarded,
+        amount: Number(m.repAwarded),
         source: m.repSource,
         reason: `Quest completed: ${m.title}`,
         grantKey: `quest:${m.questId}:${m.periodKey}`,
@@ -907,9 +910,9 @@ export async function syncQuestPoints(db: Db, userId: string) {
       });
       if (granted) entriesWritten++;
     }
-    const [row] = await tx.$queryRaw<{ questPoints: number }[]>`
-      UPDATE users SET quest_points = (SELECT COALESCE(sum(rep_awarded), 0)::int FROM quest_progress WHERE user_id = ${userId}::uuid AND completed_at IS NOT NULL)
+    const [row] = await tx.$queryRaw<{ questPoints: bigint }[]>`
+      UPDATE users SET quest_points = (SELECT COALESCE(sum(rep_awarded), 0)::int8 FROM quest_progress WHERE user_id = ${userId}::uuid AND completed_at IS NOT NULL)
       WHERE id = ${userId}::uuid RETURNING quest_points AS "questPoints"`;
-    return { questPoints: row!.questPoints, previous, entriesWritten };
+    return { questPoints: Number(row!.questPoints), previous: Number(previous), entriesWritten };
   }, txOptions());
 }

@@ -1,6 +1,6 @@
 import type { RepSource } from "../generated/prisma/enums";
 import type { DbTx } from "../db/client";
-import type { RawDb } from "../db/raw";
+import { int8, type Int8, type RawDb } from "../db/raw";
 import { Prisma, type RepEntry } from "../generated/prisma/client";
 import { uuidv7 } from "../db/ids";
 import { noteBoardsMoved } from "../leaderboard/moves";
@@ -68,7 +68,10 @@ export interface GrantClaim {
   requestHash: string;
 }
 
-type Granted = { entry: RepEntry; balance: number };
+/** A ledger entry with its amount as a number (lib/db/raw.ts: int8). */
+export type Entry = Omit<RepEntry, "amount"> & { amount: number };
+type Granted = { entry: Entry; balance: number };
+type GrantedRow = Int8<Entry & { balance: number }, "amount" | "balance">;
 
 /** One ledger credit the server decided on: what, how much, which Rep type, and the key it may be granted under once. */
 export interface Award {
@@ -145,12 +148,12 @@ export function awardRowsCtes(rows: Prisma.Sql, a: RowsAward): Prisma.Sql {
  * concurrent award is granted once. Callers that also check a condition first hold the user's row lock (lockUser).
  */
 export async function award(tx: RawDb, userId: string, a: Award): Promise<Granted | null> {
-  const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
+  const [row] = await tx.$queryRaw<GrantedRow[]>`
     WITH ${awardCtes(userId, a)}
     SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM rep_raised) AS balance FROM rep_entry`;
   if (!row) return null;
   noteBoardsMoved(userId);
-  const { balance, ...entry } = row;
+  const { balance, ...entry } = int8(row, ["amount", "balance"]);
   return { entry, balance };
 }
 
@@ -169,7 +172,7 @@ export async function debit(tx: DbTx, userId: string, d: Debit): Promise<Granted
   const total = SPENDING_KINDS.includes(d.earnKind)
     ? Prisma.sql`rep_spent = rep_spent + ${d.amount}`
     : Prisma.sql`${EARNED[d.source]} = ${EARNED[d.source]} - ${d.amount}`;
-  const [row] = await tx.$queryRaw<(RepEntry & { balance: number })[]>`
+  const [row] = await tx.$queryRaw<GrantedRow[]>`
     WITH taken AS (
       UPDATE users SET rep_balance = rep_balance - ${d.amount}, ${total}
       WHERE id = ${userId}::uuid AND rep_balance >= ${d.amount} RETURNING rep_balance
@@ -183,7 +186,7 @@ export async function debit(tx: DbTx, userId: string, d: Debit): Promise<Granted
     SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM taken) AS balance FROM entry`;
   if (!row) return null;
   noteBoardsMoved(userId);
-  const { balance, ...entry } = row;
+  const { balance, ...entry } = int8(row, ["amount", "balance"]);
   return { entry, balance };
 }
 

@@ -6,13 +6,14 @@ import { keysetPage } from "../http/page";
 export interface EntryRow {
   id: string;
   source: RepSource;
-  amount: number;
+  /** A number, or the bigint of a Prisma model read (converted here: lib/db/raw.ts, int8). */
+  amount: number | bigint;
   reason: string;
   createdAt: Date;
 }
 
 export function toLedgerEntry(row: EntryRow) {
-  return { id: row.id, source: row.source, amount: row.amount, timestamp: row.createdAt.toISOString(), reason: row.reason };
+  return { id: row.id, source: row.source, amount: Number(row.amount), timestamp: row.createdAt.toISOString(), reason: row.reason };
 }
 
 const LEDGER_COLUMNS = `SELECT e.id, e.source, e.amount, e.reason, e.created_at AS "createdAt" FROM rep_entries e`;
@@ -23,8 +24,11 @@ const LEDGER_AFTER = `${LEDGER_COLUMNS} WHERE e.user_id = $1 AND (e.created_at, 
 /** Keyset page of a user's ledger, newest first (created_at desc, id desc). A hot read: plain pg, prepared once. */
 export async function listLedger(pool: Pool, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
+  // Plain pg gives int8 as text: the amount becomes a number here (lib/db/raw.ts: int8).
+  type Row = Omit<EntryRow, "amount"> & { amount: string };
   const { rows } = after
-    ? await pool.query<EntryRow>({ name: "rep_ledger_after", text: LEDGER_AFTER, values: [userId, limit + 1, after.at, after.id] })
-    : await pool.query<EntryRow>({ name: "rep_ledger_first", text: LEDGER_FIRST, values: [userId, limit + 1] });
-  return keysetPage("entries", rows, limit, (r) => encodeCursor(r.createdAt.getTime(), r.id), toLedgerEntry);
+    ? await pool.query<Row>({ name: "rep_ledger_after", text: LEDGER_AFTER, values: [userId, limit + 1, after.at, after.id] })
+    : await pool.query<Row>({ name: "rep_ledger_first", text: LEDGER_FIRST, values: [userId, limit + 1] });
+  const entries: EntryRow[] = rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+  return keysetPage("entries", entries, limit, (r) => encodeCursor(r.createdAt.getTime(), r.id), toLedgerEntry);
 }

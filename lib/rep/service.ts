@@ -56,7 +56,7 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
       if (prior.requestHash !== hash) {
         throw new DomainError("IDEMPOTENCY_KEY_REUSED", "This idempotency key was already used with a different earnKind or targetId.");
       }
-      return { entry: toLedgerEntry(prior), balance: locked[0]!.rep_balance, replayed: true };
+      return { entry: toLedgerEntry(prior), balance: Number(locked[0]!.rep_balance), replayed: true };
     }
 
     const grantKey = grantKeyFor(kind, input.targetId, now);
@@ -79,7 +79,7 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
 }
 
 interface LockedUser {
-  rep_balance: number;
+  rep_balance: bigint;
   handle: string | null;
   displayName: string | null;
   avatarUrl: string | null;

@@ -1,7 +1,7 @@
 import type { DbTx } from "../db/client";
 import type { RewardClaim } from "../generated/prisma/client";
 import { REP_EARNED } from "../rep/grants";
-import { raw } from "../db/raw";
+import { int8, raw, type Int8 } from "../db/raw";
 
 // Reads of rewards: the catalog with the caller's claim counts, and the caller's milestone metrics. Never writes.
 
@@ -30,8 +30,8 @@ export interface CallerProgress {
 }
 
 /** Every active reward with the caller's claim count of each, in catalog order: redeem first, then by cost, then id. One query. */
-export function activeRewards(db: DbTx, userId: string): Promise<RewardRow[]> {
-  return raw(db).$queryRaw<RewardRow[]>`
+export async function activeRewards(db: DbTx, userId: string): Promise<RewardRow[]> {
+  const rows = await raw(db).$queryRaw<Int8<RewardRow, "costRep">[]>`
     SELECT r.id, r.slug, r.title, r.description, r.kind::text AS kind, r.cost_rep AS "costRep", r.stock,
            r.per_user_limit AS "perUserLimit", r.milestone::text AS milestone, r.milestone_value AS "milestoneValue",
            COALESCE(c.n, 0)::int AS "claimedCount"
@@ -39,6 +39,7 @@ export function activeRewards(db: DbTx, userId: string): Promise<RewardRow[]> {
     LEFT JOIN (SELECT reward_id, count(*) AS n FROM reward_claims WHERE user_id = ${userId}::uuid GROUP BY reward_id) c ON c.reward_id = r.id
     WHERE r.active
     ORDER BY (r.kind = 'milestone'), r.cost_rep, r.id`;
+  return rows.map((r) => int8(r, ["costRep"]));
 }
 
 /**
@@ -47,13 +48,13 @@ export function activeRewards(db: DbTx, userId: string): Promise<RewardRow[]> {
  * lowers it. Quests completed counts quest_progress rows with completed_at; the streak is the longest.
  */
 export async function callerProgress(db: DbTx, userId: string): Promise<CallerProgress> {
-  const [row] = await raw(db).$queryRaw<CallerProgress[]>`
+  const [row] = await raw(db).$queryRaw<Int8<CallerProgress, "balance" | "repEarned">[]>`
     SELECT u.rep_balance AS balance,
            GREATEST(0, ${REP_EARNED}) AS "repEarned",
            (SELECT count(*) FROM quest_progress p WHERE p.user_id = u.id AND p.completed_at IS NOT NULL)::int AS "questsCompleted",
            COALESCE((SELECT GREATEST(s.longest, s.current) FROM user_streaks s WHERE s.user_id = u.id), 0)::int AS "streakDays"
     FROM users u WHERE u.id = ${userId}::uuid`;
-  return row ?? { balance: 0, repEarned: 0, questsCompleted: 0, streakDays: 0 };
+  return row ? int8(row, ["balance", "repEarned"]) : { balance: 0, repEarned: 0, questsCompleted: 0, streakDays: 0 };
 }
 
 export const metricValue = (p: CallerProgress, metric: MilestoneMetric): number =>
@@ -102,7 +103,7 @@ export const toClaim = (c: RewardClaim) => ({
   id: c.id,
   rewardId: c.rewardId,
   kind: c.kind,
-  costRep: c.costRep,
+  costRep: Number(c.costRep),
   repEntryId: c.repEntryId,
   claimedAt: c.claimedAt.toISOString(),
 });

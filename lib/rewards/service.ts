@@ -20,9 +20,9 @@ export async function getCatalog(db: DbTx, userId: string) {
 const requestHash = (rewardId: string) => createHash("sha256").update(`redeem\u0000${rewardId}`).digest("hex");
 
 async function lockBalance(tx: DbTx, userId: string): Promise<number> {
-  const rows = await tx.$queryRaw<{ rep_balance: number }[]>`SELECT rep_balance FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+  const rows = await tx.$queryRaw<{ rep_balance: bigint }[]>`SELECT rep_balance FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
   if (!rows[0]) throw notFound("User");
-  return rows[0].rep_balance;
+  return Number(rows[0].rep_balance);
 }
 
 /** Takes one item of a limited stock: a conditional UPDATE, so the last item goes to exactly one of any number of buyers. */
@@ -70,24 +70,25 @@ export async function redeem(db: Db, userId: string, input: RedeemInput) {
         throw new DomainError("REWARD_LIMIT_REACHED", `This reward can be redeemed at most ${reward.perUserLimit} time(s) per account.`);
       }
     }
-    if (balance < reward.costRep) throw insufficientRep(reward.costRep, balance);
+    const cost = Number(reward.costRep);
+    if (balance < cost) throw insufficientRep(cost, balance);
 
     const stock = await takeStock(tx, reward);
     let claim = await tx.rewardClaim.create({
-      data: { userId, rewardId: reward.id, kind: "redeem", costRep: reward.costRep, idempotencyKey: input.idempotencyKey, requestHash: hash },
+      data: { userId, rewardId: reward.id, kind: "redeem", costRep: cost, idempotencyKey: input.idempotencyKey, requestHash: hash },
     });
     let after = balance;
-    if (reward.costRep > 0) {
+    if (cost > 0) {
       const spent = await debit(tx, userId, {
         earnKind: REWARD_REDEMPTION,
-        amount: reward.costRep,
+        amount: cost,
         source: "serviceDirect",
         reason: `Redeemed: ${reward.title}`,
         grantKey: `${REWARD_REDEMPTION}:${claim.id}`,
         targetId: reward.id,
       });
       // Unreachable under the row lock (the balance was read under it); the conditional UPDATE and the CHECK back it.
-      if (!spent) throw insufficientRep(reward.costRep, balance);
+      if (!spent) throw insufficientRep(cost, balance);
       after = spent.balance;
       claim = await tx.rewardClaim.update({ where: { id: claim.id }, data: { repEntryId: spent.entry.id } });
     }

@@ -62,7 +62,7 @@ export async function getCurrentUser(db: Db, auth: AuthUser) {
     role: auth.isAdmin ? ("admin" as const) : ("fan" as const),
     onboarded: user.onboardedAt !== null,
     ugcTermsVersion: user.ugcTermsVersion,
-    repBalance: user.repBalance,
+    repBalance: Number(user.repBalance),
     claimedRewardsCount: user._count.rewardClaims,
     settings: toSettings(user),
     createdAt: user.createdAt.toISOString(),

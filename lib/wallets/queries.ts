@@ -1,11 +1,13 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
-import { raw, type RawDb } from "../db/raw";
+import { int8, raw, type Int8, type RawDb } from "../db/raw";
+import { WALLET_BALANCE_MAX } from "./schemas";
 
 // The wallet ledger's statements. A balance moves only with its ledger row, in one statement (a data-modifying CTE):
-// a credit upserts the wallet, a debit updates it only while the balance covers it (the CHECK balance >= 0 is the
-// backstop), so concurrent debits of one wallet queue on its row and never overdraw it.
+// a credit upserts the wallet only while the balance stays within its ceiling, a debit updates it only while the
+// balance covers it (the CHECKs 0 <= balance <= 2^53 - 1 are the backstop), so concurrent movements of one wallet
+// queue on its row and never overdraw or overfill it.
 
 export type Currency = "COIN";
 export type WalletTxReason = "purchase" | "sale" | "fee" | "refund" | "reward" | "adjustment" | "hold";
@@ -34,42 +36,58 @@ export interface TransactionRow {
   createdAt: Date;
 }
 
+const TX_INT8 = ["amount", "balanceAfter"] as const;
 const TX_COLUMNS = Prisma.sql`id::text AS id, currency::text AS currency, amount, balance_after AS "balanceAfter", reason::text AS reason,
   reference_type AS "referenceType", reference_id AS "referenceId", note, created_at AS "createdAt"`;
 
-/** Writes one ledger row and moves the balance by it; none when a debit is larger than the balance. */
+/**
+ * The most a credit may raise a balance to: WALLET_BALANCE_MAX, except a refund (funds a hold or a payment took from
+ * this wallet coming back), which is never refused below 2^53 - 1, so no one at the ceiling can block an auction, an
+ * offer's closing or a reversal.
+ */
+const ceilingOf = (m: Movement) => (m.reason === "refund" ? Number.MAX_SAFE_INTEGER : WALLET_BALANCE_MAX);
+
+/**
+ * Writes one ledger row and moves the balance by it; none when a debit is larger than the balance or a credit would
+ * take it past its ceiling.
+ */
 export async function move(tx: DbTx, m: Movement): Promise<TransactionRow | undefined> {
   const wallet =
     m.amount > 0
-      ? Prisma.sql`INSERT INTO wallets (user_id, currency, balance, updated_at) VALUES (${m.userId}::uuid, ${m.currency}::"Currency", ${m.amount}, now())
+      ? Prisma.sql`INSERT INTO wallets (user_id, currency, balance, updated_at)
+          SELECT ${m.userId}::uuid, ${m.currency}::"Currency", ${m.amount}::int8, now() WHERE ${m.amount}::int8 <= ${ceilingOf(m)}::int8
           ON CONFLICT (user_id, currency) DO UPDATE SET balance = wallets.balance + EXCLUDED.balance, updated_at = now()
+          WHERE wallets.balance + EXCLUDED.balance <= ${ceilingOf(m)}::int8
           RETURNING balance`
       : Prisma.sql`UPDATE wallets SET balance = balance + ${m.amount}, updated_at = now()
           WHERE user_id = ${m.userId}::uuid AND currency = ${m.currency}::"Currency" AND balance + ${m.amount} >= 0
           RETURNING balance`;
-  const [row] = await tx.$queryRaw<TransactionRow[]>`
+  const [row] = await tx.$queryRaw<Int8<TransactionRow, (typeof TX_INT8)[number]>[]>`
     WITH w AS (${wallet})
     INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note, staff_id)
-    SELECT ${UUIDV7_SQL}, ${m.userId}::uuid, ${m.currency}::"Currency", ${m.amount}, w.balance, ${m.reason}::"WalletTxReason",
+    SELECT ${UUIDV7_SQL}, ${m.userId}::uuid, ${m.currency}::"Currency", ${m.amount}::int8, w.balance, ${m.reason}::"WalletTxReason",
            ${m.referenceType}, ${m.referenceId}, ${m.note ?? null}, ${m.staffId ?? null}
     FROM w
     RETURNING ${TX_COLUMNS}`;
-  return row;
+  return row && int8(row, TX_INT8);
 }
 
-export async function balancesOf(db: RawDb | DbTx, userId: string): Promise<{ currency: Currency; balance: number; updatedAt: Date }[]> {
-  return raw(db).$queryRaw`
+type BalanceRow = { currency: Currency; balance: number; updatedAt: Date };
+export async function balancesOf(db: RawDb | DbTx, userId: string): Promise<BalanceRow[]> {
+  const rows = await raw(db).$queryRaw<Int8<BalanceRow, "balance">[]>`
     SELECT currency::text AS currency, balance, updated_at AS "updatedAt" FROM wallets WHERE user_id = ${userId}::uuid ORDER BY currency`;
+  return rows.map((r) => int8(r, ["balance"]));
 }
 
 /** A page of a wallet's ledger, newest first (keyset on the time-ordered id). */
-export function transactionsOf(db: RawDb | DbTx, userId: string, currency: Currency, before: string | undefined, take: number) {
+export async function transactionsOf(db: RawDb | DbTx, userId: string, currency: Currency, before: string | undefined, take: number) {
   const keyset = before ? Prisma.sql`AND id < ${before}::uuid` : Prisma.empty;
-  return raw(db).$queryRaw<TransactionRow[]>`
+  const rows = await raw(db).$queryRaw<Int8<TransactionRow, (typeof TX_INT8)[number]>[]>`
     SELECT ${TX_COLUMNS} FROM wallet_transactions
     WHERE user_id = ${userId}::uuid AND currency = ${currency}::"Currency" ${keyset}
     ORDER BY id DESC
     LIMIT ${take}`;
+  return rows.map((r) => int8(r, TX_INT8));
 }
 
 export interface InvariantRow {
@@ -84,9 +102,9 @@ export interface InvariantRow {
 export async function ledgerInvariant(db: RawDb | DbTx, limit = 100) {
   const [totals] = await raw(db).$queryRaw<{ wallets: number; transactions: number; balances: number }[]>`
     SELECT (SELECT count(*)::int FROM wallets) AS wallets, (SELECT count(*)::int FROM wallet_transactions) AS transactions,
-           (SELECT coalesce(sum(balance), 0)::bigint::text FROM wallets) AS balances`;
-  const mismatches = await raw(db).$queryRaw<InvariantRow[]>`
-    SELECT w.user_id::text AS "userId", w.currency::text AS currency, w.balance, coalesce(t.total, 0)::bigint::text AS "ledgerSum",
+           (SELECT coalesce(sum(balance), 0)::text FROM wallets) AS balances`;
+  const mismatches = await raw(db).$queryRaw<Int8<InvariantRow, "balance">[]>`
+    SELECT w.user_id::text AS "userId", w.currency::text AS currency, w.balance, coalesce(t.total, 0)::text AS "ledgerSum",
            coalesce(t.n, 0)::int AS transactions
     FROM wallets w
     LEFT JOIN (SELECT user_id, currency, sum(amount) AS total, count(*) AS n FROM wallet_transactions GROUP BY user_id, currency) t
@@ -98,8 +116,16 @@ export async function ledgerInvariant(db: RawDb | DbTx, limit = 100) {
     wallets: totals!.wallets,
     transactions: totals!.transactions,
     balances: Number(totals!.balances),
-    mismatches: mismatches.map((m) => ({ ...m, ledgerSum: Number(m.ledgerSum) })),
+    mismatches: mismatches.map((m) => ({ ...int8(m, ["balance"]), ledgerSum: Number(m.ledgerSum) })),
   };
+}
+
+/** Whether a sale's credit of `amount` would keep the wallet within its ceiling (read under the caller's wallet lock). */
+export async function fitsCeiling(tx: DbTx, userId: string, currency: Currency, amount: number): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ fits: boolean }[]>`
+    SELECT coalesce((SELECT balance FROM wallets WHERE user_id = ${userId}::uuid AND currency = ${currency}::"Currency"), 0) + ${amount}::int8
+           <= ${WALLET_BALANCE_MAX}::int8 AS fits`;
+  return row!.fits;
 }
 
 /**

@@ -6,13 +6,21 @@ export const CURRENCIES = ["COIN"] as const;
 /** Minor units per currency: a COIN balance of 1250 is 12.50 coins. */
 export const DECIMALS: Record<(typeof CURRENCIES)[number], number> = { COIN: 2 };
 export const ADJUSTMENT_MAX = 100_000_000;
+/**
+ * The wallet ceiling: a credit that would take a balance past 10^15 minor units (10 trillion coins) is refused with
+ * 409 BALANCE_LIMIT (a refund only past 2^53 - 1). Far below 2^53, so every amount stays an exact JSON integer.
+ */
+export const WALLET_BALANCE_MAX = 1_000_000_000_000_000;
 
 const currency = z.enum(CURRENCIES).meta({ description: "The wallet's currency (COIN: the in-app coin, 2 decimals)." });
 
 export const wallet = z
   .object({
     currency,
-    balance: z.number().int().meta({ description: "Integer minor units (hundredths of a coin); never negative." }),
+    balance: z
+      .number()
+      .int()
+      .meta({ description: `Integer minor units (hundredths of a coin); 0..${WALLET_BALANCE_MAX} (a refund may pass that ceiling), below 2^53.` }),
     decimals: z.number().int().meta({ description: "Minor-unit digits: show balance / 10^decimals." }),
     updatedAt: isoDateTime.nullable().meta({ description: "Last movement; null for a wallet that never moved." }),
   })
@@ -26,7 +34,7 @@ export const walletTransaction = z
   .object({
     id: z.string().meta({ description: "UUIDv7: time-ordered." }),
     currency,
-    amount: z.number().int().meta({ description: "Minor units: positive credits, negative debits; never 0." }),
+    amount: z.number().int().meta({ description: "Integer minor units: positive credits, negative debits; never 0." }),
     balanceAfter: z.number().int().meta({ description: "The balance right after this transaction." }),
     reason: z.enum(REASONS),
     referenceType: z.string().meta({ description: "What the money moved for: pack_purchase, staff, …" }),
@@ -54,7 +62,9 @@ export const adjustmentBody = z
       .min(-ADJUSTMENT_MAX)
       .max(ADJUSTMENT_MAX)
       .refine((n) => n !== 0, "Must not be 0")
-      .meta({ description: `Minor units, ±${ADJUSTMENT_MAX}, not 0: positive credits, negative debits (never below a 0 balance).` }),
+      .meta({
+        description: `Minor units, ±${ADJUSTMENT_MAX}, not 0: positive credits (never past the wallet ceiling, ${WALLET_BALANCE_MAX}), negative debits (never below a 0 balance).`,
+      }),
     note: z.string().trim().min(1).max(500).meta({ description: "Why (kept on the ledger row)." }),
   })
   .meta({ id: "WalletAdjustment" });
@@ -69,7 +79,7 @@ export const invariantReport = z
     }),
     wallets: z.number().int(),
     transactions: z.number().int(),
-    balances: z.number().meta({ description: "Sum of every balance, minor units." }),
+    balances: z.number().meta({ description: "Sum of every balance, minor units (rounded once past 2^53)." }),
     mismatches: z.array(
       z.object({
         userId: z.string(),

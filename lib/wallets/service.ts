@@ -7,8 +7,8 @@ import { keysetPage } from "../http/page";
 import { staleListings } from "../marketplace/queries";
 import { balancesOf, ledgerInvariant, move, transactionsOf, type Movement, type TransactionRow } from "./queries";
 
-export { lockWallets } from "./queries";
-import { CURRENCIES, DECIMALS, type AdjustmentInput } from "./schemas";
+export { fitsCeiling, lockWallets } from "./queries";
+import { CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "./schemas";
 
 // Wallets: a balance per user and currency in integer minor units, moved only with an append-only ledger row
 // (lib/wallets/queries.ts). Other modules pay and get paid through pay() and credit(), inside their own transaction.
@@ -25,9 +25,18 @@ export async function pay(tx: DbTx, m: Omit<Movement, "amount"> & { amount: numb
   return row;
 }
 
-/** Credits `amount` (> 0) minor units in the caller's transaction. */
+const coins = (minor: number) => (minor / 10 ** DECIMALS.COIN).toLocaleString("en-US", { minimumFractionDigits: DECIMALS.COIN });
+
+/** Credits `amount` (> 0) minor units in the caller's transaction, else 409 BALANCE_LIMIT (past the wallet ceiling). */
 export async function credit(tx: DbTx, m: Movement) {
-  return (await move(tx, m))!;
+  const row = await move(tx, m);
+  if (!row) {
+    throw new DomainError(
+      "BALANCE_LIMIT",
+      `This would take a ${m.currency} wallet past its ceiling of ${coins(WALLET_BALANCE_MAX)} ${m.currency}; nothing changed.`,
+    );
+  }
+  return row;
 }
 
 /** Every currency's wallet of the user (a wallet that never moved shows 0). */

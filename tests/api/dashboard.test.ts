@@ -75,7 +75,7 @@ describe("dashboard routes", () => {
 
     const stats = (await api("GET", "/api/dashboard/stats", { headers: auth })).body.data;
     const credited = await db().repEntry.aggregate({ where: { userId }, _sum: { amount: true } });
-    expect(stats.rep.balance).toBe(credited._sum.amount);
+    expect(stats.rep.balance).toBe(Number(credited._sum.amount));
     expect(stats.rep.bySource.club).toBeGreaterThanOrEqual(25);
     expect(stats.activity).toEqual({ questsCompleted: 2, questsCompletedToday: 2, checkIns: 1, gamesRated: 0, rewardsClaimed: 0 });
     expect(stats.streak).toMatchObject({ current: 1, longest: 1, lastDay: today() });

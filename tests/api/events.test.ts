@@ -42,7 +42,7 @@ const ratingRows = async (userId: string, gameId: string) =>
     scores: r.scores.flatMap((s) => (s.score === null ? [] : [{ ...s, score: s.score }])),
   }));
 const repRows = (userId: string) => db().repEntry.findMany({ where: { userId } });
-const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
+const balanceOf = async (userId: string) => Number((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance);
 
 // Home team's available active players in roster order, then the away team's (see the seed's rosters).
 const LINEUP_NFL_007 = [
@@ -339,7 +339,7 @@ describe("POST /api/events/{gameId}/ratings", () => {
     expect(rows[0]!.scores.map((s) => [s.playerId, s.score])).toEqual([["pl_hch_05", 10]]);
     const rep = await repRows(userId);
     expect(rep.map((r) => [r.earnKind, r.grantKey, r.amount, r.source, r.targetId])).toEqual([
-      ["game_rating", "game_rating:gm_nfl_007", 15, "club", "gm_nfl_007"],
+      ["game_rating", "game_rating:gm_nfl_007", 15n, "club", "gm_nfl_007"],
     ]);
     expect(await balanceOf(userId)).toBe(15);
   });

@@ -212,8 +212,8 @@ describe("guess the player: guesses", () => {
     const win2 = await api("POST", guess(second.id), { headers: auth, json: { playerId: second.answer } });
     expect(win2.body.data).toMatchObject({ correct: true, rep: { awarded: false, amount: 0 }, session: { status: "won", clues: expect.any(Array) } });
     const rep = await repRows(userId);
-    expect(rep.map((r) => [r.earnKind, r.grantKey, r.amount])).toEqual([["guess_player", `guess_player:${today()}`, 10]]);
-    expect((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance).toBe(10);
+    expect(rep.map((r) => [r.earnKind, r.grantKey, r.amount])).toEqual([["guess_player", `guess_player:${today()}`, 10n]]);
+    expect((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance).toBe(10n);
   });
 
   it("a player of another team, an inactive one, or one already guessed → 400; none counts as a guess", async () => {
@@ -298,7 +298,7 @@ describe("POST /api/games/daily-spin/reward (deprecated)", () => {
     expect(again.body).toEqual({ success: false, error: { code: "ALREADY_EARNED", message: expect.stringContaining(nextDay) } });
     const rep = await repRows(userId);
     expect(rep.map((r) => [r.earnKind, r.grantKey, r.amount, r.source])).toEqual([
-      ["daily_spin", `daily_spin:${today()}`, res.body.data.amount, "serviceDirect"],
+      ["daily_spin", `daily_spin:${today()}`, BigInt(res.body.data.amount), "serviceDirect"],
     ]);
   });
 
@@ -312,8 +312,8 @@ describe("POST /api/games/daily-spin/reward (deprecated)", () => {
     for (const r of results) expect(r.headers.get("deprecation")).toBe(DEPRECATION);
     const rep = await repRows(userId);
     expect(rep).toHaveLength(1);
-    expect(rep[0]!.amount).toBe(ok[0]!.body.data.amount);
-    expect((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance).toBe(ok[0]!.body.data.amount);
+    expect(rep[0]!.amount).toBe(BigInt(ok[0]!.body.data.amount));
+    expect((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance).toBe(BigInt(ok[0]!.body.data.amount));
   });
 
   it("is marked deprecated in the OpenAPI document", async () => {

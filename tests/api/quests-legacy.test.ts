@@ -14,7 +14,7 @@ async function signedUp() {
 }
 
 const post = (auth: Record<string, string>, path: string, json?: unknown) => api("POST", path, { headers: auth, json });
-const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
+const balanceOf = async (userId: string) => Number((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance);
 const entriesOf = (userId: string) => db().repEntry.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
 const holdSeasonPass = (userId: string) => db().userPass.create({ data: { userId, passId: "pass_season_2026" } });
 
@@ -89,7 +89,7 @@ describe("legacy quest routes", () => {
     expect(res.body.data).toMatchObject({ stepCompleted: false, questCompleted: false });
     const entries = await entriesOf(userId);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ earnKind: "quest_completion", amount: 40, source: "serviceDirect", grantKey: "quest:q_season_pass_kickoff:once" });
+    expect(entries[0]).toMatchObject({ earnKind: "quest_completion", amount: 40n, source: "serviceDirect", grantKey: "quest:q_season_pass_kickoff:once" });
     expect(await balanceOf(userId)).toBe(40);
   });
 
@@ -157,7 +157,12 @@ describe("legacy quest routes", () => {
     expect(results[0]!.body.data.quests.map((q: { id: string }) => q.id)).toEqual(["q_daily_checkin"]);
     const entries = await entriesOf(userId);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ earnKind: "daily_quest_completion", amount: 10, source: "serviceDirect", grantKey: `quest:q_daily_checkin:${today()}` });
+    expect(entries[0]).toMatchObject({
+      earnKind: "daily_quest_completion",
+      amount: 10n,
+      source: "serviceDirect",
+      grantKey: `quest:q_daily_checkin:${today()}`,
+    });
     const again = await post(auth, "/api/quests/daily-visit");
     expect(again.body.data.completed).toEqual([]);
     expect(again.body.data.quests[0]).toMatchObject({ completed: true, repAwarded: 10 });
@@ -195,7 +200,7 @@ describe("legacy quest routes", () => {
     res = await post(auth, "/api/quests/check-progress", { questId: quest });
     expect(res.body.data.completed).toEqual([quest]);
     const award = (await entriesOf(userId)).find((e) => e.earnKind === "quest_completion");
-    expect(award).toMatchObject({ amount: 100, source: "club", grantKey: `quest:${quest}:once` });
+    expect(award).toMatchObject({ amount: 100n, source: "club", grantKey: `quest:${quest}:once` });
   });
 
   it("a check-in that meets a quest's last steps completes it at once", async () => {
@@ -206,7 +211,7 @@ describe("legacy quest routes", () => {
     expect(res.status).toBe(201);
     expect(await db().questStepProgress.count({ where: { userId, stepId: { in: steps } } })).toBe(3);
     const p = await db().questProgress.findUniqueOrThrow({ where: { userId_questId_periodKey: { userId, questId: quest, periodKey: "once" } } });
-    expect(p).toMatchObject({ repAwarded: 100 });
+    expect(p).toMatchObject({ repAwarded: 100n });
     expect(p.completedAt).not.toBeNull();
     expect(await balanceOf(userId)).toBe(125);
   });
@@ -270,7 +275,7 @@ describe("POST /api/sync-quest-points", () => {
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ questPoints: 25, previous: 3, entriesWritten: 1 });
     const written = (await entriesOf(userId)).find((e) => e.grantKey === "quest:q_daily_prediction:2026-01-02");
-    expect(written).toMatchObject({ amount: 15, earnKind: "daily_quest_completion", createdAt: new Date("2026-01-02T10:00:00Z") });
+    expect(written).toMatchObject({ amount: 15n, earnKind: "daily_quest_completion", createdAt: new Date("2026-01-02T10:00:00Z") });
     expect(await balanceOf(userId)).toBe(25);
 
     const second = await post(auth, "/api/sync-quest-points");

@@ -22,7 +22,7 @@ async function signedUp() {
 
 const follow = (userId: string, ...teamIds: string[]) => db().teamFollow.createMany({ data: teamIds.map((teamId) => ({ userId, teamId })) });
 const join = (userId: string, ...teamIds: string[]) => db().teamMember.createMany({ data: teamIds.map((teamId) => ({ userId, teamId })) });
-const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
+const balanceOf = async (userId: string) => Number((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance);
 const ids = (res: { body: { data: { quests: { id: string }[] } } }) => res.body.data.quests.map((q) => q.id);
 
 async function fan(...teams: string[]) {
@@ -192,12 +192,12 @@ describe("daily quiz sessions", () => {
 
     const progress = await db().questProgress.findUniqueOrThrow({ where: { userId_questId_periodKey: { userId, questId: "q_quiz_hch", periodKey: today() } } });
     expect(progress.completedAt).not.toBeNull();
-    expect(progress.repAwarded).toBe(18);
+    expect(progress.repAwarded).toBe(18n);
     const entries = await db().repEntry.findMany({ where: { userId } });
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ amount: 18, source: "club", earnKind: "daily_quest_completion", grantKey: `quest:q_quiz_hch:${today()}` });
+    expect(entries[0]).toMatchObject({ amount: 18n, source: "club", earnKind: "daily_quest_completion", grantKey: `quest:q_quiz_hch:${today()}` });
     expect(await balanceOf(userId)).toBe(18);
-    expect((await db().user.findUniqueOrThrow({ where: { id: userId } })).questPoints).toBe(18);
+    expect((await db().user.findUniqueOrThrow({ where: { id: userId } })).questPoints).toBe(18n);
     expect(await db().quizAnswer.count({ where: { sessionId: s.id } })).toBe(5);
 
     // The list shows it done; a second start today is refused; submits after the end are 409.
@@ -227,7 +227,7 @@ describe("daily quiz sessions", () => {
     for (let i = 0; i < 5; i++) expect((await submit(auth, s.id, { answerIndex: (answers[i]! + 1) % 4 })).status).toBe(200);
     const p = await db().questProgress.findUniqueOrThrow({ where: { userId_questId_periodKey: { userId, questId: "q_quiz_lsl", periodKey: today() } } });
     expect(p.completedAt).not.toBeNull();
-    expect(p.repAwarded).toBe(0);
+    expect(p.repAwarded).toBe(0n);
     expect(await db().repEntry.count({ where: { userId } })).toBe(0);
   });
 
@@ -417,10 +417,10 @@ describe("POST /api/v1/engage/quests/arena-check-in", () => {
     });
     const entries = await db().repEntry.findMany({ where: { userId } });
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ earnKind: "arena_check_in", amount: 25, source: "club", grantKey: `arena_check_in:${TEAM}:${today()}` });
+    expect(entries[0]).toMatchObject({ earnKind: "arena_check_in", amount: 25n, source: "club", grantKey: `arena_check_in:${TEAM}:${today()}` });
     const p = await db().questProgress.findUniqueOrThrow({ where: { userId_questId_periodKey: { userId, questId: "q_checkin_bsb", periodKey: today() } } });
     expect(p.completedAt).not.toBeNull();
-    expect(p.repAwarded).toBe(0);
+    expect(p.repAwarded).toBe(0n);
     expect(await db().arenaCheckIn.findFirstOrThrow({ where: { userId } })).toMatchObject({ gameId });
 
     const again = await api("POST", CHECK_IN, { headers: auth, json: { teamId: TEAM } });

@@ -34,7 +34,7 @@ async function completeProfile(userId: string) {
   });
 }
 
-const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
+const balanceOf = async (userId: string) => Number((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance);
 const rowsOf = (userId: string) => db().repEntry.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
 const earn = (auth: Record<string, string>, json: unknown) => api("POST", EARN, { headers: auth, json });
 
@@ -76,7 +76,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
     expect(await balanceOf(userId)).toBe(5);
     const rows = await rowsOf(userId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: res.body.data.entry.id, earnKind: "daily_visit", idempotencyKey, amount: 5, targetId: null });
+    expect(rows[0]).toMatchObject({ id: res.body.data.entry.id, earnKind: "daily_visit", idempotencyKey, amount: 5n, targetId: null });
   });
 
   it.each([
@@ -97,7 +97,7 @@ describe("POST /api/v1/engage/rep/earn", () => {
     expect(await balanceOf(userId)).toBe(amount);
     const rows = await rowsOf(userId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ earnKind, targetId: targetId ?? null, amount });
+    expect(rows[0]).toMatchObject({ earnKind, targetId: targetId ?? null, amount: BigInt(amount) });
   });
 
   it("the balance accumulates across kinds and counts what was already there", async () => {

@@ -59,7 +59,7 @@ async function makeReward(o: RewardOpts = {}) {
   });
 }
 
-const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
+const balanceOf = async (userId: string) => Number((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance);
 const stockOf = async (id: string) => (await db().reward.findUniqueOrThrow({ where: { id } })).stock;
 const debitsOf = (userId: string) => db().repEntry.findMany({ where: { userId, amount: { lt: 0 } } });
 const redeem = (auth: Record<string, string>, json: unknown) => api("POST", REDEEM, { headers: auth, json });
@@ -215,7 +215,7 @@ describe("POST /api/rewards/redeem", () => {
     expect(more).toHaveLength(0);
     expect(entry).toMatchObject({
       id: data.claim.repEntryId,
-      amount: -120,
+      amount: -120n,
       earnKind: "reward_redemption",
       source: "serviceDirect",
       grantKey: `reward_redemption:${data.claim.id}`,
@@ -224,7 +224,7 @@ describe("POST /api/rewards/redeem", () => {
     // The credit is untouched: spending is a new entry, never an edit.
     expect(await db().repEntry.findUniqueOrThrow({ where: { id: credit.id } })).toEqual(credit);
     const row = await db().rewardClaim.findUniqueOrThrow({ where: { id: data.claim.id } });
-    expect(row).toMatchObject({ userId, rewardId: reward.id, kind: "redeem", costRep: 120, claimKey: null, idempotencyKey, repEntryId: entry!.id });
+    expect(row).toMatchObject({ userId, rewardId: reward.id, kind: "redeem", costRep: 120n, claimKey: null, idempotencyKey, repEntryId: entry!.id });
     // The ledger shows it.
     const ledger = await api("GET", "/api/v1/engage/rep/ledger", { headers: auth });
     expect(ledger.body.entries[0]).toMatchObject({ id: entry!.id, amount: -120, source: "serviceDirect" });
@@ -356,8 +356,8 @@ describe("POST /api/rewards/redeem", () => {
     const claims = await db().rewardClaim.findMany({ where: { rewardId: reward.id } });
     expect(claims).toHaveLength(1);
     const balances = await db().user.findMany({ where: { id: { in: users.map((u) => u.userId) } }, select: { id: true, repBalance: true } });
-    expect(balances.filter((b) => b.repBalance === 0).map((b) => b.id)).toEqual([claims[0]!.userId]);
-    expect(balances.filter((b) => b.repBalance === 30)).toHaveLength(49);
+    expect(balances.filter((b) => b.repBalance === 0n).map((b) => b.id)).toEqual([claims[0]!.userId]);
+    expect(balances.filter((b) => b.repBalance === 30n)).toHaveLength(49);
     expect(await db().repEntry.count({ where: { userId: { in: users.map((u) => u.userId) }, earnKind: "reward_redemption" } })).toBe(1);
   });
 
@@ -374,7 +374,7 @@ describe("POST /api/rewards/redeem", () => {
     expect(await balanceOf(userId)).toBe(0);
     const debits = await debitsOf(userId);
     expect(debits).toHaveLength(1);
-    expect(debits[0]!.amount).toBe(-50);
+    expect(debits[0]!.amount).toBe(-50n);
     expect(await db().rewardClaim.count({ where: { userId } })).toBe(1);
   });
 

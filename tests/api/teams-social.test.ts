@@ -141,7 +141,7 @@ describe("POST/DELETE /api/teams/{id}/join", () => {
     expect(res.body).toEqual({ joinedTeamIds: ["tm_hch"], followedTeamIds: ["tm_lsl"] });
     expect(await stateOf(userId)).toEqual({ follow: 0, member: 1, star: 0 });
     const member = await db().teamMember.findUniqueOrThrow({ where: { userId_teamId: { userId, teamId: "tm_hch" } } });
-    expect(member.points).toBe(0);
+    expect(member.points).toBe(0n);
 
     const again = await api("POST", join("tm_hch"), { headers: auth });
     expect(again.status).toBe(200);
@@ -164,7 +164,7 @@ describe("POST/DELETE /api/teams/{id}/join", () => {
     const res = await api("POST", join("tm_hch"), { headers: auth });
     expect(res.status).toBe(200);
     expect(res.body.joinedTeamIds).toEqual(["tm_hch"]);
-    expect((await db().teamMember.findUniqueOrThrow({ where: { userId_teamId: { userId, teamId: "tm_hch" } } })).points).toBe(42);
+    expect((await db().teamMember.findUniqueOrThrow({ where: { userId_teamId: { userId, teamId: "tm_hch" } } })).points).toBe(42n);
   });
 
   it.each(["tm_nope", "tm_dvs", "dune-valley-scorpions"])("joining %s (unknown or archived) is 404", async (id) => {

@@ -61,7 +61,7 @@ describe("arena check-in and the team's check-in quests", () => {
       [other, CHECK_IN_QUEST],
     ] as const) {
       const done = await db.questProgress.findMany({ where: { userId }, select: { questId: true, repAwarded: true } });
-      expect(done).toEqual([{ questId, repAwarded: 0 }]);
+      expect(done).toEqual([{ questId, repAwarded: 0n }]);
       expect(await db.repEntry.count({ where: { userId } })).toBe(1);
       expect(await db.userStreak.findUnique({ where: { userId }, select: { current: true } })).toEqual({ current: 1 });
     }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db, direct } from "../../lib/db/client";
-import { raw } from "../../lib/db/raw";
+import { int8, raw } from "../../lib/db/raw";
 import { Prisma } from "../../lib/generated/prisma/client";
 
 // `direct` runs raw statements on the app's pool without Prisma's client: its values must be exactly Prisma's.
@@ -41,6 +41,14 @@ describe("direct raw statements", () => {
     expect(viaDirect!.i8).toBe(9007199254740993n);
     expect(viaDirect!.d).toEqual(new Date("2026-11-23T00:00:00Z"));
     expect(viaDirect!.param_day).toEqual(new Date("2026-03-04T00:00:00Z"));
+  });
+
+  it("reads money and Rep columns (int8) as the same exact numbers on both paths, past 2^31 and up to 2^53 - 1", async () => {
+    const query = typed(Prisma.sql`SELECT 2147483648::int8 AS balance, 9007199254740991::int8 AS top, NULL::int8 AS fee, 'x' AS note`);
+    for (const path of [db, direct]) {
+      const [row] = await path.$queryRaw<{ balance: bigint; top: bigint; fee: bigint | null; note: string }[]>(query);
+      expect(int8(row!, ["balance", "top", "fee"])).toStrictEqual({ balance: 2147483648, top: 9007199254740991, fee: null, note: "x" });
+    }
   });
 
   it("takes tagged templates as Prisma does, counts the rows a write touched, and reports errors", async () => {

@@ -10,7 +10,7 @@ import { lockUser } from "../../lib/db/tx";
 afterAll(() => db.$disconnect());
 
 const newUser = () => db.user.create({ data: { externalId: `user_rawtx_${randomUUID()}` } });
-const pointsOf = async (id: string) => (await db.user.findUniqueOrThrow({ where: { id } })).questPoints;
+const pointsOf = async (id: string) => Number((await db.user.findUniqueOrThrow({ where: { id } })).questPoints);
 
 describe("rawTransaction (the app's client)", () => {
   it("commits the work's statements together and answers its result", async () => {
@@ -52,10 +52,10 @@ describe("rawTransaction (the app's client)", () => {
       Array.from({ length: 20 }, () =>
         rawTransaction(db, async (tx) => {
           await lockUser(tx, user.id);
-          const [{ points }] = (await tx.$queryRaw<{ points: number }[]>`SELECT quest_points AS points FROM users WHERE id = ${user.id}::uuid`) as [
-            { points: number },
+          const [{ points }] = (await tx.$queryRaw<{ points: bigint }[]>`SELECT quest_points AS points FROM users WHERE id = ${user.id}::uuid`) as [
+            { points: bigint },
           ];
-          await tx.$executeRaw`UPDATE users SET quest_points = ${points + 1} WHERE id = ${user.id}::uuid`;
+          await tx.$executeRaw`UPDATE users SET quest_points = ${Number(points) + 1} WHERE id = ${user.id}::uuid`;
         }),
       ),
     );

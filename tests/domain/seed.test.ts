@@ -30,7 +30,7 @@ async function snapshot(): Promise<string> {
   const parts: string[] = [];
   for (const t of TABLES) {
     const rows = await db.$queryRawUnsafe<unknown[]>(`SELECT * FROM ${t} ORDER BY id`);
-    parts.push(JSON.stringify(rows));
+    parts.push(JSON.stringify(rows, (_, v: unknown) => (typeof v === "bigint" ? `${v}n` : v)));
   }
   return parts.join("\n");
 }

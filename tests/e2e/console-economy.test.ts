@@ -43,7 +43,7 @@ afterAll(async () => {
 
 const signedIn = (sub: string, admin: boolean) => signedInAs(browser, sub, admin, { width: 1280, height: 900 });
 const fan = () => db.user.create({ data: { externalId: `user_fan${uid()}` } });
-const balance = async (userId: string) => (await db.wallet.findUnique({ where: { userId_currency: { userId, currency: "COIN" } } }))?.balance ?? 0;
+const balance = async (userId: string) => Number((await db.wallet.findUnique({ where: { userId_currency: { userId, currency: "COIN" } } }))?.balance ?? 0);
 async function item(ownerId: string) {
   serial++;
   return (await db.collectible.create({ data: { cardId: CARD, serial, ownerId } })).id;

@@ -88,7 +88,7 @@ describe("staff console: engagement", () => {
       scope: "global",
       cadence: "daily",
       isDaily: true,
-      repReward: 30,
+      repReward: 30n,
       repSource: "club",
       quizLength: 3,
       active: true,
@@ -191,7 +191,7 @@ describe("staff console: engagement", () => {
     await form.getByRole("button", { name: "Create reward" }).click();
     await page.waitForURL(/done=created/);
     await expect(statusText()).resolves.toBe("Team scarf: Reward created.");
-    expect(await db.reward.findUniqueOrThrow({ where: { id } })).toMatchObject({ kind: "redeem", costRep: 250, stock: 3, perUserLimit: 1, active: true });
+    expect(await db.reward.findUniqueOrThrow({ where: { id } })).toMatchObject({ kind: "redeem", costRep: 250n, stock: 3, perUserLimit: 1, active: true });
 
     const row = () => page.locator(`tr[data-reward="${slug}"]`);
     await row().getByLabel("Change stock of Team scarf by").fill("2");
@@ -246,7 +246,7 @@ describe("staff console: engagement", () => {
     await expect(bigRow(page).getByTestId("reversed").isVisible()).resolves.toBe(true);
     // The reversal entry itself offers no action.
     const reversal = await db.repEntry.findFirstOrThrow({ where: { userId: user.id, earnKind: "reversal" } });
-    expect(reversal).toMatchObject({ amount: -50, targetId: big.id, grantKey: `reversal:${big.id}`, reason: "Reversed: Granted by mistake", source: "club" });
+    expect(reversal).toMatchObject({ amount: -50n, targetId: big.id, grantKey: `reversal:${big.id}`, reason: "Reversed: Granted by mistake", source: "club" });
     await expect(page.locator(`tr[data-entry="${reversal.id}"]`).getByRole("button").count()).resolves.toBe(0);
 
     // Reversing the same credit again (the stale tab) changes nothing.
@@ -256,7 +256,7 @@ describe("staff console: engagement", () => {
     await expect(errorText(other)).resolves.toBe("That entry was already reversed. Nothing changed.");
     await other.close();
     expect(await db.repEntry.count({ where: { userId: user.id, earnKind: "reversal" } })).toBe(1);
-    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).repBalance).toBe(20);
+    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).repBalance).toBe(20n);
 
     // The fan spends 5: the balance (15) no longer covers the 20 credit, so it cannot be reversed.
     await db.$transaction((tx) =>
@@ -267,9 +267,9 @@ describe("staff console: engagement", () => {
     await page.locator(`tr[data-entry="${small.id}"]`).getByRole("button", { name: "Reverse" }).click();
     await page.waitForURL(/error=balance/);
     await expect(errorText()).resolves.toBe("The user's balance is lower than that credit (they spent it), so it cannot be reversed. Nothing changed.");
-    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).repBalance).toBe(15);
+    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).repBalance).toBe(15n);
     expect(await db.repEntry.count({ where: { userId: user.id, earnKind: "reversal" } })).toBe(1);
     // The original credits are untouched.
-    expect(await db.repEntry.findUniqueOrThrow({ where: { id: big.id } })).toEqual(big);
+    expect(await db.repEntry.findUniqueOrThrow({ where: { id: big.id } })).toEqual({ ...big, amount: BigInt(big.amount) });
   });
 });

@@ -58,7 +58,7 @@ describe("the starred-teams cap across instances", () => {
 });
 
 describe("an idempotent earn across instances", () => {
-  const balanceOf = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance;
+  const balanceOf = async (userId: string) => Number((await db().user.findUniqueOrThrow({ where: { id: userId } })).repBalance);
 
   it("50 concurrent earns with one Idempotency key, half on each instance: one ledger entry, one balance increase", async () => {
     const { auth, userId } = await signedUp();

@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Settle ended auctions and expire offers (cron)",
       description:
-        "Settles every auction past its end (the top bid at or above the reserve buys the item with its held funds, the seller is paid minus the fee; otherwise the funds go back and the listing expires) expires open offers past their time, refunding them, and deletes idempotency keys past their expiry. Each auction and offer in its own transaction taken with SKIP LOCKED: running it twice, or twice at once, settles nothing twice.",
+        "Settles every auction past its end (the top bid at or above the reserve buys the item with its held funds, the seller is paid minus the fee; otherwise the funds go back and the listing expires; a seller whose wallet cannot take the price, past the wallet ceiling, does not sell: the funds go back and the listing is cancelled), expires open offers past their time, refunding them, and deletes idempotency keys past their expiry. Each auction and offer in its own transaction taken with SKIP LOCKED: running it twice, or twice at once, settles nothing twice.",
       tags: ["Cron"],
       auth: "cron",
       response: z.object({
@@ -18,6 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         offersExpired: z.number().int(),
         idempotencyKeysDeleted: z.number().int(),
       }),
+      errors: ["BALANCE_LIMIT"],
     },
     () => runMarketplaceCron(db),
   ),

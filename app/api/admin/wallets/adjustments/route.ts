@@ -9,14 +9,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Adjust a wallet (staff)",
       description:
-        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId). A debit larger than the balance is 409 INSUFFICIENT_FUNDS and changes nothing. Unknown user: 404.",
+        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId). A debit larger than the balance is 409 INSUFFICIENT_FUNDS, a credit that would take the balance past the wallet ceiling (10^15 minor units) 409 BALANCE_LIMIT; either changes nothing. Unknown user: 404.",
       tags: ["Admin"],
       auth: "admin",
       body: adjustmentBody,
       rateLimit: "money",
       status: 201,
       response: adjustmentResult,
-      errors: ["NOT_FOUND", "INSUFFICIENT_FUNDS"],
+      errors: ["NOT_FOUND", "INSUFFICIENT_FUNDS", "BALANCE_LIMIT"],
     },
     ({ user, body }) => adjust(db, body, user.externalId),
   ),

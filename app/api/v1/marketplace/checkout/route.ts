@@ -16,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: checkoutResult,
-      errors: ["VALIDATION_ERROR", "CART_EMPTY", "CART_CHANGED", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+      errors: ["VALIDATION_ERROR", "CART_EMPTY", "CART_CHANGED", "INSUFFICIENT_FUNDS", "BALANCE_LIMIT", "IDEMPOTENCY_KEY_REUSED"],
     },
     ({ req, user }) => checkout(db, user.id, requireIdempotencyKey(req)),
   ),

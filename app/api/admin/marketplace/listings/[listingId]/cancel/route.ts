@@ -15,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "write",
       response: listingResponse,
-      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE"],
+      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "BALANCE_LIMIT"],
     },
     ({ params }) => cancelListing(db, null, params.listingId),
   ),

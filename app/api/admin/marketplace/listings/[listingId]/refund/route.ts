@@ -16,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: listingResponse,
-      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS", "ITEM_MINTED"],
+      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS", "ITEM_MINTED", "BALANCE_LIMIT"],
     },
     ({ user, params }) => refundSale(db, params.listingId, user.externalId),
   ),

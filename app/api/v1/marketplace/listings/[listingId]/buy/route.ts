@@ -19,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: listingResponse,
-      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS", "BALANCE_LIMIT", "IDEMPOTENCY_KEY_REUSED"],
     },
     ({ req, user, params }) => buyListing(db, user.id, params.listingId, requireIdempotencyKey(req)),
   ),

@@ -16,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: offerResponse,
-      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED", "ITEM_IN_AUCTION", "ITEM_MINTED"],
+      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED", "ITEM_IN_AUCTION", "ITEM_MINTED", "BALANCE_LIMIT"],
     },
     ({ user, params }) => acceptOffer(db, user.id, params.offerId),
   ),

@@ -16,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "write",
       response: offerResponse,
-      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED"],
+      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED", "BALANCE_LIMIT"],
     },
     ({ user, params }) => declineOffer(db, user.id, params.offerId),
   ),
