@@ -1,6 +1,7 @@
 // Group commit for one kind of statement (a write, or a read before one). A process's calls made while a batch runs
 // wait and go together in the next one, so N concurrent calls cost one statement (one round trip, one commit)
 // instead of N, and an idle server runs a lone call at once, with no added wait.
+import { outsideRequests } from "../kernel/request-scope";
 import { isDatabaseUnavailable } from "./unavailable";
 
 interface Waiting<I, O> {
@@ -51,6 +52,9 @@ export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, 
   async function settle(batch: Waiting<I, O>[]): Promise<void> {
     try {
       const results = await write(batch.map((w) => w.item));
+      // One result per item, in order: a write that answers fewer (or more) broke that contract; no caller may get
+      // another's row, or none.
+      if (results.length !== batch.length) throw new Error(`a batched write answered ${results.length} results for ${batch.length} items`);
       batch.forEach((w, i) => w.resolve(results[i]!));
     } catch (error) {
       if (batch.length === 1 || isDatabaseUnavailable(error)) return batch.forEach((w) => w.reject(error));
@@ -70,7 +74,8 @@ export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, 
   return (item) =>
     new Promise<O>((resolve, reject) => {
       queue.push({ item, resolve, reject });
-      if (!writing) void drain();
+      // The batch serves many requests: it runs outside the scope of the one that happened to start it.
+      if (!writing) void outsideRequests(drain);
     });
 }
 

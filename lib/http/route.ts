@@ -3,9 +3,9 @@ import { z, type ZodType } from "zod";
 import { verifySessionToken, type Identity } from "../auth/tokens";
 import { resolveUser, type AuthUser } from "../auth/users";
 import { processCache } from "../db/cache";
-import { collectBoardMoves, newBoardMoves } from "../leaderboard/moves";
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "../db/unavailable";
 import { env } from "../env";
+import { inRequestScope } from "../kernel/request-scope";
 import { parseJsonBytes, readJsonBody, readLimitedBody, UNSET_BODY } from "./body";
 import { clientAddress } from "./client-ip";
 import { corsHeaders } from "./cors";
@@ -205,10 +205,8 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
         status = answer.status;
         return new Response(answer.body, { status, headers });
       }
-      const moves = newBoardMoves();
-      const result = await collectBoardMoves(moves, () => handler({ params, query, body, user: user as never, delivery: delivery as never, req, requestId }));
-      // The handler succeeded, so what it changed is committed: the leaderboards follow (best effort, never an error).
-      if (moves.users.size > 0 || moves.left.length > 0) await (await import("../leaderboard/service")).applyBoardMoves(moves);
+      // In the request's scope: the work it registers (board moves, say) runs once the handler succeeded.
+      const result = await inRequestScope(() => handler({ params, query, body, user: user as never, delivery: delivery as never, req, requestId }));
       const response = successResponse(c, result, { ...baseHeaders(requestId, req, rate), ...deprecation });
       status = response.status;
       return response;

@@ -1,9 +1,9 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { requestState } from "../kernel/request-scope";
 
-// Whose leaderboard entries a request changed: fans whose Rep moved or who joined a team, and teams left. The
-// pipeline applies them once the handler succeeded (its transactions committed): moveBoards in service.ts. Rep
-// writers note it (award() and debit(); a statement that inlines awardCtes or awardRowsCtes notes it itself), as do
-// join and leave.
+// Whose leaderboard entries a request changed: fans whose Rep moved or who joined a team, and teams left. Kept in the
+// request's scope (lib/kernel/request-scope.ts), which applies them once the handler succeeded (its transactions
+// committed): applyBoardMoves in service.ts. Rep writers note it (award() and debit(); a statement that inlines
+// awardCtes or awardRowsCtes notes it itself), as do join and leave.
 // Outside a request (scripts, crons) nothing is collected: the rebuild repairs what they changed.
 
 export interface BoardMoves {
@@ -11,19 +11,26 @@ export interface BoardMoves {
   left: { userId: string; teamId: string }[];
 }
 
-const moves = new AsyncLocalStorage<BoardMoves>();
+const KEY = Symbol("board moves");
 
 export const newBoardMoves = (): BoardMoves => ({ users: new Set(), left: [] });
 
+/** The current request's moves, registered on first use to be applied after the handler's success. */
+const requestMoves = () =>
+  requestState(KEY, (afterSuccess) => {
+    const moves = newBoardMoves();
+    afterSuccess(async () => {
+      if (moves.users.size > 0 || moves.left.length > 0) await (await import("./service")).applyBoardMoves(moves);
+    });
+    return moves;
+  });
+
 /** `userId`'s points or teams changed in the current request. */
 export function noteBoardsMoved(userId: string): void {
-  moves.getStore()?.users.add(userId);
+  requestMoves()?.users.add(userId);
 }
 
 /** `userId` left `teamId` in the current request. */
 export function noteTeamLeft(userId: string, teamId: string): void {
-  moves.getStore()?.left.push({ userId, teamId });
+  requestMoves()?.left.push({ userId, teamId });
 }
-
-/** Runs `fn`, collecting the board moves it notes into `into`. */
-export const collectBoardMoves = <T>(into: BoardMoves, fn: () => Promise<T>): Promise<T> => moves.run(into, fn);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { groupCommit, inItemOrder } from "../../lib/db/batch";
+import { inRequestScope, requestState } from "../../lib/kernel/request-scope";
 
 // Group commit (lib/db/batch.ts): concurrent calls share a write, one per key in each, and a failing batch fails
 // only the calls whose own write fails.
@@ -81,6 +82,33 @@ describe("groupCommit", () => {
 });
 
 describe("inItemOrder", () => {
+  it("fails every call, loudly, when the write answers fewer results than items (no caller gets another's row)", async () => {
+    const call = groupCommit(async (items: Item[]) => items.slice(1).map((i) => i.value), { max: 64 });
+    const results = await Promise.allSettled([1, 2, 3].map((value) => call({ key: `k${value}`, value })));
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/answered 0 results for 1 items/);
+  });
+
+  it("runs each batch outside the request that started it: nothing the write notes lands in that request", async () => {
+    const KEY = Symbol("notes");
+    const seen: (string[] | undefined)[] = [];
+    const call = groupCommit(
+      async (items: Item[]) => {
+        seen.push(requestState(KEY, () => [] as string[]));
+        return items.map((i) => i.value);
+      },
+      { max: 64 },
+    );
+    const notesOf = async (value: number) =>
+      inRequestScope(async () => {
+        await call({ key: `k${value}`, value });
+        return requestState(KEY, () => [] as string[]);
+      });
+    const [first, second] = await Promise.all([notesOf(1), notesOf(2)]);
+    expect(seen).toEqual([undefined, undefined]);
+    expect([first, second]).toEqual([[], []]);
+  });
+
   it("puts a batched statement's numbered rows back in item order, without the number, and marks items without a row", () => {
     const rows = [
       { n: 3n, v: "c" },
