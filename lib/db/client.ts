@@ -5,6 +5,18 @@ import { Prisma, PrismaClient } from "../generated/prisma/client";
 import { databaseUrl, dbPoolSize } from "../env";
 import { registerDirect, type RawDb } from "./raw";
 
+// One rule for reaching the database (README "Module contract"):
+//
+//   | the code                                  | uses                                              | takes          |
+//   |-------------------------------------------|---------------------------------------------------|----------------|
+//   | ordinary reads and writes                 | Prisma's models; db.$transaction for several      | Db / DbTx      |
+//   | a measured hot path (docs/performance.md) | raw SQL through raw(db): pg, skipping Prisma      | RawDb          |
+//   | a transaction of raw statements only      | rawTransaction(db, (tx) => …): BEGIN … COMMIT     | Db, then RawDb |
+//   | concurrent calls of one hot statement     | lib/db/batch.ts over raw SQL, only where measured | Db             |
+//
+// A function takes the narrowest of these it uses: RawDb when it sends only raw SQL (then the app's client, a
+// transaction or a script's client all fit), DbTx when it uses models, Db only when it opens a transaction itself.
+
 export type Db = PrismaClient;
 /** A transaction client or the root client: domain functions accept either. */
 export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
