@@ -1,3 +1,4 @@
+import { ROUTES } from "@/app/api/routes.generated";
 import { openApiDocument } from "@/lib/openapi/document";
 import { Reference } from "./reference";
 
@@ -10,7 +11,7 @@ const DOCUMENT_URL = "/api/openapi.json";
 type Doc = { info: { title: string; version: string }; paths: Record<string, Record<string, { summary: string }>> };
 
 export default function Docs() {
-  const doc = openApiDocument() as Doc;
+  const doc = openApiDocument(ROUTES) as Doc;
   return (
     <>
       <header style={{ maxWidth: 1460, margin: "0 auto", padding: "16px 20px 0", lineHeight: 1.5 }}>

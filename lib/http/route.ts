@@ -107,6 +107,13 @@ interface RouteConfigBase<P, Q, B> {
   deprecated?: { since: string; successor?: string };
   /** Document-only overrides for routes that are not JSON in and out (multipart uploads, images). */
   openapi?: { requestBody?: unknown; successResponses?: Record<string, unknown> };
+  /**
+   * Which OpenAPI document lists the operation: the internal one (staff, cron, webhooks; GET /api/admin/openapi.json)
+   * or the public contract (GET /api/openapi.json). Omitted: internal for auth `admin`, `cron` and `webhook`, public
+   * otherwise (isInternal in lib/openapi/document.ts). Set it only to say otherwise, e.g. a provider's webhook that
+   * is public contract.
+   */
+  internal?: boolean;
 }
 
 export type RouteConfig<P, Q, B, R> = RouteConfigBase<P, Q, B> &

@@ -5,23 +5,38 @@ import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S } from "../http/machine-auth";
 import { policyLimits, type RateLimitPolicy } from "../http/rate-limit";
 import { cacheControl, DEFAULT_RATE_LIMIT, type AuthMode, type RouteConfig, type RouteHandler } from "../http/route";
 import { documentedErrorCodes } from "../http/route-errors";
-import { INTERNAL_ROUTE_MODULES, ROUTE_MODULES } from "./routes";
 import { sentAs } from "../http/schemas";
 import { WALLET_BALANCE_MAX } from "../wallets/schemas";
 
-// Builds the OpenAPI 3.1 document from the same route declarations the pipeline enforces.
+// Builds the OpenAPI 3.1 documents from the same route declarations the pipeline enforces. The routes come in as an
+// argument, the registry app/api/routes.generated.ts (written by scripts/routes.mjs from app/api/**/route.ts): this
+// module never imports app/.
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Json = Record<string, unknown>;
 
-type Modules = Record<string, Record<string, unknown>>;
+/**
+ * Every API route module by OpenAPI path. Its order is kept (new routes are appended): a named schema met again with
+ * nested references is listed under a second name (`…Output`, `…Input`), so the order decides which operations
+ * use which name.
+ */
+export type RouteRegistry = readonly { path: string; module: Record<string, unknown> }[];
 
-export function routeConfigs(modules: Modules = ROUTE_MODULES): { path: string; method: (typeof HTTP_METHODS)[number]; handler: RouteHandler }[] {
+/** Internal document (staff, cron, webhooks) or public contract: the route's `internal`, else its auth mode. */
+export const isInternal = (c: RouteConfig<unknown, unknown, unknown, unknown>): boolean =>
+  c.internal ?? (c.auth === "admin" || c.auth === "cron" || c.auth === "webhook");
+
+/** The declared operations of the registry, in its order; with `kind`, those of that document only. */
+export function routeConfigs(
+  registry: RouteRegistry,
+  kind?: "public" | "internal",
+): { path: string; method: (typeof HTTP_METHODS)[number]; handler: RouteHandler }[] {
   const out = [];
-  for (const [path, mod] of Object.entries(modules)) {
+  for (const { path, module } of registry) {
     for (const method of HTTP_METHODS) {
-      const handler = mod[method] as RouteHandler | undefined;
-      if (handler && "config" in handler) out.push({ path, method, handler });
+      const handler = module[method] as RouteHandler | undefined;
+      if (!handler || !("config" in handler)) continue;
+      if (kind === undefined || isInternal(handler.config) === (kind === "internal")) out.push({ path, method, handler });
     }
   }
   return out;
@@ -250,19 +265,21 @@ function usedSchemes(paths: Record<string, Json>): Record<string, Json> {
   return Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name)));
 }
 
-const cache = new Map<string, Json>();
+const cache = new WeakMap<RouteRegistry, Map<string, Json>>();
 
 /** The public contract (GET /api/openapi.json). */
-export const openApiDocument = () => buildDocument("public", ROUTE_MODULES);
-/** Staff, cron and other internal routes, kept out of the public contract (GET /api/admin/openapi.json). */
-export const internalOpenApiDocument = () => buildDocument("internal", INTERNAL_ROUTE_MODULES);
+export const openApiDocument = (registry: RouteRegistry) => buildDocument("public", registry);
+/** Staff, cron, webhook and other internal routes, kept out of the public contract (GET /api/admin/openapi.json). */
+export const internalOpenApiDocument = (registry: RouteRegistry) => buildDocument("internal", registry);
 
-function buildDocument(kind: "public" | "internal", modules: Modules): Json {
-  const hit = cache.get(kind);
+function buildDocument(kind: "public" | "internal", registry: RouteRegistry): Json {
+  const built = cache.get(registry) ?? new Map<string, Json>();
+  cache.set(registry, built);
+  const hit = built.get(kind);
   if (hit) return hit;
   components = {};
   const paths: Record<string, Json> = {};
-  for (const { path, method, handler } of routeConfigs(modules)) {
+  for (const { path, method, handler } of routeConfigs(registry, kind)) {
     (paths[path] ??= {})[method.toLowerCase()] = operation(path, method, handler);
   }
   if (kind === "public") {
@@ -309,6 +326,6 @@ function buildDocument(kind: "public" | "internal", modules: Modules): Json {
       "x-error-codes": Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v])),
     },
   };
-  cache.set(kind, doc);
+  built.set(kind, doc);
   return doc;
 }

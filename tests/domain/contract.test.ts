@@ -1,8 +1,12 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { internalOpenApiDocument, openApiDocument, routeConfigs } from "../../lib/openapi/document";
-import { INTERNAL_ROUTE_MODULES, ROUTE_MODULES } from "../../lib/openapi/routes";
+import { ROUTES } from "../../app/api/routes.generated";
+import { internalOpenApiDocument as internalOf, isInternal, openApiDocument as publicOf, routeConfigs } from "../../lib/openapi/document";
+import { REGISTRY_FILE, registrySource } from "../../scripts/routes.mjs";
+
+const openApiDocument = () => publicOf(ROUTES);
+const internalOpenApiDocument = () => internalOf(ROUTES);
 
 const API = path.join(process.cwd(), "app", "api");
 // Routes that are infrastructure, not operations: the JSON 404 catch-all and the documents themselves.
@@ -25,35 +29,51 @@ const toOpenApiPath = (file: string) =>
     .join("/");
 
 describe("contract", () => {
+  it("the route registry (app/api/routes.generated.ts) is what scripts/routes.mjs writes from app/api: run `npm run routes`", () => {
+    const committed = readFileSync(path.join(process.cwd(), REGISTRY_FILE), "utf8");
+    expect(registrySource(process.cwd(), committed)).toBe(committed);
+  });
+
   it("every route file has OpenAPI operations and every operation has a route file", () => {
     const files = routeFiles()
       .map(toOpenApiPath)
       .filter((p) => !NOT_OPERATIONS.has(p))
       .sort();
-    expect([...Object.keys(ROUTE_MODULES), ...Object.keys(INTERNAL_ROUTE_MODULES)].sort()).toEqual(files);
+    expect(ROUTES.map((r) => r.path).sort()).toEqual(files);
     const doc = openApiDocument() as { paths: Record<string, Record<string, unknown>> };
     const internal = internalOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };
-    const documented = [...Object.keys(doc.paths), ...Object.keys(internal.paths)].filter((p) => !NOT_OPERATIONS.has(p));
-    expect(documented.sort()).toEqual(files);
+    const documented = new Set([...Object.keys(doc.paths), ...Object.keys(internal.paths)].filter((p) => !NOT_OPERATIONS.has(p)));
+    expect([...documented].sort()).toEqual(files);
   });
 
-  it("staff and cron routes stay out of the public contract", () => {
+  it("staff and cron routes stay out of the public contract, and only they are internal", () => {
     const doc = openApiDocument() as { paths: Record<string, unknown> };
+    const internal = internalOpenApiDocument() as { paths: Record<string, unknown> };
     for (const p of Object.keys(doc.paths)) expect(p).not.toMatch(/^\/api\/(admin|cron)\//);
-    for (const p of Object.keys(INTERNAL_ROUTE_MODULES)) expect(p).toMatch(/^\/api\/(admin|cron)\//);
+    for (const p of Object.keys(internal.paths)) expect(p).toMatch(/^\/api\/(admin|cron)\//);
+    // Each operation is in exactly one document, the one its config names (isInternal).
+    for (const { path: p, method, handler } of routeConfigs(ROUTES)) {
+      const [inside, outside] = isInternal(handler.config) ? [internal, doc] : [doc, internal];
+      expect((inside.paths[p] as Record<string, unknown> | undefined)?.[method.toLowerCase()], `${method} ${p}`).toBeDefined();
+      expect((outside.paths[p] as Record<string, unknown> | undefined)?.[method.toLowerCase()], `${method} ${p}`).toBeUndefined();
+    }
   });
 
-  it("every exported method of a route module is a declared route, and the document lists exactly those", () => {
-    const doc = openApiDocument() as { paths: Record<string, Record<string, { "x-auth": string; security: unknown[] }>> };
-    const declared = routeConfigs();
-    const documented = Object.entries(doc.paths)
-      .filter(([p]) => !NOT_OPERATIONS.has(p))
-      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
-    expect(declared.map((r) => `${r.method} ${r.path}`).sort()).toEqual(documented.sort());
-    for (const { path: p, method, handler } of declared) {
-      const op = doc.paths[p]![method.toLowerCase()]!;
-      expect(op["x-auth"]).toBe(handler.config.auth);
-      expect(op.security.length > 0).toBe(handler.config.auth !== "public");
+  it("every exported method of a route module is a declared route, and the documents list exactly those", () => {
+    for (const kind of ["public", "internal"] as const) {
+      const doc = (kind === "public" ? openApiDocument() : internalOpenApiDocument()) as {
+        paths: Record<string, Record<string, { "x-auth": string; security: unknown[] }>>;
+      };
+      const declared = routeConfigs(ROUTES, kind);
+      const documented = Object.entries(doc.paths)
+        .filter(([p]) => !NOT_OPERATIONS.has(p))
+        .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+      expect(declared.map((r) => `${r.method} ${r.path}`).sort()).toEqual(documented.sort());
+      for (const { path: p, method, handler } of declared) {
+        const op = doc.paths[p]![method.toLowerCase()]!;
+        expect(op["x-auth"]).toBe(handler.config.auth);
+        expect(op.security.length > 0).toBe(handler.config.auth !== "public");
+      }
     }
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
+import { ROUTES } from "../../app/api/routes.generated";
 import { internalOpenApiDocument, openApiDocument, routeConfigs } from "../../lib/openapi/document";
-import { INTERNAL_ROUTE_MODULES, ROUTE_MODULES } from "../../lib/openapi/routes";
 
 // Path and query values arrive as strings; the document must describe what a client sends, so a parameter the
 // pipeline turns into a number or boolean is documented as one (a generated client then types it that way).
@@ -15,8 +15,8 @@ const JSON_TYPE = { number: ["integer", "number"], boolean: ["boolean"] } as Rec
 describe("OpenAPI parameters", () => {
   it("a path or query parameter the pipeline parses into a number or boolean is documented as one, and only then", () => {
     const cases = [
-      { doc: openApiDocument() as Doc, routes: routeConfigs(ROUTE_MODULES) },
-      { doc: internalOpenApiDocument() as Doc, routes: routeConfigs(INTERNAL_ROUTE_MODULES) },
+      { doc: openApiDocument(ROUTES) as Doc, routes: routeConfigs(ROUTES, "public") },
+      { doc: internalOpenApiDocument(ROUTES) as Doc, routes: routeConfigs(ROUTES, "internal") },
     ];
     let checked = 0;
     for (const { doc, routes } of cases) {
@@ -44,7 +44,7 @@ describe("OpenAPI parameters", () => {
   });
 
   it("intQuery parameters carry their bounds and default; a limit without a default has none", () => {
-    const doc = openApiDocument() as Doc;
+    const doc = openApiDocument(ROUTES) as Doc;
     const limit = (path: string) => doc.paths[path]!.get!.parameters.find((p) => p.name === "limit")!;
     expect(limit("/api/teams/search")).toEqual({
       name: "limit",

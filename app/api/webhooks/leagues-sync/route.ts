@@ -30,6 +30,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       ].join("\n"),
       tags: ["Webhooks"],
       auth: "webhook",
+      // Public contract, unlike a webhook by default: the provider builds its deliveries from this operation.
+      internal: false,
       webhook: { secret: "LEAGUES_SYNC_WEBHOOK_SECRET" },
       body: payload,
       bodyRequired: false,
