@@ -1,6 +1,15 @@
-// Group commit for one kind of statement (a write, or a read before one). A process's calls made while a batch runs
-// wait and go together in the next one, so N concurrent calls cost one statement (one round trip, one commit)
-// instead of N, and an idle server runs a lone call at once, with no added wait.
+// Batching concurrent calls of one statement (a write, or a read; "group commit" for writes). A process's calls made
+// while a batch runs wait and go together in the next one, so N concurrent calls cost one statement (one round trip,
+// one commit) instead of N, and an idle server runs a lone call at once, with no added wait.
+//
+// Use it for a measured hot path (docs/performance.md) whose statement can take arrays (unnest … WITH ORDINALITY)
+// and answer one row per item, in item order (inItemOrder): a write that answers another number fails every call.
+// - Key a write by the row it updates (keyOf: the user, the session), so a batch changes each row once, in key order.
+// - Nothing request-scoped inside: the batch runs outside every request's scope (lib/kernel/request-scope.ts); the
+//   caller notes what its own item changed (board moves) after the call returns.
+// - No gain where each request has its own instance (a serverless function serving one request at a time): there a
+//   batch is always one call. It pays on a long-lived server under concurrency.
+// - A new path is batched only with a measured need (bench before and after), never by default.
 import { outsideRequests } from "../kernel/request-scope";
 import { isDatabaseUnavailable } from "./unavailable";
 
@@ -12,7 +21,7 @@ interface Waiting<I, O> {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export interface GroupCommitOptions<I> {
+export interface BatchOptions<I> {
   /**
    * Items with the same key never share a batch (a later one waits for the next), so a batch changes each key's rows
    * once; and a batch reaches `write` in key order, so batches of different processes lock rows in the same order (a
@@ -28,7 +37,7 @@ export interface GroupCommitOptions<I> {
  * is written again item by item, so one bad item fails only its own call; unless the database is unavailable, which
  * fails every call of the batch at once (retrying them one by one would only make the last wait longer).
  */
-export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, max }: GroupCommitOptions<I>): (item: I) => Promise<O> {
+export function batchConcurrentCalls<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, max }: BatchOptions<I>): (item: I) => Promise<O> {
   let queue: Waiting<I, O>[] = [];
   let writing = false;
 
@@ -79,15 +88,15 @@ export function groupCommit<I, O>(write: (items: I[]) => Promise<O[]>, { keyOf, 
     });
 }
 
-/** groupCommit for each database client apart (a test's or a script's client never shares the app's batches). */
-export function groupCommitPer<D extends object, I, O>(
+/** batchConcurrentCalls for each database client apart (a test's or a script's client never shares the app's batches). */
+export function batchConcurrentCallsPerClient<D extends object, I, O>(
   write: (db: D, items: I[]) => Promise<O[]>,
-  options: GroupCommitOptions<I>,
+  options: BatchOptions<I>,
 ): (db: D, item: I) => Promise<O> {
   const perClient = new WeakMap<D, (item: I) => Promise<O>>();
   return (db, item) => {
     let call = perClient.get(db);
-    if (!call) perClient.set(db, (call = groupCommit((items: I[]) => write(db, items), options)));
+    if (!call) perClient.set(db, (call = batchConcurrentCalls((items: I[]) => write(db, items), options)));
     return call(item);
   };
 }

@@ -5,7 +5,7 @@ import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
 import { DomainError, notFound, type ErrorDetail } from "../http/errors";
 import { award, awardRowsCtes, SERVER_AWARDS } from "../rep/grants";
-import { groupCommitPer } from "../db/batch";
+import { batchConcurrentCallsPerClient } from "../db/batch";
 import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../teams/queries";
 import { addUtcDays, utcDay } from "../time";
 import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
@@ -172,7 +172,7 @@ interface RatingWritten {
 /**
  * Writes submissions in one statement. Each game and its lineup are read, and a submission is written only when its
  * game is final and every player it scores is in the lineup; otherwise its row says why (rateGame answers it). Each
- * user appears once (groupCommit's key): one rating row per (user, game) may change once per statement, and
+ * user appears once (batchConcurrentCalls's key): one rating row per (user, game) may change once per statement, and
  * awardRowsCtes raises each user's balance once.
  */
 async function writeRatings(db: Db, items: RatingWrite[]): Promise<RatingWritten[]> {
@@ -219,8 +219,8 @@ async function writeRatings(db: Db, items: RatingWrite[]): Promise<RatingWritten
   return items.map((_, k) => byK.get(k + 1)!);
 }
 
-// Concurrent submissions of a process share one statement (group commit), a user's at most once per statement.
-const writeRating = groupCommitPer(writeRatings, { keyOf: (r) => r.userId, max: 64 });
+// Concurrent submissions of a process share one statement (lib/db/batch.ts), a user's at most once per statement.
+const writeRating = batchConcurrentCallsPerClient(writeRatings, { keyOf: (r) => r.userId, max: 64 });
 
 /**
  * POST /api/events/{gameId}/ratings. The game must be final (409 GAME_NOT_FINISHED) with a lineup (seeded here if

@@ -1,4 +1,4 @@
-import { groupCommit } from "../db/batch";
+import { batchConcurrentCalls } from "../db/batch";
 import { db as appDb, type DbTx } from "../db/client";
 import { env } from "../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
@@ -223,13 +223,13 @@ function inTime(work: () => Promise<void>): Promise<void> {
 }
 
 /**
- * A request's board moves (moves.ts), written with those of concurrent requests (group commit, lib/db/batch.ts): while
+ * A request's board moves (moves.ts), written with those of concurrent requests (lib/db/batch.ts): while
  * one batch is being written, the moves other requests note wait and go together in the next, so N writes at once
  * cost one fanScores statement and one Redis round trip per store instead of N each (an idle server writes a lone
  * move at once). Resolves once the batch holding `moves` is written (best effort: never rejects), so a request still
  * answers after its boards moved.
  */
-export const applyBoardMoves: (moves: BoardMoves) => Promise<void> = groupCommit(
+export const applyBoardMoves: (moves: BoardMoves) => Promise<void> = batchConcurrentCalls(
   async (batch: BoardMoves[]) => {
     const merged: BoardMoves = { users: new Set(batch.flatMap((m) => [...m.users])), left: batch.flatMap((m) => m.left) };
     try {

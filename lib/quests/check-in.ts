@@ -1,9 +1,9 @@
 // Arena check-ins: at a game, by a fan, once per team and UTC day. Concurrent check-ins share their read and their
-// write (group commit); the write credits the check-in's Rep, completes the team's check-in quest and marks
+// write (lib/db/batch.ts); the write credits the check-in's Rep, completes the team's check-in quest and marks
 // arena_check_in steps. Where the device must be is venue.ts's.
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db/client";
-import { groupCommitPer } from "../db/batch";
+import { batchConcurrentCallsPerClient } from "../db/batch";
 import { uuidv7 } from "../db/ids";
 import { raw } from "../db/raw";
 import { env } from "../env";
@@ -38,7 +38,7 @@ type CheckInWritten = { createdAt: Date; balance: number | null; questCompleted:
 /**
  * Writes check-ins in one statement: the unique (user, team, day) decides each (ON CONFLICT DO NOTHING); the Rep
  * (grant key arena_check_in:<teamId>:<day>) and the check-in quest's completion (its award is the check-in's Rep:
- * 0 more) follow only for the rows inserted. Each user appears once (groupCommit's key), as awardRowsCtes needs.
+ * 0 more) follow only for the rows inserted. Each user appears once (batchConcurrentCalls's key), as awardRowsCtes needs.
  *
  * It also marks the arena_check_in steps of `stepQuests`, only where the Rep was credited: that UPDATE holds the
  * user's row lock until the statement commits, so a concurrent markSteps of the same user (under that lock) either
@@ -92,14 +92,14 @@ async function writeCheckIns(db: Db, items: CheckInWrite[]): Promise<CheckInWrit
   });
 }
 
-// Concurrent check-ins of a process share their statements (group commit): one read of their contexts, then one
+// Concurrent check-ins of a process share their statements (lib/db/batch.ts): one read of their contexts, then one
 // write (a user's at most once per write).
-const readCheckIn = groupCommitPer(
+const readCheckIn = batchConcurrentCallsPerClient(
   (db: Db, items: CheckInAt[]) =>
     checkInContextsOf(db, items, { opensBefore: env().CHECK_IN_OPENS_MINUTES_BEFORE, closesAfter: env().CHECK_IN_CLOSES_MINUTES_AFTER }),
   { max: 64 },
 );
-const writeCheckIn = groupCommitPer(writeCheckIns, { keyOf: (c) => c.userId, max: 64 });
+const writeCheckIn = batchConcurrentCallsPerClient(writeCheckIns, { keyOf: (c) => c.userId, max: 64 });
 
 /**
  * At a game, by a fan: the caller follows or joined the team, the team has a game whose check-in window holds now,

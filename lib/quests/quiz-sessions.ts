@@ -3,7 +3,7 @@
 // completes its quest (completeQuest). The timer and the award are quiz.ts's.
 import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
-import { groupCommitPer, inItemOrder } from "../db/batch";
+import { batchConcurrentCallsPerClient, inItemOrder } from "../db/batch";
 import { int8, raw, type Int8 } from "../db/raw";
 import { txOptions } from "../db/tx";
 import { DomainError, notFound, validationError } from "../http/errors";
@@ -116,8 +116,8 @@ async function answersInTime(db: Db, items: AnswerToTry[]): Promise<(SessionRow 
   });
 }
 
-// Concurrent answers share one statement (group commit); a session's answers never share one.
-const tryAnswer = groupCommitPer(answersInTime, { keyOf: (a) => a.sessionId, max: 64 });
+// Concurrent answers share one statement (lib/db/batch.ts); a session's answers never share one.
+const tryAnswer = batchConcurrentCallsPerClient(answersInTime, { keyOf: (a) => a.sessionId, max: 64 });
 
 /** The usual answer on the fast path (answersInTime); null where submitAnswer must take the full path. */
 async function answerInTime(db: Db, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now: Date) {

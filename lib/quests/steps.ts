@@ -2,7 +2,7 @@
 // visit, and the server's evaluation of conditioned steps (checkProgress, advanceConditionedSteps), which complete
 // a quest once all its steps are done.
 import type { Db } from "../db/client";
-import { groupCommitPer } from "../db/batch";
+import { batchConcurrentCallsPerClient } from "../db/batch";
 import { rawTransaction, type RawDb } from "../db/raw";
 import { lockUser, txOptions } from "../db/tx";
 import { DomainError, notFound } from "../http/errors";
@@ -118,8 +118,8 @@ export async function checkProgress(db: Db, userId: string, questId: string | un
   return { completed, quests: await viewsOf(db, userId, withSteps, now) };
 }
 
-// Concurrent evaluations share one read (group commit), as check-ins' do.
-const readStepsToCheck = groupCommitPer(stepsToCheckOf, { max: 64 });
+// Concurrent evaluations share one read (lib/db/batch.ts), as check-ins' do.
+const readStepsToCheck = batchConcurrentCallsPerClient(stepsToCheckOf, { max: 64 });
 
 /**
  * Marks the server-checked steps of `quests` whose condition the server now sees, and completes those whose steps are

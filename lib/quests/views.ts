@@ -2,7 +2,7 @@
 // legacy list and the dashboard), one quest, the daily summary and streak, and the history of completed quests. The
 // quest definitions' per-process cache (forgetQuests) lives here too.
 import type { Db, DbTx } from "../db/client";
-import { groupCommitPer } from "../db/batch";
+import { batchConcurrentCallsPerClient } from "../db/batch";
 import { keyedCache } from "../db/cache";
 import { raw } from "../db/raw";
 import { env } from "../env";
@@ -93,8 +93,8 @@ function toViews(quests: QuestRow[], state: QuestState, now: Date): QuestView[] 
   return quests.map((q) => toQuest(q, now, progressBy.get(q.id), stepsBy.get(q.id), sessionBy.get(q.id)));
 }
 
-// Concurrent quest lists share one statement (group commit), as the dashboard's reads do.
-const readTodaysQuests = groupCommitPer(todaysQuestsRows, { max: 64 });
+// Concurrent quest lists share one statement (lib/db/batch.ts), as the dashboard's reads do.
+const readTodaysQuests = batchConcurrentCallsPerClient(todaysQuestsRows, { max: 64 });
 
 /**
  * Today's quests for the user with their progress (for GET /api/v1/engage/quests, the legacy list and the

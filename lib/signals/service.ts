@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import type { DbTx } from "../db/client";
 import { uuidOfHex } from "../db/ids";
 import type { RawDb } from "../db/raw";
-import { groupCommitPer } from "../db/batch";
+import { batchConcurrentCallsPerClient } from "../db/batch";
 import { deleteSignalsBefore, insertSignalBatches } from "./queries";
 import type { SignalEvent } from "./schemas";
 
-// Concurrent batches share one statement (group commit); one user's batches never share one.
-const storeBatch = groupCommitPer(insertSignalBatches, { keyOf: (b) => b.userId, max: 64 });
+// Concurrent batches share one statement (lib/db/batch.ts); one user's batches never share one.
+const storeBatch = batchConcurrentCallsPerClient(insertSignalBatches, { keyOf: (b) => b.userId, max: 64 });
 
 /**
  * Ingests a validated batch (POST /api/feed/signals). A caller who turned analyticsPersonalization off has the whole

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { groupCommit, inItemOrder } from "../../lib/db/batch";
+import { batchConcurrentCalls, inItemOrder } from "../../lib/db/batch";
 import { inRequestScope, requestState } from "../../lib/kernel/request-scope";
 
-// Group commit (lib/db/batch.ts): concurrent calls share a write, one per key in each, and a failing batch fails
+// Batched concurrent calls (lib/db/batch.ts): concurrent calls share a write, one per key in each, and a failing batch fails
 // only the calls whose own write fails.
 
 interface Item {
@@ -22,10 +22,10 @@ function recorder(bad = new Set<number>(), error = (items: Item[]) => new Error(
   return { batches, write };
 }
 
-describe("groupCommit", () => {
+describe("batchConcurrentCalls", () => {
   it("writes a lone call at once, and the calls made meanwhile together in the next batch", async () => {
     const { batches, write } = recorder();
-    const call = groupCommit(write, { keyOf: (i) => i.key, max: 64 });
+    const call = batchConcurrentCalls(write, { keyOf: (i) => i.key, max: 64 });
     const results = await Promise.all(Array.from({ length: 10 }, (_, n) => call({ key: `k${n}`, value: n })));
     expect(results).toEqual(Array.from({ length: 10 }, (_, n) => n * 10));
     expect(batches.map((b) => b.map((i) => i.value))).toEqual([[0], [1, 2, 3, 4, 5, 6, 7, 8, 9]]);
@@ -33,7 +33,7 @@ describe("groupCommit", () => {
 
   it("never puts two items with one key in a batch, and keeps each key's order", async () => {
     const { batches, write } = recorder();
-    const call = groupCommit(write, { keyOf: (i) => i.key, max: 64 });
+    const call = batchConcurrentCalls(write, { keyOf: (i) => i.key, max: 64 });
     const items = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => ({ key: n % 2 === 0 ? "even" : `odd${n}`, value: n }));
     const results = await Promise.all(items.map(call));
     expect(results).toEqual(items.map((i) => i.value * 10));
@@ -49,7 +49,7 @@ describe("groupCommit", () => {
 
   it("holds at most `max` items in a batch", async () => {
     const { batches, write } = recorder();
-    const call = groupCommit(write, { keyOf: (i) => i.key, max: 3 });
+    const call = batchConcurrentCalls(write, { keyOf: (i) => i.key, max: 3 });
     await Promise.all(Array.from({ length: 10 }, (_, n) => call({ key: `k${n}`, value: n })));
     expect(Math.max(...batches.map((b) => b.length))).toBe(3);
     expect(
@@ -62,7 +62,7 @@ describe("groupCommit", () => {
 
   it("fails only the call whose item fails: a failed batch is written again item by item", async () => {
     const { write } = recorder(new Set([4]));
-    const call = groupCommit(write, { keyOf: (i) => i.key, max: 64 });
+    const call = batchConcurrentCalls(write, { keyOf: (i) => i.key, max: 64 });
     const settled = await Promise.allSettled(Array.from({ length: 8 }, (_, n) => call({ key: `k${n}`, value: n })));
     expect(settled.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
     expect((settled[4] as PromiseRejectedResult).reason).toBeInstanceOf(Error);
@@ -74,7 +74,7 @@ describe("groupCommit", () => {
   it("fails every call of a batch at once when the database is unavailable, without retrying them one by one", async () => {
     const unreachable = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
     const { batches, write } = recorder(new Set([0, 1, 2, 3, 4, 5]), unreachable);
-    const call = groupCommit(write, { max: 64 });
+    const call = batchConcurrentCalls(write, { max: 64 });
     const settled = await Promise.allSettled(Array.from({ length: 6 }, (_, n) => call({ key: `k${n}`, value: n })));
     expect(settled.every((s) => s.status === "rejected" && (s.reason as { code?: string }).code === "ECONNREFUSED")).toBe(true);
     expect(batches.map((b) => b.length)).toEqual([1, 5]);
@@ -83,7 +83,7 @@ describe("groupCommit", () => {
 
 describe("inItemOrder", () => {
   it("fails every call, loudly, when the write answers fewer results than items (no caller gets another's row)", async () => {
-    const call = groupCommit(async (items: Item[]) => items.slice(1).map((i) => i.value), { max: 64 });
+    const call = batchConcurrentCalls(async (items: Item[]) => items.slice(1).map((i) => i.value), { max: 64 });
     const results = await Promise.allSettled([1, 2, 3].map((value) => call({ key: `k${value}`, value })));
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/answered 0 results for 1 items/);
@@ -92,7 +92,7 @@ describe("inItemOrder", () => {
   it("runs each batch outside the request that started it: nothing the write notes lands in that request", async () => {
     const KEY = Symbol("notes");
     const seen: (string[] | undefined)[] = [];
-    const call = groupCommit(
+    const call = batchConcurrentCalls(
       async (items: Item[]) => {
         seen.push(requestState(KEY, () => [] as string[]));
         return items.map((i) => i.value);
