@@ -35,6 +35,26 @@ export default defineConfig([
     },
   },
   {
+    // The base layers know no domain: the pipeline, the database, Redis, storage, the request scope, who is calling
+    // and the identity provider import only each other (and env, time, ports, the generated Prisma client). A domain
+    // plugs into them instead (its errors in the route config, its after-success work in the request scope).
+    files: ["lib/http/**", "lib/db/**", "lib/redis/**", "lib/storage/**", "lib/kernel/**", "lib/auth/**", "lib/identity/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/app/*", "**/app/*"], message: "lib/ never imports app/." },
+            {
+              regex: "^(\\.\\./|@/lib/)(?!(http|db|redis|storage|kernel|auth|identity|generated|env|time|ports)(/|$))",
+              message: "A base layer (lib/http, db, redis, storage, kernel, auth, identity) imports no domain module.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The black-box tests hold the server's JSON responses as `any` on purpose (`Res<T = any>` in tests/helpers.ts
     // and the few local copies of it): a test indexes into a response without a cast per field.
     files: ["tests/**"],

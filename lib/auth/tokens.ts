@@ -1,6 +1,6 @@
 import { decodeJwt } from "@clerk/backend/jwt";
 import { env } from "../env";
-import { DomainError } from "../http/errors";
+import { DomainError, sharedErrors } from "../http/errors";
 import { ensureDevKeyPair } from "./keys";
 import { DEV_ISSUER } from "./sign";
 
@@ -49,7 +49,7 @@ function verificationKey(): Promise<CryptoKey> {
   return keyPromise;
 }
 
-const unauthorized = (message: string) => new DomainError("UNAUTHORIZED", message);
+const unauthorized = (message: string) => new DomainError(sharedErrors.UNAUTHORIZED, message);
 
 let authorizedParties: string[] | undefined | null = null;
 /** The azp values CLERK_AUTHORIZED_PARTIES allows, or undefined when it is unset (no azp check; never in production). */

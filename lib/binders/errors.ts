@@ -1,5 +1,7 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of binders (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   BINDER_LIMIT_REACHED: { status: 409, description: "The caller already has the most binders allowed (50)." },
   BINDER_FULL: { status: 409, description: "The binder already holds the most items allowed (500)." },
-} as const;
+});

@@ -24,6 +24,7 @@ import {
   type BinderRow,
 } from "./queries";
 import { BINDER_ITEMS_MAX, BINDERS_MAX } from "./schemas";
+import { errors as bindersErrors } from "./errors";
 
 // Binders: a fan's albums of the collectibles they own, in their order. Public binders show to others unless the
 // owner's profile is private; anything a caller may not see is 404. Writes lock the user's row (binder count) or
@@ -76,7 +77,8 @@ export async function createBinder(db: Db, userId: string, input: { name: string
   const id = uuidv7();
   await db.$transaction(async (tx) => {
     await lockUser(tx, userId);
-    if ((await countBinders(tx, userId)) >= BINDERS_MAX) throw new DomainError("BINDER_LIMIT_REACHED", `You have ${BINDERS_MAX} binders, the most allowed.`);
+    if ((await countBinders(tx, userId)) >= BINDERS_MAX)
+      throw new DomainError(bindersErrors.BINDER_LIMIT_REACHED, `You have ${BINDERS_MAX} binders, the most allowed.`);
     await insertBinder(tx, { id, userId, ...input });
   });
   return { binder: toBinder((await binderById(db, id))!) };
@@ -119,7 +121,7 @@ export async function addItem(db: Db, userId: string, binderId: string, collecti
   const created = await db.$transaction(async (tx) => {
     if (!(await lockBinder(tx, userId, binderId))) throw notFound("Binder");
     if ((await countItems(tx, binderId)) >= BINDER_ITEMS_MAX && !(await hasItem(tx, binderId, collectibleId))) {
-      throw new DomainError("BINDER_FULL", `A binder holds at most ${BINDER_ITEMS_MAX} items.`);
+      throw new DomainError(bindersErrors.BINDER_FULL, `A binder holds at most ${BINDER_ITEMS_MAX} items.`);
     }
     const outcome = await insertItem(tx, userId, binderId, collectibleId);
     if (outcome === "not_owner") throw notFound("Collectible");

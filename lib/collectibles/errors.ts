@@ -1,2 +1,4 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of collectibles (merged into the one catalogue in lib/http/errors.ts): none beyond the shared ones yet.
-export const errors = {} as const;
+export const errors = defineErrors({});

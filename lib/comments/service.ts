@@ -2,7 +2,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { DomainError, notFound, validationError, sharedErrors } from "../http/errors";
 import { keysetPage } from "../http/page";
 import { reply } from "../http/reply";
 import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lockerroom/access";
@@ -72,7 +72,7 @@ export async function deleteComment(db: Db, user: AuthUser, postId: string, comm
   if (!comment || comment.postId !== postId) throw notFound("Comment");
   if (comment.authorId !== user.id && !user.isAdmin) {
     await visiblePost(db, postId, user);
-    throw new DomainError("FORBIDDEN", "Only the author can delete a comment.");
+    throw new DomainError(sharedErrors.FORBIDDEN, "Only the author can delete a comment.");
   }
   if (!comment.deletedAt) {
     await db.$transaction(async (tx) => {

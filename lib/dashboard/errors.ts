@@ -1,2 +1,4 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of the dashboard (merged into the one catalogue in lib/http/errors.ts): none beyond the shared ones.
-export const errors = {} as const;
+export const errors = defineErrors({});

@@ -19,6 +19,7 @@ import {
   unmintedOf,
   type MintRequestRow,
 } from "./queries";
+import { errors as economyErrors } from "./errors";
 
 // The starter-pack grant, and the NFT mint queue: a fan links a wallet and asks for a collectible to be minted to
 // it; the mint worker (a cron route) hands due mints to the provider (provider.ts), records the results, retries
@@ -80,13 +81,13 @@ const toMint = (m: MintRequestRow) => ({
  */
 export async function requestMint(db: Db, userId: string, collectibleId: string) {
   const wallet = await linkedWallet(db, userId);
-  if (!wallet?.address) throw new DomainError("WALLET_NOT_LINKED", "Link a wallet with PUT /api/v1/nfts/wallet before minting.");
+  if (!wallet?.address) throw new DomainError(economyErrors.WALLET_NOT_LINKED, "Link a wallet with PUT /api/v1/nfts/wallet before minting.");
   const r = await db.$transaction(async (tx) => {
     await lockCollectible(tx, collectibleId); // listing takes it too: an item is never both listed and minted
     return insertMint(tx, { id: uuidv7(), userId, collectibleId, walletAddress: wallet.address! });
   });
   if (r.outcome === "not_owner") throw notFound("Collectible");
-  if (r.outcome === "listed") throw new DomainError("ITEM_LISTED", "This collectible is listed: cancel the listing to mint it.");
+  if (r.outcome === "listed") throw new DomainError(economyErrors.ITEM_LISTED, "This collectible is listed: cancel the listing to mint it.");
   return { created: r.outcome === "queued", mint: toMint((await mintById(db, r.id))!) };
 }
 

@@ -1,5 +1,7 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of games and events (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   GAME_NOT_FINISHED: { status: 409, description: "The game is not final yet: its players can be rated once it has finished." },
   LINEUP_UNAVAILABLE: {
     status: 409,
@@ -7,4 +9,4 @@ export const errors = {
   },
   GUESS_NO_ROSTER: { status: 409, description: "No team to play with: the team asked for (or every candidate team) has no active players." },
   GUESS_SESSION_ENDED: { status: 409, description: "This guess-the-player session has ended (won or lost); start a new one." },
-} as const;
+});

@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { DomainError } from "../http/errors";
+import { DomainError, sharedErrors } from "../http/errors";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { keysetPage } from "../http/page";
 import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
@@ -107,7 +107,7 @@ function decodeEventCursor(cursor: string, list: EventList): { at: Date; id: str
   const match = /^(upcoming|finished|all):(\d{1,15})$/.exec(sortKey);
   if (!match) throw invalidCursor();
   if (match[1] !== list) {
-    throw new DomainError("VALIDATION_ERROR", `This cursor continues status=${match[1]}, not status=${list}; start again without it.`, [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, `This cursor continues status=${match[1]}, not status=${list}; start again without it.`, [
       { path: "query.cursor", message: `Cursor belongs to status=${match[1]}` },
     ]);
   }

@@ -3,7 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
-import { DomainError, notFound, type ErrorDetail } from "../http/errors";
+import { DomainError, notFound, type ErrorDetail, sharedErrors } from "../http/errors";
 import { award, awardRowsCtes, SERVER_AWARDS } from "../rep/grants";
 import { batchConcurrentCallsPerClient } from "../db/batch";
 import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../teams/queries";
@@ -26,6 +26,8 @@ import { raw } from "../db/raw";
 import { keyedCache } from "../db/cache";
 import { env } from "../env";
 import { noteBoardsMoved } from "../leaderboard/moves";
+import { errors as gamesErrors } from "./errors";
+import { errors as repErrors } from "../rep/errors";
 
 // Games as events, lineups, ratings, guess the player and the daily spin. One-time rules are held by PostgreSQL:
 // the lineup by its primary key and unique slot (INSERT … ON CONFLICT DO NOTHING), a rating by the unique
@@ -146,7 +148,7 @@ export async function getCrowdRatings(db: DbTx, userId: string | null, gameId: s
   return readCrowdRatings(db, gameId, userId, status);
 }
 
-const notInLineup = (details: ErrorDetail[]) => new DomainError("VALIDATION_ERROR", "Only players of this game's lineup can be rated.", details);
+const notInLineup = (details: ErrorDetail[]) => new DomainError(sharedErrors.VALIDATION_ERROR, "Only players of this game's lineup can be rated.", details);
 
 /** One submission to write: the rating row's id, its Rep entry's id, who, which game, when, and the scores given. */
 interface RatingWrite {
@@ -239,13 +241,16 @@ export async function rateGame(db: Db, userId: string, gameId: string, input: Ra
   const ratings = input.ratings.map(({ playerId, score }) => ({ playerId, score }));
   const row = await writeRating(db, { id: uuidv7(now.getTime()), entryId: uuidv7(now.getTime()), userId, gameId, at: now, ratings });
   if (!row?.status) throw notFound("Game");
-  const notFinished = (status: string) => new DomainError("GAME_NOT_FINISHED", `This game is ${status}: players can be rated once it is final.`);
+  const notFinished = (status: string) => new DomainError(gamesErrors.GAME_NOT_FINISHED, `This game is ${status}: players can be rated once it is final.`);
   if (row.status !== "final") throw notFinished(row.status);
   const lineup = row.lineup ?? [];
   if (lineup.length === 0) {
     // A final game without a lineup seeds it first, then the submission runs again (once).
     if (seeded || (await seedGameLineup(db, gameId)).slots === 0) {
-      throw new DomainError("LINEUP_UNAVAILABLE", "This game's lineup could not be seeded: one or both teams have no available players on their roster.");
+      throw new DomainError(
+        gamesErrors.LINEUP_UNAVAILABLE,
+        "This game's lineup could not be seeded: one or both teams have no available players on their roster.",
+      );
     }
     return rateGame(db, userId, gameId, input, true);
   }
@@ -347,11 +352,11 @@ export async function startGuessSession(db: DbTx, userId: string, teamIdOrSlug?:
       ORDER BY (t.id IN (SELECT team_id FROM team_follows WHERE user_id = ${userId}::uuid
                          UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid)) DESC, random()
       LIMIT 1`;
-    if (!pick) throw new DomainError("GUESS_NO_ROSTER", "No team has players to guess yet.");
+    if (!pick) throw new DomainError(gamesErrors.GUESS_NO_ROSTER, "No team has players to guess yet.");
     teamId = pick.id;
   }
   const players = await db.player.findMany({ where: { teamId, active: true }, select: { id: true }, orderBy: { id: "asc" } });
-  if (players.length === 0) throw new DomainError("GUESS_NO_ROSTER", "This team has no active players to guess.");
+  if (players.length === 0) throw new DomainError(gamesErrors.GUESS_NO_ROSTER, "This team has no active players to guess.");
   const playerId = players[randomInt(players.length)]!.id;
   const created = await db.guessSession.create({ data: { userId, teamId, playerId, guesses: [] }, select: { id: true } });
   return { session: await toGuessSession(db, (await readSession(db, created.id, false))!) };
@@ -371,16 +376,18 @@ export async function getGuessSession(db: DbTx, userId: string, sessionId: strin
 export async function guessPlayer(db: Db, userId: string, sessionId: string, playerId: string) {
   return db.$transaction(async (tx) => {
     const s = await ownSession(tx, userId, sessionId, true);
-    if (s.status !== "active") throw new DomainError("GUESS_SESSION_ENDED", `This session has ended (${s.status}); start a new one.`);
+    if (s.status !== "active") throw new DomainError(gamesErrors.GUESS_SESSION_ENDED, `This session has ended (${s.status}); start a new one.`);
     // The mystery player always counts as on the team (even if the roster dropped them mid-session).
     const onTeam = playerId === s.playerId || (await tx.player.findFirst({ where: { id: playerId, teamId: s.teamId, active: true }, select: { id: true } }));
     if (!onTeam) {
-      throw new DomainError("VALIDATION_ERROR", "Guess a player of this session's team.", [
+      throw new DomainError(sharedErrors.VALIDATION_ERROR, "Guess a player of this session's team.", [
         { path: "body.playerId", message: "Not an active player of this team" },
       ]);
     }
     if (s.guesses.includes(playerId)) {
-      throw new DomainError("VALIDATION_ERROR", "This player was already guessed in this session.", [{ path: "body.playerId", message: "Already guessed" }]);
+      throw new DomainError(sharedErrors.VALIDATION_ERROR, "This player was already guessed in this session.", [
+        { path: "body.playerId", message: "Already guessed" },
+      ]);
     }
     const now = new Date();
     const guesses = [...s.guesses, playerId];
@@ -415,6 +422,6 @@ export async function spinDaily(db: Db, userId: string) {
     txOptions(),
   );
   const nextSpinAt = addUtcDays(now, 1).toISOString();
-  if (!granted) throw new DomainError("ALREADY_EARNED", `You already spun today (${day} UTC); the next spin opens at ${nextSpinAt}.`);
+  if (!granted) throw new DomainError(repErrors.ALREADY_EARNED, `You already spun today (${day} UTC); the next spin opens at ${nextSpinAt}.`);
   return { amount: granted.entry.amount, balance: granted.balance, day, nextSpinAt };
 }

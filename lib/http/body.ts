@@ -1,11 +1,11 @@
-import { DomainError } from "./errors";
+import { DomainError, sharedErrors } from "./errors";
 
 /** Marks an empty body on a route whose body is optional. */
 export const UNSET_BODY = Symbol("unset-body");
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-const tooLarge = (limit: number) => new DomainError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit} bytes.`);
+const tooLarge = (limit: number) => new DomainError(sharedErrors.PAYLOAD_TOO_LARGE, `The request body is larger than ${limit} bytes.`);
 
 /**
  * Reads a JSON body through a size limit (413 past it, without buffering the rest).
@@ -23,7 +23,7 @@ export async function readLimitedBody(req: Request, limit: number): Promise<Buff
     if (error instanceof DomainError) throw error;
     // The client went away before sending its whole body (Node reports ECONNRESET "aborted"): a request cut short,
     // not a database that cannot be reached (that code would otherwise read as one).
-    throw new DomainError("VALIDATION_ERROR", "The request body ended early: the connection closed before all of it arrived.", [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "The request body ended early: the connection closed before all of it arrived.", [
       { path: "body", message: "Incomplete" },
     ]);
   });
@@ -38,17 +38,17 @@ export function parseJsonBytes(bytes: Buffer, required: boolean, contentType: st
   const text = decodeUtf8(bytes);
   if (text.trim() === "") {
     if (!required) return UNSET_BODY;
-    throw new DomainError("VALIDATION_ERROR", "A JSON request body is required.", [{ path: "body", message: "Required" }]);
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "A JSON request body is required.", [{ path: "body", message: "Required" }]);
   }
   if (contentType !== null && !JSON_TYPE.test(contentType)) {
-    throw new DomainError("VALIDATION_ERROR", "The request body must be sent as application/json.", [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "The request body must be sent as application/json.", [
       { path: "headers.content-type", message: `Expected application/json, got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : "none"}` },
     ]);
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new DomainError("VALIDATION_ERROR", "The request body is not valid JSON.", [{ path: "body", message: "Malformed JSON" }]);
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "The request body is not valid JSON.", [{ path: "body", message: "Malformed JSON" }]);
   }
 }
 
@@ -83,6 +83,6 @@ function decodeUtf8(bytes: Buffer): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new DomainError("VALIDATION_ERROR", "The request body is not valid UTF-8.", [{ path: "body", message: "Invalid UTF-8" }]);
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "The request body is not valid UTF-8.", [{ path: "body", message: "Invalid UTF-8" }]);
   }
 }

@@ -1,11 +1,13 @@
-import { DomainError } from "./errors";
+import { DomainError, sharedErrors } from "./errors";
 import { UUID_PATTERN } from "./schemas";
 
 // Opaque, versioned keyset cursors: base64url of JSON ["v1", sortKey, id]. Clients must not parse them.
 const VERSION = "v1";
 
 export const invalidCursor = () =>
-  new DomainError("VALIDATION_ERROR", "The cursor is invalid or expired; start again without it.", [{ path: "query.cursor", message: "Invalid cursor" }]);
+  new DomainError(sharedErrors.VALIDATION_ERROR, "The cursor is invalid or expired; start again without it.", [
+    { path: "query.cursor", message: "Invalid cursor" },
+  ]);
 
 export function encodeCursor(sortKey: string | number, id: string): string {
   return Buffer.from(JSON.stringify([VERSION, String(sortKey), id]), "utf8").toString("base64url");

@@ -1,38 +1,26 @@
-import { errors as comments } from "../comments/errors";
-import { errors as economy } from "../economy/errors";
-import { errors as dashboard } from "../dashboard/errors";
-import { errors as games } from "../games/errors";
-import { errors as invites } from "../invites/errors";
-import { errors as leaderboard } from "../leaderboard/errors";
-import { errors as binders } from "../binders/errors";
-import { errors as collectibles } from "../collectibles/errors";
-import { errors as leagues } from "../leagues/errors";
-import { errors as lockerroom } from "../lockerroom/errors";
-import { errors as marketplace } from "../marketplace/errors";
-import { errors as mobile } from "../mobile/errors";
-import { errors as moderation } from "../moderation/errors";
-import { errors as notifications } from "../notifications/errors";
-import { errors as platform } from "../platform/errors";
-import { errors as packs } from "../packs/errors";
-import { errors as polls } from "../polls/errors";
-import { errors as quests } from "../quests/errors";
-import { errors as reactions } from "../reactions/errors";
-import { errors as rep } from "../rep/errors";
-import { errors as rewards } from "../rewards/errors";
-import { errors as signals } from "../signals/errors";
-import { errors as stars } from "../stars/errors";
-import { errors as support } from "../support/errors";
-import { errors as sync } from "../sync/errors";
-import { errors as teams } from "../teams/errors";
-import { errors as uploads } from "../uploads/errors";
-import { errors as users } from "../users/errors";
-import { errors as wallets } from "../wallets/errors";
+// Errors. A domain module declares its own (lib/<domain>/errors.ts: `export const errors = defineErrors({ CODE:
+// { status, description } })`), throws them (`throw new DomainError(questsErrors.NOT_AT_VENUE, message)`) and lists them on
+// the routes that can answer them (`errors: [questsErrors.NOT_AT_VENUE]`); the OpenAPI document shows each route's
+// list (lib/openapi). This file holds only the codes every route shares. Domain code throws DomainError; it never
+// builds a Response.
 
-// Every error the API can answer, in one catalogue: the codes every route shares, then each domain module's own
-// (lib/<domain>/errors.ts). The pipeline maps codes to statuses and the OpenAPI document lists them. Domain code
-// throws DomainError; it never builds a Response.
+export interface ErrorSpec {
+  status: number;
+  description: string;
+}
 
-const SHARED = {
+/** An error a route can answer: its code, HTTP status and the description the OpenAPI document shows. */
+export interface ErrorDef extends ErrorSpec {
+  code: string;
+}
+
+/** A module's error catalogue: each spec gets its own key as its code. */
+export function defineErrors<const T extends Record<string, ErrorSpec>>(specs: T): { [K in keyof T & string]: T[K] & { code: K } } {
+  return Object.fromEntries(Object.entries(specs).map(([code, spec]) => [code, { ...spec, code }])) as never;
+}
+
+/** The codes every route may answer (validation, auth, limits, outages), whichever module it belongs to. */
+export const sharedErrors = defineErrors({
   VALIDATION_ERROR: { status: 400, description: "The request's path, query or body is invalid." },
   UNAUTHORIZED: { status: 401, description: "Missing, malformed, expired or wrongly signed credentials." },
   FORBIDDEN: { status: 403, description: "Authenticated, but not allowed to do this." },
@@ -54,42 +42,7 @@ const SHARED = {
   },
   UPSTREAM_TIMEOUT: { status: 504, description: "A remote service did not answer in time." },
   INTERNAL_ERROR: { status: 500, description: "Unexpected server failure. The body carries no internals; quote the X-Request-Id." },
-} as const;
-
-export const ERROR_CODES = {
-  ...SHARED,
-  ...platform,
-  ...users,
-  ...teams,
-  ...stars,
-  ...rep,
-  ...lockerroom,
-  ...comments,
-  ...reactions,
-  ...polls,
-  ...moderation,
-  ...wallets,
-  ...packs,
-  ...collectibles,
-  ...marketplace,
-  ...binders,
-  ...mobile,
-  ...invites,
-  ...support,
-  ...leagues,
-  ...sync,
-  ...uploads,
-  ...quests,
-  ...economy,
-  ...games,
-  ...dashboard,
-  ...rewards,
-  ...leaderboard,
-  ...signals,
-  ...notifications,
-} as const satisfies Record<string, { status: number; description: string }>;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
+});
 
 export interface ErrorDetail {
   path: string;
@@ -97,18 +50,20 @@ export interface ErrorDetail {
 }
 
 export class DomainError extends Error {
+  readonly code: string;
   readonly status: number;
   constructor(
-    readonly code: ErrorCode,
+    error: ErrorDef,
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "DomainError";
-    this.status = ERROR_CODES[code].status;
+    this.code = error.code;
+    this.status = error.status;
   }
 }
 
-export const notFound = (what: string) => new DomainError("NOT_FOUND", `${what} not found.`);
-export const validationError = (message: string, details?: ErrorDetail[]) => new DomainError("VALIDATION_ERROR", message, details);
+export const notFound = (what: string) => new DomainError(sharedErrors.NOT_FOUND, `${what} not found.`);
+export const validationError = (message: string, details?: ErrorDetail[]) => new DomainError(sharedErrors.VALIDATION_ERROR, message, details);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
-import { DomainError, validationError } from "./errors";
+import { DomainError, validationError, sharedErrors } from "./errors";
 import { reply, type Reply } from "./reply";
 
 // Idempotency keys of money-moving requests, as Stripe does them: the first successful answer (status and body) is
@@ -81,7 +81,7 @@ export async function idempotent<T>(db: Db, r: IdempotentRequest, work: (tx: DbT
       }
       if (prior.route !== r.route || prior.hash !== hash) {
         throw new DomainError(
-          "IDEMPOTENCY_KEY_REUSED",
+          sharedErrors.IDEMPOTENCY_KEY_REUSED,
           `This ${IDEMPOTENCY_HEADER} was already used ${prior.route === r.route ? "with other parameters" : `for ${prior.route}`}; use a new key for a new request.`,
         );
       }
@@ -89,7 +89,7 @@ export async function idempotent<T>(db: Db, r: IdempotentRequest, work: (tx: DbT
     }, txOptions());
     if (outcome.kind === "ran") return reply(outcome.data, { status: r.status });
     if (outcome.kind === "replayed") return reply(outcome.data, { status: outcome.status, headers: { [REPLAYED_HEADER]: "true" } });
-    if (attempt > 0) throw new DomainError("IDEMPOTENCY_KEY_REUSED", `This ${IDEMPOTENCY_HEADER} is in use by another request; retry.`);
+    if (attempt > 0) throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, `This ${IDEMPOTENCY_HEADER} is in use by another request; retry.`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { env, type Env } from "../env";
-import { DomainError } from "./errors";
+import { DomainError, sharedErrors } from "./errors";
 
 // The two machine credentials a route can declare (RouteConfig.auth): "cron", Vercel Cron's Bearer secret, and
 // "webhook", an HMAC-SHA256 signature over the raw request body keyed with a secret the route names.
@@ -13,7 +13,7 @@ export const SIGNATURE_HEADER = "X-Signature";
 /** Environment variables that may key a webhook route (lib/env.ts): `*_WEBHOOK_SECRET`. */
 export type WebhookSecretName = Extract<keyof Env, `${string}_WEBHOOK_SECRET`>;
 
-const unauthorized = (message: string) => new DomainError("UNAUTHORIZED", message);
+const unauthorized = (message: string) => new DomainError(sharedErrors.UNAUTHORIZED, message);
 
 const hmacHex = (secret: string, t: string, raw: Buffer) => createHmac("sha256", secret).update(`${t}.`).update(raw).digest("hex");
 

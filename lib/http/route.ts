@@ -9,12 +9,12 @@ import { inRequestScope } from "../kernel/request-scope";
 import { parseJsonBytes, readJsonBody, readLimitedBody, UNSET_BODY } from "./body";
 import { clientAddress } from "./client-ip";
 import { corsHeaders } from "./cors";
-import { DomainError, ERROR_CODES, type ErrorCode, type ErrorDetail } from "./errors";
+import { DomainError, type ErrorDef, type ErrorDetail, sharedErrors } from "./errors";
 import { log } from "./log";
 import { verifyCron, verifySignature, webhookSecret, type WebhookSecretName } from "./machine-auth";
 import { limiterFor, rateLimitHeaders, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
 import { Reply, serializeCookie } from "./reply";
-import { documentedErrorCodes } from "./route-errors";
+import { documentedErrors } from "./route-errors";
 
 // The one request pipeline: auth → rate limit → parse & validate → handler → serialize → errors.
 
@@ -96,8 +96,8 @@ interface RouteConfigBase<P, Q, B> {
   status?: number;
   /** Other success statuses the handler may answer with reply(data, { status }), each validated against its schema. */
   responses?: Record<number, ResponseSpec>;
-  /** Error codes this route can answer beyond those implied by auth, validation and rate limits. */
-  errors?: ErrorCode[];
+  /** The errors this route can answer beyond those implied by auth, validation and rate limits (modules' errors.ts). */
+  errors?: ErrorDef[];
   /** False: the route never touches the database, so it does not document 503 SERVICE_UNAVAILABLE. */
   database?: false;
   /**
@@ -176,7 +176,7 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
 ): RouteHandler {
   const c = config as AnyRouteConfig;
   if (c.auth === "webhook" && !c.webhook) throw new Error(`Route "${c.summary}": auth "webhook" needs webhook.secret`);
-  const documented = new Set(documentedErrorCodes(c));
+  const documented = new Set(documentedErrors(c).map((e) => e.code));
   const deprecation = deprecationHeaders(c);
   const run = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
     const started = performance.now();
@@ -190,7 +190,7 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
         rate = await limiterFor(policy)(rateLimitKey(req, c.auth, user));
         if (!rate.allowed) {
           const retryAfter = Math.max(1, Math.ceil((rate.reset - Date.now()) / 1000));
-          throw new DomainError("RATE_LIMITED", `Too many requests. Retry in ${retryAfter} s.`, undefined, {
+          throw new DomainError(sharedErrors.RATE_LIMITED, `Too many requests. Retry in ${retryAfter} s.`, undefined, {
             "Retry-After": String(retryAfter),
           });
         }
@@ -301,12 +301,12 @@ async function authenticate(req: Request, c: AnyRouteConfig): Promise<{ user: Au
   const header = req.headers.get("authorization");
   if (!header) {
     if (mode === "optional") return { user: null };
-    throw new DomainError("UNAUTHORIZED", "Sign in required: send Authorization: Bearer <session token>.");
+    throw new DomainError(sharedErrors.UNAUTHORIZED, "Sign in required: send Authorization: Bearer <session token>.");
   }
   const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
-  if (!match) throw new DomainError("UNAUTHORIZED", "The Authorization header must be 'Bearer <session token>'.");
+  if (!match) throw new DomainError(sharedErrors.UNAUTHORIZED, "The Authorization header must be 'Bearer <session token>'.");
   const identity: Identity = await verifySessionToken(match[1]!);
-  if (mode === "admin" && !identity.isAdmin) throw new DomainError("FORBIDDEN", "This route is for staff only.");
+  if (mode === "admin" && !identity.isAdmin) throw new DomainError(sharedErrors.FORBIDDEN, "This route is for staff only.");
   return { user: await resolveUser(identity) };
 }
 
@@ -367,10 +367,10 @@ function inputProblem(value: unknown, where: string): ErrorDetail | null {
 
 export function parse<T>(schema: ZodType<T>, value: unknown, where: "params" | "query" | "body"): T {
   const problem = inputProblem(value, where);
-  if (problem) throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, [problem]);
+  if (problem) throw new DomainError(sharedErrors.VALIDATION_ERROR, `Invalid request ${where}.`, [problem]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new DomainError("VALIDATION_ERROR", `Invalid request ${where}.`, issuesToDetails(result.error, where));
+  throw new DomainError(sharedErrors.VALIDATION_ERROR, `Invalid request ${where}.`, issuesToDetails(result.error, where));
 }
 
 export function issuesToDetails(error: z.ZodError, where: string): ErrorDetail[] {
@@ -425,7 +425,7 @@ function baseHeaders(requestId: string, req: Request | undefined, rate?: RateLim
   return Object.assign(headers, rateLimitHeaders(rate));
 }
 
-export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+export function errorBody(code: string, message: string, details?: ErrorDetail[]) {
   return { success: false as const, error: { code, message, ...(details?.length ? { details } : {}) } };
 }
 
@@ -441,7 +441,7 @@ function unavailableError(error: unknown, requestId: string, req?: Request): unk
     route: req ? routeLabel(req) : undefined,
     error: error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error),
   });
-  return new DomainError("SERVICE_UNAVAILABLE", `The database is unavailable. Retry in ${DATABASE_RETRY_AFTER_S} s.`, undefined, {
+  return new DomainError(sharedErrors.SERVICE_UNAVAILABLE, `The database is unavailable. Retry in ${DATABASE_RETRY_AFTER_S} s.`, undefined, {
     "Retry-After": String(DATABASE_RETRY_AFTER_S),
   });
 }
@@ -461,8 +461,8 @@ export function errorResponse(caught: unknown, requestId: string, rate?: RateLim
     error: error instanceof Error ? error.message : String(error),
     stack: error instanceof Error ? error.stack : undefined,
   });
-  return Response.json(errorBody("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id if you report it."), {
-    status: ERROR_CODES.INTERNAL_ERROR.status,
+  return Response.json(errorBody(sharedErrors.INTERNAL_ERROR.code, "Something went wrong on our side. Quote the request id if you report it."), {
+    status: sharedErrors.INTERNAL_ERROR.status,
     headers: baseHeaders(requestId, req, rate),
   });
 }

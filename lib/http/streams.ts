@@ -3,7 +3,7 @@ import { env } from "../env";
 import { redisBackend, scriptRedis } from "../redis/client";
 import { memorySlotStore, redisSlotStore, type SlotAnswer, type SlotStore } from "../redis/stream-slots";
 import { clientAddress } from "./client-ip";
-import { DomainError } from "./errors";
+import { DomainError, sharedErrors } from "./errors";
 import { log } from "./log";
 
 // The guard of every live stream (Server-Sent Events and the like): a caller holds at most STREAMS_PER_CALLER open
@@ -76,9 +76,14 @@ export async function acquireStreamSlot(req: Request, bearerUserId: string | nul
   }
   if (!answer.acquired) {
     const retryAfter = Math.min(Math.max(1, Math.ceil((answer.freeAt - Date.now()) / 1000)), Math.ceil(ttlMs / 1000));
-    throw new DomainError("TOO_MANY_STREAMS", `Too many live streams open: at most ${cap} per caller. Close one, or retry in ${retryAfter} s.`, undefined, {
-      "Retry-After": String(retryAfter),
-    });
+    throw new DomainError(
+      sharedErrors.TOO_MANY_STREAMS,
+      `Too many live streams open: at most ${cap} per caller. Close one, or retry in ${retryAfter} s.`,
+      undefined,
+      {
+        "Retry-After": String(retryAfter),
+      },
+    );
   }
   let released = false;
   const slot: StreamSlot = {

@@ -1,5 +1,7 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of invites (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   INVITE_ALREADY_REDEEMED: { status: 409, description: "This account already redeemed an invite." },
   INVITE_OWN_CODE: { status: 409, description: "An invite code cannot be redeemed by its owner." },
-} as const;
+});

@@ -4,6 +4,7 @@ import { DomainError, notFound } from "../http/errors";
 import { getMyInvite, INVITER_SELECT } from "./queries";
 import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH } from "./schemas";
 import { raw } from "../db/raw";
+import { errors as invitesErrors } from "./errors";
 
 // One invite code per user (invites.user_id is unique) and one redemption per invitee (invite_redemptions is
 // keyed by invitee_id). Both rules are held by those constraints with INSERT … ON CONFLICT DO NOTHING, never by
@@ -71,11 +72,11 @@ export async function redeemInvite(db: DbTx, userId: string, code: string) {
 
     const invite = await db.invite.findUnique({ where: { code }, select: { userId: true } });
     if (!invite) throw notFound("Invite code");
-    if (invite.userId === userId) throw new DomainError("INVITE_OWN_CODE", "You cannot redeem your own invite code.");
+    if (invite.userId === userId) throw new DomainError(invitesErrors.INVITE_OWN_CODE, "You cannot redeem your own invite code.");
     const prior = await db.inviteRedemption.findUnique({ where: { inviteeId: userId } });
     if (prior) {
       if (prior.code !== code) {
-        throw new DomainError("INVITE_ALREADY_REDEEMED", "This account already redeemed another invite code; only one is allowed.");
+        throw new DomainError(invitesErrors.INVITE_ALREADY_REDEEMED, "This account already redeemed another invite code; only one is allowed.");
       }
       return redemptionResult(db, prior, true);
     }

@@ -1,7 +1,9 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of leaderboards (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   SEASON_ARCHIVED: {
     status: 404,
     description: "Boards are kept for this season and the one before; an older season's top fans are in GET /api/leaderboard/winners.",
   },
-} as const;
+});

@@ -2,7 +2,7 @@ import { batchConcurrentCalls } from "../db/batch";
 import { db as appDb, type DbTx } from "../db/client";
 import { env } from "../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { log } from "../http/log";
 import { within } from "../time";
 import type { BoardMoves } from "./moves";
@@ -27,6 +27,7 @@ import { lowestScoreWith, packScore, unpackScore } from "./score";
 import { previousSeason, seasonById, seasonOf, type Season } from "./seasons";
 import { boardFeed } from "./feed";
 import { boardStore, type Ranked, type Scored } from "./store";
+import { errors as leaderboardErrors } from "./errors";
 
 // Boards: `global` (every fan with Rep earned in the period) and `team:<teamId>` (the team's joined fans, whatever
 // their points), each all time and per season. Redis holds them; the ledger is the truth (rebuildBoards, checkBoards).
@@ -49,10 +50,10 @@ export function resolveBoard(q: { board: string; period: string }, now = new Dat
   const current = seasonOf(now);
   const season = q.period === "current" ? current : seasonById(q.period)!;
   if (season.startsAt > current.startsAt)
-    throw new DomainError("VALIDATION_ERROR", "That season has not started.", [{ path: "query.period", message: "A future season" }]);
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "That season has not started.", [{ path: "query.period", message: "A future season" }]);
   if (season.id !== current.id && season.id !== previousSeason(current).id) {
     throw new DomainError(
-      "SEASON_ARCHIVED",
+      leaderboardErrors.SEASON_ARCHIVED,
       `The ${season.name} board is no longer kept; its top fans are in GET /api/leaderboard/winners?season=${season.id}.`,
     );
   }

@@ -4,6 +4,7 @@ import type { DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
 import { DomainError, notFound } from "../http/errors";
 import { currentTermsVersion } from "../users/queries";
+import { errors as lockerroomErrors } from "./errors";
 
 // Who may see and act on locker-room content: the one rule set the locker-room modules (lib/lockerroom,
 // lib/comments, lib/reactions, lib/moderation) share.
@@ -101,12 +102,14 @@ export async function assertMayPost(db: RawDb | DbTx, userId: string, now = new 
     FROM users u WHERE u.id = ${userId}::uuid`;
   const current = currentTermsVersion();
   if (!row || row.terms !== current) {
-    throw new DomainError("UGC_TERMS_REQUIRED", `Accept the current Terms of Use (version "${current}") with POST /api/user/terms before posting.`, [
-      { path: "ugcTermsVersion", message: `must be "${current}"` },
-    ]);
+    throw new DomainError(
+      lockerroomErrors.UGC_TERMS_REQUIRED,
+      `Accept the current Terms of Use (version "${current}") with POST /api/user/terms before posting.`,
+      [{ path: "ugcTermsVersion", message: `must be "${current}"` }],
+    );
   }
   if (row.until) {
-    throw new DomainError("POSTING_SUSPENDED", `Posting is suspended until ${row.until.toISOString()}.`, [
+    throw new DomainError(lockerroomErrors.POSTING_SUSPENDED, `Posting is suspended until ${row.until.toISOString()}.`, [
       { path: "suspendedUntil", message: row.until.toISOString() },
     ]);
   }

@@ -1,6 +1,8 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of the locker room (merged into the one catalogue in lib/http/errors.ts). The content rules shared by
 // posts and comments (lib/lockerroom/access.ts) answer these too.
-export const errors = {
+export const errors = defineErrors({
   UGC_TERMS_REQUIRED: {
     status: 403,
     description: "The caller has not accepted the current Terms of Use (POST /api/user/terms), which posting and commenting require.",
@@ -9,4 +11,4 @@ export const errors = {
   CANNOT_POST_AS_TEAM: { status: 403, description: "The caller may not post as this team (only its staff accounts and staff can)." },
   EDIT_WINDOW_CLOSED: { status: 409, description: "The post can no longer be edited: the edit window after publication has passed." },
   ALREADY_PUBLISHED: { status: 409, description: "The scheduled post was already published: it can no longer be rescheduled or cancelled." },
-} as const;
+});

@@ -3,7 +3,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../http/cursor";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { DomainError, notFound, validationError, sharedErrors } from "../http/errors";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../http/idempotency";
 import { keysetPage } from "../http/page";
 import { reply } from "../http/reply";
@@ -33,6 +33,7 @@ import {
   type PostRow,
 } from "./queries";
 import { EDIT_WINDOW_MINUTES, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./schemas";
+import { errors as lockerroomErrors } from "./errors";
 
 // Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
@@ -115,7 +116,7 @@ async function replay(db: Db, user: AuthUser, key: string, hash: string) {
   const first = await postByIdempotencyKey(db, user.id, key);
   if (!first) return undefined;
   if (first.requestHash !== hash) {
-    throw new DomainError("IDEMPOTENCY_KEY_REUSED", `This ${IDEMPOTENCY_HEADER} was already used for a different post.`);
+    throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, `This ${IDEMPOTENCY_HEADER} was already used for a different post.`);
   }
   const post = await postById(db, user, first.id);
   // The first post may have been deleted or hidden since: the key still answers for it, as it was.
@@ -145,7 +146,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
   if (input.teamId && !live.has(input.teamId)) throw validationError("No such team.", [{ path: "teamId", message: "Unknown or archived team" }]);
   if (authorTeamId && !live.has(authorTeamId)) throw validationError("No such team.", [{ path: teamPath, message: "Unknown or archived team" }]);
   if (authorTeamId && !(await canPostAsTeam(db, user, authorTeamId))) {
-    throw new DomainError("CANNOT_POST_AS_TEAM", "You may not post as this team: only its staff accounts can.");
+    throw new DomainError(lockerroomErrors.CANNOT_POST_AS_TEAM, "You may not post as this team: only its staff accounts can.");
   }
   if (input.collectible && !(await collectibleExists(db, input.collectible))) {
     throw validationError(`No such ${input.collectible.type}.`, [{ path: "collectible.id", message: `Unknown ${input.collectible.type}` }]);
@@ -200,7 +201,7 @@ export async function getPost(db: Db, viewer: Viewer, postId: string) {
 }
 
 export async function feed(db: Db, viewer: Viewer, q: { teamId?: string; authorId?: string; following?: boolean; cursor?: string; limit: number }) {
-  if (q.following && !viewer) throw new DomainError("UNAUTHORIZED", "Sign in to read the posts of the teams you follow.");
+  if (q.following && !viewer) throw new DomainError(sharedErrors.UNAUTHORIZED, "Sign in to read the posts of the teams you follow.");
   const after = q.cursor ? decodeUuidTimeCursor(q.cursor) : undefined;
   const rows = await feedPage(db, viewer, {
     teamId: q.teamId,
@@ -227,9 +228,9 @@ export async function editPost(db: Db, user: AuthUser, postId: string, content: 
   await db.$transaction(async (tx) => {
     const post = await lockPostRow(tx, postId);
     if (!post || post.deletedAt) throw notFound("Post");
-    if (post.authorId !== user.id) throw new DomainError("FORBIDDEN", "Only the author can edit a post.");
+    if (post.authorId !== user.id) throw new DomainError(sharedErrors.FORBIDDEN, "Only the author can edit a post.");
     if (!editWindowOpen(post.publishAt, now)) {
-      throw new DomainError("EDIT_WINDOW_CLOSED", `Posts can be edited for ${EDIT_WINDOW_MINUTES} minutes after they are published.`);
+      throw new DomainError(lockerroomErrors.EDIT_WINDOW_CLOSED, `Posts can be edited for ${EDIT_WINDOW_MINUTES} minutes after they are published.`);
     }
     if (content.trim() === "" && !post.hasAttachments) {
       throw validationError("content may be empty only when the post has an attachment.", [{ path: "content", message: "Empty" }]);
@@ -255,7 +256,7 @@ export async function listEdits(db: Db, viewer: Viewer, postId: string, { cursor
 export async function deletePost(db: Db, user: AuthUser, postId: string) {
   if ((await deletedPostAuthor(db, postId))?.deletedBy === user.id) return { id: postId, deleted: true as const };
   const post = await visiblePost(db, postId, user);
-  if (post.authorId !== user.id && !user.isAdmin) throw new DomainError("FORBIDDEN", "Only the author can delete a post.");
+  if (post.authorId !== user.id && !user.isAdmin) throw new DomainError(sharedErrors.FORBIDDEN, "Only the author can delete a post.");
   await softDelete(db, postId);
   return { id: postId, deleted: true as const };
 }
@@ -279,7 +280,7 @@ export async function listScheduled(db: Db, user: AuthUser, { cursor, limit }: {
 async function lockScheduled(tx: Parameters<Parameters<Db["$transaction"]>[0]>[0], user: AuthUser, postId: string, now: Date) {
   const post = await lockPostRow(tx, postId);
   if (!post || post.deletedAt || post.authorId !== user.id || !post.scheduled) throw notFound("Scheduled post");
-  if (post.publishAt <= now) throw new DomainError("ALREADY_PUBLISHED", "This post was already published: edit or delete it instead.");
+  if (post.publishAt <= now) throw new DomainError(lockerroomErrors.ALREADY_PUBLISHED, "This post was already published: edit or delete it instead.");
   return post;
 }
 

@@ -23,6 +23,7 @@ import {
   offerById,
   type BidRow,
 } from "./queries";
+import { errors as marketplaceErrors } from "./errors";
 
 const toBid = (b: BidRow) => ({ ...b, createdAt: b.createdAt.toISOString() });
 
@@ -33,10 +34,11 @@ export async function placeBid(db: Db, userId: string, listingId: string, amount
     const l = await lockListing(tx, listingId);
     if (!l) throw notFound("Listing");
     if (l.kind !== "auction" || l.status !== "active") throw unavailable();
-    if (l.ended) throw new DomainError("AUCTION_ENDED", "This auction has ended.");
+    if (l.ended) throw new DomainError(marketplaceErrors.AUCTION_ENDED, "This auction has ended.");
     if (l.sellerId === userId) throw own();
     const min = minNextBid(l);
-    if (amount < min) throw new DomainError("BID_TOO_LOW", `The next bid must be at least ${min}.`, [{ path: "body.amount", message: `at least ${min}` }]);
+    if (amount < min)
+      throw new DomainError(marketplaceErrors.BID_TOO_LOW, `The next bid must be at least ${min}.`, [{ path: "body.amount", message: `at least ${min}` }]);
     await lockWallets(tx, l.topBidderId ? [userId, l.topBidderId] : [userId], l.currency);
     const bidId = uuidv7();
     await pay(tx, { userId, currency: l.currency, amount, reason: "hold", referenceType: "bid", referenceId: bidId });

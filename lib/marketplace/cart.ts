@@ -10,6 +10,7 @@ import { getWallets, lockWallets } from "../wallets/service";
 import { ChangedHands, own, settle, toListing, unavailable } from "./ownership";
 import { cartOf, closeListing, deleteCartLines, insertCartLine, listingById, listingsByIds, lockListing, type LockedListing } from "./queries";
 import { CART_MAX_LINES } from "./schemas";
+import { errors as marketplaceErrors } from "./errors";
 
 export async function getCart(db: RawDb | DbTx, userId: string) {
   const lines = await cartOf(db, userId);
@@ -47,7 +48,7 @@ export async function addToCart(db: Db, userId: string, listingId: string) {
     await lockUser(tx, userId);
     const lines = await cartOf(tx, userId);
     if (!lines.some((x) => x.listingId === listingId) && lines.length >= CART_MAX_LINES) {
-      throw new DomainError("CART_FULL", `A cart holds at most ${CART_MAX_LINES} lines.`);
+      throw new DomainError(marketplaceErrors.CART_FULL, `A cart holds at most ${CART_MAX_LINES} lines.`);
     }
     await insertCartLine(tx, userId, listingId, l.price);
   });
@@ -66,7 +67,7 @@ export async function removeFromCart(db: RawDb | DbTx, userId: string, listingId
 export async function checkout(db: Db, userId: string, key: string) {
   return idempotent(db, { userId, key, route: "POST /api/v1/marketplace/checkout", request: {}, status: 200 }, async (tx) => {
     const lines = (await cartOf(tx, userId)).sort((a, b) => (a.listingId < b.listingId ? -1 : 1));
-    if (lines.length === 0) throw new DomainError("CART_EMPTY", "Your cart is empty.");
+    if (lines.length === 0) throw new DomainError(marketplaceErrors.CART_EMPTY, "Your cart is empty.");
     // The one lock order: the items (in id order), then their listings (in id order), then the wallets.
     const items = await listingsByIds(
       tx,
@@ -85,7 +86,8 @@ export async function checkout(db: Db, userId: string, key: string) {
       else if (l.price !== line.addedPrice) problems.push({ path: `lines.${line.listingId}`, message: `price is now ${l.price}` });
       else locked.push(l);
     }
-    if (problems.length > 0) throw new DomainError("CART_CHANGED", "Some cart lines changed since you added them: nothing was bought.", problems);
+    if (problems.length > 0)
+      throw new DomainError(marketplaceErrors.CART_CHANGED, "Some cart lines changed since you added them: nothing was bought.", problems);
     await lockWallets(tx, [userId, ...locked.map((l) => l.sellerId)], "COIN");
     const orders = [];
     for (const l of locked) {
@@ -94,7 +96,7 @@ export async function checkout(db: Db, userId: string, key: string) {
         fee = await settle(tx, { ...l, buyerId: userId, via: "sale", referenceId: l.id, held: false });
       } catch (e) {
         if (e instanceof ChangedHands)
-          throw new DomainError("CART_CHANGED", "A cart line is no longer available: nothing was bought.", [
+          throw new DomainError(marketplaceErrors.CART_CHANGED, "A cart line is no longer available: nothing was bought.", [
             { path: `lines.${l.id}`, message: "no longer available" },
           ]);
         throw e;

@@ -1,6 +1,8 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of the marketplace (merged into the one catalogue in lib/http/errors.ts). Refusals that depend on the
 // state of a listing, offer or cart are 409: the request was well formed, the market moved.
-export const errors = {
+export const errors = defineErrors({
   ALREADY_LISTED: { status: 409, description: "The collectible already has an active listing (an item is listed at most once at a time)." },
   LISTING_UNAVAILABLE: { status: 409, description: "The listing is no longer active (sold, cancelled, ended) or is not of the kind this action needs." },
   CANNOT_BUY_OWN: { status: 403, description: "Sellers cannot buy, bid on or offer for their own items." },
@@ -17,4 +19,4 @@ export const errors = {
   CART_EMPTY: { status: 409, description: "The cart has no lines to check out." },
   CART_CHANGED: { status: 409, description: "A cart line is no longer available or its price changed (details name each): nothing was bought." },
   CART_FULL: { status: 409, description: "The cart holds its maximum number of lines." },
-} as const;
+});

@@ -37,6 +37,7 @@ import {
   withStaleListings,
 } from "./ownership";
 import { AUCTION_MAX_DAYS, AUCTION_MIN_HOURS, type CreateListingInput, type ListingsQuery } from "./schemas";
+import { errors as marketplaceErrors } from "./errors";
 
 export async function browseListings(db: RawDb | DbTx, q: ListingsQuery) {
   let after: { price: number; id: string } | { id: string } | undefined;
@@ -98,7 +99,7 @@ export async function createListing(db: Db, userId: string, input: CreateListing
       ...auction,
     });
     if (outcome === "not_owner") throw notFound("Collectible");
-    if (outcome === "already_listed") throw new DomainError("ALREADY_LISTED", "This collectible already has an active listing.");
+    if (outcome === "already_listed") throw new DomainError(marketplaceErrors.ALREADY_LISTED, "This collectible already has an active listing.");
     await notifyWishlisted(tx, id);
   });
   return { listing: await listingOut(db, id) };
@@ -111,7 +112,7 @@ export async function cancelListing(db: Db, userId: string | null, listingId: st
     if (!l || (userId !== null && l.sellerId !== userId)) throw notFound("Listing");
     if (l.status !== "active") throw unavailable();
     if (l.topBidId) {
-      if (userId !== null) throw new DomainError("HAS_BIDS", "This auction has bids: it runs until its end.");
+      if (userId !== null) throw new DomainError(marketplaceErrors.HAS_BIDS, "This auction has bids: it runs until its end.");
       await refundBid(tx, l.topBidId, l.currency);
     }
     await closeListing(tx, listingId, { status: "cancelled" });

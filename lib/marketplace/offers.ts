@@ -5,12 +5,13 @@ import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { lockCollectible, ownerOf } from "../collectibles/queries";
 import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { idempotent } from "../http/idempotency";
 import { keysetPage } from "../http/page";
 import { credit, lockWallets, pay } from "../wallets/service";
 import { ChangedHands, HOUR, own, refuseMinted, settle } from "./ownership";
 import { closeOffer, insertOffer, lockActiveListingOf, lockOffer, notifyOfferUpdate, offerById, offersOf, type OfferRow } from "./queries";
+import { errors as marketplaceErrors } from "./errors";
 
 const toOffer = (o: OfferRow) => ({
   id: o.id,
@@ -46,7 +47,7 @@ export async function makeOffer(db: Db, userId: string, input: { collectibleId: 
       amount: input.amount,
       expiresAt: new Date(Date.now() + input.expiresInHours * HOUR),
     });
-    if (!inserted) throw new DomainError("OFFER_EXISTS", "You already have an open offer on this item: cancel it to make another.");
+    if (!inserted) throw new DomainError(marketplaceErrors.OFFER_EXISTS, "You already have an open offer on this item: cancel it to make another.");
     await pay(tx, { userId, currency: "COIN", amount: input.amount, reason: "hold", referenceType: "offer", referenceId: id });
     return { offer: toOffer((await offerById(tx, id))!) };
   });
@@ -60,10 +61,10 @@ async function openOffer(tx: DbTx, userId: string, offerId: string, as: "owner" 
   if (!(await lockOffer(tx, offerId))) throw notFound("Offer");
   const o = (await offerById(tx, offerId))!;
   if (![o.buyerId, o.ownerId, o.sellerId].includes(userId)) throw notFound("Offer");
-  if (o.status !== "open") throw new DomainError("OFFER_CLOSED", `This offer is ${o.status}.`);
-  if (o.expired) throw new DomainError("OFFER_CLOSED", "This offer has expired; its funds go back to the buyer.");
+  if (o.status !== "open") throw new DomainError(marketplaceErrors.OFFER_CLOSED, `This offer is ${o.status}.`);
+  if (o.expired) throw new DomainError(marketplaceErrors.OFFER_CLOSED, "This offer has expired; its funds go back to the buyer.");
   if ((as === "owner" ? o.ownerId : o.buyerId) !== userId) {
-    throw new DomainError("FORBIDDEN", as === "owner" ? "Only the item's owner can do this." : "Only the buyer can cancel an offer.");
+    throw new DomainError(sharedErrors.FORBIDDEN, as === "owner" ? "Only the item's owner can do this." : "Only the buyer can cancel an offer.");
   }
   return o;
 }
@@ -76,7 +77,8 @@ export async function acceptOffer(db: Db, userId: string, offerId: string) {
     await lockCollectible(tx, item);
     const listing = await lockActiveListingOf(tx, item);
     const o = await openOffer(tx, userId, offerId, "owner");
-    if (listing?.kind === "auction") throw new DomainError("ITEM_IN_AUCTION", "This item is in a running auction: it can only change hands there.");
+    if (listing?.kind === "auction")
+      throw new DomainError(marketplaceErrors.ITEM_IN_AUCTION, "This item is in a running auction: it can only change hands there.");
     await lockWallets(tx, [userId, o.buyerId], o.currency);
     await refuseMinted(tx, o.collectibleId);
     let fee: number;
@@ -93,7 +95,7 @@ export async function acceptOffer(db: Db, userId: string, offerId: string) {
         withdraw: listing,
       });
     } catch (e) {
-      if (e instanceof ChangedHands) throw new DomainError("OFFER_CLOSED", "The item changed hands.");
+      if (e instanceof ChangedHands) throw new DomainError(marketplaceErrors.OFFER_CLOSED, "The item changed hands.");
       throw e;
     }
     await closeOffer(tx, o.id, "accepted", { sellerId: userId, fee });

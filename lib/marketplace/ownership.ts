@@ -10,6 +10,7 @@ import { DomainError } from "../http/errors";
 import { credit, pay } from "../wallets/service";
 import { closeListing, itemOfListing, listingById, lockListing, releaseBid, type ListingRow, type LockedListing } from "./queries";
 import { FEE_BPS } from "./schemas";
+import { errors as marketplaceErrors } from "./errors";
 
 // The marketplace. Every change of owner is one transaction taking its locks in the one order: the collectible
 // (lockCollectible), then its listing, then the offer, then the wallets (lockWallets, in user-id order). Then the item
@@ -20,8 +21,8 @@ import { FEE_BPS } from "./schemas";
 export const HOUR = 3_600_000;
 export const feeOf = (price: number) => Math.floor((price * FEE_BPS) / 10_000);
 
-export const unavailable = (why = "This listing is no longer available.") => new DomainError("LISTING_UNAVAILABLE", why);
-export const own = () => new DomainError("CANNOT_BUY_OWN", "You cannot buy, bid on or make an offer for your own item.");
+export const unavailable = (why = "This listing is no longer available.") => new DomainError(marketplaceErrors.LISTING_UNAVAILABLE, why);
+export const own = () => new DomainError(marketplaceErrors.CANNOT_BUY_OWN, "You cannot buy, bid on or make an offer for your own item.");
 
 export const minNextBid = (l: { bidCount: number; startingPrice: number | null; price: number; minIncrement: number | null }) =>
   l.bidCount === 0 ? l.startingPrice! : l.price + l.minIncrement!;
@@ -141,5 +142,5 @@ export async function refuseMinted(
   collectibleId: string,
   message = "This collectible is minted to a wallet (or its mint is under way): it cannot change hands here.",
 ) {
-  if (await hasLiveMint(tx, collectibleId)) throw new DomainError("ITEM_MINTED", message);
+  if (await hasLiveMint(tx, collectibleId)) throw new DomainError(marketplaceErrors.ITEM_MINTED, message);
 }

@@ -4,7 +4,7 @@ import { verifySessionToken } from "../auth/tokens";
 import { resolveUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { env } from "../env";
-import { DomainError } from "../http/errors";
+import { DomainError, sharedErrors } from "../http/errors";
 import { log } from "../http/log";
 import { limiterFor } from "../http/rate-limit";
 import { identityProvider } from "../identity/provider";
@@ -31,12 +31,12 @@ const secureCookie = () => (env().APP_URL.startsWith("https:") ? "; Secure" : ""
  */
 export function startSignIn(provider: string, redirectUri: string, codeChallenge?: string): { location: string; setCookie: string } {
   if (!mobileProviders().includes(provider)) {
-    throw new DomainError("VALIDATION_ERROR", `Unknown sign-in provider. Use one of: ${mobileProviders().join(", ")}.`, [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, `Unknown sign-in provider. Use one of: ${mobileProviders().join(", ")}.`, [
       { path: "query.provider", message: "Not a configured provider" },
     ]);
   }
   if (!isAllowedRedirect(redirectUri)) {
-    throw new DomainError("VALIDATION_ERROR", "redirect_uri is not an allowed app redirect URI.", [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "redirect_uri is not an allowed app redirect URI.", [
       { path: "query.redirect_uri", message: "Not in the allow-list" },
     ]);
   }
@@ -64,7 +64,7 @@ export async function completeSignIn(
 ): Promise<string> {
   const state = verifyState(input.state);
   if (!state || !isAllowedRedirect(state.redirectUri)) {
-    throw new DomainError("VALIDATION_ERROR", "The sign-in state is missing, invalid or expired. Start sign-in again.", [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "The sign-in state is missing, invalid or expired. Start sign-in again.", [
       { path: "query.state", message: "Invalid or expired state" },
     ]);
   }
@@ -99,7 +99,7 @@ export async function completeSignIn(
  */
 export function walletCallbackTarget(redirectUri: string, state: string, address?: string, error?: string): string {
   if (!isAllowedRedirect(redirectUri)) {
-    throw new DomainError("VALIDATION_ERROR", "redirect_uri is not an allowed app redirect URI.", [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "redirect_uri is not an allowed app redirect URI.", [
       { path: "query.redirect_uri", message: "Not in the allow-list" },
     ]);
   }
@@ -118,7 +118,7 @@ export function assertFreshSession(issuedAt: Date | null, now = Date.now()): voi
   const maxAgeMs = NATIVE_TOKEN_MAX_AGE_SECONDS * 1000 + env().CLERK_CLOCK_SKEW_MS;
   if (!issuedAt || now - issuedAt.getTime() > maxAgeMs) {
     throw new DomainError(
-      "UNAUTHORIZED",
+      sharedErrors.UNAUTHORIZED,
       `This route needs a session token issued within the last ${NATIVE_TOKEN_MAX_AGE_SECONDS} s: get a fresh token from the identity provider and call again.`,
     );
   }
@@ -153,7 +153,7 @@ export async function issueSignInTicket(externalId: string, timeoutMs = IDENTITY
     const { ticket, expiresAt } = await within(
       call,
       timeoutMs,
-      () => new DomainError("UPSTREAM_TIMEOUT", `The identity provider did not answer within ${timeoutMs / 1000} s. Try again.`),
+      () => new DomainError(sharedErrors.UPSTREAM_TIMEOUT, `The identity provider did not answer within ${timeoutMs / 1000} s. Try again.`),
     );
     return { ticket, expiresAt: expiresAt.toISOString() };
   } catch (error) {
@@ -162,7 +162,7 @@ export async function issueSignInTicket(externalId: string, timeoutMs = IDENTITY
       throw error;
     }
     log("warn", { msg: "identity provider failed", call: "createSignInTicket", error: error instanceof Error ? error.message : String(error) });
-    throw new DomainError("UPSTREAM_ERROR", "The identity provider could not issue a sign-in ticket. Try again.");
+    throw new DomainError(sharedErrors.UPSTREAM_ERROR, "The identity provider could not issue a sign-in ticket. Try again.");
   }
 }
 
@@ -194,12 +194,15 @@ export async function exchangeMobileToken(db: Db, token: string, codeVerifier?: 
 async function refusal(db: Db, tokenHash: string, challenge: string | null): Promise<DomainError> {
   const row = await tokenState(db, tokenHash);
   if (row && !row.consumedAt && row.expiresAt.getTime() > Date.now()) {
-    if (row.codeChallenge && !challenge) return new DomainError("UNAUTHORIZED", "This sign-in token was started with PKCE: send its code_verifier.");
-    if (row.codeChallenge) return new DomainError("UNAUTHORIZED", "The code_verifier does not match the code_challenge this sign-in started with.");
+    if (row.codeChallenge && !challenge) return new DomainError(sharedErrors.UNAUTHORIZED, "This sign-in token was started with PKCE: send its code_verifier.");
+    if (row.codeChallenge) return new DomainError(sharedErrors.UNAUTHORIZED, "The code_verifier does not match the code_challenge this sign-in started with.");
     if (challenge)
-      return new DomainError("UNAUTHORIZED", "This sign-in was started without a code_challenge: a code_verifier cannot be checked. Sign in again with PKCE.");
+      return new DomainError(
+        sharedErrors.UNAUTHORIZED,
+        "This sign-in was started without a code_challenge: a code_verifier cannot be checked. Sign in again with PKCE.",
+      );
   }
-  return new DomainError("UNAUTHORIZED", "This sign-in token is unknown, expired or already used. Sign in again.");
+  return new DomainError(sharedErrors.UNAUTHORIZED, "This sign-in token is unknown, expired or already used. Sign in again.");
 }
 
 /** Makes a consumed token redeemable again after the provider failed: only our consumption, only while it is valid. */

@@ -33,6 +33,7 @@ import {
   type ReportTarget,
 } from "./queries";
 import type { ReportReason } from "./schemas";
+import { errors as moderationErrors } from "./errors";
 
 // Moderation: users report posts and comments (once per target); staff work a queue of reported targets, hide or
 // restore them (hiding resolves their open reports), dismiss reports, and suspend users from posting for a time.
@@ -41,8 +42,8 @@ import type { ReportReason } from "./schemas";
 
 type Reporter = Pick<AuthUser, "id" | "isAdmin">;
 
-const alreadyReported = () => new DomainError("ALREADY_REPORTED", "You already reported this.");
-const ownContent = (what: string) => new DomainError("CANNOT_REPORT_OWN", `You cannot report your own ${what}.`);
+const alreadyReported = () => new DomainError(moderationErrors.ALREADY_REPORTED, "You already reported this.");
+const ownContent = (what: string) => new DomainError(moderationErrors.CANNOT_REPORT_OWN, `You cannot report your own ${what}.`);
 
 /** Reports a post the reporter can see (404 otherwise), not their own, once. */
 export async function reportPost(db: Db, reporter: Reporter, postId: string, reason: ReportReason, note?: string) {

@@ -1,6 +1,6 @@
 import type { DbTx } from "../db/client";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { keysetPage } from "../http/page";
 import { UUID_PATTERN } from "../http/schemas";
 import {
@@ -30,7 +30,7 @@ function decodeListCursor(cursor: string, filter: NotificationFilter): ListAfter
   const match = /^(inbox|unread|all|archived)(?::(\d{1,15}))?$/.exec(sortKey);
   if (!match || (match[1] === "archived") !== (match[2] !== undefined)) throw invalidCursor();
   if (match[1] !== filter) {
-    throw new DomainError("VALIDATION_ERROR", `This cursor continues filter=${match[1]}, not filter=${filter}; start again without it.`, [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, `This cursor continues filter=${match[1]}, not filter=${filter}; start again without it.`, [
       { path: "query.cursor", message: `Cursor belongs to filter=${match[1]}` },
     ]);
   }

@@ -1,10 +1,10 @@
 import { z, type ZodType } from "zod";
 import { CORS_EXPOSED_HEADERS } from "../http/cors";
-import { ERROR_CODES, type ErrorCode } from "../http/errors";
+import { sharedErrors, type ErrorDef } from "../http/errors";
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S } from "../http/machine-auth";
 import { policyLimits, type RateLimitPolicy } from "../http/rate-limit";
 import { cacheControl, DEFAULT_RATE_LIMIT, type AuthMode, type RouteConfig, type RouteHandler } from "../http/route";
-import { documentedErrorCodes } from "../http/route-errors";
+import { documentedErrors } from "../http/route-errors";
 import { sentAs } from "../http/schemas";
 import { WALLET_BALANCE_MAX } from "../wallets/schemas";
 
@@ -181,14 +181,12 @@ function operation(path: string, method: string, h: { config: RouteConfig<unknow
   }
   const limits = rateLimitsOf(c);
   if (limits.length) for (const status of Object.keys(responses)) responses[status] = withHeaders(responses[status], RATE_LIMIT_HEADERS);
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of documentedErrorCodes(c)) {
-    const status = ERROR_CODES[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+  const byStatus = new Map<number, ErrorDef[]>();
+  for (const error of documentedErrors(c)) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
+  for (const [status, errors] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    const codes = errors.map((e) => e.code);
     const response: Json = {
-      description: codes.map((code) => `${code}: ${ERROR_CODES[code].description}`).join(" "),
+      description: errors.map((e) => `${e.code}: ${e.description}`).join(" "),
       content: { "application/json": { schema: errorRef } },
     };
     responses[String(status)] = codes.includes("RATE_LIMITED")
@@ -272,12 +270,25 @@ export const openApiDocument = (registry: RouteRegistry) => buildDocument("publi
 /** Staff, cron, webhook and other internal routes, kept out of the public contract (GET /api/admin/openapi.json). */
 export const internalOpenApiDocument = (registry: RouteRegistry) => buildDocument("internal", registry);
 
+/**
+ * Every error an operation of the registry can answer (public and internal alike), the shared ones first: the
+ * catalogue is assembled from the routes' declarations, so it holds exactly the codes the modules' routes list.
+ */
+function errorCatalogue(registry: RouteRegistry): Map<string, ErrorDef> {
+  const catalogue = new Map<string, ErrorDef>(Object.values(sharedErrors).map((e) => [e.code, e]));
+  for (const kind of ["public", "internal"] as const) {
+    for (const { handler } of routeConfigs(registry, kind)) for (const e of handler.config.errors ?? []) if (!catalogue.has(e.code)) catalogue.set(e.code, e);
+  }
+  return catalogue;
+}
+
 function buildDocument(kind: "public" | "internal", registry: RouteRegistry): Json {
   const built = cache.get(registry) ?? new Map<string, Json>();
   cache.set(registry, built);
   const hit = built.get(kind);
   if (hit) return hit;
   components = {};
+  const catalogue = errorCatalogue(registry);
   const paths: Record<string, Json> = {};
   for (const { path, method, handler } of routeConfigs(registry, kind)) {
     (paths[path] ??= {})[method.toLowerCase()] = operation(path, method, handler);
@@ -312,7 +323,7 @@ function buildDocument(kind: "public" | "internal", registry: RouteRegistry): Js
               type: "object",
               required: ["code", "message"],
               properties: {
-                code: { type: "string", enum: Object.keys(ERROR_CODES) },
+                code: { type: "string", enum: [...catalogue.keys()] },
                 message: { type: "string" },
                 details: {
                   type: "array",
@@ -323,7 +334,7 @@ function buildDocument(kind: "public" | "internal", registry: RouteRegistry): Js
           },
         },
       },
-      "x-error-codes": Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v])),
+      "x-error-codes": Object.fromEntries([...catalogue.values()].map(({ code, status, description }) => [code, { status, description }])),
     },
   };
   built.set(kind, doc);

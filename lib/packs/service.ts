@@ -31,6 +31,7 @@ import {
   type PurchaseRow,
   type SeedRow,
 } from "./queries";
+import { errors as packsErrors } from "./errors";
 
 // Packs: the catalog with its published odds, buying (wallet debit and stock in one transaction, Stripe-style
 // idempotency), opening (verifiable draws, lib/packs/draw.ts; once per purchase) and the draw seeds.
@@ -129,8 +130,11 @@ export async function buyPack(db: Db, userId: string, packId: string, key: strin
     if (!taken) {
       const p = await packById(tx, packId);
       if (!p) throw notFound("Pack");
-      if (p.stock !== null && p.soldCount >= p.stock) throw new DomainError("SOLD_OUT", `${p.name} is sold out.`);
-      throw new DomainError("PACK_NOT_FOR_SALE", p.isFreeStarter ? `${p.name} is granted at onboarding, never sold.` : `${p.name} is not on sale now.`);
+      if (p.stock !== null && p.soldCount >= p.stock) throw new DomainError(packsErrors.SOLD_OUT, `${p.name} is sold out.`);
+      throw new DomainError(
+        packsErrors.PACK_NOT_FOR_SALE,
+        p.isFreeStarter ? `${p.name} is granted at onboarding, never sold.` : `${p.name} is not on sale now.`,
+      );
     }
     const id = uuidv7();
     await insertPurchase(tx, { id, userId, packId, price: taken.price, currency: taken.currency });
@@ -230,7 +234,8 @@ export async function listSeeds(db: RawDb | DbTx, q: { cursor?: string; limit: n
 export async function setStock(db: RawDb | DbTx, packId: string, stock: number | null) {
   const p = await packById(db, packId);
   if (!p) throw notFound("Pack");
-  if (!(await setPackStock(db, packId, stock))) throw new DomainError("STOCK_BELOW_SOLD", `${p.soldCount} packs are sold already: the stock cannot be lower.`);
+  if (!(await setPackStock(db, packId, stock)))
+    throw new DomainError(packsErrors.STOCK_BELOW_SOLD, `${p.soldCount} packs are sold already: the stock cannot be lower.`);
   return getPack(db, packId);
 }
 

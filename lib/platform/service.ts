@@ -1,5 +1,5 @@
 import { DATABASE_RETRY_AFTER_S } from "../db/unavailable";
-import { DomainError } from "../http/errors";
+import { DomainError, sharedErrors } from "../http/errors";
 import { pingRateLimitStore, rateLimitBackend } from "../redis/client";
 import { pingDatabase } from "./queries";
 import type { AccessibilityMatrix, Readiness } from "./schemas";
@@ -173,5 +173,7 @@ export async function checkReadiness(): Promise<Readiness> {
   const result = await inflight;
   if (result.checks.database.status === "ok") return result;
   const details = Object.entries(result.checks).map(([name, c]) => ({ path: `checks.${name}`, message: `${c.status} (${c.latencyMs} ms)` }));
-  throw new DomainError("SERVICE_UNAVAILABLE", "Not ready: the database is unavailable.", details, { "Retry-After": String(DATABASE_RETRY_AFTER_S) });
+  throw new DomainError(sharedErrors.SERVICE_UNAVAILABLE, "Not ready: the database is unavailable.", details, {
+    "Retry-After": String(DATABASE_RETRY_AFTER_S),
+  });
 }

@@ -1,5 +1,7 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of poll votes (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   POLL_CLOSED: { status: 409, description: "The poll has closed: no more votes." },
   ALREADY_VOTED: { status: 409, description: "The caller already voted in this poll (a vote is final)." },
-} as const;
+});

@@ -17,6 +17,7 @@ import { checkInContextsOf, type CheckInAt, type QuestRow } from "./queries";
 import type { CheckInBody } from "./schemas";
 import { advanceConditionedSteps } from "./steps";
 import { gameToCheckIn } from "./venue";
+import { errors as questsErrors } from "./errors";
 
 /** One check-in to write: its row, what it credits, and the team's check-in quest it completes (if any). */
 interface CheckInWrite {
@@ -115,7 +116,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: CheckInBody, no
   // if the user may take it, and quests with a check-in step still to do that it can meet.
   const target = await readCheckIn(db, { userId, teamId: body.teamId, gameId: body.gameId ?? null, at: now, day: today });
   if (!target || target.archived) throw notFound("Team");
-  if (!target.fan) throw new DomainError("NOT_FOLLOWING_TEAM", "Follow or join this team to check in for it.");
+  if (!target.fan) throw new DomainError(questsErrors.NOT_FOLLOWING_TEAM, "Follow or join this team to check in for it.");
   const game = gameToCheckIn(target.game, body, now, { radiusMeters: env().CHECK_IN_RADIUS_METERS, maxAccuracyMeters: env().CHECK_IN_MAX_ACCURACY_METERS });
   const { quests } = target;
   const quest = quests.find((q) => q.kind === "check_in" && q.teamId === body.teamId) ?? null;
@@ -134,7 +135,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: CheckInBody, no
     quest,
     stepQuests: withStep.map((q) => ({ id: q.id, periodKey: periodKeyOf(q.cadence, now) })),
   });
-  if (!row) throw new DomainError("ALREADY_CHECKED_IN", "You already checked in for this team today (UTC).");
+  if (!row) throw new DomainError(questsErrors.ALREADY_CHECKED_IN, "You already checked in for this team today (UTC).");
   if (row.balance !== null) noteBoardsMoved(userId);
   // The check-in's steps are marked; its quests' other conditioned steps follow, and the quests it completes. The
   // check-in and its Rep are committed by now: a failure here must not turn that into an error answer;

@@ -1,5 +1,7 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of quests (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   QUEST_NOT_A_QUIZ: { status: 409, description: "The quest is not a quiz; only quiz quests start sessions." },
   QUIZ_ALREADY_ATTEMPTED: { status: 409, description: "The caller already started this quiz today (UTC); one attempt per quiz and day, forfeits included." },
   QUIZ_UNAVAILABLE: { status: 409, description: "The quiz has no active questions right now." },
@@ -17,4 +19,4 @@ export const errors = {
   LOCATION_TOO_COARSE: { status: 409, description: "The device's reported accuracy is coarser than the limit (by default 250 m)." },
   NOT_AT_VENUE: { status: 409, description: "The device's position is outside the venue's radius (by default 1,000 m)." },
   QUEST_STEP_CONDITION_NOT_MET: { status: 409, description: "The step is checked by the server and its condition is not met yet." },
-} as const;
+});

@@ -11,6 +11,7 @@ import { utcDay, utcDayStart } from "../time";
 import { completeQuest, eligibleOrThrow } from "./engine";
 import type { QuestRow } from "./queries";
 import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
+import { errors as questsErrors } from "./errors";
 
 interface SessionRow {
   id: string;
@@ -214,10 +215,10 @@ export async function settleActiveSessions(db: Db, userId: string, now: Date): P
  */
 export async function startQuiz(db: Db, userId: string, questId: string, now = new Date()) {
   const q = await eligibleOrThrow(db, userId, questId, now);
-  if (q.kind !== "quiz") throw new DomainError("QUEST_NOT_A_QUIZ", "This quest is not a quiz.");
+  if (q.kind !== "quiz") throw new DomainError(questsErrors.QUEST_NOT_A_QUIZ, "This quest is not a quiz.");
   const picked = await raw(db).$queryRaw<{ id: string }[]>`
     SELECT id FROM quiz_questions WHERE quest_id = ${q.id} AND active ORDER BY random() LIMIT ${q.quizLength ?? 5}`;
-  if (picked.length === 0) throw new DomainError("QUIZ_UNAVAILABLE", "This quiz has no questions right now.");
+  if (picked.length === 0) throw new DomainError(questsErrors.QUIZ_UNAVAILABLE, "This quiz has no questions right now.");
   const day = utcDayStart(now);
   return db.$transaction(async (tx) => {
     const [created] = await tx.quizSession.createManyAndReturn({
@@ -225,7 +226,7 @@ export async function startQuiz(db: Db, userId: string, questId: string, now = n
       skipDuplicates: true,
       select: { id: true },
     });
-    if (!created) throw new DomainError("QUIZ_ALREADY_ATTEMPTED", "You already took today's attempt at this quiz; come back tomorrow (UTC).");
+    if (!created) throw new DomainError(questsErrors.QUIZ_ALREADY_ATTEMPTED, "You already took today's attempt at this quiz; come back tomorrow (UTC).");
     await tx.questProgress.createMany({ data: [{ userId, questId: q.id, periodKey: utcDay(now), startedAt: now }], skipDuplicates: true });
     return sessionView(await lockSession(tx, userId, created.id));
   }, txOptions());
@@ -245,10 +246,10 @@ export async function submitAnswer(db: Db, userId: string, sessionId: string, bo
   if (fast) return fast;
   return db.$transaction(async (tx) => {
     const s0 = await lockSession(tx, userId, sessionId);
-    if (s0.status !== "active") throw new DomainError("QUIZ_SESSION_ENDED", `This quiz session is already ${s0.status}.`);
+    if (s0.status !== "active") throw new DomainError(questsErrors.QUIZ_SESSION_ENDED, `This quiz session is already ${s0.status}.`);
     const position = s0.currentIndex;
     if (body.position !== undefined && body.position !== position) {
-      throw new DomainError("QUIZ_POSITION_MISMATCH", `Question ${body.position} is not the current question (${position}).`, [
+      throw new DomainError(questsErrors.QUIZ_POSITION_MISMATCH, `Question ${body.position} is not the current question (${position}).`, [
         { path: "body.position", message: `The current question is ${position}` },
       ]);
     }
@@ -282,7 +283,7 @@ export async function submitAnswer(db: Db, userId: string, sessionId: string, bo
 export async function forfeitQuiz(db: Db, userId: string, sessionId: string, now = new Date()) {
   return db.$transaction(async (tx) => {
     const s0 = await lockSession(tx, userId, sessionId);
-    if (s0.status !== "active") throw new DomainError("QUIZ_SESSION_ENDED", `This quiz session is already ${s0.status}.`);
+    if (s0.status !== "active") throw new DomainError(questsErrors.QUIZ_SESSION_ENDED, `This quiz session is already ${s0.status}.`);
     const s1 = await settle(tx, s0, now);
     if (s1.status !== "active") return sessionView(s1);
     await tx.quizSession.update({ where: { id: sessionId }, data: { status: "forfeited", endedAt: now } });

@@ -10,6 +10,7 @@ import { utcDay } from "../time";
 import { completeQuest, eligibleOrThrow, periodKeyOf } from "./engine";
 import { conditionFactsOf, eligibleQuests, stepsToCheckOf, type ConditionFacts, type QuestRow } from "./queries";
 import { viewsOf } from "./views";
+import { errors as questsErrors } from "./errors";
 
 // Steps and the legacy routes (/api/quests/*): the same completion, the same rules.
 
@@ -83,7 +84,7 @@ export async function completeStep(db: Db, userId: string, body: { questId: stri
   if (step.condition) {
     const facts = await conditionFactsOf(db, userId, utcDay(now));
     if (!facts || !conditionMet(step.condition, q, facts)) {
-      throw new DomainError("QUEST_STEP_CONDITION_NOT_MET", `This step is checked by the server (${step.condition}) and is not met yet.`);
+      throw new DomainError(questsErrors.QUEST_STEP_CONDITION_NOT_MET, `This step is checked by the server (${step.condition}) and is not met yet.`);
     }
   }
   const r = await rawTransaction(db, (tx) => markSteps(tx, userId, q, [step.id], now), txOptions());

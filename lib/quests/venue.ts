@@ -2,6 +2,7 @@ import { DomainError, validationError } from "../http/errors";
 import { utcDay } from "../time";
 import type { CheckInGame } from "./queries";
 import type { CheckInBody } from "./schemas";
+import { errors as questsErrors } from "./errors";
 
 // Where and when an arena check-in counts: at a game of the team (inside its window around kick-off) and, where the
 // venue's position is known, at the venue. Pure: the caller reads the game (checkInContextsOf) and the limits (env).
@@ -31,16 +32,17 @@ export function gameToCheckIn(game: CheckInGame | null, body: CheckInBody, now: 
   const today = utcDay(now);
   const isToday = game !== null && utcDay(game.startsAt) === today;
   if (body.gameId !== undefined && (!game || (!isToday && !game.inWindow))) {
-    throw new DomainError("CHECK_IN_GAME_MISMATCH", "That game is not this team's game today (UTC).", [
+    throw new DomainError(questsErrors.CHECK_IN_GAME_MISMATCH, "That game is not this team's game today (UTC).", [
       { path: "body.gameId", message: "Not a game of this team on today's UTC day" },
     ]);
   }
-  if (!game || (!isToday && !game.inWindow)) throw new DomainError("NO_GAME_TODAY", "This team has no game today: check-ins open around a game's kick-off.");
+  if (!game || (!isToday && !game.inWindow))
+    throw new DomainError(questsErrors.NO_GAME_TODAY, "This team has no game today: check-ins open around a game's kick-off.");
   if (!game.inWindow) {
     const opened = game.startsAt.getTime() > now.getTime() ? "has not opened yet" : "has closed";
-    throw new DomainError("CHECK_IN_CLOSED", `Check-in for this game (kick-off ${game.startsAt.toISOString()}) ${opened}.`);
+    throw new DomainError(questsErrors.CHECK_IN_CLOSED, `Check-in for this game (kick-off ${game.startsAt.toISOString()}) ${opened}.`);
   }
-  if (body.location?.mocked) throw new DomainError("LOCATION_MOCKED", "Your device reported a mock location: check in with its real position.");
+  if (body.location?.mocked) throw new DomainError(questsErrors.LOCATION_MOCKED, "Your device reported a mock location: check in with its real position.");
   if (game.latitude === null || game.longitude === null) return game;
   const at = body.location;
   if (!at) {
@@ -50,13 +52,13 @@ export function gameToCheckIn(game: CheckInGame | null, body: CheckInBody, now: 
   }
   if (at.accuracy > rules.maxAccuracyMeters) {
     throw new DomainError(
-      "LOCATION_TOO_COARSE",
+      questsErrors.LOCATION_TOO_COARSE,
       `Your location is accurate to ${Math.round(at.accuracy)} m; check-in needs ${rules.maxAccuracyMeters} m or better.`,
     );
   }
   const away = distanceMeters(at, { latitude: game.latitude, longitude: game.longitude });
   if (away > rules.radiusMeters) {
-    throw new DomainError("NOT_AT_VENUE", `You are ${Math.round(away)} m from the venue; check in within ${rules.radiusMeters} m of it.`);
+    throw new DomainError(questsErrors.NOT_AT_VENUE, `You are ${Math.round(away)} m from the venue; check in within ${rules.radiusMeters} m of it.`);
   }
   return game;
 }

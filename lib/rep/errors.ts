@@ -1,5 +1,7 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of the Rep ledger (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   EARN_KIND_SERVER_AWARDED: { status: 403, description: "This kind of Rep is awarded by the server, never through the earn route." },
   ALREADY_EARNED: { status: 409, description: "This Rep was already granted (once-only, once per day or once per target)." },
   EARN_CONDITION_NOT_MET: {
@@ -7,4 +9,4 @@ export const errors = {
     description:
       "The server does not see what this Rep is for yet (e.g. profile_completed with an incomplete profile, notifications_enabled with every notification setting off).",
   },
-} as const;
+});

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
-import { DomainError } from "../http/errors";
+import { DomainError, sharedErrors } from "../http/errors";
 import { utcDay } from "../time";
 import { missingProfileFields, notificationsOn } from "../users/service";
 import { CLIENT_EARN_KINDS, grantOnce, SERVER_AWARDED_KINDS, type ClientEarnKind, type EarnKind } from "./grants";
 import { toLedgerEntry } from "./queries";
 import type { EarnInput } from "./schemas";
+import { errors as repErrors } from "./errors";
 
 const requestHash = (input: EarnInput) =>
   createHash("sha256")
@@ -30,17 +31,19 @@ function grantKeyFor(kind: ClientEarnKind, targetId: string | undefined, now: Da
 export async function earn(db: Db, userId: string, input: EarnInput, now = new Date()) {
   if ((SERVER_AWARDED_KINDS as readonly string[]).includes(input.earnKind)) {
     throw new DomainError(
-      "EARN_KIND_SERVER_AWARDED",
+      repErrors.EARN_KIND_SERVER_AWARDED,
       `${input.earnKind} Rep is awarded by the server when the action happens; it cannot be claimed through this route.`,
     );
   }
   const kind = input.earnKind as ClientEarnKind;
   const rule: EarnKind = CLIENT_EARN_KINDS[kind];
   if (rule.scope === "perTarget" && !input.targetId) {
-    throw new DomainError("VALIDATION_ERROR", `${kind} needs a targetId.`, [{ path: "body.targetId", message: "Required" }]);
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, `${kind} needs a targetId.`, [{ path: "body.targetId", message: "Required" }]);
   }
   if (rule.scope !== "perTarget" && input.targetId !== undefined) {
-    throw new DomainError("VALIDATION_ERROR", `${kind} does not take a targetId.`, [{ path: "body.targetId", message: "Not accepted for this earnKind" }]);
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, `${kind} does not take a targetId.`, [
+      { path: "body.targetId", message: "Not accepted for this earnKind" },
+    ]);
   }
   const hash = requestHash(input);
 
@@ -49,31 +52,31 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
         SELECT rep_balance, handle, display_name AS "displayName", avatar_url AS "avatarUrl", notify_teams AS "notifyTeams",
                notify_milestones AS "notifyMilestones", notify_community AS "notifyCommunity"
         FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
-    if (locked.length === 0) throw new DomainError("UNAUTHORIZED", "Unknown user.");
+    if (locked.length === 0) throw new DomainError(sharedErrors.UNAUTHORIZED, "Unknown user.");
 
     const prior = await tx.repEntry.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: input.idempotencyKey } } });
     if (prior) {
       if (prior.requestHash !== hash) {
-        throw new DomainError("IDEMPOTENCY_KEY_REUSED", "This idempotency key was already used with a different earnKind or targetId.");
+        throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, "This idempotency key was already used with a different earnKind or targetId.");
       }
       return { entry: toLedgerEntry(prior), balance: Number(locked[0]!.rep_balance), replayed: true };
     }
 
     const grantKey = grantKeyFor(kind, input.targetId, now);
     if (await tx.repEntry.findUnique({ where: { userId_grantKey: { userId, grantKey } }, select: { id: true } })) {
-      throw new DomainError("ALREADY_EARNED", alreadyEarnedMessage(kind, rule.scope));
+      throw new DomainError(repErrors.ALREADY_EARNED, alreadyEarnedMessage(kind, rule.scope));
     }
     if (rule.requires) assertCondition(kind, rule.requires, locked[0]!);
     if (rule.dailyCap !== undefined) {
       const dayStart = new Date(`${utcDay(now)}T00:00:00.000Z`);
       const today = await tx.repEntry.count({ where: { userId, earnKind: kind, createdAt: { gte: dayStart } } });
       if (today >= rule.dailyCap) {
-        throw new DomainError("ALREADY_EARNED", `${kind} can be earned at most ${rule.dailyCap} times per UTC day.`);
+        throw new DomainError(repErrors.ALREADY_EARNED, `${kind} can be earned at most ${rule.dailyCap} times per UTC day.`);
       }
     }
     const granted = await grantOnce(tx, userId, kind, { grantKey, targetId: input.targetId, idempotencyKey: input.idempotencyKey, requestHash: hash }, now);
     // Unreachable under the row lock (both keys were checked above); the unique constraints back it regardless.
-    if (!granted) throw new DomainError("ALREADY_EARNED", alreadyEarnedMessage(kind, rule.scope));
+    if (!granted) throw new DomainError(repErrors.ALREADY_EARNED, alreadyEarnedMessage(kind, rule.scope));
     return { entry: toLedgerEntry(granted.entry), balance: granted.balance, replayed: false };
   }, txOptions(10_000));
 }
@@ -93,11 +96,14 @@ function assertCondition(kind: string, requires: NonNullable<EarnKind["requires"
   if (requires === "profileComplete") {
     const missing = missingProfileFields(user);
     if (missing.length) {
-      throw new DomainError("EARN_CONDITION_NOT_MET", `${kind} needs a complete profile (handle, displayName and an avatar); missing: ${missing.join(", ")}.`);
+      throw new DomainError(
+        repErrors.EARN_CONDITION_NOT_MET,
+        `${kind} needs a complete profile (handle, displayName and an avatar); missing: ${missing.join(", ")}.`,
+      );
     }
   } else if (!notificationsOn(user)) {
     throw new DomainError(
-      "EARN_CONDITION_NOT_MET",
+      repErrors.EARN_CONDITION_NOT_MET,
       `${kind} needs a notification setting on (notifyTeams, notifyMilestones or notifyCommunity in /api/user/settings).`,
     );
   }

@@ -1,6 +1,8 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of rewards (merged into the one catalogue in lib/http/errors.ts). Every refusal of a redemption or a
 // claim is 409: the request was well formed but the account's state (balance, stock, limits, milestones) refuses it.
-export const errors = {
+export const errors = defineErrors({
   INSUFFICIENT_REP: { status: 409, description: "The caller's spendable Rep balance is lower than the reward's cost." },
   OUT_OF_STOCK: { status: 409, description: "The reward has no stock left." },
   REWARD_LIMIT_REACHED: { status: 409, description: "The caller already redeemed this reward as many times as its per-user limit allows." },
@@ -8,4 +10,4 @@ export const errors = {
   REWARD_NOT_CLAIMABLE: { status: 409, description: "A redeem reward is bought with Rep (POST /api/rewards/redeem), never claimed free." },
   MILESTONE_NOT_REACHED: { status: 409, description: "The caller has not reached the reward's milestone yet." },
   ALREADY_CLAIMED: { status: 409, description: "The caller already claimed this milestone reward; each is claimed once." },
-} as const;
+});

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { debit, REWARD_REDEMPTION } from "../rep/grants";
 import { activeRewards, callerProgress, metricValue, toCatalogReward, toClaim, type MilestoneMetric } from "./queries";
 import type { RedeemInput } from "./schemas";
+import { errors as rewardsErrors } from "./errors";
 
 // Rewards: redeem (Rep spent through debit(), a negative ledger entry) and milestone claims (free, once). Every
 // write of one user runs under that user's row lock, so per-user limits, the idempotency replay and the balance are
@@ -35,8 +36,9 @@ async function takeStock(tx: DbTx, reward: { id: string; stock: number | null })
   return left.stock;
 }
 
-const outOfStock = () => new DomainError("OUT_OF_STOCK", "This reward is out of stock.");
-const insufficientRep = (cost: number, balance: number) => new DomainError("INSUFFICIENT_REP", `This reward costs ${cost} Rep; your balance is ${balance}.`);
+const outOfStock = () => new DomainError(rewardsErrors.OUT_OF_STOCK, "This reward is out of stock.");
+const insufficientRep = (cost: number, balance: number) =>
+  new DomainError(rewardsErrors.INSUFFICIENT_REP, `This reward costs ${cost} Rep; your balance is ${balance}.`);
 
 /**
  * Redeems a redeem reward with spendable Rep. Same idempotency key and reward: the first result again with
@@ -52,7 +54,7 @@ export async function redeem(db: Db, userId: string, input: RedeemInput) {
     const prior = await tx.rewardClaim.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: input.idempotencyKey } } });
     if (prior) {
       if (prior.requestHash !== hash) {
-        throw new DomainError("IDEMPOTENCY_KEY_REUSED", "This idempotency key was already used to redeem a different reward.");
+        throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, "This idempotency key was already used to redeem a different reward.");
       }
       const reward = await tx.reward.findUnique({ where: { id: prior.rewardId }, select: { stock: true } });
       return { claim: toClaim(prior), balance, stock: reward?.stock ?? null, replayed: true };
@@ -61,13 +63,16 @@ export async function redeem(db: Db, userId: string, input: RedeemInput) {
     const reward = await tx.reward.findUnique({ where: { id: input.rewardId } });
     if (!reward || !reward.active) throw notFound("Reward");
     if (reward.kind !== "redeem") {
-      throw new DomainError("REWARD_NOT_REDEEMABLE", "This is a milestone reward: claim it free with POST /api/rewards/claim once you reach the milestone.");
+      throw new DomainError(
+        rewardsErrors.REWARD_NOT_REDEEMABLE,
+        "This is a milestone reward: claim it free with POST /api/rewards/claim once you reach the milestone.",
+      );
     }
     if (reward.stock !== null && reward.stock <= 0) throw outOfStock();
     if (reward.perUserLimit !== null) {
       const taken = await tx.rewardClaim.count({ where: { userId, rewardId: reward.id } });
       if (taken >= reward.perUserLimit) {
-        throw new DomainError("REWARD_LIMIT_REACHED", `This reward can be redeemed at most ${reward.perUserLimit} time(s) per account.`);
+        throw new DomainError(rewardsErrors.REWARD_LIMIT_REACHED, `This reward can be redeemed at most ${reward.perUserLimit} time(s) per account.`);
       }
     }
     const cost = Number(reward.costRep);
@@ -107,7 +112,7 @@ export async function claim(db: Db, userId: string, rewardId: string) {
     const reward = await tx.reward.findUnique({ where: { id: rewardId } });
     if (!reward || !reward.active) throw notFound("Reward");
     if (reward.kind !== "milestone") {
-      throw new DomainError("REWARD_NOT_CLAIMABLE", "This reward is bought with Rep: redeem it with POST /api/rewards/redeem.");
+      throw new DomainError(rewardsErrors.REWARD_NOT_CLAIMABLE, "This reward is bought with Rep: redeem it with POST /api/rewards/redeem.");
     }
     const prior = await tx.rewardClaim.findUnique({ where: { userId_claimKey: { userId, claimKey: reward.id } }, select: { id: true } });
     if (prior) throw alreadyClaimed();
@@ -116,7 +121,7 @@ export async function claim(db: Db, userId: string, rewardId: string) {
     const target = reward.milestoneValue ?? 0;
     const progress = metricValue(await callerProgress(tx, userId), metric);
     if (progress < target) {
-      throw new DomainError("MILESTONE_NOT_REACHED", `This reward unlocks at ${target} (${metric}); you are at ${progress}.`);
+      throw new DomainError(rewardsErrors.MILESTONE_NOT_REACHED, `This reward unlocks at ${target} (${metric}); you are at ${progress}.`);
     }
     const stock = await takeStock(tx, reward);
     const created = await tx.rewardClaim.create({ data: { userId, rewardId: reward.id, kind: "milestone", costRep: 0, claimKey: reward.id } });
@@ -124,4 +129,4 @@ export async function claim(db: Db, userId: string, rewardId: string) {
   }, txOptions(10_000));
 }
 
-const alreadyClaimed = () => new DomainError("ALREADY_CLAIMED", "You already claimed this reward; milestone rewards are claimed once.");
+const alreadyClaimed = () => new DomainError(rewardsErrors.ALREADY_CLAIMED, "You already claimed this reward; milestone rewards are claimed once.");

@@ -3,6 +3,7 @@ import { lockUser, txOptions } from "../db/tx";
 import { DomainError } from "../http/errors";
 import { starEntries } from "./queries";
 import { mergeItem, STARRED_TEAMS_CAP, type StarSnapshot } from "./schemas";
+import { errors as starsErrors } from "./errors";
 
 // Stars are HQ bookmarks: no follow, no social surface. The cap is held by locking the user's row for the
 // transaction, so concurrent stars of one user are serialized and counted under the lock.
@@ -24,7 +25,7 @@ export async function starTeam(db: Db, userId: string, teamId: string, snapshot:
     } else {
       const count = await tx.starredTeam.count({ where: { userId } });
       if (count >= STARRED_TEAMS_CAP) {
-        throw new DomainError("STARRED_TEAMS_LIMIT", `You can star at most ${STARRED_TEAMS_CAP} clubs. Unstar one first.`);
+        throw new DomainError(starsErrors.STARRED_TEAMS_LIMIT, `You can star at most ${STARRED_TEAMS_CAP} clubs. Unstar one first.`);
       }
       await tx.starredTeam.create({ data: { userId, teamId, ...data } });
     }

@@ -3,7 +3,7 @@ import { keyedCache, processCache } from "../db/cache";
 import type { Db, DbTx } from "../db/client";
 import type { AuthUser } from "../auth/users";
 import { env } from "../env";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { decodeCursor, decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
 import { keysetPage } from "../http/page";
 import { canPostAsTeam } from "../lockerroom/access";
@@ -129,7 +129,7 @@ function decodeSearchCursor(cursor: string, sort: TeamSearchSort): After {
   const value = sortKey.slice(colon + 1);
   if (kind !== "name" && kind !== "rank" && kind !== "fans") throw invalidCursor();
   if (kind !== sort) {
-    throw new DomainError("VALIDATION_ERROR", `This cursor continues sort=${kind}, not sort=${sort}; start again without it.`, [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, `This cursor continues sort=${kind}, not sort=${sort}; start again without it.`, [
       { path: "query.cursor", message: `Cursor belongs to sort=${kind}` },
     ]);
   }
@@ -278,7 +278,7 @@ export async function listTeamAchievements(db: DbTx, idOrSlug: string) {
 const RECENT_MEETINGS = 5;
 
 const sameTeam = () =>
-  new DomainError("VALIDATION_ERROR", "opponentId must name a different team than the one in the path.", [
+  new DomainError(sharedErrors.VALIDATION_ERROR, "opponentId must name a different team than the one in the path.", [
     { path: "query.opponentId", message: "Must be a different team than {id}" },
   ]);
 

@@ -1,5 +1,7 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of uploads and the image proxy (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   URL_NOT_ALLOWED: {
     status: 400,
     description: "The image proxy may not fetch this URL (not https, credentials, host not allow-listed, or a private/reserved address).",
@@ -14,4 +16,4 @@ export const errors = {
   UPLOAD_NOT_RECEIVED: { status: 409, description: "Completing a direct upload whose file has not arrived in storage: send the file, then complete again." },
   UPLOAD_IN_PROGRESS: { status: 409, description: "Another request is completing this direct upload right now; retry in a moment." },
   UPLOAD_ALREADY_COMPLETED: { status: 409, description: "The direct upload was completed; start a new one to send another file." },
-} as const;
+});

@@ -3,10 +3,11 @@ import type { IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { env } from "../env";
-import { DomainError } from "../http/errors";
+import { DomainError, sharedErrors } from "../http/errors";
 import { log } from "../http/log";
 import { isPublicAddress } from "./ip";
 import { MIME, sniffImage, type ImageType } from "./sniff";
+import { errors as uploadsErrors } from "./errors";
 
 // The image proxy fetches remote images for clients, so it must not become a way into our network (SSRF):
 //  - https only (plain http is refused: no downgrade and no cleartext fetches on a user's behalf); no
@@ -93,10 +94,10 @@ export function hostAllowed(host: string, allowed: string[]): boolean {
 type Refuse = (reason: string) => DomainError;
 
 const refuseRequest: Refuse = (reason) =>
-  new DomainError("URL_NOT_ALLOWED", `The proxy may not fetch this URL: ${reason}.`, [{ path: "query.url", message: reason }]);
-const refuseRedirect: Refuse = (reason) => new DomainError("UPSTREAM_ERROR", `The image redirected to a URL the proxy may not fetch: ${reason}.`);
-const upstream = (message: string) => new DomainError("UPSTREAM_ERROR", message);
-const timeout = (ms: number) => new DomainError("UPSTREAM_TIMEOUT", `The image host did not answer within ${ms} ms.`);
+  new DomainError(uploadsErrors.URL_NOT_ALLOWED, `The proxy may not fetch this URL: ${reason}.`, [{ path: "query.url", message: reason }]);
+const refuseRedirect: Refuse = (reason) => new DomainError(sharedErrors.UPSTREAM_ERROR, `The image redirected to a URL the proxy may not fetch: ${reason}.`);
+const upstream = (message: string) => new DomainError(sharedErrors.UPSTREAM_ERROR, message);
+const timeout = (ms: number) => new DomainError(sharedErrors.UPSTREAM_TIMEOUT, `The image host did not answer within ${ms} ms.`);
 
 /** Checks scheme, credentials and allow-list (no network). */
 export function checkUrl(url: URL, cfg: ProxyConfig, refuse: Refuse = refuseRequest): string {
@@ -191,7 +192,7 @@ async function run(raw: string, cfg: ProxyConfig, signal: AbortSignal): Promise<
   try {
     url = new URL(raw);
   } catch {
-    throw new DomainError("VALIDATION_ERROR", "Invalid request query.", [{ path: "query.url", message: "Not an absolute URL" }]);
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "Invalid request query.", [{ path: "query.url", message: "Not an absolute URL" }]);
   }
   let refuse = refuseRequest;
   for (let hop = 0; ; hop++) {

@@ -3,6 +3,7 @@ import { rgbaToThumbHash } from "thumbhash";
 import { DomainError } from "../http/errors";
 import { MAX_INPUT_PIXELS, type KindSpec } from "./kinds";
 import { sniffImage, type ImageType } from "./sniff";
+import { errors as uploadsErrors } from "./errors";
 
 export interface ProcessedImage {
   bytes: Buffer;
@@ -30,8 +31,8 @@ const decodeOptions: SharpOptions = {
   sequentialRead: true,
 };
 
-const invalid = (message: string) => new DomainError("INVALID_IMAGE", message);
-const unsupported = (message: string) => new DomainError("UNSUPPORTED_MEDIA_TYPE", message);
+const invalid = (message: string) => new DomainError(uploadsErrors.INVALID_IMAGE, message);
+const unsupported = (message: string) => new DomainError(uploadsErrors.UNSUPPORTED_MEDIA_TYPE, message);
 
 /**
  * Type check from the bytes, decode (refusing truncated/corrupt data), auto-rotate from EXIF, resize within the

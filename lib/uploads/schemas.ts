@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { DIRECT_UPLOAD_MAX_BYTES, DIRECT_UPLOAD_TTL_MS, DIRECT_UPLOAD_TYPES, UPLOAD_KINDS, type UploadKind } from "./kinds";
+import { sharedErrors } from "../http/errors";
+import { errors as uploadsErrors } from "./errors";
 
 export const uploadResult = z.object({
   id: z.string().meta({ description: "MediaUpload id of the stored image." }),
@@ -62,7 +64,7 @@ export const sweepResult = z
   })
   .meta({ id: "UploadsSweepResult" });
 
-export const UPLOAD_ERRORS = ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INVALID_IMAGE"] as const;
+export const UPLOAD_ERRORS = [sharedErrors.VALIDATION_ERROR, sharedErrors.PAYLOAD_TOO_LARGE, uploadsErrors.UNSUPPORTED_MEDIA_TYPE, uploadsErrors.INVALID_IMAGE];
 
 export const directUploadStart = z.strictObject({
   contentType: z.enum(DIRECT_UPLOAD_TYPES).meta({ description: "The file's type. The bytes are checked again when the upload completes." }),

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 import { uuidv7 } from "../db/ids";
 import type { Db, DbTx } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { log } from "../http/log";
 import { storage, type Storage } from "../storage";
 import { processImage, type ProcessedImage } from "./image";
@@ -29,6 +29,7 @@ import {
   uploadResultById,
   type UploadResult,
 } from "./queries";
+import { errors as uploadsErrors } from "./errors";
 
 // Upload rules. Each upload is stored under a fresh key (`<prefix>/<owner>/<uuid>.webp`) and recorded as a
 // MediaUpload row. Replacing an image (avatar, banner, binder cover):
@@ -149,12 +150,15 @@ async function assertLockerQuota(q: DbTx, userId: string, incoming: number, now:
   const { pending, recentBytes } = await lockerMediaUsage(q, userId, new Date(now.getTime() - LOCKER_MEDIA_BYTES_WINDOW_MS));
   if (pending >= LOCKER_MEDIA_PENDING_CAP) {
     throw new DomainError(
-      "UPLOAD_QUOTA_EXCEEDED",
+      uploadsErrors.UPLOAD_QUOTA_EXCEEDED,
       `You already have ${LOCKER_MEDIA_PENDING_CAP} locker-room uploads that no post uses yet. Post them, or wait: unused uploads are deleted after ${LOCKER_MEDIA_GRACE_MS / 3_600_000} h.`,
     );
   }
   if (recentBytes + incoming > LOCKER_MEDIA_DAILY_BYTES) {
-    throw new DomainError("UPLOAD_QUOTA_EXCEEDED", `Locker-room uploads are limited to ${mb(LOCKER_MEDIA_DAILY_BYTES)} per 24 hours; try again later.`);
+    throw new DomainError(
+      uploadsErrors.UPLOAD_QUOTA_EXCEEDED,
+      `Locker-room uploads are limited to ${mb(LOCKER_MEDIA_DAILY_BYTES)} per 24 hours; try again later.`,
+    );
   }
 }
 
@@ -247,7 +251,7 @@ export async function startDirectUpload(
   await assertLockerQuota(db, userId, 1, now);
   if ((await openDirectUploads(db, userId, now)) >= DIRECT_UPLOAD_OPEN_CAP) {
     throw new DomainError(
-      "UPLOAD_QUOTA_EXCEEDED",
+      uploadsErrors.UPLOAD_QUOTA_EXCEEDED,
       `At most ${DIRECT_UPLOAD_OPEN_CAP} direct uploads may be open at once: complete one, or wait until it expires.`,
     );
   }
@@ -281,14 +285,16 @@ export async function openDirectUpload(db: Db, id: string, token: string | null,
   const expected = grant?.tokenHash ? Buffer.from(grant.tokenHash, "hex") : null;
   const given = Buffer.from(sha256(token ?? ""), "hex");
   if (!grant || !expected || !token || files.clientUploadToken || !timingSafeEqual(expected, given)) throw notFound("Direct upload");
-  if (grant.completedAt) throw new DomainError("UPLOAD_ALREADY_COMPLETED", "This direct upload was completed; start a new one to send another file.");
-  if (grant.expiresAt <= now) throw new DomainError("UPLOAD_EXPIRED", "The upload window closed; start a new direct upload.");
+  if (grant.completedAt)
+    throw new DomainError(uploadsErrors.UPLOAD_ALREADY_COMPLETED, "This direct upload was completed; start a new one to send another file.");
+  if (grant.expiresAt <= now) throw new DomainError(uploadsErrors.UPLOAD_EXPIRED, "The upload window closed; start a new direct upload.");
   return grant;
 }
 
 /** Stores the original a local-driver client sent (a retry before completion replaces it). */
 export async function storeDirectOriginal(grant: { pathname: string }, bytes: Uint8Array, files: Storage = storage()) {
-  if (bytes.byteLength === 0) throw new DomainError("VALIDATION_ERROR", "The body is empty: send the file's bytes.", [{ path: "body", message: "Empty" }]);
+  if (bytes.byteLength === 0)
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "The body is empty: send the file's bytes.", [{ path: "body", message: "Empty" }]);
   await files.put(grant.pathname, bytes, "application/octet-stream");
   return { received: bytes.byteLength };
 }
@@ -306,17 +312,18 @@ export async function completeDirectUpload(db: Db, userId: string, id: string, f
     if (grant.uploadId) {
       const done = await uploadResultById(db, grant.uploadId);
       if (done) return done;
-      throw new DomainError("UPLOAD_EXPIRED", "This direct upload was completed, but its image has since been deleted (never used by a post).");
+      throw new DomainError(uploadsErrors.UPLOAD_EXPIRED, "This direct upload was completed, but its image has since been deleted (never used by a post).");
     }
-    if (grant.completedAt) throw new DomainError("UPLOAD_IN_PROGRESS", "This direct upload is being completed by another request; retry in a moment.");
-    throw new DomainError("UPLOAD_EXPIRED", "The upload window closed; start a new direct upload.");
+    if (grant.completedAt)
+      throw new DomainError(uploadsErrors.UPLOAD_IN_PROGRESS, "This direct upload is being completed by another request; retry in a moment.");
+    throw new DomainError(uploadsErrors.UPLOAD_EXPIRED, "The upload window closed; start a new direct upload.");
   }
   let result: UploadResult;
   try {
     const original = await files.get(claimed.pathname);
-    if (!original) throw new DomainError("UPLOAD_NOT_RECEIVED", "No file has arrived for this direct upload yet: send it, then complete again.");
+    if (!original) throw new DomainError(uploadsErrors.UPLOAD_NOT_RECEIVED, "No file has arrived for this direct upload yet: send it, then complete again.");
     if (original.bytes.byteLength > claimed.maxBytes) {
-      throw new DomainError("PAYLOAD_TOO_LARGE", `The file is larger than the ${claimed.maxBytes} bytes declared when the upload started.`);
+      throw new DomainError(sharedErrors.PAYLOAD_TOO_LARGE, `The file is larger than the ${claimed.maxBytes} bytes declared when the upload started.`);
     }
     result = await storeLockerMedia(db, userId, original.bytes, files);
   } catch (error) {

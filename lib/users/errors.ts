@@ -1,8 +1,9 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of users: profile, blocks, terms (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   USERNAME_TAKEN: { status: 409, description: "The display handle belongs to another user." },
   FAVORITE_TEAMS_LIMIT: { status: 409, description: "At most 5 favorite teams, not counting official teams." },
   CANNOT_BLOCK_SELF: { status: 400, description: "A user cannot block themselves." },
-  UGC_TERMS_REQUIRED: { status: 403, description: "Accept the current Terms of Use before posting." },
   TERMS_VERSION_MISMATCH: { status: 409, description: "The Terms of Use version accepted is not the current one." },
-} as const;
+});

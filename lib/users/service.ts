@@ -4,7 +4,7 @@ import type { AuthUser } from "../auth/users";
 import { grantStarterPack } from "../economy/service";
 import { env } from "../env";
 import { decodeUuidTimeCursor, encodeCursor } from "../http/cursor";
-import { DomainError, notFound, type ErrorDetail } from "../http/errors";
+import { DomainError, notFound, type ErrorDetail, sharedErrors } from "../http/errors";
 import { log } from "../http/log";
 import { keysetPage } from "../http/page";
 import { identityProvider, type IdentityProvider, type IdpUser } from "../identity/provider";
@@ -12,6 +12,7 @@ import { grantOnce } from "../rep/grants";
 import { isReservedHandle } from "./handles";
 import { blocksOf, currentTermsVersion, getProfile, SETTINGS_SELECT, toBlocked, toSettings } from "./queries";
 import { DISPLAY_NAME_MAX, FAVORITE_TEAMS_CAP, type BlockInput, type OnboardingInput, type ProfilePatch, type SettingsPatch } from "./schemas";
+import { errors as usersErrors } from "./errors";
 
 // The caller's account: settings, profile, onboarding, terms, blocks and the identity-provider sync. Every profile
 // or settings write runs in a transaction that first locks the user's row, so concurrent writes of one user (two
@@ -35,7 +36,7 @@ export function missingProfileFields(user: { handle: string | null; displayName:
 }
 
 const usernameTaken = (handle: string, reserved = false) =>
-  new DomainError("USERNAME_TAKEN", reserved ? `The handle "${handle}" is reserved.` : `The handle "${handle}" belongs to another user.`, [
+  new DomainError(usersErrors.USERNAME_TAKEN, reserved ? `The handle "${handle}" is reserved.` : `The handle "${handle}" belongs to another user.`, [
     { path: "body.handle", message: reserved ? "Reserved" : "Taken" },
   ]);
 
@@ -120,11 +121,11 @@ async function checkFavoriteTeams(tx: DbTx, ids: string[]) {
     else if (team.archivedAt) bad.push({ path: `body.favoriteTeamIds.${index}`, message: `Team ${id} is archived` });
   });
   if (bad.length) {
-    throw new DomainError("VALIDATION_ERROR", "favoriteTeamIds names teams that do not exist or are archived.", bad);
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "favoriteTeamIds names teams that do not exist or are archived.", bad);
   }
   const counted = ids.filter((id) => !byId.get(id)!.isOfficial).length;
   if (counted > FAVORITE_TEAMS_CAP) {
-    throw new DomainError("FAVORITE_TEAMS_LIMIT", `At most ${FAVORITE_TEAMS_CAP} favorite teams, not counting official teams; ${counted} were sent.`);
+    throw new DomainError(usersErrors.FAVORITE_TEAMS_LIMIT, `At most ${FAVORITE_TEAMS_CAP} favorite teams, not counting official teams; ${counted} were sent.`);
   }
 }
 
@@ -185,7 +186,7 @@ export async function updateProfile(db: Db, userId: string, patch: ProfilePatch)
 
 export function termsMismatch(sent: string, path: string) {
   const current = currentTermsVersion();
-  return new DomainError("TERMS_VERSION_MISMATCH", `The current Terms of Use version is "${current}"; "${sent}" cannot be accepted.`, [
+  return new DomainError(usersErrors.TERMS_VERSION_MISMATCH, `The current Terms of Use version is "${current}"; "${sent}" cannot be accepted.`, [
     { path, message: `Expected the current version "${current}"` },
   ]);
 }
@@ -247,7 +248,7 @@ export function getCurrentTerms() {
 // User blocks: one row per (blocker, blocked), held by the primary key, so blocking is idempotent and concurrent
 // blocks of the same user store one row. Unblocking is idempotent too.
 
-const noSuchUser = (path: string) => new DomainError("NOT_FOUND", "No user with that id or handle.", [{ path, message: "Unknown user" }]);
+const noSuchUser = (path: string) => new DomainError(sharedErrors.NOT_FOUND, "No user with that id or handle.", [{ path, message: "Unknown user" }]);
 
 /** The user the body names: by id, by handle, or both (then they must agree). */
 async function resolveTarget(db: DbTx, input: BlockInput): Promise<string> {
@@ -264,7 +265,7 @@ async function resolveTarget(db: DbTx, input: BlockInput): Promise<string> {
     byHandle = row.id;
   }
   if (byId && byHandle && byId !== byHandle) {
-    throw new DomainError("VALIDATION_ERROR", "blockedUserId and handle name different users; send one of them.", [
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, "blockedUserId and handle name different users; send one of them.", [
       { path: "body.handle", message: "Names a different user than blockedUserId" },
     ]);
   }
@@ -274,7 +275,7 @@ async function resolveTarget(db: DbTx, input: BlockInput): Promise<string> {
 export async function blockUser(db: Db, blockerId: string, input: BlockInput) {
   const blockedId = await resolveTarget(db, input);
   if (blockedId === blockerId) {
-    throw new DomainError("CANNOT_BLOCK_SELF", "You cannot block yourself.", [
+    throw new DomainError(usersErrors.CANNOT_BLOCK_SELF, "You cannot block yourself.", [
       { path: input.blockedUserId !== undefined ? "body.blockedUserId" : "body.handle", message: "This is you" },
     ]);
   }
@@ -325,9 +326,9 @@ export async function syncFromIdentityProvider(db: Db, user: { id: string; exter
     remote = await provider.getUser(user.externalId);
   } catch (error) {
     log("warn", { msg: "identity provider lookup failed", error: error instanceof Error ? error.message : String(error) });
-    throw new DomainError("UPSTREAM_ERROR", "The identity provider could not be reached; try again later.");
+    throw new DomainError(sharedErrors.UPSTREAM_ERROR, "The identity provider could not be reached; try again later.");
   }
-  if (!remote) throw new DomainError("NOT_FOUND", "The identity provider has no record of this user.");
+  if (!remote) throw new DomainError(sharedErrors.NOT_FOUND, "The identity provider has no record of this user.");
 
   const displayName = nameOf(remote);
   const now = new Date();

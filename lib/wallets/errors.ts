@@ -1,9 +1,11 @@
+import { defineErrors } from "../http/errors";
+
 // Error codes of wallets (merged into the one catalogue in lib/http/errors.ts).
-export const errors = {
+export const errors = defineErrors({
   INSUFFICIENT_FUNDS: { status: 409, description: "The caller's wallet balance is lower than the amount to pay; nothing was charged." },
   BALANCE_LIMIT: {
     status: 409,
     description:
       "A credit this request makes would take a wallet (the caller's, a seller's, the adjusted user's) past the wallet ceiling of 10^15 minor units; a refund of held or paid funds only past 2^53 - 1. Nothing changed.",
   },
-} as const;
+});

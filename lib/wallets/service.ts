@@ -9,6 +9,7 @@ import { balancesOf, ledgerInvariant, move, transactionsOf, type Movement, type 
 
 export { fitsCeiling, lockWallets } from "./queries";
 import { CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "./schemas";
+import { errors as walletsErrors } from "./errors";
 
 // Wallets: a balance per user and currency in integer minor units, moved only with an append-only ledger row
 // (lib/wallets/queries.ts). Other modules pay and get paid through pay() and credit(), inside their own transaction.
@@ -16,7 +17,10 @@ import { CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "
 export const toTransaction = (t: TransactionRow) => ({ ...t, createdAt: t.createdAt.toISOString() });
 
 const insufficient = (amount: number, currency: string) =>
-  new DomainError("INSUFFICIENT_FUNDS", `Your ${currency} balance does not cover ${(amount / 10 ** DECIMALS.COIN).toFixed(DECIMALS.COIN)} ${currency}.`);
+  new DomainError(
+    walletsErrors.INSUFFICIENT_FUNDS,
+    `Your ${currency} balance does not cover ${(amount / 10 ** DECIMALS.COIN).toFixed(DECIMALS.COIN)} ${currency}.`,
+  );
 
 /** Debits `amount` (> 0) minor units in the caller's transaction, else 409 INSUFFICIENT_FUNDS (the transaction rolls back). */
 export async function pay(tx: DbTx, m: Omit<Movement, "amount"> & { amount: number }) {
@@ -32,7 +36,7 @@ export async function credit(tx: DbTx, m: Movement) {
   const row = await move(tx, m);
   if (!row) {
     throw new DomainError(
-      "BALANCE_LIMIT",
+      walletsErrors.BALANCE_LIMIT,
       `This would take a ${m.currency} wallet past its ceiling of ${coins(WALLET_BALANCE_MAX)} ${m.currency}; nothing changed.`,
     );
   }

@@ -12,12 +12,15 @@ vi.hoisted(() => {
   process.env.CORS_ALLOWED_ORIGINS = "https://app.example.com";
 });
 
-import { DomainError } from "../../lib/http/errors";
+import { DomainError, sharedErrors } from "../../lib/http/errors";
 import { signWebhook } from "../../lib/http/machine-auth";
 import { methods } from "../../lib/http/methods";
 import { redirect, reply } from "../../lib/http/reply";
 import { route } from "../../lib/http/route";
 import { failureOf, judgeServerLog, UNDOCUMENTED_ERROR_CODE } from "../setup/server-log";
+import { errors as starsErrors } from "../../lib/stars/errors";
+import { errors as uploadsErrors } from "../../lib/uploads/errors";
+import { errors as usersErrors } from "../../lib/users/errors";
 
 const noParams = { params: Promise.resolve({}) };
 
@@ -36,7 +39,7 @@ describe("request pipeline", () => {
 
   it("maps a domain error to its status, code, details and headers", async () => {
     const handler = route({ summary: "limit", tags: ["t"], auth: "public", response: z.object({}) }, async () => {
-      throw new DomainError("STARRED_TEAMS_LIMIT", "full", [{ path: "x", message: "y" }], { "X-Extra": "1" });
+      throw new DomainError(starsErrors.STARRED_TEAMS_LIMIT, "full", [{ path: "x", message: "y" }], { "X-Extra": "1" });
     });
     const res = await handler(new Request("http://x/api/limit", { headers: { "x-request-id": "req-12345678" } }), noParams);
     expect(res.status).toBe(409);
@@ -185,7 +188,7 @@ describe("handler results: reply, redirect, cache", () => {
     const handler = route(
       { summary: "c", tags: ["t"], auth: "public", query: z.object({ fail: z.string().optional() }), cache: { maxAge: 300 }, response: z.object({}) },
       async ({ query }) => {
-        if (query.fail) throw new DomainError("VALIDATION_ERROR", "no");
+        if (query.fail) throw new DomainError(sharedErrors.VALIDATION_ERROR, "no");
         return {};
       },
     );
@@ -262,11 +265,11 @@ describe("auth modes cron and webhook", () => {
 describe("undocumented error codes", () => {
   it("a DomainError whose code the route does not document logs one error line naming route, method and code; a documented one does not", async () => {
     const handler = route(
-      { summary: "quota", tags: ["t"], auth: "public", query: z.object({ which: z.string() }), response: z.object({}), errors: ["NOT_FOUND"] },
+      { summary: "quota", tags: ["t"], auth: "public", query: z.object({ which: z.string() }), response: z.object({}), errors: [sharedErrors.NOT_FOUND] },
       async ({ query }) => {
-        if (query.which === "documented") throw new DomainError("NOT_FOUND", "gone");
-        if (query.which === "implied") throw new DomainError("VALIDATION_ERROR", "bad");
-        throw new DomainError("UPLOAD_QUOTA_EXCEEDED", "full");
+        if (query.which === "documented") throw new DomainError(sharedErrors.NOT_FOUND, "gone");
+        if (query.which === "implied") throw new DomainError(sharedErrors.VALIDATION_ERROR, "bad");
+        throw new DomainError(uploadsErrors.UPLOAD_QUOTA_EXCEEDED, "full");
       },
     );
     expect((await handler(get("/api/quota?which=documented"), noParams)).status).toBe(404);
@@ -284,7 +287,7 @@ describe("undocumented error codes", () => {
 
   it("the test harness fails the run on such a line (and only reports other errors)", async () => {
     const handler = route({ summary: "s", tags: ["t"], auth: "public", response: z.object({}) }, async () => {
-      throw new DomainError("USERNAME_TAKEN", "taken");
+      throw new DomainError(usersErrors.USERNAME_TAKEN, "taken");
     });
     await handler(get("/api/s"), noParams);
     const logs = ['{"level":"error","msg":"unhandled error"}', ...stderr].join("\n");
@@ -357,7 +360,7 @@ describe("anonymousCache: callers without a session share answers", () => {
         anonymousCache: true,
         query: z.object({ q: z.string().optional() }),
         response: z.object({ n: z.number() }),
-        errors: ["NOT_FOUND"],
+        errors: [sharedErrors.NOT_FOUND],
       },
       async () => answer(++calls),
     );
@@ -400,7 +403,7 @@ describe("anonymousCache: callers without a session share answers", () => {
   it("errors are never shared: the next request runs the handler again", async () => {
     const path = `/api/shared-${randomUUID()}`;
     const { handler, calls } = sharedRoute(async (n) => {
-      if (n === 1) throw new DomainError("NOT_FOUND", "not yet");
+      if (n === 1) throw new DomainError(sharedErrors.NOT_FOUND, "not yet");
       return { n };
     });
     expect((await handler(get(path), noParams)).status).toBe(404);

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db/client";
 import { isDatabaseUnavailable } from "../../lib/db/unavailable";
-import { DomainError } from "../../lib/http/errors";
+import { DomainError, sharedErrors } from "../../lib/http/errors";
 import { freePort } from "../../lib/ports";
 import { startScratchPostgres, type ScratchPostgres } from "./scratch-postgres";
 
@@ -48,7 +48,7 @@ describe("isDatabaseUnavailable", () => {
       expect(isDatabaseUnavailable(await failure(db.$queryRawUnsafe("SELECT * FROM nope")))).toBe(false);
       expect(isDatabaseUnavailable(await failure(db.user.findFirst()))).toBe(false); // no such table here: P2021
       expect(isDatabaseUnavailable(new Error("boom"))).toBe(false);
-      expect(isDatabaseUnavailable(new DomainError("NOT_FOUND", "x"))).toBe(false);
+      expect(isDatabaseUnavailable(new DomainError(sharedErrors.NOT_FOUND, "x"))).toBe(false);
       expect(isDatabaseUnavailable(undefined)).toBe(false);
       expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
     } finally {

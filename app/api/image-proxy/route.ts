@@ -2,6 +2,8 @@ import { z } from "zod";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { fetchProxiedImage, MAX_REDIRECTS } from "@/lib/uploads/image-proxy";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as uploadsErrors } from "@/lib/uploads/errors";
 
 // Answers the image bytes themselves (the handler returns a Response, which the pipeline passes through);
 // every error is the usual JSON error body. The fetch rules are in lib/uploads/image-proxy.ts.
@@ -24,7 +26,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       query: z.object({ url: z.string().min(1).max(2048).meta({ description: "Absolute https URL of the image." }) }),
       response: z.instanceof(Response),
       envelope: false,
-      errors: ["URL_NOT_ALLOWED", "UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
+      errors: [uploadsErrors.URL_NOT_ALLOWED, sharedErrors.UPSTREAM_ERROR, sharedErrors.UPSTREAM_TIMEOUT],
       openapi: {
         successResponses: {
           "200": {

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { leaderboardPage, leaderboardQuery } from "@/lib/leaderboard/schemas";
 import { readBoard } from "@/lib/leaderboard/service";
+import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -16,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "optional",
       query: leaderboardQuery,
       response: leaderboardPage,
-      errors: ["NOT_FOUND", "SEASON_ARCHIVED"],
+      errors: [sharedErrors.NOT_FOUND, leaderboardErrors.SEASON_ARCHIVED],
     },
     ({ user, query }) => readBoard(db, user?.id ?? null, query),
   ),

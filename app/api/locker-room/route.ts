@@ -4,6 +4,8 @@ import { route } from "@/lib/http/route";
 import { ALT_MAX, CONTENT_MAX, createPostBody, feedQuery, MEDIA_MAX, post, postPage, SCHEDULE_MAX_DAYS } from "@/lib/lockerroom/schemas";
 import { createPost, feed } from "@/lib/lockerroom/service";
 import { IDEMPOTENCY_HEADER, idempotencyKeyOf } from "@/lib/http/idempotency";
+import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -20,7 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       anonymousCache: true,
       query: feedQuery,
       response: postPage,
-      errors: ["UNAUTHORIZED"],
+      errors: [sharedErrors.UNAUTHORIZED],
     },
     ({ user, query }) => feed(db, user, query),
   ),
@@ -41,7 +43,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "ugc",
       status: 201,
       response: post,
-      errors: ["UGC_TERMS_REQUIRED", "POSTING_SUSPENDED", "CANNOT_POST_AS_TEAM", "IDEMPOTENCY_KEY_REUSED", "NOT_FOUND"],
+      errors: [
+        lockerroomErrors.UGC_TERMS_REQUIRED,
+        lockerroomErrors.POSTING_SUSPENDED,
+        lockerroomErrors.CANNOT_POST_AS_TEAM,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
+        sharedErrors.NOT_FOUND,
+      ],
     },
     ({ req, user, body }) => createPost(db, user, body, idempotencyKeyOf(req)),
   ),

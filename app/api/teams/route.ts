@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { teamsListResult, teamsQuery } from "@/lib/teams/schemas";
 import { findTeamBySlug, listTeams } from "@/lib/teams/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       query: teamsQuery,
       envelope: false,
       response: teamsListResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ query: { slug, ...filters } }) => (slug !== undefined ? findTeamBySlug(db, slug) : listTeams(db, filters)),
   ),

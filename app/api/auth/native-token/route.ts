@@ -4,6 +4,7 @@ import { IDENTITY_PROVIDER_TIMEOUT_MS, NATIVE_TOKEN_MAX_AGE_SECONDS } from "@/li
 import { assertFreshSession } from "@/lib/mobile/service";
 import { signInTicket } from "@/lib/mobile/schemas";
 import { issueSignInTicket } from "@/lib/mobile/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       deprecated: { since: "2026-06-01", successor: "/api/mobile/exchange" },
       response: signInTicket,
-      errors: ["UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
+      errors: [sharedErrors.UPSTREAM_ERROR, sharedErrors.UPSTREAM_TIMEOUT],
     },
     async ({ user }) => {
       assertFreshSession(user.issuedAt);

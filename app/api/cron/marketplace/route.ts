@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { z } from "zod";
 import { runMarketplaceCron } from "@/lib/marketplace/service";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -18,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         offersExpired: z.number().int(),
         idempotencyKeysDeleted: z.number().int(),
       }),
-      errors: ["BALANCE_LIMIT"],
+      errors: [walletsErrors.BALANCE_LIMIT],
     },
     () => runMarketplaceCron(db),
   ),

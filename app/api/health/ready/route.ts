@@ -2,6 +2,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { checkReadiness } from "@/lib/platform/service";
 import { readiness } from "@/lib/platform/schemas";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -16,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "public",
       // Not limited: a load balancer probes it, and the limiter itself needs the Redis this reports on.
       rateLimit: false,
-      errors: ["SERVICE_UNAVAILABLE"],
+      errors: [sharedErrors.SERVICE_UNAVAILABLE],
       response: readiness,
     },
     async () => checkReadiness(),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { inviteCodeParams, invitePreview } from "@/lib/invites/schemas";
 import { getInvitePreview } from "@/lib/invites/queries";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: inviteCodeParams,
       rateLimit: "public",
       response: invitePreview,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params }) => getInvitePreview(db, params.code),
   ),

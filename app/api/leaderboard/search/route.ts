@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { searchQuery, searchResult } from "@/lib/leaderboard/schemas";
 import { searchBoard } from "@/lib/leaderboard/service";
+import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -13,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "optional",
       query: searchQuery,
       response: searchResult,
-      errors: ["NOT_FOUND", "SEASON_ARCHIVED"],
+      errors: [sharedErrors.NOT_FOUND, leaderboardErrors.SEASON_ARCHIVED],
     },
     ({ query }) => searchBoard(db, query),
   ),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { statsQuery, statsResult } from "@/lib/leaderboard/schemas";
 import { boardStats } from "@/lib/leaderboard/service";
+import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -14,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       query: statsQuery,
       response: statsResult,
-      errors: ["NOT_FOUND", "SEASON_ARCHIVED"],
+      errors: [sharedErrors.NOT_FOUND, leaderboardErrors.SEASON_ARCHIVED],
     },
     ({ user, query }) => boardStats(db, user.id, query),
   ),

@@ -4,6 +4,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { statsQuery } from "@/lib/leaderboard/schemas";
 import { openStream, SNAPSHOT_SIZE } from "@/lib/leaderboard/stream";
+import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 // A long-lived answer: never prerendered, and allowed the platform's longest run (the stream ends itself sooner).
 export const dynamic = "force-dynamic";
@@ -27,7 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       query: statsQuery,
       response: z.instanceof(Response),
       envelope: false,
-      errors: ["NOT_FOUND", "SEASON_ARCHIVED", "TOO_MANY_STREAMS"],
+      errors: [sharedErrors.NOT_FOUND, leaderboardErrors.SEASON_ARCHIVED, sharedErrors.TOO_MANY_STREAMS],
       openapi: {
         successResponses: {
           "200": {

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { deletedPost, EDIT_WINDOW_MINUTES, editPostBody, post, postIdParams } from "@/lib/lockerroom/schemas";
 import { deletePost, editPost, getPost } from "@/lib/lockerroom/service";
+import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "optional",
       params: postIdParams,
       response: post,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => getPost(db, user, params.postId),
   ),
@@ -29,7 +31,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: editPostBody,
       rateLimit: "write",
       response: post,
-      errors: ["NOT_FOUND", "FORBIDDEN", "EDIT_WINDOW_CLOSED", "UGC_TERMS_REQUIRED", "POSTING_SUSPENDED"],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        sharedErrors.FORBIDDEN,
+        lockerroomErrors.EDIT_WINDOW_CLOSED,
+        lockerroomErrors.UGC_TERMS_REQUIRED,
+        lockerroomErrors.POSTING_SUSPENDED,
+      ],
     },
     ({ user, params, body }) => editPost(db, user, params.postId, body.content),
   ),
@@ -43,7 +51,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: postIdParams,
       rateLimit: "write",
       response: deletedPost,
-      errors: ["NOT_FOUND", "FORBIDDEN"],
+      errors: [sharedErrors.NOT_FOUND, sharedErrors.FORBIDDEN],
     },
     ({ user, params }) => deletePost(db, user, params.postId),
   ),

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError, sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
 import { parse, route } from "@/lib/http/route";
 import { IDENTITY_PROVIDER_TIMEOUT_MS } from "@/lib/mobile/config";
@@ -17,14 +17,16 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "exchange",
       response: signInTicket,
-      errors: ["UNAUTHORIZED", "UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
+      errors: [sharedErrors.UNAUTHORIZED, sharedErrors.UPSTREAM_ERROR, sharedErrors.UPSTREAM_TIMEOUT],
     },
     async ({ body, req }) => {
       let token = body?.token;
       if (!token) {
         const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
         if (!bearer) {
-          throw new DomainError("VALIDATION_ERROR", "Send the token as { token } or as a Bearer token.", [{ path: "body.token", message: "Required" }]);
+          throw new DomainError(sharedErrors.VALIDATION_ERROR, "Send the token as { token } or as a Bearer token.", [
+            { path: "body.token", message: "Required" },
+          ]);
         }
         token = parse(mobileToken, bearer, "body");
       }

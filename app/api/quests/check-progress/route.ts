@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { checkProgressBody, questsUpdate } from "@/lib/quests/schemas";
 import { checkProgress } from "@/lib/quests/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "write",
       response: questsUpdate,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
       deprecated: { since: "2026-06-01", successor: "/api/v1/engage/quests" },
     },
     ({ user, body }) => checkProgress(db, user.id, body?.questId),

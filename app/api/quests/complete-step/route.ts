@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { completeStepBody, questUpdate } from "@/lib/quests/schemas";
 import { completeStep } from "@/lib/quests/service";
+import { errors as questsErrors } from "@/lib/quests/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: completeStepBody,
       rateLimit: "write",
       response: questUpdate,
-      errors: ["NOT_FOUND", "QUEST_STEP_CONDITION_NOT_MET"],
+      errors: [sharedErrors.NOT_FOUND, questsErrors.QUEST_STEP_CONDITION_NOT_MET],
       deprecated: { since: "2026-06-01", successor: "/api/v1/engage/quests" },
     },
     ({ user, body }) => completeStep(db, user.id, body),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { quest, questIdBody } from "@/lib/quests/schemas";
 import { startQuest } from "@/lib/quests/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: questIdBody,
       rateLimit: "write",
       response: quest,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
       deprecated: { since: "2026-06-01", successor: "/api/v1/engage/quests" },
     },
     ({ user, body }) => startQuest(db, user.id, body.questId),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { claimBody, claimResult } from "@/lib/rewards/schemas";
 import { claim } from "@/lib/rewards/service";
+import { errors as rewardsErrors } from "@/lib/rewards/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -17,7 +19,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: claimBody,
       rateLimit: "write",
       response: claimResult,
-      errors: ["NOT_FOUND", "REWARD_NOT_CLAIMABLE", "ALREADY_CLAIMED", "MILESTONE_NOT_REACHED", "OUT_OF_STOCK"],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        rewardsErrors.REWARD_NOT_CLAIMABLE,
+        rewardsErrors.ALREADY_CLAIMED,
+        rewardsErrors.MILESTONE_NOT_REACHED,
+        rewardsErrors.OUT_OF_STOCK,
+      ],
     },
     ({ user, body }) => claim(db, user.id, body.rewardId),
   ),

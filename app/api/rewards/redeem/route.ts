@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { redeemBody, redeemResult } from "@/lib/rewards/schemas";
 import { redeem } from "@/lib/rewards/service";
+import { errors as rewardsErrors } from "@/lib/rewards/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -18,7 +20,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: redeemBody,
       rateLimit: "write",
       response: redeemResult,
-      errors: ["NOT_FOUND", "IDEMPOTENCY_KEY_REUSED", "REWARD_NOT_REDEEMABLE", "OUT_OF_STOCK", "REWARD_LIMIT_REACHED", "INSUFFICIENT_REP"],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
+        rewardsErrors.REWARD_NOT_REDEEMABLE,
+        rewardsErrors.OUT_OF_STOCK,
+        rewardsErrors.REWARD_LIMIT_REACHED,
+        rewardsErrors.INSUFFICIENT_REP,
+      ],
     },
     ({ user, body }) => redeem(db, user.id, body),
   ),

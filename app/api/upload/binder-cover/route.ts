@@ -6,6 +6,7 @@ import { UPLOAD_KINDS } from "@/lib/uploads/kinds";
 import { readMultipartUpload } from "@/lib/http/multipart";
 import { binderCoverResult, binderIdField, multipartBody, UPLOAD_ERRORS } from "@/lib/uploads/schemas";
 import { replaceBinderCover } from "@/lib/uploads/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 const fields = z.object({ binderId: binderIdField });
 
@@ -20,7 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: undefined, // multipart: read by the handler through a size-limited reader
       rateLimit: "write",
       response: binderCoverResult,
-      errors: [...UPLOAD_ERRORS, "NOT_FOUND"],
+      errors: [...UPLOAD_ERRORS, sharedErrors.NOT_FOUND],
       openapi: {
         requestBody: multipartBody("binder-cover", { binderId: { type: "string", format: "uuid", description: "One of the caller's binders." } }),
       },

@@ -5,6 +5,7 @@ import { LOCKER_MEDIA_DAILY_BYTES, LOCKER_MEDIA_GRACE_MS, LOCKER_MEDIA_PENDING_C
 import { readMultipartUpload } from "@/lib/http/multipart";
 import { multipartBody, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
 import { storeLockerMedia } from "@/lib/uploads/service";
+import { errors as uploadsErrors } from "@/lib/uploads/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -21,7 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: uploadResult,
-      errors: [...UPLOAD_ERRORS, "UPLOAD_QUOTA_EXCEEDED"],
+      errors: [...UPLOAD_ERRORS, uploadsErrors.UPLOAD_QUOTA_EXCEEDED],
       openapi: { requestBody: multipartBody("locker-media") },
     },
     async ({ req, user }) => {

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { blockUser, listBlocks } from "@/lib/users/service";
 import { blockBody, blockListQuery, blockPage, blockResult } from "@/lib/users/schemas";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as usersErrors } from "@/lib/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -29,7 +31,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: blockBody,
       rateLimit: "write",
       response: blockResult,
-      errors: ["NOT_FOUND", "CANNOT_BLOCK_SELF"],
+      errors: [sharedErrors.NOT_FOUND, usersErrors.CANNOT_BLOCK_SELF],
     },
     ({ user, body }) => blockUser(db, user.id, body),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { completeOnboarding } from "@/lib/users/service";
 import { onboardingBody, onboardingResult } from "@/lib/users/schemas";
+import { errors as usersErrors } from "@/lib/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -18,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "write",
       response: onboardingResult,
-      errors: ["USERNAME_TAKEN", "FAVORITE_TEAMS_LIMIT", "TERMS_VERSION_MISMATCH"],
+      errors: [usersErrors.USERNAME_TAKEN, usersErrors.FAVORITE_TEAMS_LIMIT, usersErrors.TERMS_VERSION_MISMATCH],
     },
     ({ user, body }) => completeOnboarding(db, user.id, body ?? {}),
   ),

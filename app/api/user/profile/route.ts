@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { getProfile } from "@/lib/users/queries";
 import { updateProfile } from "@/lib/users/service";
 import { profile, profilePatch } from "@/lib/users/schemas";
+import { errors as usersErrors } from "@/lib/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -32,7 +33,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: profilePatch,
       rateLimit: "write",
       response: profile,
-      errors: ["USERNAME_TAKEN", "FAVORITE_TEAMS_LIMIT"],
+      errors: [usersErrors.USERNAME_TAKEN, usersErrors.FAVORITE_TEAMS_LIMIT],
     },
     ({ user, body }) => updateProfile(db, user.id, body),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { syncFromIdentityProvider } from "@/lib/users/service";
 import { profile, syncIdpBody } from "@/lib/users/schemas";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -17,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "write",
       response: profile,
-      errors: ["NOT_FOUND", "UPSTREAM_ERROR"],
+      errors: [sharedErrors.NOT_FOUND, sharedErrors.UPSTREAM_ERROR],
     },
     ({ user }) => syncFromIdentityProvider(db, user),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { acceptTerms, getCurrentTerms } from "@/lib/users/service";
 import { currentTerms, termsAccepted, termsBody } from "@/lib/users/schemas";
+import { errors as usersErrors } from "@/lib/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -26,7 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: termsBody,
       rateLimit: "write",
       response: termsAccepted,
-      errors: ["TERMS_VERSION_MISMATCH"],
+      errors: [usersErrors.TERMS_VERSION_MISMATCH],
     },
     ({ user, body }) => acceptTerms(db, user.id, body.version),
   ),

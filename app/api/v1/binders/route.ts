@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { binderResponse, BINDERS_MAX, bindersResponse, createBinderBody } from "@/lib/binders/schemas";
 import { createBinder, listBinders } from "@/lib/binders/service";
+import { errors as bindersErrors } from "@/lib/binders/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -25,7 +26,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: binderResponse,
-      errors: ["BINDER_LIMIT_REACHED"],
+      errors: [bindersErrors.BINDER_LIMIT_REACHED],
     },
     ({ user, body }) => createBinder(db, user.id, body),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { dismissBody, dismissResult } from "@/lib/moderation/schemas";
 import { dismissReports } from "@/lib/moderation/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: dismissBody,
       rateLimit: "write",
       response: dismissResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, body }) => dismissReports(db, body.postId ? { postId: body.postId } : { commentId: body.commentId! }, user.externalId),
   ),

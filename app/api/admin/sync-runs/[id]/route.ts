@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { notFound } from "@/lib/http/errors";
+import { notFound, sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { syncRunParams, syncRunSchema } from "@/lib/sync/schemas";
@@ -14,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "admin",
       params: syncRunParams,
       response: syncRunSchema,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     async ({ params }) => {
       const run = await getSyncRun(db, params.id);

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { adjustmentBody, adjustmentResult } from "@/lib/wallets/schemas";
 import { adjust } from "@/lib/wallets/service";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "money",
       status: 201,
       response: adjustmentResult,
-      errors: ["NOT_FOUND", "INSUFFICIENT_FUNDS", "BALANCE_LIMIT"],
+      errors: [sharedErrors.NOT_FOUND, walletsErrors.INSUFFICIENT_FUNDS, walletsErrors.BALANCE_LIMIT],
     },
     ({ user, body }) => adjust(db, body, user.externalId),
   ),

@@ -5,6 +5,8 @@ import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
 import { SERVER_AWARDS } from "@/lib/rep/grants";
+import { errors as gamesErrors } from "@/lib/games/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -16,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "optional",
       params: gameIdParams,
       response: crowdRatings,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => getCrowdRatings(db, user?.id ?? null, params.gameId),
   ),
@@ -37,7 +39,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       response: ratingResult,
       responses: { 200: { description: "The caller's earlier scores were replaced", schema: ratingResult } },
-      errors: ["NOT_FOUND", "GAME_NOT_FINISHED", "LINEUP_UNAVAILABLE"],
+      errors: [sharedErrors.NOT_FOUND, gamesErrors.GAME_NOT_FINISHED, gamesErrors.LINEUP_UNAVAILABLE],
     },
     async ({ user, params, body }) => {
       const result = await rateGame(db, user.id, params.gameId, body);

@@ -3,6 +3,7 @@ import { dailySpinResult } from "@/lib/games/schemas";
 import { DAILY_SPIN_AMOUNTS, spinDaily } from "@/lib/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
+import { errors as repErrors } from "@/lib/rep/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       deprecated: { since: "2026-06-01" },
       response: dailySpinResult,
-      errors: ["ALREADY_EARNED"],
+      errors: [repErrors.ALREADY_EARNED],
     },
     ({ user }) => spinDaily(db, user.id),
   ),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { inviteCodeParams, redeemResult } from "@/lib/invites/schemas";
 import { redeemInvite } from "@/lib/invites/service";
+import { errors as invitesErrors } from "@/lib/invites/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: inviteCodeParams,
       rateLimit: "write",
       response: redeemResult,
-      errors: ["NOT_FOUND", "INVITE_OWN_CODE", "INVITE_ALREADY_REDEEMED"],
+      errors: [sharedErrors.NOT_FOUND, invitesErrors.INVITE_OWN_CODE, invitesErrors.INVITE_ALREADY_REDEEMED],
     },
     ({ user, params }) => redeemInvite(db, user.id, params.code),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { leagueIdParams, standingsResult } from "@/lib/leagues/schemas";
 import { getStandings } from "@/lib/leagues/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -18,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: leagueIdParams,
       envelope: false,
       response: standingsResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params }) => getStandings(db, params.leagueId),
   ),

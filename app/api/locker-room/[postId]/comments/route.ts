@@ -4,6 +4,8 @@ import { route } from "@/lib/http/route";
 import { comment, commentBody, commentPage, commentsQuery, COMMENT_MAX } from "@/lib/comments/schemas";
 import { createComment, listComments } from "@/lib/comments/service";
 import { postIdParams } from "@/lib/lockerroom/schemas";
+import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -16,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: postIdParams,
       query: commentsQuery,
       response: commentPage,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, query }) => listComments(db, user, params.postId, query),
   ),
@@ -34,7 +36,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "ugc",
       status: 201,
       response: comment,
-      errors: ["NOT_FOUND", "UGC_TERMS_REQUIRED", "POSTING_SUSPENDED"],
+      errors: [sharedErrors.NOT_FOUND, lockerroomErrors.UGC_TERMS_REQUIRED, lockerroomErrors.POSTING_SUSPENDED],
     },
     ({ user, params, body }) => createComment(db, user, params.postId, body.content, body.parentId),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { pageQuery, postEditsPage, postIdParams } from "@/lib/lockerroom/schemas";
 import { listEdits } from "@/lib/lockerroom/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: postIdParams,
       query: pageQuery,
       response: postEditsPage,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, query }) => listEdits(db, user, params.postId, query),
   ),

@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { postIdParams } from "@/lib/lockerroom/schemas";
 import { pollResult } from "@/lib/polls/schemas";
 import { getPoll } from "@/lib/polls/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "optional",
       params: postIdParams,
       response: pollResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => getPoll(db, user, params.postId),
   ),

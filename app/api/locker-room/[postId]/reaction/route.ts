@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { postIdParams } from "@/lib/lockerroom/schemas";
 import { REACTION_KINDS, reactionBody, reactionState } from "@/lib/reactions/schemas";
 import { putReaction, removeReaction } from "@/lib/reactions/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(
@@ -18,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: reactionBody,
       rateLimit: "write",
       response: reactionState,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, body }) => putReaction(db, user, params.postId, body.kind),
   ),
@@ -31,7 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: postIdParams,
       rateLimit: "write",
       response: reactionState,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => removeReaction(db, user, params.postId),
   ),

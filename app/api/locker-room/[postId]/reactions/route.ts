@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { postIdParams } from "@/lib/lockerroom/schemas";
 import { reactionPage, reactionsQuery } from "@/lib/reactions/schemas";
 import { listReactions } from "@/lib/reactions/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -16,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: postIdParams,
       query: reactionsQuery,
       response: reactionPage,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, query }) => listReactions(db, user, params.postId, query),
   ),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { deletedPost, post, postIdParams, rescheduleBody } from "@/lib/lockerroom/schemas";
 import { cancelScheduled, reschedulePost } from "@/lib/lockerroom/service";
+import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PATCH: route(
@@ -16,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: rescheduleBody,
       rateLimit: "write",
       response: post,
-      errors: ["NOT_FOUND", "ALREADY_PUBLISHED"],
+      errors: [sharedErrors.NOT_FOUND, lockerroomErrors.ALREADY_PUBLISHED],
     },
     ({ user, params, body }) => reschedulePost(db, user, params.postId, body.scheduledFor),
   ),
@@ -30,7 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: postIdParams,
       rateLimit: "write",
       response: deletedPost,
-      errors: ["NOT_FOUND", "ALREADY_PUBLISHED"],
+      errors: [sharedErrors.NOT_FOUND, lockerroomErrors.ALREADY_PUBLISHED],
     },
     ({ user, params }) => cancelScheduled(db, user, params.postId),
   ),

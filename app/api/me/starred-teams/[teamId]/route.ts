@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { starResult, starSnapshotBody, starredTeamParams, unstarResult } from "@/lib/stars/schemas";
 import { starTeam, unstarTeam } from "@/lib/stars/service";
+import { errors as starsErrors } from "@/lib/stars/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(
@@ -18,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       envelope: false,
       response: starResult,
-      errors: ["STARRED_TEAMS_LIMIT"],
+      errors: [starsErrors.STARRED_TEAMS_LIMIT],
     },
     ({ user, params, body }) => starTeam(db, user.id, params.teamId, body ?? {}),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { notification, notificationIdParams } from "@/lib/notifications/schemas";
 import { setNotificationState } from "@/lib/notifications/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: notificationIdParams,
       rateLimit: "write",
       response: notification,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => setNotificationState(db, user.id, params.notificationId, "archived"),
   ),

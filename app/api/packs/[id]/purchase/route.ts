@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError, sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 
@@ -17,11 +17,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       deprecated: { since: "2026-01-01", successor: "/api/v1/packs/{id}/purchases" },
       response: z.never(),
       openapi: { successResponses: {} },
-      errors: ["GONE"],
+      errors: [sharedErrors.GONE],
     },
     async ({ params }) => {
       const successor = `/api/v1/packs/${encodeURIComponent(params.id)}/purchases`;
-      throw new DomainError("GONE", `This route was removed: buy packs with POST ${successor} (with an Idempotency-Key header).`, [
+      throw new DomainError(sharedErrors.GONE, `This route was removed: buy packs with POST ${successor} (with an Idempotency-Key header).`, [
         { path: "successor", message: `POST ${successor}` },
       ]);
     },

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { listTeamAchievements } from "@/lib/teams/service";
 import { teamAchievementsResult, teamIdParams } from "@/lib/teams/schemas";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "public",
       params: teamIdParams,
       response: teamAchievementsResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params }) => listTeamAchievements(db, params.id),
   ),

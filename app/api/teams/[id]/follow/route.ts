@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { followResult, teamIdParams, unfollowResult } from "@/lib/teams/schemas";
 import { followTeam, unfollowTeam } from "@/lib/teams/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: teamIdParams,
       rateLimit: "write",
       response: followResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => followTeam(db, user.id, params.id),
   ),

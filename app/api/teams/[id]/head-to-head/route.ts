@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { getHeadToHead } from "@/lib/teams/service";
 import { headToHeadQuery, headToHeadResult, teamIdParams } from "@/lib/teams/schemas";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: teamIdParams,
       query: headToHeadQuery,
       response: headToHeadResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params, query }) => getHeadToHead(db, params.id, query.opponentId),
   ),

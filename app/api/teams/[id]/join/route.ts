@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { teamIdParams, teamMembershipResult } from "@/lib/teams/schemas";
 import { joinTeam, leaveTeam } from "@/lib/teams/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       envelope: false,
       response: teamMembershipResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => joinTeam(db, user.id, params.id),
   ),

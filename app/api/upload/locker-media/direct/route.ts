@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { DIRECT_UPLOAD_MAX_BYTES, DIRECT_UPLOAD_TTL_MS } from "@/lib/uploads/kinds";
 import { directUploadGrant, directUploadStart } from "@/lib/uploads/schemas";
 import { DIRECT_UPLOAD_OPEN_CAP, startDirectUpload } from "@/lib/uploads/service";
+import { errors as uploadsErrors } from "@/lib/uploads/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -20,7 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: directUploadGrant,
-      errors: ["UPLOAD_QUOTA_EXCEEDED"],
+      errors: [uploadsErrors.UPLOAD_QUOTA_EXCEEDED],
     },
     ({ req, user, body }) => {
       // The URLs point back at the host the client called (Next's req.url names the host it listens on).

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { binderPage, binderParams, binderResponse, itemsQuery, removed, updateBinderBody } from "@/lib/binders/schemas";
 import { getBinder, removeBinder, renameBinder } from "@/lib/binders/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: binderParams,
       query: itemsQuery,
       response: binderPage,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, query }) => getBinder(db, user?.id ?? null, params.binderId, query),
   ),
@@ -29,7 +30,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: updateBinderBody,
       rateLimit: "write",
       response: binderResponse,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, body }) => renameBinder(db, user.id, params.binderId, body),
   ),
@@ -42,7 +43,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: binderParams,
       rateLimit: "write",
       response: removed,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => removeBinder(db, user.id, params.binderId),
   ),

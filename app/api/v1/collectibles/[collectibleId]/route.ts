@@ -3,6 +3,7 @@ import { getCollectible } from "@/lib/collectibles/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "optional",
       params: collectibleParams,
       response: collectibleDetail,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params }) => getCollectible(db, params.collectibleId),
   ),

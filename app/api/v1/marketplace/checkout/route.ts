@@ -4,6 +4,9 @@ import { route } from "@/lib/http/route";
 import { requireIdempotencyKey } from "@/lib/http/idempotency";
 import { checkoutResult } from "@/lib/marketplace/schemas";
 import { checkout } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +19,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: checkoutResult,
-      errors: ["VALIDATION_ERROR", "CART_EMPTY", "CART_CHANGED", "INSUFFICIENT_FUNDS", "BALANCE_LIMIT", "IDEMPOTENCY_KEY_REUSED"],
+      errors: [
+        sharedErrors.VALIDATION_ERROR,
+        marketplaceErrors.CART_EMPTY,
+        marketplaceErrors.CART_CHANGED,
+        walletsErrors.INSUFFICIENT_FUNDS,
+        walletsErrors.BALANCE_LIMIT,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
+      ],
     },
     ({ req, user }) => checkout(db, user.id, requireIdempotencyKey(req)),
   ),

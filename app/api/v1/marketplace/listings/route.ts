@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { createListingBody, listingPage, listingResponse, listingsQuery } from "@/lib/marketplace/schemas";
 import { browseListings, createListing } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -30,7 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: listingResponse,
-      errors: ["NOT_FOUND", "ALREADY_LISTED", "ITEM_MINTED"],
+      errors: [sharedErrors.NOT_FOUND, marketplaceErrors.ALREADY_LISTED, marketplaceErrors.ITEM_MINTED],
     },
     ({ user, body }) => createListing(db, user.id, body),
   ),

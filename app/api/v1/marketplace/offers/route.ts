@@ -4,6 +4,9 @@ import { route } from "@/lib/http/route";
 import { requireIdempotencyKey } from "@/lib/http/idempotency";
 import { offerBody, offerPage, offerResponse, offersQuery } from "@/lib/marketplace/schemas";
 import { listOffers, makeOffer } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -29,7 +32,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "money",
       status: 201,
       response: offerResponse,
-      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "OFFER_EXISTS", "ITEM_MINTED", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        marketplaceErrors.CANNOT_BUY_OWN,
+        marketplaceErrors.OFFER_EXISTS,
+        marketplaceErrors.ITEM_MINTED,
+        walletsErrors.INSUFFICIENT_FUNDS,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
+      ],
     },
     ({ req, user, body }) => makeOffer(db, user.id, body, requireIdempotencyKey(req)),
   ),

@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { reply } from "@/lib/http/reply";
 import { pageQuery, wishlistBody, wishlistPage, wishlistResponse } from "@/lib/marketplace/schemas";
 import { addWish, listWishes } from "@/lib/marketplace/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -30,7 +31,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       responses: { 200: { description: "Already on the wishlist: the existing entry.", schema: wishlistResponse } },
       response: wishlistResponse,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     async ({ user, body }) => {
       const { created, item } = await addWish(db, user.id, body);

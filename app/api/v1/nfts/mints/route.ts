@@ -4,6 +4,8 @@ import { route } from "@/lib/http/route";
 import { reply } from "@/lib/http/reply";
 import { mintBody, mintPage, mintResponse, mintsQuery } from "@/lib/economy/schemas";
 import { listMints, MINT_MAX_ATTEMPTS, requestMint } from "@/lib/economy/service";
+import { errors as economyErrors } from "@/lib/economy/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -29,7 +31,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       responses: { 200: { description: "The item's live mint request (already queued, minting or minted).", schema: mintResponse } },
       response: mintResponse,
-      errors: ["NOT_FOUND", "WALLET_NOT_LINKED", "ITEM_LISTED"],
+      errors: [sharedErrors.NOT_FOUND, economyErrors.WALLET_NOT_LINKED, economyErrors.ITEM_LISTED],
     },
     async ({ user, body }) => {
       const { created, mint } = await requestMint(db, user.id, body.collectibleId);

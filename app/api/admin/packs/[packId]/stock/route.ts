@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { pack, packParams, stockBody } from "@/lib/packs/schemas";
 import { setStock } from "@/lib/packs/service";
+import { errors as packsErrors } from "@/lib/packs/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(
@@ -16,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: stockBody,
       rateLimit: "write",
       response: pack,
-      errors: ["NOT_FOUND", "STOCK_BELOW_SOLD"],
+      errors: [sharedErrors.NOT_FOUND, packsErrors.STOCK_BELOW_SOLD],
     },
     ({ params, body }) => setStock(db, params.packId, body.stock),
   ),

@@ -3,6 +3,7 @@ import { guessSessionResult, sessionIdParams } from "@/lib/games/schemas";
 import { getGuessSession } from "@/lib/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       params: sessionIdParams,
       response: guessSessionResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => getGuessSession(db, user.id, params.sessionId),
   ),

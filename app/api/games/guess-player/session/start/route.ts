@@ -4,6 +4,8 @@ import { guessSessionResult, guessStartBody } from "@/lib/games/schemas";
 import { startGuessSession } from "@/lib/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
+import { errors as gamesErrors } from "@/lib/games/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -20,7 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: guessSessionResult,
-      errors: ["NOT_FOUND", "GUESS_NO_ROSTER"],
+      errors: [sharedErrors.NOT_FOUND, gamesErrors.GUESS_NO_ROSTER],
     },
     ({ user, body }) => startGuessSession(db, user.id, body?.teamId),
   ),

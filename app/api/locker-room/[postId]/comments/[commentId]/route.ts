@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { commentParams, deletedComment } from "@/lib/comments/schemas";
 import { deleteComment } from "@/lib/comments/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: commentParams,
       rateLimit: "write",
       response: deletedComment,
-      errors: ["NOT_FOUND", "FORBIDDEN"],
+      errors: [sharedErrors.NOT_FOUND, sharedErrors.FORBIDDEN],
     },
     ({ user, params }) => deleteComment(db, user, params.postId, params.commentId),
   ),

@@ -4,6 +4,8 @@ import { route } from "@/lib/http/route";
 import { postIdParams } from "@/lib/lockerroom/schemas";
 import { pollResult, voteBody } from "@/lib/polls/schemas";
 import { vote } from "@/lib/polls/service";
+import { errors as pollsErrors } from "@/lib/polls/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -18,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: pollResult,
-      errors: ["NOT_FOUND", "POLL_CLOSED", "ALREADY_VOTED"],
+      errors: [sharedErrors.NOT_FOUND, pollsErrors.POLL_CLOSED, pollsErrors.ALREADY_VOTED],
     },
     ({ user, params, body }) => vote(db, user, params.postId, body.choices),
   ),

@@ -1,10 +1,11 @@
 import { db } from "@/lib/db/client";
 import { readBodyBytes } from "@/lib/http/body";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError, sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { directUploadParams, directUploadReceived } from "@/lib/uploads/schemas";
 import { DIRECT_UPLOAD_TOKEN_HEADER, openDirectUpload, storeDirectOriginal } from "@/lib/uploads/service";
+import { errors as uploadsErrors } from "@/lib/uploads/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(
@@ -19,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: undefined, // raw bytes, read by the handler through the grant's size limit
       rateLimit: "anonymous",
       response: directUploadReceived,
-      errors: ["NOT_FOUND", "UPLOAD_EXPIRED", "UPLOAD_ALREADY_COMPLETED", "PAYLOAD_TOO_LARGE"],
+      errors: [sharedErrors.NOT_FOUND, uploadsErrors.UPLOAD_EXPIRED, uploadsErrors.UPLOAD_ALREADY_COMPLETED, sharedErrors.PAYLOAD_TOO_LARGE],
       openapi: {
         requestBody: {
           required: true,
@@ -30,7 +31,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     },
     async ({ req, params }) => {
       const grant = await openDirectUpload(db, params.uploadId, req.headers.get(DIRECT_UPLOAD_TOKEN_HEADER));
-      const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", `The file is larger than the ${grant.maxBytes} bytes declared when the upload started.`);
+      const tooLarge = () =>
+        new DomainError(sharedErrors.PAYLOAD_TOO_LARGE, `The file is larger than the ${grant.maxBytes} bytes declared when the upload started.`);
       const declared = Number(req.headers.get("content-length") ?? 0);
       if (declared > grant.maxBytes) throw tooLarge();
       return storeDirectOriginal(grant, await readBodyBytes(req, grant.maxBytes, tooLarge));

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { ticket, ticketIdParams, updateTicketBody } from "@/lib/support/schemas";
 import { closeTicket, getTicket } from "@/lib/support/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       params: ticketIdParams,
       response: ticket,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => getTicket(db, user, params.id),
   ),
@@ -29,7 +30,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: updateTicketBody,
       rateLimit: "write",
       response: ticket,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => closeTicket(db, user, params.id),
   ),

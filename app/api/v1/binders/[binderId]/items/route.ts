@@ -4,6 +4,8 @@ import { route } from "@/lib/http/route";
 import { reply } from "@/lib/http/reply";
 import { addItemBody, BINDER_ITEMS_MAX, binderParams, binderResponse } from "@/lib/binders/schemas";
 import { addItem } from "@/lib/binders/service";
+import { errors as bindersErrors } from "@/lib/binders/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -18,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       responses: { 200: { description: "Already in the binder.", schema: binderResponse } },
       response: binderResponse,
-      errors: ["NOT_FOUND", "BINDER_FULL"],
+      errors: [sharedErrors.NOT_FOUND, bindersErrors.BINDER_FULL],
     },
     async ({ user, params, body }) => {
       const { created, binder } = await addItem(db, user.id, params.binderId, body.collectibleId);

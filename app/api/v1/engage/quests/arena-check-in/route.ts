@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { checkInBody, checkInResult } from "@/lib/quests/schemas";
 import { arenaCheckIn } from "@/lib/quests/service";
+import { errors as questsErrors } from "@/lib/quests/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -21,15 +23,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       response: checkInResult,
       errors: [
-        "NOT_FOUND",
-        "ALREADY_CHECKED_IN",
-        "CHECK_IN_GAME_MISMATCH",
-        "NOT_FOLLOWING_TEAM",
-        "NO_GAME_TODAY",
-        "CHECK_IN_CLOSED",
-        "LOCATION_MOCKED",
-        "LOCATION_TOO_COARSE",
-        "NOT_AT_VENUE",
+        sharedErrors.NOT_FOUND,
+        questsErrors.ALREADY_CHECKED_IN,
+        questsErrors.CHECK_IN_GAME_MISMATCH,
+        questsErrors.NOT_FOLLOWING_TEAM,
+        questsErrors.NO_GAME_TODAY,
+        questsErrors.CHECK_IN_CLOSED,
+        questsErrors.LOCATION_MOCKED,
+        questsErrors.LOCATION_TOO_COARSE,
+        questsErrors.NOT_AT_VENUE,
       ],
     },
     ({ user, body }) => arenaCheckIn(db, user.id, body),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { earnBody, earnResult } from "@/lib/rep/schemas";
 import { earn } from "@/lib/rep/service";
+import { errors as repErrors } from "@/lib/rep/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -17,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: earnBody,
       rateLimit: "earn",
       response: earnResult,
-      errors: ["EARN_KIND_SERVER_AWARDED", "ALREADY_EARNED", "EARN_CONDITION_NOT_MET", "IDEMPOTENCY_KEY_REUSED"],
+      errors: [repErrors.EARN_KIND_SERVER_AWARDED, repErrors.ALREADY_EARNED, repErrors.EARN_CONDITION_NOT_MET, sharedErrors.IDEMPOTENCY_KEY_REUSED],
     },
     ({ user, body }) => earn(db, user.id, body),
   ),

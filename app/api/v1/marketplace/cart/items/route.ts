@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { cart, cartAddBody, CART_MAX_LINES } from "@/lib/marketplace/schemas";
 import { addToCart } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -14,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: cartAddBody,
       rateLimit: "write",
       response: cart,
-      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "CANNOT_BUY_OWN", "CART_FULL"],
+      errors: [sharedErrors.NOT_FOUND, marketplaceErrors.LISTING_UNAVAILABLE, marketplaceErrors.CANNOT_BUY_OWN, marketplaceErrors.CART_FULL],
     },
     ({ user, body }) => addToCart(db, user.id, body.listingId),
   ),

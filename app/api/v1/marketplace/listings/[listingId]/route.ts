@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { listingParams, listingResponse, repriceBody } from "@/lib/marketplace/schemas";
 import { cancelListing, getListing, repriceListing } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -14,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "optional",
       params: listingParams,
       response: listingResponse,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params }) => getListing(db, params.listingId),
   ),
@@ -29,7 +31,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: repriceBody,
       rateLimit: "write",
       response: listingResponse,
-      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE"],
+      errors: [sharedErrors.NOT_FOUND, marketplaceErrors.LISTING_UNAVAILABLE],
     },
     ({ user, params, body }) => repriceListing(db, user.id, params.listingId, body.price),
   ),
@@ -43,7 +45,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: listingParams,
       rateLimit: "write",
       response: listingResponse,
-      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "HAS_BIDS"],
+      errors: [sharedErrors.NOT_FOUND, marketplaceErrors.LISTING_UNAVAILABLE, marketplaceErrors.HAS_BIDS],
     },
     ({ user, params }) => cancelListing(db, user.id, params.listingId),
   ),

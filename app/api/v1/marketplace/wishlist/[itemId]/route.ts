@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { z } from "zod";
 import { wishParams } from "@/lib/marketplace/schemas";
 import { removeWish } from "@/lib/marketplace/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: wishParams,
       rateLimit: "write",
       response: z.object({ removed: z.literal(true) }),
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     async ({ user, params }) => {
       await removeWish(db, user.id, params.itemId);

@@ -4,6 +4,9 @@ import { route } from "@/lib/http/route";
 import { IDEMPOTENCY_TTL_HOURS, requireIdempotencyKey } from "@/lib/http/idempotency";
 import { packParams, purchaseResponse } from "@/lib/packs/schemas";
 import { buyPack } from "@/lib/packs/service";
+import { errors as packsErrors } from "@/lib/packs/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -20,7 +23,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "money",
       status: 201,
       response: purchaseResponse,
-      errors: ["NOT_FOUND", "PACK_NOT_FOR_SALE", "SOLD_OUT", "INSUFFICIENT_FUNDS", "IDEMPOTENCY_KEY_REUSED"],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        packsErrors.PACK_NOT_FOR_SALE,
+        packsErrors.SOLD_OUT,
+        walletsErrors.INSUFFICIENT_FUNDS,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
+      ],
     },
     ({ req, user, params }) => buyPack(db, user.id, params.packId, requireIdempotencyKey(req)),
   ),

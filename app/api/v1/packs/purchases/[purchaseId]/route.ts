@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { purchaseParams, purchaseResponse } from "@/lib/packs/schemas";
 import { getPurchase } from "@/lib/packs/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -13,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       params: purchaseParams,
       response: purchaseResponse,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => getPurchase(db, user.id, params.purchaseId),
   ),

@@ -3,6 +3,9 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { listingParams, listingResponse } from "@/lib/marketplace/schemas";
 import { cancelListing } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "write",
       response: listingResponse,
-      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "BALANCE_LIMIT"],
+      errors: [sharedErrors.NOT_FOUND, marketplaceErrors.LISTING_UNAVAILABLE, walletsErrors.BALANCE_LIMIT],
     },
     ({ params }) => cancelListing(db, null, params.listingId),
   ),

@@ -3,6 +3,9 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { listingParams, listingResponse } from "@/lib/marketplace/schemas";
 import { refundSale } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +19,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: listingResponse,
-      errors: ["NOT_FOUND", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS", "ITEM_MINTED", "BALANCE_LIMIT"],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        marketplaceErrors.LISTING_UNAVAILABLE,
+        walletsErrors.INSUFFICIENT_FUNDS,
+        marketplaceErrors.ITEM_MINTED,
+        walletsErrors.BALANCE_LIMIT,
+      ],
     },
     ({ user, params }) => refundSale(db, params.listingId, user.externalId),
   ),

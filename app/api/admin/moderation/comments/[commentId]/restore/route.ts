@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { moderationResult, commentIdParams } from "@/lib/moderation/schemas";
 import { setCommentVisibility } from "@/lib/moderation/service";
+import { sharedErrors } from "@/lib/http/errors";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
     {
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: commentIdParams,
       rateLimit: "write",
       response: moderationResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => setCommentVisibility(db, params.commentId, user.externalId, false),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { hideBody, moderationResult, postIdParams } from "@/lib/moderation/schemas";
 import { setPostVisibility } from "@/lib/moderation/service";
+import { sharedErrors } from "@/lib/http/errors";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
     {
@@ -16,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "write",
       response: moderationResult,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, body }) => setPostVisibility(db, params.postId, user.externalId, true, body?.note),
   ),

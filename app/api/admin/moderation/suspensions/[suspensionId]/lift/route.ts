@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { suspension, suspensionIdParams } from "@/lib/moderation/schemas";
 import { liftSuspension } from "@/lib/moderation/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: suspensionIdParams,
       rateLimit: "write",
       response: suspension,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params, user }) => liftSuspension(db, params.suspensionId, user.externalId),
   ),

@@ -4,6 +4,8 @@ import { guessBody, guessResult, sessionIdParams } from "@/lib/games/schemas";
 import { guessPlayer } from "@/lib/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
+import { errors as gamesErrors } from "@/lib/games/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -20,7 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: guessBody,
       rateLimit: "write",
       response: guessResult,
-      errors: ["NOT_FOUND", "GUESS_SESSION_ENDED"],
+      errors: [sharedErrors.NOT_FOUND, gamesErrors.GUESS_SESSION_ENDED],
     },
     ({ user, params, body }) => guessPlayer(db, user.id, params.sessionId, body.playerId),
   ),

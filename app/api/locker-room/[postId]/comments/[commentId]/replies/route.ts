@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { commentPage, commentParams, commentsQuery } from "@/lib/comments/schemas";
 import { listComments } from "@/lib/comments/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: commentParams,
       query: commentsQuery,
       response: commentPage,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, query }) => listComments(db, user, params.postId, { ...query, parentId: params.commentId }),
   ),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { postCommentParams, report, reportBody } from "@/lib/moderation/schemas";
 import { reportComment } from "@/lib/moderation/service";
+import { errors as moderationErrors } from "@/lib/moderation/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -17,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: report,
-      errors: ["NOT_FOUND", "CANNOT_REPORT_OWN", "ALREADY_REPORTED"],
+      errors: [sharedErrors.NOT_FOUND, moderationErrors.CANNOT_REPORT_OWN, moderationErrors.ALREADY_REPORTED],
     },
     ({ user, params, body }) => reportComment(db, user, params.postId, params.commentId, body.reason, body.note),
   ),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { directUploadParams, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
 import { completeDirectUpload } from "@/lib/uploads/service";
+import { errors as uploadsErrors } from "@/lib/uploads/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -17,7 +19,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: uploadResult,
-      errors: [...UPLOAD_ERRORS, "NOT_FOUND", "UPLOAD_QUOTA_EXCEEDED", "UPLOAD_EXPIRED", "UPLOAD_NOT_RECEIVED", "UPLOAD_IN_PROGRESS"],
+      errors: [
+        ...UPLOAD_ERRORS,
+        sharedErrors.NOT_FOUND,
+        uploadsErrors.UPLOAD_QUOTA_EXCEEDED,
+        uploadsErrors.UPLOAD_EXPIRED,
+        uploadsErrors.UPLOAD_NOT_RECEIVED,
+        uploadsErrors.UPLOAD_IN_PROGRESS,
+      ],
     },
     ({ user, params }) => completeDirectUpload(db, user.id, params.uploadId),
   ),

@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { messageListQuery, messagePage, postMessageBody, SUPPORT_BODY_LIMIT, ticketIdParams, ticketWithMessage } from "@/lib/support/schemas";
 import { listMessages, postMessage } from "@/lib/support/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: ticketIdParams,
       query: messageListQuery,
       response: messagePage,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, query }) => listMessages(db, user, params.id, query),
   ),
@@ -32,7 +33,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: ticketWithMessage,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params, body }) => postMessage(db, user, params.id, body.body),
   ),

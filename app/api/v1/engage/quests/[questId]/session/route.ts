@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { questParams, quizSession } from "@/lib/quests/schemas";
 import { startQuiz } from "@/lib/quests/service";
+import { errors as questsErrors } from "@/lib/quests/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: quizSession,
-      errors: ["NOT_FOUND", "QUEST_NOT_A_QUIZ", "QUIZ_UNAVAILABLE", "QUIZ_ALREADY_ATTEMPTED"],
+      errors: [sharedErrors.NOT_FOUND, questsErrors.QUEST_NOT_A_QUIZ, questsErrors.QUIZ_UNAVAILABLE, questsErrors.QUIZ_ALREADY_ATTEMPTED],
     },
     ({ user, params }) => startQuiz(db, user.id, params.questId),
   ),

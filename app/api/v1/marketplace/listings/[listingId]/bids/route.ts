@@ -4,6 +4,9 @@ import { route } from "@/lib/http/route";
 import { requireIdempotencyKey } from "@/lib/http/idempotency";
 import { bidBody, bidPage, bidResult, listingParams, pageQuery } from "@/lib/marketplace/schemas";
 import { listBids, placeBid } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: listingParams,
       query: pageQuery,
       response: bidPage,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params, query }) => listBids(db, params.listingId, query),
   ),
@@ -33,14 +36,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       response: bidResult,
       errors: [
-        "NOT_FOUND",
-        "CANNOT_BUY_OWN",
-        "LISTING_UNAVAILABLE",
-        "AUCTION_ENDED",
-        "BID_TOO_LOW",
-        "INSUFFICIENT_FUNDS",
-        "BALANCE_LIMIT",
-        "IDEMPOTENCY_KEY_REUSED",
+        sharedErrors.NOT_FOUND,
+        marketplaceErrors.CANNOT_BUY_OWN,
+        marketplaceErrors.LISTING_UNAVAILABLE,
+        marketplaceErrors.AUCTION_ENDED,
+        marketplaceErrors.BID_TOO_LOW,
+        walletsErrors.INSUFFICIENT_FUNDS,
+        walletsErrors.BALANCE_LIMIT,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
       ],
     },
     ({ req, user, params, body }) => placeBid(db, user.id, params.listingId, body.amount, requireIdempotencyKey(req)),

@@ -4,6 +4,9 @@ import { route } from "@/lib/http/route";
 import { IDEMPOTENCY_TTL_HOURS, requireIdempotencyKey } from "@/lib/http/idempotency";
 import { FEE_BPS, listingParams, listingResponse } from "@/lib/marketplace/schemas";
 import { buyListing } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -19,7 +22,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: listingResponse,
-      errors: ["NOT_FOUND", "CANNOT_BUY_OWN", "LISTING_UNAVAILABLE", "INSUFFICIENT_FUNDS", "BALANCE_LIMIT", "IDEMPOTENCY_KEY_REUSED"],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        marketplaceErrors.CANNOT_BUY_OWN,
+        marketplaceErrors.LISTING_UNAVAILABLE,
+        walletsErrors.INSUFFICIENT_FUNDS,
+        walletsErrors.BALANCE_LIMIT,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
+      ],
     },
     ({ req, user, params }) => buyListing(db, user.id, params.listingId, requireIdempotencyKey(req)),
   ),

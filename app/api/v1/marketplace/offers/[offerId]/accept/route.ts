@@ -3,6 +3,9 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { offerParams, offerResponse } from "@/lib/marketplace/schemas";
 import { acceptOffer } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +19,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: offerResponse,
-      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED", "ITEM_IN_AUCTION", "ITEM_MINTED", "BALANCE_LIMIT"],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        sharedErrors.FORBIDDEN,
+        marketplaceErrors.OFFER_CLOSED,
+        marketplaceErrors.ITEM_IN_AUCTION,
+        marketplaceErrors.ITEM_MINTED,
+        walletsErrors.BALANCE_LIMIT,
+      ],
     },
     ({ user, params }) => acceptOffer(db, user.id, params.offerId),
   ),

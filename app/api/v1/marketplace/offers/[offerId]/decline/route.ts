@@ -3,6 +3,9 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { offerParams, offerResponse } from "@/lib/marketplace/schemas";
 import { declineOffer } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "write",
       response: offerResponse,
-      errors: ["NOT_FOUND", "FORBIDDEN", "OFFER_CLOSED", "BALANCE_LIMIT"],
+      errors: [sharedErrors.NOT_FOUND, sharedErrors.FORBIDDEN, marketplaceErrors.OFFER_CLOSED, walletsErrors.BALANCE_LIMIT],
     },
     ({ user, params }) => declineOffer(db, user.id, params.offerId),
   ),

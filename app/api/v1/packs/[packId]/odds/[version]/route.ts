@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { oddsParams, oddsTable } from "@/lib/packs/schemas";
 import { getOddsTable } from "@/lib/packs/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -15,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: oddsParams,
       cache: { maxAge: 86_400, immutable: true },
       response: oddsTable,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ params }) => getOddsTable(db, params.packId, params.version),
   ),

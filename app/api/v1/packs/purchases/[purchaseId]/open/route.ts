@@ -3,6 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { purchaseParams, purchaseResponse } from "@/lib/packs/schemas";
 import { openPurchase } from "@/lib/packs/service";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -18,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       bodyRequired: false,
       rateLimit: "money",
       response: purchaseResponse,
-      errors: ["NOT_FOUND"],
+      errors: [sharedErrors.NOT_FOUND],
     },
     ({ user, params }) => openPurchase(db, user.id, params.purchaseId),
   ),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { quizSession, sessionParams } from "@/lib/quests/schemas";
 import { forfeitQuiz } from "@/lib/quests/service";
+import { errors as questsErrors } from "@/lib/quests/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -15,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       params: sessionParams,
       rateLimit: "write",
       response: quizSession,
-      errors: ["NOT_FOUND", "QUIZ_SESSION_ENDED"],
+      errors: [sharedErrors.NOT_FOUND, questsErrors.QUIZ_SESSION_ENDED],
     },
     ({ user, params }) => forfeitQuiz(db, user.id, params.sessionId),
   ),

@@ -3,6 +3,8 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sessionParams, submitBody, submitResult } from "@/lib/quests/schemas";
 import { submitAnswer } from "@/lib/quests/service";
+import { errors as questsErrors } from "@/lib/quests/errors";
+import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -16,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       body: submitBody,
       rateLimit: "write",
       response: submitResult,
-      errors: ["NOT_FOUND", "QUIZ_SESSION_ENDED", "QUIZ_POSITION_MISMATCH"],
+      errors: [sharedErrors.NOT_FOUND, questsErrors.QUIZ_SESSION_ENDED, questsErrors.QUIZ_POSITION_MISMATCH],
     },
     ({ user, params, body }) => submitAnswer(db, user.id, params.sessionId, body),
   ),
