@@ -2,7 +2,7 @@ import pg from "pg";
 import { assertVerificationKey } from "./auth/tokens";
 import { env } from "./env";
 import { identityProvider } from "./identity/provider";
-import { log } from "./http/log";
+import { log } from "./kernel/log";
 import { warmUpRateLimits } from "./http/rate-limit";
 import { redisBackend } from "./redis/client";
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { externalIdSchema, teamIdSchema, teamSearchSchema } from "@/lib/admin/schemas";
 import { SelfRevokeError, setStaffRole, setTeamArchived } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
-import { log } from "@/lib/http/log";
+import { log } from "@/lib/kernel/log";
 import { runSync } from "@/lib/sync/service";
 import { requireStaffAction } from "./_lib/gate";
 

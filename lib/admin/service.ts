@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
 import { isUniqueViolation, lockUser, txOptions } from "../db/tx";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { identityProvider } from "../identity/provider";
 import { forgetStandings } from "../leagues/service";
 import { forgetTeamDetails } from "../teams/service";

@@ -3,9 +3,9 @@ import { uuidv7 } from "../db/ids";
 import { lockUser } from "../db/tx";
 import type { RawDb } from "../db/raw";
 import { toCollectible } from "../collectibles/service";
-import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
+import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError } from "../http/errors";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import {
   binderById,
   bindersOf,

@@ -1,8 +1,8 @@
 import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
-import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../http/cursor";
+import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../kernel/cursor";
 import { notFound } from "../http/errors";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import { cardsPage, catalogByRarity, collectibleById, historyOf, ownedBy, type CollectibleRow, type Rarity } from "./queries";
 
 // Collectibles: the card catalog, the caller's collection and one collectible with its owner history. Copies are

@@ -1,9 +1,9 @@
 import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
-import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
+import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError, sharedErrors } from "../http/errors";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import { reply } from "../http/reply";
 import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lockerroom/access";
 import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";

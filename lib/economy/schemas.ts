@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageSchema } from "../http/page";
+import { pageSchema } from "../kernel/page";
 import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 export const pendingNftsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 50) });

@@ -1,9 +1,9 @@
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
-import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../http/cursor";
+import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import { lockCollectible } from "../collectibles/queries";
 import { MintError, mintProvider } from "./provider";
 import {

@@ -1,8 +1,8 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { DomainError, sharedErrors } from "../http/errors";
-import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
-import { keysetPage } from "../http/page";
+import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
+import { keysetPage } from "../kernel/page";
 import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
 import { normalizeSport } from "../teams/sport";
 import type { EventList, LineupStatus } from "./schemas";

@@ -3,7 +3,7 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { z } from "zod";
 import { env } from "../env";
 import { redisBackend, scriptRedis, type ScriptRedis } from "../redis/client";
-import { log } from "./log";
+import { log } from "../kernel/log";
 
 // Named policies, each served by one long-lived limiter (its ephemeral block cache must outlive requests).
 export const RATE_LIMIT_POLICIES = {

@@ -10,7 +10,7 @@ import { parseJsonBytes, readJsonBody, readLimitedBody, UNSET_BODY } from "./bod
 import { clientAddress } from "./client-ip";
 import { corsHeaders } from "./cors";
 import { DomainError, type ErrorDef, type ErrorDetail, sharedErrors } from "./errors";
-import { log } from "./log";
+import { log } from "../kernel/log";
 import { verifyCron, verifySignature, webhookSecret, type WebhookSecretName } from "./machine-auth";
 import { limiterFor, rateLimitHeaders, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
 import { Reply, serializeCookie } from "./reply";

@@ -4,7 +4,7 @@ import { redisBackend, scriptRedis } from "../redis/client";
 import { memorySlotStore, redisSlotStore, type SlotAnswer, type SlotStore } from "../redis/stream-slots";
 import { clientAddress } from "./client-ip";
 import { DomainError, sharedErrors } from "./errors";
-import { log } from "./log";
+import { log } from "../kernel/log";
 
 // The guard of every live stream (Server-Sent Events and the like): a caller holds at most STREAMS_PER_CALLER open
 // streams at once, across instances. A stream takes a slot before it starts (else 429 TOO_MANY_STREAMS with

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { env } from "../env";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { redisBackend, scriptRedis, scriptRunner, type ScriptRedis } from "../redis/client";
 
 // The boards' change feed, which live streams follow. moveBoards appends each score it writes to one capped Redis

@@ -1,9 +1,9 @@
 import { batchConcurrentCalls } from "../db/batch";
 import { db as appDb, type DbTx } from "../db/client";
 import { env } from "../env";
-import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
+import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { within } from "../time";
 import type { BoardMoves } from "./moves";
 import {

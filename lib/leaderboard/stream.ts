@@ -3,7 +3,7 @@ import { verifySessionToken } from "../auth/tokens";
 import { resolveUser } from "../auth/users";
 import type { DbTx } from "../db/client";
 import { env } from "../env";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { acquireStreamSlot } from "../http/streams";
 import { boardFeed, compareIds, type BoardChange } from "./feed";
 import { boardKey, boardOrThrow, LEFT, readBoard } from "./service";

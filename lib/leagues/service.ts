@@ -2,7 +2,7 @@ import { processCache } from "../db/cache";
 import type { Db } from "../db/client";
 import { env } from "../env";
 import { notFound } from "../http/errors";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { normalizeSport } from "../teams/sport";
 import type { LeagueSummary, LeaguesQuery, SportsCatalog } from "./schemas";
 import { leagueTree, readStandings } from "./queries";

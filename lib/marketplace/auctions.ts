@@ -3,10 +3,10 @@
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
-import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
+import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { idempotent, sweepIdempotencyKeys } from "../http/idempotency";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import { fitsCeiling, lockWallets, pay } from "../wallets/service";
 import { ChangedHands, listingOut, minNextBid, own, refundBid, settle, unavailable } from "./ownership";
 import { refundOffer } from "./offers";

@@ -4,10 +4,10 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { lockCollectible, transferOwnership } from "../collectibles/queries";
-import { decodeCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../http/cursor";
+import { decodeCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError } from "../http/errors";
 import { idempotent } from "../http/idempotency";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
 import { credit, lockWallets, pay } from "../wallets/service";
 import {

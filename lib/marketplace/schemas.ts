@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { collectible, rarity } from "../collectibles/schemas";
-import { pageSchema } from "../http/page";
+import { pageSchema } from "../kernel/page";
 import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 /** The marketplace fee, in basis points of the sale price, kept from the seller's proceeds (rounded down). */

@@ -3,9 +3,9 @@
 import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { cardExists, ownerOf } from "../collectibles/queries";
-import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
+import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { notFound, validationError } from "../http/errors";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
 import { deleteWish, insertWish, listingById, wishlistItem, wishlistOf, type WishlistRow } from "./queries";
 import type { WishlistInput } from "./schemas";

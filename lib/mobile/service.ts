@@ -5,7 +5,7 @@ import { resolveUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { env } from "../env";
 import { DomainError, sharedErrors } from "../http/errors";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { limiterFor } from "../http/rate-limit";
 import { identityProvider } from "../identity/provider";
 import {

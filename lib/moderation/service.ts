@@ -1,10 +1,10 @@
 import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
-import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
+import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
-import { log } from "../http/log";
-import { keysetPage } from "../http/page";
+import { log } from "../kernel/log";
+import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
 import { blockedBetween, visiblePost } from "../lockerroom/access";
 import { commentState } from "../comments/queries";

@@ -1,7 +1,7 @@
 import type { DbTx } from "../db/client";
-import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor";
+import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
 import {
   insertGameAlerts,

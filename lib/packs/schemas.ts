@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { collectible, rarity, RARITIES } from "../collectibles/schemas";
-import { pageSchema } from "../http/page";
+import { pageSchema } from "../kernel/page";
 import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 
 const rarityRecord = <T extends z.ZodType>(value: T) => z.object(Object.fromEntries(RARITIES.map((r) => [r, value])) as Record<(typeof RARITIES)[number], T>);

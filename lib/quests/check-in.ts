@@ -8,7 +8,7 @@ import { uuidv7 } from "../db/ids";
 import { raw } from "../db/raw";
 import { env } from "../env";
 import { DomainError, notFound } from "../http/errors";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { noteBoardsMoved } from "../leaderboard/moves";
 import { awardRowsCtes, SERVER_AWARDS } from "../rep/grants";
 import { utcDay } from "../time";

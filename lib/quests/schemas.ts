@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageSchema } from "../http/page";
+import { pageSchema } from "../kernel/page";
 import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 import { repSource } from "../rep/schemas";
 

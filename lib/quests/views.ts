@@ -7,8 +7,8 @@ import { keyedCache } from "../db/cache";
 import { raw } from "../db/raw";
 import { env } from "../env";
 import type { QuestStepCondition } from "../generated/prisma/enums";
-import { decodeTimeCursor, encodeCursor } from "../http/cursor";
-import { keysetPage } from "../http/page";
+import { decodeTimeCursor, encodeCursor } from "../kernel/cursor";
+import { keysetPage } from "../kernel/page";
 import { addUtcDays, utcDay, utcDayStart } from "../time";
 import { awardOf, eligibleOrThrow, periodKeyOf } from "./engine";
 import {

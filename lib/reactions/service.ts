@@ -1,8 +1,8 @@
 import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
-import { decodeUuidTimeCursor, encodeCursor } from "../http/cursor";
-import { keysetPage } from "../http/page";
+import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
+import { keysetPage } from "../kernel/page";
 import { visiblePost, type Viewer } from "../lockerroom/access";
 import { countsOf, deleteReaction, moveCounts, notifyReaction, reactionOf, reactorsPage, upsertReaction } from "./queries";
 import type { ReactionKind } from "./schemas";

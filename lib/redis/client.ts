@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { Redis as IORedis } from "ioredis";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { DEFAULT_REDIS_URL, env } from "../env";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 
 /**
  * The subset of @upstash/redis that @upstash/ratelimit calls. In production it is Upstash's REST client;

@@ -1,7 +1,7 @@
 import type { Pool } from "../db/client";
 import type { RepSource } from "../generated/prisma/enums";
-import { decodeUuidTimeCursor, encodeCursor } from "../http/cursor";
-import { keysetPage } from "../http/page";
+import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
+import { keysetPage } from "../kernel/page";
 
 export interface EntryRow {
   id: string;

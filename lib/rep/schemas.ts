@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageSchema } from "../http/page";
+import { pageSchema } from "../kernel/page";
 import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
 import { CLIENT_EARN_KIND_NAMES, SERVER_AWARDED_KINDS } from "./grants";
 

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { decodeUuidTimeCursor, encodeCursor } from "../http/cursor";
-import { keysetPage } from "../http/page";
+import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
+import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
 import type { SyncRunView, SyncScope, SyncSummary, SyncTrigger } from "./types";
 

@@ -4,8 +4,8 @@ import type { Db, DbTx } from "../db/client";
 import type { AuthUser } from "../auth/users";
 import { env } from "../env";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
-import { decodeCursor, decodeTimeCursor, encodeCursor, invalidCursor } from "../http/cursor";
-import { keysetPage } from "../http/page";
+import { decodeCursor, decodeTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
+import { keysetPage } from "../kernel/page";
 import { canPostAsTeam } from "../lockerroom/access";
 import {
   activePlayersOf,

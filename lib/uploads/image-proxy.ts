@@ -4,7 +4,7 @@ import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { env } from "../env";
 import { DomainError, sharedErrors } from "../http/errors";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { isPublicAddress } from "./ip";
 import { MIME, sniffImage, type ImageType } from "./sniff";
 import { errors as uploadsErrors } from "./errors";

@@ -3,7 +3,7 @@ import { uuidv7 } from "../db/ids";
 import type { Db, DbTx } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { storage, type Storage } from "../storage";
 import { processImage, type ProcessedImage } from "./image";
 import {

@@ -1,6 +1,6 @@
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
-import { log } from "../http/log";
+import { log } from "../kernel/log";
 import { storage, type Storage } from "../storage";
 import { LOCKER_MEDIA_GRACE_MS } from "./kinds";
 import { raw } from "../db/raw";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
-import { pageSchema } from "../http/page";
+import { pageSchema } from "../kernel/page";
 
 export const CURRENCIES = ["COIN"] as const;
 /** Minor units per currency: a COIN balance of 1250 is 12.50 coins. */

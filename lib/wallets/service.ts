@@ -1,9 +1,9 @@
 import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
-import { decodeIdCursor, encodeIdCursor } from "../http/cursor";
+import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
-import { keysetPage } from "../http/page";
+import { keysetPage } from "../kernel/page";
 import { staleListings } from "../marketplace/queries";
 import { balancesOf, ledgerInvariant, move, transactionsOf, type Movement, type TransactionRow } from "./queries";
 

@@ -6,7 +6,7 @@ import { signSessionToken } from "../../lib/auth/sign";
 import { createDb } from "../../lib/db/client";
 import { ensureDatabase, migrate } from "../../lib/db/migrate";
 import { seed } from "../../lib/db/seed";
-import { encodeCursor } from "../../lib/http/cursor";
+import { encodeCursor } from "../../lib/kernel/cursor";
 import { DB_URL, PAGE, type Case, type Row } from "./common";
 
 export const LEDGER_ENTRIES = 1_000_000;

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/http/errors";
-import { log } from "@/lib/http/log";
+import { log } from "@/lib/kernel/log";
 import { cancelListing, refundSale } from "@/lib/marketplace/service";
 import { setStock } from "@/lib/packs/service";
 import { adjust } from "@/lib/wallets/service";

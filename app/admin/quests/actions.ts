@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { questCreateSchema, questIdSchema, questionCreateSchema, questWindowSchema, QUESTION_CHOICES_MAX } from "@/lib/admin/schemas";
 import { addQuestion, ConsoleRefusal, createQuest, deactivateQuestion, retireQuest, setQuestWindow } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
-import { log } from "@/lib/http/log";
+import { log } from "@/lib/kernel/log";
 import { requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode } from "../_lib/form";
 

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { rewardCreateSchema, rewardIdSchema, stockDeltaSchema, stockSetSchema } from "@/lib/admin/schemas";
 import { adjustStock, ConsoleRefusal, createReward, setRewardActive, setStock } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
-import { log } from "@/lib/http/log";
+import { log } from "@/lib/kernel/log";
 import { requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode } from "../_lib/form";
 

@@ -1,5 +1,5 @@
 import { identityProvider } from "@/lib/identity/provider";
-import { log } from "@/lib/http/log";
+import { log } from "@/lib/kernel/log";
 import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
