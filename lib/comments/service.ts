@@ -4,7 +4,6 @@ import { txOptions } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError, sharedErrors } from "../http/errors";
 import { keysetPage } from "../kernel/page";
-import { reply } from "../http/reply";
 import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lockerroom/access";
 import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";
 
@@ -46,7 +45,7 @@ export async function createComment(db: Db, user: AuthUser, postId: string, cont
     await notifyReply(tx, created);
     return created;
   }, txOptions());
-  return reply(toComment(await commentById(db, id), user), { status: 201 });
+  return toComment(await commentById(db, id), user);
 }
 
 export async function listComments(db: Db, viewer: Viewer, postId: string, q: { parentId?: string; cursor?: string; limit: number }) {

@@ -13,7 +13,9 @@ import { DomainError, type ErrorDef, type ErrorDetail, sharedErrors } from "./er
 import { log } from "../kernel/log";
 import { verifyCron, verifySignature, webhookSecret, type WebhookSecretName } from "./machine-auth";
 import { limiterFor, rateLimitHeaders, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
-import { Reply, serializeCookie } from "./reply";
+import { reply, Reply, serializeCookie } from "./reply";
+import { idempotencyKeyOf, pathTemplate, REPLAYED_HEADER, requireIdempotencyKey } from "./idempotency";
+import type { Idempotent, IdempotencyKey } from "../db/idempotency";
 import { documentedErrors } from "./route-errors";
 
 // The one request pipeline: auth → rate limit → parse & validate → handler → serialize → errors.
@@ -75,6 +77,12 @@ interface RouteConfigBase<P, Q, B> {
   body?: ZodType<B>;
   /** A body schema is required unless this is false (then an empty body parses as undefined). */
   bodyRequired?: boolean;
+  /**
+   * The Idempotency-Key header: `required` (400 without one) or `optional`. The handler gets `idempotency` (the key
+   * and the route's scope: method and path template) for lib/db/idempotency.ts and answers its `{ data, replayed }`;
+   * a replay is sent with `Idempotent-Replayed: true`.
+   */
+  idempotency?: IdempotencyOption;
   /** Largest accepted body in bytes (default 16 KiB); for auth `webhook` the limit of the signed raw body. */
   bodyLimit?: number;
   /**
@@ -135,13 +143,20 @@ export type RouteConfig<P, Q, B, R> = RouteConfigBase<P, Q, B> &
 
 type AnyRouteConfig = RouteConfig<unknown, unknown, unknown, unknown>;
 
-export interface HandlerContext<P, Q, B, A extends AuthMode> {
+export type IdempotencyOption = "required" | "optional";
+type IdempotencyOf<I> = I extends "required" ? IdempotencyKey : I extends "optional" ? IdempotencyKey | null : undefined;
+/** What a handler answers: with the `idempotency` option, lib/db/idempotency.ts's `{ data, replayed }`. */
+type HandlerResult<R, I> = I extends IdempotencyOption ? Idempotent<R> : R | Reply | Response;
+
+export interface HandlerContext<P, Q, B, A extends AuthMode, I = undefined> {
   params: P;
   query: Q;
   body: B;
   user: A extends "bearer" | "admin" ? AuthUser : AuthUser | null;
   /** Auth `webhook`: the verified delivery. */
   delivery: A extends "webhook" ? WebhookDelivery : undefined;
+  /** Route option `idempotency`: the request's Idempotency-Key and scope (null when optional and absent). */
+  idempotency: IdempotencyOf<I>;
   req: Request;
   requestId: string;
 }
@@ -170,9 +185,16 @@ async function shareable(c: AnyRouteConfig, result: unknown): Promise<SharedAnsw
   return { status: response.status, body: await response.text(), headers: [...response.headers] };
 }
 
-export function route<P = undefined, Q = undefined, B = undefined, R = unknown, A extends AuthMode = AuthMode>(
-  config: RouteConfig<P, Q, B, R> & { auth: A } & (A extends "webhook" ? { webhook: { secret: WebhookSecretName } } : unknown),
-  handler: (ctx: HandlerContext<P, Q, B, A>) => Promise<R | Reply | Response>,
+export function route<
+  P = undefined,
+  Q = undefined,
+  B = undefined,
+  R = unknown,
+  A extends AuthMode = AuthMode,
+  I extends IdempotencyOption | undefined = undefined,
+>(
+  config: RouteConfig<P, Q, B, R> & { auth: A; idempotency?: I } & (A extends "webhook" ? { webhook: { secret: WebhookSecretName } } : unknown),
+  handler: (ctx: HandlerContext<P, Q, B, A, I>) => Promise<HandlerResult<R, I>>,
 ): RouteHandler {
   const c = config as AnyRouteConfig;
   if (c.auth === "webhook" && !c.webhook) throw new Error(`Route "${c.summary}": auth "webhook" needs webhook.secret`);
@@ -205,16 +227,24 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
       }
       if (c.anonymousCache && !user) {
         const url = new URL(req.url);
-        const load = async () => shareable(c, await handler({ params, query, body, user: null as never, delivery: undefined as never, req, requestId }));
+        const load = async () =>
+          shareable(
+            c,
+            await handler({ params, query, body, user: null as never, delivery: undefined as never, idempotency: undefined as never, req, requestId }),
+          );
         const answer = await anonymousAnswers.get(`${req.method} ${url.pathname}${url.search}`, load);
         const headers = new Headers({ ...baseHeaders(requestId, req, rate), ...deprecation });
         for (const [k, v] of answer.headers) headers.set(k, v);
         status = answer.status;
         return new Response(answer.body, { status, headers });
       }
+      const idempotency = c.idempotency ? await idempotencyOf(req, c.idempotency, nextCtx) : undefined;
       // In the request's scope: the work it registers (board moves, say) runs once the handler succeeded.
-      const result = await inRequestScope(() => handler({ params, query, body, user: user as never, delivery: delivery as never, req, requestId }));
-      const response = successResponse(c, result, { ...baseHeaders(requestId, req, rate), ...deprecation });
+      const result = await inRequestScope(() =>
+        handler({ params, query, body, user: user as never, delivery: delivery as never, idempotency: idempotency as never, req, requestId }),
+      );
+      const answer = c.idempotency ? idempotentReply(c, result as Idempotent<unknown>) : result;
+      const response = successResponse(c, answer, { ...baseHeaders(requestId, req, rate), ...deprecation });
       status = response.status;
       return response;
     } catch (caught) {
@@ -240,6 +270,21 @@ export function route<P = undefined, Q = undefined, B = undefined, R = unknown, 
   };
   return Object.assign(run, { config: c });
 }
+
+/** The request's Idempotency-Key (required: else 400) and its scope: the method and the route's path template. */
+async function idempotencyOf(
+  req: Request,
+  option: IdempotencyOption,
+  nextCtx: { params: Promise<Record<string, string | string[]>> },
+): Promise<IdempotencyKey | null> {
+  const key = option === "required" ? requireIdempotencyKey(req) : idempotencyKeyOf(req);
+  if (key === null) return null;
+  return { key, scope: `${req.method} ${pathTemplate(new URL(req.url).pathname, await nextCtx.params)}` };
+}
+
+/** An idempotent write's answer: the route's status, and `Idempotent-Replayed: true` for a stored first answer. */
+const idempotentReply = (c: AnyRouteConfig, r: Idempotent<unknown>) =>
+  reply(r.data, { status: c.status ?? 200, headers: r.replayed ? { [REPLAYED_HEADER]: "true" } : undefined });
 
 export function deprecationHeaders(c: AnyRouteConfig): Record<string, string> {
   if (!c.deprecated) return {};

@@ -4,9 +4,7 @@ import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError, sharedErrors } from "../http/errors";
-import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../http/idempotency";
 import { keysetPage } from "../kernel/page";
-import { reply } from "../http/reply";
 import type { TeamSummaryRow } from "../teams/queries";
 import { teamSummaries } from "../teams/service";
 import { attachLockerMedia } from "../uploads/service";
@@ -116,19 +114,19 @@ async function replay(db: Db, user: AuthUser, key: string, hash: string) {
   const first = await postByIdempotencyKey(db, user.id, key);
   if (!first) return undefined;
   if (first.requestHash !== hash) {
-    throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, `This ${IDEMPOTENCY_HEADER} was already used for a different post.`);
+    throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was already used for a different post.");
   }
   const post = await postById(db, user, first.id);
   // The first post may have been deleted or hidden since: the key still answers for it, as it was.
   if (!post) throw notFound("Post");
-  return reply(toPost(post, await teamsOf(db, [post]), user), { status: 201, headers: { [REPLAYED_HEADER]: "true" } });
+  return { data: toPost(post, await teamsOf(db, [post]), user), replayed: true };
 }
 
 /**
  * Creates a post (POST /api/locker-room). The checks that read the database (terms and suspension, posting as a
  * team, teams and collectible exist) run first; then one transaction inserts the post, attaches its media (every
  * upload must be the caller's pending locker media, else 400 and nothing is written) and writes its poll. With an
- * Idempotency-Key, the insert claims (author, key): a retry, concurrent or later, answers the first post.
+ * Idempotency-Key, the insert claims (author, key): a retry, concurrent or later, answers the first post (`replayed`).
  */
 export async function createPost(db: Db, user: AuthUser, input: CreatePostInput, key: string | null, now = new Date()) {
   const hash = requestHash(input);
@@ -193,7 +191,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
     if (replayed) return replayed;
     throw notFound("Post");
   }
-  return reply(await readPost(db, user, postId), { status: 201 });
+  return { data: await readPost(db, user, postId), replayed: false };
 }
 
 export async function getPost(db: Db, viewer: Viewer, postId: string) {

@@ -5,7 +5,7 @@ import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
-import { idempotent, sweepIdempotencyKeys } from "../http/idempotency";
+import { idempotent, sweepIdempotencyKeys, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { fitsCeiling, lockWallets, pay } from "../wallets/service";
 import { ChangedHands, listingOut, minNextBid, own, refundBid, settle, unavailable } from "./ownership";
@@ -28,9 +28,8 @@ import { errors as marketplaceErrors } from "./errors";
 const toBid = (b: BidRow) => ({ ...b, createdAt: b.createdAt.toISOString() });
 
 /** Bids on an auction: holds the amount, gives the previous top bid its funds back and tells its bidder. */
-export async function placeBid(db: Db, userId: string, listingId: string, amount: number, key: string) {
-  const route = "POST /api/v1/marketplace/listings/{listingId}/bids";
-  return idempotent(db, { userId, key, route, request: { listingId, amount }, status: 201 }, async (tx) => {
+export async function placeBid(db: Db, userId: string, listingId: string, amount: number, idempotency: IdempotencyKey) {
+  return idempotent(db, { userId, ...idempotency, request: { listingId, amount } }, async (tx) => {
     const l = await lockListing(tx, listingId);
     if (!l) throw notFound("Listing");
     if (l.kind !== "auction" || l.status !== "active") throw unavailable();

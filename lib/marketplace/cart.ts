@@ -5,7 +5,7 @@ import type { RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
 import { lockCollectibles } from "../collectibles/queries";
 import { DomainError, notFound } from "../http/errors";
-import { idempotent } from "../http/idempotency";
+import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { getWallets, lockWallets } from "../wallets/service";
 import { ChangedHands, own, settle, toListing, unavailable } from "./ownership";
 import { cartOf, closeListing, deleteCartLines, insertCartLine, listingById, listingsByIds, lockListing, type LockedListing } from "./queries";
@@ -64,8 +64,8 @@ export async function removeFromCart(db: RawDb | DbTx, userId: string, listingId
  * Buys every line of the cart at the price it was added, or nothing: each listing is locked (in id order) and
  * re-checked; a line sold, withdrawn or repriced is 409 CART_CHANGED naming it, a short balance INSUFFICIENT_FUNDS.
  */
-export async function checkout(db: Db, userId: string, key: string) {
-  return idempotent(db, { userId, key, route: "POST /api/v1/marketplace/checkout", request: {}, status: 200 }, async (tx) => {
+export async function checkout(db: Db, userId: string, idempotency: IdempotencyKey) {
+  return idempotent(db, { userId, ...idempotency, request: {} }, async (tx) => {
     const lines = (await cartOf(tx, userId)).sort((a, b) => (a.listingId < b.listingId ? -1 : 1));
     if (lines.length === 0) throw new DomainError(marketplaceErrors.CART_EMPTY, "Your cart is empty.");
     // The one lock order: the items (in id order), then their listings (in id order), then the wallets.

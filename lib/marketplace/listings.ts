@@ -6,7 +6,7 @@ import type { RawDb } from "../db/raw";
 import { lockCollectible, transferOwnership } from "../collectibles/queries";
 import { decodeCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError } from "../http/errors";
-import { idempotent } from "../http/idempotency";
+import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
 import { credit, lockWallets, pay } from "../wallets/service";
@@ -132,10 +132,9 @@ export async function repriceListing(db: Db, userId: string, listingId: string, 
 }
 
 /** Buys a fixed-price listing: one sale, whoever else tries at the same time (they get LISTING_UNAVAILABLE). */
-export async function buyListing(db: Db, userId: string, listingId: string, key: string) {
-  const route = "POST /api/v1/marketplace/listings/{listingId}/buy";
+export async function buyListing(db: Db, userId: string, listingId: string, idempotency: IdempotencyKey) {
   return withStaleListings(db, listingId, () =>
-    idempotent(db, { userId, key, route, request: { listingId }, status: 200 }, async (tx) => {
+    idempotent(db, { userId, ...idempotency, request: { listingId } }, async (tx) => {
       const l = await lockListingAndItem(tx, listingId);
       if (!l) throw notFound("Listing");
       if (l.status !== "active" || l.kind !== "fixed") throw unavailable();

@@ -6,7 +6,7 @@ import type { RawDb } from "../db/raw";
 import { lockCollectible, ownerOf } from "../collectibles/queries";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
-import { idempotent } from "../http/idempotency";
+import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { credit, lockWallets, pay } from "../wallets/service";
 import { ChangedHands, HOUR, own, refuseMinted, settle } from "./ownership";
@@ -33,8 +33,8 @@ export async function refundOffer(tx: DbTx, o: OfferRow) {
 }
 
 /** An offer on an item, listed or not: the amount is held from the caller's wallet until it closes. */
-export async function makeOffer(db: Db, userId: string, input: { collectibleId: string; amount: number; expiresInHours: number }, key: string) {
-  return idempotent(db, { userId, key, route: "POST /api/v1/marketplace/offers", request: input, status: 201 }, async (tx) => {
+export async function makeOffer(db: Db, userId: string, input: { collectibleId: string; amount: number; expiresInHours: number }, idempotency: IdempotencyKey) {
+  return idempotent(db, { userId, ...idempotency, request: input }, async (tx) => {
     const ownerId = await ownerOf(tx, input.collectibleId);
     if (!ownerId) throw notFound("Collectible");
     if (ownerId === userId) throw own();

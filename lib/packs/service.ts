@@ -5,7 +5,7 @@ import { collectiblesOfPurchases, insertDrawn, takeSerial, type NewCollectible }
 import { toCollectible } from "../collectibles/service";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
-import { idempotent } from "../http/idempotency";
+import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { pay } from "../wallets/service";
 import { DECIMALS } from "../wallets/schemas";
@@ -124,8 +124,8 @@ async function onePurchase(db: RawDb | DbTx, userId: string, purchaseId: string)
  * Idempotency-Key (lib/http/idempotency.ts). Refusals write nothing: unknown or inactive 404, PACK_NOT_FOR_SALE,
  * SOLD_OUT, INSUFFICIENT_FUNDS.
  */
-export async function buyPack(db: Db, userId: string, packId: string, key: string) {
-  return idempotent(db, { userId, key, route: "POST /api/v1/packs/{packId}/purchases", request: { packId }, status: 201 }, async (tx) => {
+export async function buyPack(db: Db, userId: string, packId: string, idempotency: IdempotencyKey) {
+  return idempotent(db, { userId, ...idempotency, request: { packId } }, async (tx) => {
     const taken = await takePack(tx, packId);
     if (!taken) {
       const p = await packById(tx, packId);

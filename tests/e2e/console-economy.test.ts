@@ -129,7 +129,7 @@ describe("staff console: economy", () => {
     await adjust(db, { userId: buyer.id, currency: "COIN", amount: 3_000, note: "e2e funds" }, STAFF);
     const toCancel = (await createListing(db, seller.id, { kind: "fixed", collectibleId: await item(seller.id), price: 900 })).listing;
     const toSell = (await createListing(db, seller.id, { kind: "fixed", collectibleId: await item(seller.id), price: 2_000 })).listing;
-    await buyListing(db, buyer.id, toSell.id, randomUUID());
+    await buyListing(db, buyer.id, toSell.id, { key: randomUUID(), scope: "POST /api/v1/marketplace/listings/{listingId}/buy" });
 
     await page.goto(`${baseUrl}/admin/economy`);
     await page

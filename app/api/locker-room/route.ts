@@ -3,7 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { ALT_MAX, CONTENT_MAX, createPostBody, feedQuery, MEDIA_MAX, post, postPage, SCHEDULE_MAX_DAYS } from "@/lib/lockerroom/schemas";
 import { createPost, feed } from "@/lib/lockerroom/service";
-import { IDEMPOTENCY_HEADER, idempotencyKeyOf } from "@/lib/http/idempotency";
+import { IDEMPOTENCY_HEADER } from "@/lib/http/idempotency";
 import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
 import { sharedErrors } from "@/lib/http/errors";
 
@@ -39,6 +39,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Every 400 names the field. Rate-limited per user (policy ugc).",
       tags: ["Locker room"],
       auth: "bearer",
+      idempotency: "optional",
       body: createPostBody,
       rateLimit: "ugc",
       status: 201,
@@ -51,6 +52,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.NOT_FOUND,
       ],
     },
-    ({ req, user, body }) => createPost(db, user, body, idempotencyKeyOf(req)),
+    ({ user, body, idempotency }) => createPost(db, user, body, idempotency?.key ?? null),
   ),
 });

@@ -1,7 +1,6 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { requireIdempotencyKey } from "@/lib/http/idempotency";
 import { checkoutResult } from "@/lib/marketplace/schemas";
 import { checkout } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
@@ -16,6 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Buys every line of the cart at the price it was added, all or none: each listing is re-checked under its lock, and a line sold, withdrawn or repriced since is 409 CART_CHANGED naming it (`lines.<listingId>`) with nothing bought; a balance short of the total is 409 INSUFFICIENT_FUNDS. Each line settles like a single purchase (debit, seller credit minus fee, ownership). Bought lines leave the cart. Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
+      idempotency: "required",
       bodyRequired: false,
       rateLimit: "money",
       response: checkoutResult,
@@ -28,6 +28,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
       ],
     },
-    ({ req, user }) => checkout(db, user.id, requireIdempotencyKey(req)),
+    ({ user, idempotency }) => checkout(db, user.id, idempotency),
   ),
 });

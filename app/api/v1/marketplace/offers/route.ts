@@ -1,7 +1,6 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { requireIdempotencyKey } from "@/lib/http/idempotency";
 import { offerBody, offerPage, offerResponse, offersQuery } from "@/lib/marketplace/schemas";
 import { listOffers, makeOffer } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
@@ -28,6 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Offers `amount` for a collectible, listed or not, open for `expiresInHours` (default 72). The amount is held from the caller's wallet (`hold`) until the offer closes: accepted (it pays), declined, cancelled or expired (refunded). One open offer per buyer and item (409 OFFER_EXISTS); not on one's own item (403 CANNOT_BUY_OWN); not on an item minted to a wallet or whose mint is under way (409 ITEM_MINTED). Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
+      idempotency: "required",
       body: offerBody,
       rateLimit: "money",
       status: 201,
@@ -41,6 +41,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
       ],
     },
-    ({ req, user, body }) => makeOffer(db, user.id, body, requireIdempotencyKey(req)),
+    ({ user, body, idempotency }) => makeOffer(db, user.id, body, idempotency),
   ),
 });

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { IDEMPOTENCY_TTL_HOURS, requireIdempotencyKey } from "@/lib/http/idempotency";
+import { IDEMPOTENCY_TTL_HOURS } from "@/lib/db/idempotency";
 import { packParams, purchaseResponse } from "@/lib/packs/schemas";
 import { buyPack } from "@/lib/packs/service";
 import { errors as packsErrors } from "@/lib/packs/errors";
@@ -18,6 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Refusals write nothing: 404 unknown pack, 409 PACK_NOT_FOR_SALE (outside its window, or the starter pack), 409 SOLD_OUT, 409 INSUFFICIENT_FUNDS. Open it with POST /api/v1/packs/purchases/{purchaseId}/open. Rate-limited per user (policy money).",
       tags: ["Packs"],
       auth: "bearer",
+      idempotency: "required",
       params: packParams,
       bodyRequired: false,
       rateLimit: "money",
@@ -31,6 +32,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
       ],
     },
-    ({ req, user, params }) => buyPack(db, user.id, params.packId, requireIdempotencyKey(req)),
+    ({ user, params, idempotency }) => buyPack(db, user.id, params.packId, idempotency),
   ),
 });

@@ -1,7 +1,6 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { requireIdempotencyKey } from "@/lib/http/idempotency";
 import { bidBody, bidPage, bidResult, listingParams, pageQuery } from "@/lib/marketplace/schemas";
 import { listBids, placeBid } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
@@ -30,6 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "When the auction ends, the marketplace cron sells to the top bid if it meets the reserve, else returns its funds. Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
+      idempotency: "required",
       params: listingParams,
       body: bidBody,
       rateLimit: "money",
@@ -46,6 +46,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
       ],
     },
-    ({ req, user, params, body }) => placeBid(db, user.id, params.listingId, body.amount, requireIdempotencyKey(req)),
+    ({ user, params, body, idempotency }) => placeBid(db, user.id, params.listingId, body.amount, idempotency),
   ),
 });

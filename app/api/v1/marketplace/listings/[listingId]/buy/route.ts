@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { IDEMPOTENCY_TTL_HOURS, requireIdempotencyKey } from "@/lib/http/idempotency";
+import { IDEMPOTENCY_TTL_HOURS } from "@/lib/db/idempotency";
 import { FEE_BPS, listingParams, listingResponse } from "@/lib/marketplace/schemas";
 import { buyListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
@@ -18,6 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         `Requires an \`Idempotency-Key\`: a retry replays the first answer (\`Idempotent-Replayed: true\`) for ${IDEMPOTENCY_TTL_HOURS} h. Rate-limited per user (policy money).`,
       tags: ["Marketplace"],
       auth: "bearer",
+      idempotency: "required",
       params: listingParams,
       bodyRequired: false,
       rateLimit: "money",
@@ -31,6 +32,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
       ],
     },
-    ({ req, user, params }) => buyListing(db, user.id, params.listingId, requireIdempotencyKey(req)),
+    ({ user, params, idempotency }) => buyListing(db, user.id, params.listingId, idempotency),
   ),
 });
