@@ -2,8 +2,8 @@ import { requestState } from "../kernel/request-scope";
 
 // Whose leaderboard entries a request changed: fans whose Rep moved or who joined a team, and teams left. Kept in the
 // request's scope (lib/kernel/request-scope.ts), which applies them once the handler succeeded (its transactions
-// committed): applyBoardMoves in service.ts. Rep writers note it (award() and debit(); a statement that inlines
-// awardCtes or awardRowsCtes notes it itself), as do join and leave.
+// committed): applyBoardMoves in service.ts. Rep writers note it (award() and debit(); a batched statement that
+// credits with awardRowsCtes through batchRepWrites, lib/rep/grants.ts), as do join and leave.
 // Outside a request (scripts, crons) nothing is collected: the rebuild repairs what they changed.
 
 export interface BoardMoves {

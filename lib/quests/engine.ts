@@ -4,6 +4,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
+import { ctes, oncePerUser, type Ctes, type OncePerUser } from "../db/fragments";
 import { notFound } from "../http/errors";
 import { award, SERVER_AWARDS } from "../rep/grants";
 import { utcDay } from "../time";
@@ -45,25 +46,32 @@ export function questCompletionCtes(
   amount: number,
   now: Date,
   when: Prisma.Sql = Prisma.sql`true`,
-): Prisma.Sql {
+): Ctes<"done"> {
   return questCompletionRowsCtes(
-    Prisma.sql`SELECT ${userId}::uuid AS user_id, ${q.id}::text AS quest_id, ${periodKey}::text AS period_key,
-                      ${q.cadence === "daily"}::boolean AS daily, ${now}::timestamptz AS at WHERE ${when}`,
+    oncePerUser(Prisma.sql`SELECT ${userId}::uuid AS user_id, ${q.id}::text AS quest_id, ${periodKey}::text AS period_key,
+                      ${q.cadence === "daily"}::boolean AS daily, ${now}::timestamptz AS at WHERE ${when}`),
     amount,
   );
 }
 
 /**
- * questCompletionCtes for many completions at once: `rows` is a query with columns user_id, quest_id, period_key,
- * daily (the quest's cadence is daily) and at, each user at most once. `quest_done` answers (user_id, quest_id) per completion.
+ * questCompletionCtes for many completions at once (lib/db/fragments.ts): `rows` is a query with columns user_id,
+ * quest_id, period_key, daily (the quest's cadence is daily) and at, each user at most once (quest points and the
+ * streak are one row per user). `done` answers (user_id, quest_id) per completion.
  */
-export function questCompletionRowsCtes(rows: Prisma.Sql, amount: number): Prisma.Sql {
-  const points =
-    amount > 0
-      ? Prisma.sql`, quest_points AS (
-          UPDATE users u SET quest_points = quest_points + ${amount} FROM quest_done d WHERE u.id = d.user_id)`
-      : Prisma.empty;
-  return Prisma.sql`quest_rows AS (${rows}), quest_done AS (
+export function questCompletionRowsCtes(rows: OncePerUser, amount: number): Ctes<"done"> {
+  return ctes({ done: "quest_done" }, (name) => {
+    const points =
+      amount > 0
+        ? Prisma.sql`, quest_points AS (
+          UPDATE users u SET quest_points = quest_points + ${amount} FROM ${name.done} d WHERE u.id = d.user_id)`
+        : Prisma.empty;
+    return questCompletionSql(rows, amount, name.done, points);
+  });
+}
+
+function questCompletionSql(rows: Prisma.Sql, amount: number, done: Prisma.Sql, points: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`quest_rows AS (${rows}), ${done} AS (
       INSERT INTO quest_progress (user_id, quest_id, period_key, started_at, completed_at, rep_awarded)
       SELECT user_id, quest_id, period_key, at, at, ${amount} FROM quest_rows
       ON CONFLICT (user_id, quest_id, period_key) DO UPDATE SET completed_at = EXCLUDED.completed_at, rep_awarded = EXCLUDED.rep_awarded
@@ -71,7 +79,7 @@ export function questCompletionRowsCtes(rows: Prisma.Sql, amount: number): Prism
       RETURNING user_id, quest_id
     )${points}, quest_streak AS (
       INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at)
-      SELECT r.user_id, 1, 1, CASE WHEN r.daily THEN r.period_key::date END, r.at FROM quest_rows r JOIN quest_done d ON d.user_id = r.user_id AND d.quest_id = r.quest_id
+      SELECT r.user_id, 1, 1, CASE WHEN r.daily THEN r.period_key::date END, r.at FROM quest_rows r JOIN ${done} d ON d.user_id = r.user_id AND d.quest_id = r.quest_id
       WHERE r.daily
       ON CONFLICT (user_id) DO UPDATE SET
         current = CASE WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
@@ -95,8 +103,9 @@ export async function completeQuest(
   amount: number,
   now: Date,
 ): Promise<boolean> {
+  const completion = questCompletionCtes(userId, q, periodKey, amount, now);
   const [{ done }] = (await tx.$queryRaw<{ done: boolean }[]>`
-    WITH ${questCompletionCtes(userId, q, periodKey, amount, now)} SELECT EXISTS (SELECT 1 FROM quest_done) AS done`) as [{ done: boolean }];
+    WITH ${completion.sql} SELECT EXISTS (SELECT 1 FROM ${completion.name.done}) AS done`) as [{ done: boolean }];
   if (!done) return false;
   if (amount > 0) {
     await award(tx, userId, {

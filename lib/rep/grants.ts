@@ -1,5 +1,7 @@
 import type { RepSource } from "../generated/prisma/enums";
-import type { DbTx } from "../db/client";
+import type { Db, DbTx } from "../db/client";
+import { batchConcurrentCallsPerClient } from "../db/batch";
+import { ctes, oncePerUser, type Ctes, type OncePerUser } from "../db/fragments";
 import { int8, type Int8, type RawDb } from "../db/raw";
 import { Prisma, type RepEntry } from "../generated/prisma/client";
 import { uuidv7 } from "../db/ids";
@@ -106,16 +108,18 @@ const ENTRY_COLUMNS = Prisma.sql`id, user_id AS "userId", source, amount, reason
 const GRANT_KEY = Prisma.sql`(user_id, grant_key)`;
 
 /**
- * The one place Rep is credited, as two CTEs for a statement: `rep_entry` inserts the entry with ON CONFLICT DO
- * NOTHING on the unique (user_id, grant_key) and (user_id, idempotency_key), and `rep_raised` raises the balance only
- * if it was inserted (with the source's earned total). The caller notes the move (noteBoardsMoved) when it took. `when` gates the credit on the rest of the statement (e.g. "the rating row was inserted"). A
- * statement holding these must not update the user's row elsewhere (one row is modified once per statement).
+ * The one place Rep is credited, as two CTEs for a statement (lib/db/fragments.ts): `entries` inserts the entry with
+ * ON CONFLICT DO NOTHING on the unique (user_id, grant_key) and (user_id, idempotency_key), and `raised` raises the
+ * balance only if it was inserted (with the source's earned total), answering (id, rep_balance). The caller notes the
+ * move (noteBoardsMoved) when it took. `when` gates the credit on the rest of the statement (e.g. "the rating row was
+ * inserted"). A statement holding these must not update the user's row elsewhere (one row is modified once per
+ * statement).
  */
-export function awardCtes(userId: string, a: Award, when: Prisma.Sql = Prisma.sql`true`): Prisma.Sql {
+export function awardCtes(userId: string, a: Award, when: Prisma.Sql = Prisma.sql`true`): Ctes<"entries" | "raised"> {
   const at = a.createdAt ?? new Date();
   return awardRowsCtes(
-    Prisma.sql`SELECT ${uuidv7(at.getTime())}::uuid AS id, ${userId}::uuid AS user_id, ${a.targetId ?? null}::text AS target_id,
-                      ${a.grantKey}::text AS grant_key, ${at}::timestamptz AS created_at WHERE ${when}`,
+    oncePerUser(Prisma.sql`SELECT ${uuidv7(at.getTime())}::uuid AS id, ${userId}::uuid AS user_id, ${a.targetId ?? null}::text AS target_id,
+                      ${a.grantKey}::text AS grant_key, ${at}::timestamptz AS created_at WHERE ${when}`),
     a,
   );
 }
@@ -125,22 +129,41 @@ export type RowsAward = Omit<Award, "grantKey" | "targetId" | "createdAt">;
 
 /**
  * awardCtes for many credits at once: `rows` is a query with columns id (uuid), user_id (uuid), target_id, grant_key
- * and created_at, each user at most once (`rep_raised` raises each user's row once). `rep_raised` answers (id, rep_balance)
+ * and created_at, each user at most once (`raised` raises each user's row once). `raised` answers (id, rep_balance)
  * per credited user.
  */
-export function awardRowsCtes(rows: Prisma.Sql, a: RowsAward): Prisma.Sql {
+export function awardRowsCtes(rows: OncePerUser, a: RowsAward): Ctes<"entries" | "raised"> {
   if (!Number.isInteger(a.amount) || a.amount < 0) throw new Error(`award: amount must be a non-negative integer (${a.amount})`);
-  return Prisma.sql`rep_entry AS (
+  return ctes(
+    { entries: "rep_entry", raised: "rep_raised" },
+    (name) => Prisma.sql`${name.entries} AS (
       INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, target_id, grant_key, idempotency_key, request_hash, created_at)
       SELECT r.id, r.user_id, ${a.source}::"RepSource", ${a.amount}, ${a.reason}, ${a.earnKind}, r.target_id, r.grant_key,
              ${a.idempotencyKey ?? null}, ${a.requestHash ?? null}, r.created_at
       FROM (${rows}) r
       ON CONFLICT ${a.idempotencyKey ? Prisma.empty : GRANT_KEY} DO NOTHING
       RETURNING *
-    ), rep_raised AS (
+    ), ${name.raised} AS (
       UPDATE users u SET rep_balance = rep_balance + ${a.amount}, ${EARNED[a.source]} = ${EARNED[a.source]} + ${a.amount}
-      FROM rep_entry e WHERE u.id = e.user_id RETURNING u.id, u.rep_balance
-    )`;
+      FROM ${name.entries} e WHERE u.id = e.user_id RETURNING u.id, u.rep_balance
+    )`,
+  );
+}
+
+/**
+ * A batched write (lib/db/batch.ts) whose statement credits Rep with awardRowsCtes: keyed by user, so each user is in
+ * a statement at most once (the OncePerUser the credit needs), and each caller's leaderboard move noted in its own
+ * request when its credit took (`balance` not null). The statement itself lives in its module's writes.ts.
+ */
+export function batchRepWrites<I extends { userId: string }, O extends { balance: number | null } | null>(
+  write: (db: Db, items: I[]) => Promise<O[]>,
+): (db: Db, item: I) => Promise<O> {
+  const call = batchConcurrentCallsPerClient(write, { keyOf: (item: I) => item.userId, max: 64 });
+  return async (db, item) => {
+    const written = await call(db, item);
+    if (written?.balance != null) noteBoardsMoved(item.userId);
+    return written;
+  };
 }
 
 /**
@@ -148,9 +171,10 @@ export function awardRowsCtes(rows: Prisma.Sql, a: RowsAward): Prisma.Sql {
  * concurrent award is granted once. Callers that also check a condition first hold the user's row lock (lockUser).
  */
 export async function award(tx: RawDb, userId: string, a: Award): Promise<Granted | null> {
+  const credit = awardCtes(userId, a);
   const [row] = await tx.$queryRaw<GrantedRow[]>`
-    WITH ${awardCtes(userId, a)}
-    SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM rep_raised) AS balance FROM rep_entry`;
+    WITH ${credit.sql}
+    SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM ${credit.name.raised}) AS balance FROM ${credit.name.entries}`;
   if (!row) return null;
   noteBoardsMoved(userId);
   const { balance, ...entry } = int8(row, ["amount", "balance"]);
