@@ -69,7 +69,7 @@ export async function idempotent<T>(db: Db, r: IdempotencyKey & { userId: string
 }
 
 /** Deletes keys past their expiry, at most `limit` (the economy's daily cron). */
-export async function sweepIdempotencyKeys(db: Db, limit = 5_000): Promise<number> {
+export async function sweepIdempotencyKeys(db: DbTx, limit = 5_000): Promise<number> {
   return db.$executeRaw`
     DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT ${limit})`;
 }

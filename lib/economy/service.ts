@@ -37,7 +37,7 @@ export async function listPendingNfts(db: DbTx, userId: string, { cursor, limit 
 export const ONBOARDING_GRANT_KEY = "onboarding-free-pack";
 
 /** The user's onboarding pack purchase id: the existing one, else a new grant of the active starter pack, else null. */
-export async function grantStarterPack(db: Db, userId: string): Promise<string | null> {
+export async function grantStarterPack(db: DbTx, userId: string): Promise<string | null> {
   const where = { userId_grantKey: { userId, grantKey: ONBOARDING_GRANT_KEY } };
   const existing = await db.packPurchase.findUnique({ where, select: { id: true } });
   if (existing) return existing.id;

@@ -4,8 +4,6 @@ import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
 import { QUEUE_LATEST_REPORTS, type ReportReason } from "./schemas";
 
-type Db = RawDb | DbTx;
-
 // Reports -------------------------------------------------------------------------------------------------------
 
 export interface ReportRow {
@@ -47,7 +45,7 @@ export type ReportTarget = { postId: string; commentId?: undefined } | { comment
  * Inserts the report unless the reporter already reported the target (the unique constraint decides, so concurrent
  * reports of one user and target leave one row); null when one existed.
  */
-export async function insertReport(db: Db, reporterId: string, target: ReportTarget, reason: ReportReason, note: string | null) {
+export async function insertReport(db: RawDb | DbTx, reporterId: string, target: ReportTarget, reason: ReportReason, note: string | null) {
   const conflict = target.postId ? Prisma.sql`(reporter_id, post_id)` : Prisma.sql`(reporter_id, comment_id)`;
   const [row] = await raw(db).$queryRaw<ReportRow[]>`
     INSERT INTO reports AS r (id, reporter_id, post_id, comment_id, reason, note)
@@ -62,14 +60,14 @@ const targetWhere = (target: ReportTarget) =>
   target.postId ? Prisma.sql`r.post_id = ${target.postId}::uuid` : Prisma.sql`r.comment_id = ${target.commentId}::uuid`;
 
 /** One page of a target's reports (open and resolved), newest first by id (UUIDv7). */
-export function reportsOf(db: Db, target: ReportTarget, afterId: string | undefined, take: number) {
+export function reportsOf(db: RawDb | DbTx, target: ReportTarget, afterId: string | undefined, take: number) {
   const after = afterId ? Prisma.sql`AND r.id < ${afterId}::uuid` : Prisma.empty;
   return raw(db).$queryRaw<ReportRow[]>`
     SELECT ${REPORT_COLUMNS} FROM reports r WHERE ${targetWhere(target)} ${after} ORDER BY r.id DESC LIMIT ${take}`;
 }
 
 /** Resolves the target's open reports; answers how many. */
-export function resolveReports(db: Db, target: ReportTarget, staffId: string, resolution: "hidden" | "dismissed") {
+export function resolveReports(db: RawDb | DbTx, target: ReportTarget, staffId: string, resolution: "hidden" | "dismissed") {
   return raw(db).$executeRaw`
     UPDATE reports r SET resolved_at = now(), resolved_by = ${staffId}, resolution = ${resolution}
     WHERE ${targetWhere(target)} AND r.resolved_at IS NULL`;
@@ -91,7 +89,7 @@ export interface QueueHead {
  * comment_id indexes), so a page costs its own rows, not the whole backlog. The ORDER BY names the index's leading
  * column (resolved_at, null here) so PostgreSQL reads the index in order (only ties on created_at get sorted).
  */
-export function queueHeads(db: Db, after: { at: Date; id: string } | undefined, take: number) {
+export function queueHeads(db: RawDb | DbTx, after: { at: Date; id: string } | undefined, take: number) {
   const keyset = after ? Prisma.sql`AND (r.created_at, r.id) > (${after.at}::timestamptz, ${after.id}::uuid)` : Prisma.empty;
   return raw(db).$queryRaw<QueueHead[]>`
     SELECT r.id::text AS id, r.post_id::text AS "postId", r.comment_id::text AS "commentId", r.created_at AS "createdAt"
@@ -117,7 +115,7 @@ export interface TargetStats {
 }
 
 /** Open-report counts per target (per reason too) and the first and last report times, for a page of targets. */
-export function openStats(db: Db, postIds: string[], commentIds: string[]) {
+export function openStats(db: RawDb | DbTx, postIds: string[], commentIds: string[]) {
   return raw(db).$queryRaw<TargetStats[]>`
     WITH open AS (
       SELECT post_id, comment_id, reason, created_at FROM reports WHERE post_id = ANY(${postIds}::uuid[]) AND resolved_at IS NULL
@@ -133,7 +131,7 @@ export function openStats(db: Db, postIds: string[], commentIds: string[]) {
 }
 
 /** The latest open reports of each target of a page (QUEUE_LATEST_REPORTS each). */
-export function latestOpenReports(db: Db, postIds: string[], commentIds: string[]) {
+export function latestOpenReports(db: RawDb | DbTx, postIds: string[], commentIds: string[]) {
   return raw(db).$queryRaw<ReportRow[]>`
     SELECT ${REPORT_COLUMNS} FROM (
       SELECT r.*, row_number() OVER (PARTITION BY r.post_id, r.comment_id ORDER BY r.created_at DESC, r.id DESC) AS rn
@@ -164,7 +162,7 @@ export interface Snapshot {
 const AUTHOR = Prisma.sql`u.id::text AS "authorId", u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl"`;
 
 /** The reported posts and comments as they are now, with their authors. */
-export function snapshots(db: Db, postIds: string[], commentIds: string[]) {
+export function snapshots(db: RawDb | DbTx, postIds: string[], commentIds: string[]) {
   return raw(db).$queryRaw<Snapshot[]>`
     SELECT p.id::text AS "postId", NULL::text AS "commentId", p.content,
            (CASE WHEN jsonb_typeof(p.media) = 'array' THEN jsonb_array_length(p.media) ELSE 0 END
@@ -202,7 +200,7 @@ export interface CommentState {
 }
 
 /** Whether the reported post or comment exists (in any state). */
-export async function targetExists(db: Db, target: ReportTarget): Promise<boolean> {
+export async function targetExists(db: RawDb | DbTx, target: ReportTarget): Promise<boolean> {
   const rows = target.postId
     ? await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM posts WHERE id = ${target.postId}::uuid`
     : await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM post_comments WHERE id = ${target.commentId}::uuid`;
@@ -210,7 +208,7 @@ export async function targetExists(db: Db, target: ReportTarget): Promise<boolea
 }
 
 /** The comment's post id (no lock): what to lock first. */
-export async function commentPostId(db: Db, commentId: string) {
+export async function commentPostId(db: RawDb | DbTx, commentId: string) {
   const [row] = await raw(db).$queryRaw<{ postId: string }[]>`SELECT post_id::text AS "postId" FROM post_comments WHERE id = ${commentId}::uuid`;
   return row?.postId ?? null;
 }
@@ -264,7 +262,7 @@ export const toSuspension = (s: SuspensionRow, now = new Date()) => ({
 });
 
 /** Suspends the user for `hours` from now; null when there is no such user. */
-export async function insertSuspension(db: Db, userId: string, hours: number, reason: string, staffId: string) {
+export async function insertSuspension(db: RawDb | DbTx, userId: string, hours: number, reason: string, staffId: string) {
   const [row] = await raw(db).$queryRaw<SuspensionRow[]>`
     INSERT INTO posting_suspensions AS s (id, user_id, until, reason, staff_id)
     SELECT ${UUIDV7_SQL}, u.id, now() + make_interval(hours => ${hours}::int), ${reason}, ${staffId}
@@ -274,7 +272,7 @@ export async function insertSuspension(db: Db, userId: string, hours: number, re
 }
 
 /** Lifts the suspension (keeping the first lift time); null when there is no such suspension. */
-export async function liftSuspensionRow(db: Db, id: string) {
+export async function liftSuspensionRow(db: RawDb | DbTx, id: string) {
   const [row] = await raw(db).$queryRaw<SuspensionRow[]>`
     UPDATE posting_suspensions s SET lifted_at = coalesce(s.lifted_at, now())
     WHERE s.id = ${id}::uuid
@@ -283,7 +281,7 @@ export async function liftSuspensionRow(db: Db, id: string) {
 }
 
 /** One page of the user's suspensions, newest first by id (UUIDv7). */
-export function suspensionsOf(db: Db, userId: string, afterId: string | undefined, take: number) {
+export function suspensionsOf(db: RawDb | DbTx, userId: string, afterId: string | undefined, take: number) {
   const after = afterId ? Prisma.sql`AND s.id < ${afterId}::uuid` : Prisma.empty;
   return raw(db).$queryRaw<SuspensionRow[]>`
     SELECT ${SUSPENSION_COLUMNS} FROM posting_suspensions s WHERE s.user_id = ${userId}::uuid ${after} ORDER BY s.id DESC LIMIT ${take}`;

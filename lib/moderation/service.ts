@@ -46,7 +46,7 @@ const alreadyReported = () => new DomainError(moderationErrors.ALREADY_REPORTED,
 const ownContent = (what: string) => new DomainError(moderationErrors.CANNOT_REPORT_OWN, `You cannot report your own ${what}.`);
 
 /** Reports a post the reporter can see (404 otherwise), not their own, once. */
-export async function reportPost(db: Db, reporter: Reporter, postId: string, reason: ReportReason, note?: string) {
+export async function reportPost(db: DbTx, reporter: Reporter, postId: string, reason: ReportReason, note?: string) {
   const post = await visiblePost(db, postId, reporter);
   if (post.authorId === reporter.id) throw ownContent("post");
   const row = await insertReport(db, reporter.id, { postId }, reason, note || null);
@@ -58,7 +58,7 @@ export async function reportPost(db: Db, reporter: Reporter, postId: string, rea
  * Reports a comment of a post the reporter can see: the comment must be of that post, neither deleted nor hidden,
  * and its author and the reporter must not have blocked each other (404 otherwise, as for a comment they cannot see).
  */
-export async function reportComment(db: Db, reporter: Reporter, postId: string, commentId: string, reason: ReportReason, note?: string) {
+export async function reportComment(db: DbTx, reporter: Reporter, postId: string, commentId: string, reason: ReportReason, note?: string) {
   await visiblePost(db, postId, reporter);
   const comment = await commentState(db, commentId);
   if (!comment || comment.postId !== postId) throw notFound("Comment");
@@ -74,7 +74,7 @@ export async function reportComment(db: Db, reporter: Reporter, postId: string, 
 const queueCursor = (head: QueueHead) => encodeCursor(head.createdAt.getTime(), head.id);
 
 /** Targets with open reports, oldest open report first (keyset), each with its snapshot, counts and latest reports. */
-export async function moderationQueue(db: Db, { cursor, limit }: { cursor?: string; limit: number }) {
+export async function moderationQueue(db: DbTx, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
   const heads = await queueHeads(db, after, limit + 1);
   const shown = heads.slice(0, limit);
@@ -126,7 +126,7 @@ const idCursor = (kind: string) => (cursor: string) => {
 };
 
 /** Every report of one target (open and resolved), newest first, keyset. */
-export async function targetReports(db: Db, { postId, commentId, cursor, limit }: { postId?: string; commentId?: string; cursor?: string; limit: number }) {
+export async function targetReports(db: DbTx, { postId, commentId, cursor, limit }: { postId?: string; commentId?: string; cursor?: string; limit: number }) {
   const target: ReportTarget = postId ? { postId } : { commentId: commentId! };
   const rows = await reportsOf(db, target, cursor ? idCursor("reports")(cursor) : undefined, limit + 1);
   return keysetPage("reports", rows, limit, (r) => encodeCursor("reports", r.id), toStaffReport);

@@ -76,7 +76,7 @@ interface AnswerToTry {
  * else writes nothing and answers undefined, and submitAnswer takes the full path (errors, timeouts, the last
  * question).
  */
-async function answersInTime(db: Db, items: AnswerToTry[]): Promise<(SessionRow | undefined)[]> {
+async function answersInTime(db: DbTx, items: AnswerToTry[]): Promise<(SessionRow | undefined)[]> {
   const col = <T>(f: (a: AnswerToTry) => T) => items.map(f);
   const rows = await raw(db).$queryRaw<(SessionDbRow & { n: bigint | number; answer_index: number; position: number | null; at: Date })[]>`
     WITH s AS (
@@ -121,7 +121,7 @@ async function answersInTime(db: Db, items: AnswerToTry[]): Promise<(SessionRow 
 const tryAnswer = batchConcurrentCallsPerClient(answersInTime, { keyOf: (a) => a.sessionId, max: 64 });
 
 /** The usual answer on the fast path (answersInTime); null where submitAnswer must take the full path. */
-async function answerInTime(db: Db, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now: Date) {
+async function answerInTime(db: DbTx, userId: string, sessionId: string, body: { answerIndex: number; position?: number }, now: Date) {
   const row = await tryAnswer(db, { userId, sessionId, answerIndex: body.answerIndex, position: body.position ?? null, now });
   if (!row) return null;
   const position = row.currentIndex;

@@ -183,7 +183,7 @@ export interface RecordCounts {
 }
 
 /** One query reads the team, its league links and its record over the finished games of the league's season. */
-export async function readPublicDetail(db: Db, idOrSlug: string) {
+export async function readPublicDetail(db: RawDb | DbTx, idOrSlug: string) {
   const [t] = await raw(db).$queryRaw<(TeamRow & RecordCounts)[]>`
     SELECT ${TEAM_COLUMNS}, r.*
     FROM ${TEAM_FROM}

@@ -28,7 +28,7 @@ import { DEFAULT_TEAM_PAGE, type TeamSearchQuery, type TeamSearchSort, type Team
 import { raw, type RawDb } from "../db/raw";
 import { noteBoardsMoved, noteTeamLeft } from "../leaderboard/moves";
 
-export async function findTeamBySlug(db: Db, slug: string) {
+export async function findTeamBySlug(db: RawDb | DbTx, slug: string) {
   const [t] = await raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE t.slug = ${slug.toLowerCase()}`;
   if (!t || t.archivedAt) throw notFound("Team");
   return { team: toTeam(t) };

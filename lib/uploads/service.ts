@@ -57,7 +57,7 @@ async function discard(files: Storage, key: string) {
 }
 
 /** Deletes a replaced file, then its MediaUpload row. Never throws. */
-async function retire(db: Db, files: Storage, key: string) {
+async function retire(db: DbTx, files: Storage, key: string) {
   try {
     await files.delete(key);
   } catch (error) {
@@ -105,7 +105,7 @@ export async function replaceUserImage(
 }
 
 /** The binder if it belongs to the caller; 404 otherwise (another user's binder is not revealed). */
-export async function assertOwnBinder(db: Db, userId: string, binderId: string): Promise<void> {
+export async function assertOwnBinder(db: DbTx, userId: string, binderId: string): Promise<void> {
   const binder = await db.binder.findFirst({ where: { id: binderId, userId }, select: { id: true } });
   if (!binder) throw notFound("Binder");
 }
@@ -241,7 +241,7 @@ export interface DirectUploadGrant {
 }
 
 export async function startDirectUpload(
-  db: Db,
+  db: DbTx,
   userId: string,
   { contentType, bytes }: { contentType: string; bytes: number },
   origin: string,
@@ -280,7 +280,7 @@ export async function startDirectUpload(
  * The local driver's upload step, before the body is read: the grant the token opens (404 for a wrong id or token,
  * and under Vercel Blob, where files never come through the app), still in its window (410) and not completed (409).
  */
-export async function openDirectUpload(db: Db, id: string, token: string | null, files: Storage = storage(), now = new Date()) {
+export async function openDirectUpload(db: DbTx, id: string, token: string | null, files: Storage = storage(), now = new Date()) {
   const grant = await directUploadOf(db, id);
   const expected = grant?.tokenHash ? Buffer.from(grant.tokenHash, "hex") : null;
   const given = Buffer.from(sha256(token ?? ""), "hex");

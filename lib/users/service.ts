@@ -47,7 +47,7 @@ export function notificationsOn(user: Record<(typeof NOTIFICATION_SETTINGS)[numb
   return NOTIFICATION_SETTINGS.some((s) => user[s]);
 }
 
-export async function getCurrentUser(db: Db, auth: AuthUser) {
+export async function getCurrentUser(db: DbTx, auth: AuthUser) {
   const user = await db.user.findUnique({
     where: { id: auth.id },
     include: { _count: { select: { rewardClaims: true } } },
@@ -70,7 +70,7 @@ export async function getCurrentUser(db: Db, auth: AuthUser) {
   };
 }
 
-export async function getSettings(db: Db, userId: string) {
+export async function getSettings(db: DbTx, userId: string) {
   const user = await db.user.findUnique({ where: { id: userId }, select: SETTINGS_SELECT });
   if (!user) throw notFound("User");
   return toSettings(user);
@@ -97,7 +97,7 @@ export async function updateSettings(db: Db, userId: string, patch: SettingsPatc
   }, txOptions());
 }
 
-export async function isUsernameAvailable(db: Db, username: string) {
+export async function isUsernameAvailable(db: DbTx, username: string) {
   const key = username.toLowerCase();
   if (isReservedHandle(key)) return { available: false };
   const taken = await db.user.findUnique({ where: { handleKey: key }, select: { id: true } });
@@ -220,14 +220,14 @@ export async function completeOnboarding(db: Db, userId: string, input: Onboardi
   return { completed: true as const, freePackId };
 }
 
-export async function isOnboarded(db: Db, userId: string) {
+export async function isOnboarded(db: DbTx, userId: string) {
   const user = await db.user.findUnique({ where: { id: userId }, select: { onboardedAt: true } });
   if (!user) throw notFound("User");
   return { isOnboarded: user.onboardedAt !== null };
 }
 
 /** POST /api/user/terms: records acceptance of the current version; re-accepting keeps the first acceptedAt. */
-export async function acceptTerms(db: Db, userId: string, version: string) {
+export async function acceptTerms(db: DbTx, userId: string, version: string) {
   if (version !== currentTermsVersion()) throw termsMismatch(version, "body.version");
   await db.user.updateMany({
     where: { id: userId, OR: [{ ugcTermsVersion: null }, { ugcTermsVersion: { not: version } }, { ugcTermsAcceptedAt: null }] },
@@ -272,7 +272,7 @@ async function resolveTarget(db: DbTx, input: BlockInput): Promise<string> {
   return (byId ?? byHandle)!;
 }
 
-export async function blockUser(db: Db, blockerId: string, input: BlockInput) {
+export async function blockUser(db: DbTx, blockerId: string, input: BlockInput) {
   const blockedId = await resolveTarget(db, input);
   if (blockedId === blockerId) {
     throw new DomainError(usersErrors.CANNOT_BLOCK_SELF, "You cannot block yourself.", [
@@ -287,7 +287,7 @@ export async function blockUser(db: Db, blockerId: string, input: BlockInput) {
   return { blocked: true as const, user: toBlocked(row) };
 }
 
-export async function unblockUser(db: Db, blockerId: string, blockedId: string) {
+export async function unblockUser(db: DbTx, blockerId: string, blockedId: string) {
   await db.userBlock.deleteMany({ where: { blockerId, blockedId } });
   return { blocked: false as const, userId: blockedId };
 }
