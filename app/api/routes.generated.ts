@@ -181,6 +181,7 @@ import * as v1_binders_$binderId from "@/app/api/v1/binders/[binderId]/route";
 import * as v1_binders_$binderId_items from "@/app/api/v1/binders/[binderId]/items/route";
 import * as v1_binders_$binderId_items_$collectibleId from "@/app/api/v1/binders/[binderId]/items/[collectibleId]/route";
 import * as v1_users_$userId_binders from "@/app/api/v1/users/[userId]/binders/route";
+import * as locker_room_$postId_mute from "@/app/api/locker-room/[postId]/mute/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -362,4 +363,5 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/binders/{binderId}/items", module: v1_binders_$binderId_items },
   { path: "/api/v1/binders/{binderId}/items/{collectibleId}", module: v1_binders_$binderId_items_$collectibleId },
   { path: "/api/v1/users/{userId}/binders", module: v1_users_$userId_binders },
+  { path: "/api/locker-room/{postId}/mute", module: locker_room_$postId_mute },
 ];

@@ -60,7 +60,7 @@ export const lockPostForComments = (tx: DbTx, postId: string) => tx.$executeRaw`
 
 /**
  * REPLY for the post's author (a comment) or the parent comment's author (a reply): not for one's own, only with
- * notifyCommunity on and no block either way.
+ * notifyCommunity on, no block either way and the post's thread not muted by them.
  */
 export const notifyReply = (tx: DbTx, commentId: string) =>
   tx.$executeRaw`
@@ -75,6 +75,7 @@ export const notifyReply = (tx: DbTx, commentId: string) =>
     JOIN users r ON r.id = COALESCE((SELECT pc.author_id FROM post_comments pc WHERE pc.id = c.parent_id), (SELECT p.author_id FROM posts p WHERE p.id = c.post_id))
     WHERE c.id = ${commentId}::uuid AND r.id <> a.id AND r.notify_community
       AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = r.id AND b.blocked_id = a.id) OR (b.blocker_id = a.id AND b.blocked_id = r.id))
+      AND NOT EXISTS (SELECT 1 FROM post_mutes m WHERE m.user_id = r.id AND m.post_id = c.post_id)
     ON CONFLICT (user_id, cause_key) DO NOTHING`;
 
 /**

@@ -251,3 +251,12 @@ export function editsPage(db: RawDb | DbTx, postId: string, after: string | unde
   return raw(db).$queryRaw<{ id: string; content: string; editedAt: Date }[]>`
     SELECT id::text AS id, content, edited_at AS "editedAt" FROM post_edits WHERE post_id = ${postId}::uuid ${keyset} ORDER BY id LIMIT ${take}`;
 }
+
+/** Mutes (or unmutes) a post's thread for a user: no REPLY or REACTION notification about the post reaches them. */
+export async function setPostMute(db: RawDb | DbTx, userId: string, postId: string, muted: boolean): Promise<void> {
+  if (muted) {
+    await raw(db).$executeRaw`INSERT INTO post_mutes (user_id, post_id) VALUES (${userId}::uuid, ${postId}::uuid) ON CONFLICT DO NOTHING`;
+  } else {
+    await raw(db).$executeRaw`DELETE FROM post_mutes WHERE user_id = ${userId}::uuid AND post_id = ${postId}::uuid`;
+  }
+}

@@ -216,3 +216,10 @@ export const deletedPost = z.object({ id: z.string(), deleted: z.literal(true) }
 export const publishResult = z
   .object({ published: z.number().int().meta({ description: "Scheduled posts whose publication this run announced." }) })
   .meta({ id: "PostPublishResult" });
+
+export const postMuteState = z
+  .object({
+    postId: z.string(),
+    muted: z.boolean().meta({ description: "While true, no REPLY or REACTION notification about this post reaches the caller." }),
+  })
+  .meta({ id: "PostMute" });

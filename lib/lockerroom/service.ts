@@ -29,6 +29,7 @@ import {
   setPostMedia,
   softDelete,
   type PostRow,
+  setPostMute,
 } from "./queries";
 import { EDIT_WINDOW_MINUTES, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./schemas";
 import { errors as lockerroomErrors } from "./errors";
@@ -319,4 +320,14 @@ export async function publishDuePosts(db: Db, { batches = 10 }: { batches?: numb
     if (n < PUBLISH_BATCH) break;
   }
   return { published };
+}
+
+/**
+ * Mutes or unmutes the caller's notifications about a post they may see (PUT and DELETE /api/locker-room/{postId}/mute):
+ * while muted, comments on it, replies in it and reactions to it notify them of nothing. Idempotent.
+ */
+export async function mutePost(db: Db, user: AuthUser, postId: string, muted: boolean) {
+  await visiblePost(db, postId, user);
+  await setPostMute(db, user.id, postId, muted);
+  return { postId, muted };
 }

@@ -53,6 +53,7 @@ export const notifyReaction = (tx: DbTx, postId: string, userId: string, kind: s
                               'href', '/api/locker-room/' || p.id)
     FROM posts p JOIN users u ON u.id = p.author_id JOIN users a ON a.id = ${userId}::uuid
     WHERE p.id = ${postId}::uuid AND p.author_id <> a.id AND u.notify_community
+      AND NOT EXISTS (SELECT 1 FROM post_mutes m WHERE m.user_id = p.author_id AND m.post_id = p.id)
     ON CONFLICT (user_id, cause_key) DO NOTHING`;
 
 export interface ReactorRow {
