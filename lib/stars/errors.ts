@@ -1,6 +1,6 @@
 import { defineErrors } from "../http/errors";
 
-// Error codes of starred teams (merged into the one catalogue in lib/http/errors.ts).
+// Error codes of starred teams (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts).
 export const errors = defineErrors({
   STARRED_TEAMS_LIMIT: { status: 409, description: "Starring one more club would pass the 50-club cap." },
 });
