@@ -182,6 +182,8 @@ import * as v1_binders_$binderId_items from "@/app/api/v1/binders/[binderId]/ite
 import * as v1_binders_$binderId_items_$collectibleId from "@/app/api/v1/binders/[binderId]/items/[collectibleId]/route";
 import * as v1_users_$userId_binders from "@/app/api/v1/users/[userId]/binders/route";
 import * as locker_room_$postId_mute from "@/app/api/locker-room/[postId]/mute/route";
+import * as v1_me_devices from "@/app/api/v1/me/devices/route";
+import * as v1_me_devices_$deviceId from "@/app/api/v1/me/devices/[deviceId]/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -364,4 +366,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/binders/{binderId}/items/{collectibleId}", module: v1_binders_$binderId_items_$collectibleId },
   { path: "/api/v1/users/{userId}/binders", module: v1_users_$userId_binders },
   { path: "/api/locker-room/{postId}/mute", module: locker_room_$postId_mute },
+  { path: "/api/v1/me/devices", module: v1_me_devices },
+  { path: "/api/v1/me/devices/{deviceId}", module: v1_me_devices_$deviceId },
 ];

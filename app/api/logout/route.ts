@@ -1,3 +1,6 @@
+import { db } from "@/lib/db/client";
+import { logoutBody } from "@/lib/devices/schemas";
+import { forgetDevice } from "@/lib/devices/service";
 import { identityProvider } from "@/lib/identity/provider";
 import { log } from "@/lib/kernel/log";
 import { methods } from "@/lib/http/methods";
@@ -10,13 +13,17 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Sign out",
       description:
-        "Revokes the identity-provider session of the token (its `sid`) and clears the session cookie. Best effort toward the provider: if it cannot be reached the answer is still 200 with `sessionRevoked: false`, and the client should drop its token anyway.",
+        "Revokes the identity-provider session of the token (its `sid`) and clears the session cookie. Best effort toward the provider: if it cannot be reached the answer is still 200 with `sessionRevoked: false`, and the client should drop its token anyway. " +
+        "With `deviceId` (optional body), the caller's push device registration is removed too, so the signed-out device gets no pushes (a device that is not the caller's is left alone).",
       tags: ["Auth"],
       auth: "bearer",
+      body: logoutBody,
+      bodyRequired: false,
       rateLimit: "write",
       response: logoutResult,
     },
-    async ({ user, requestId }) => {
+    async ({ user, body, requestId }) => {
+      if (body?.deviceId) await forgetDevice(db, user.id, body.deviceId);
       let sessionRevoked = false;
       if (user.sessionId) {
         try {
