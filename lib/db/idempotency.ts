@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DomainError, sharedErrors } from "../http/errors";
+import { IDEMPOTENCY_HEADER } from "../http/idempotency";
 import type { Db, DbTx } from "./client";
 import { txOptions } from "./tx";
 
@@ -58,13 +59,13 @@ export async function idempotent<T>(db: Db, r: IdempotencyKey & { userId: string
       if (prior.route !== r.scope || prior.hash !== hash) {
         throw new DomainError(
           sharedErrors.IDEMPOTENCY_KEY_REUSED,
-          `This Idempotency-Key was already used ${prior.route === r.scope ? "with other parameters" : `for ${prior.route}`}; use a new key for a new request.`,
+          `This ${IDEMPOTENCY_HEADER} was already used ${prior.route === r.scope ? "with other parameters" : `for ${prior.route}`}; use a new key for a new request.`,
         );
       }
       return { kind: "replayed", data: prior.response };
     }, txOptions());
     if (outcome.kind !== "expired") return { data: outcome.data, replayed: outcome.kind === "replayed" };
-    if (attempt > 0) throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key is in use by another request; retry.");
+    if (attempt > 0) throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, `This ${IDEMPOTENCY_HEADER} is in use by another request; retry.`);
   }
 }
 

@@ -13,7 +13,7 @@ export interface BoardMoves {
 
 const KEY = Symbol("board moves");
 
-export const newBoardMoves = (): BoardMoves => ({ users: new Set(), left: [] });
+const newBoardMoves = (): BoardMoves => ({ users: new Set(), left: [] });
 
 /** The current request's moves, registered on first use to be applied after the handler's success. */
 const requestMoves = () =>

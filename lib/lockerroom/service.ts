@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
+import { IDEMPOTENCY_HEADER } from "../http/idempotency";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError, sharedErrors } from "../http/errors";
 import { keysetPage } from "../kernel/page";
@@ -115,7 +116,7 @@ async function replay(db: Db, user: AuthUser, key: string, hash: string) {
   const first = await postByIdempotencyKey(db, user.id, key);
   if (!first) return undefined;
   if (first.requestHash !== hash) {
-    throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was already used for a different post.");
+    throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, `This ${IDEMPOTENCY_HEADER} was already used for a different post.`);
   }
   const post = await postById(db, user, first.id);
   // The first post may have been deleted or hidden since: the key still answers for it, as it was.

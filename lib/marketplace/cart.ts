@@ -8,7 +8,7 @@ import { DomainError, notFound } from "../http/errors";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { getWallets, lockWallets } from "../wallets/service";
 import { ChangedHands, own, settle, toListing, unavailable } from "./ownership";
-import { cartOf, closeListing, deleteCartLines, insertCartLine, listingById, listingsByIds, lockListing, type LockedListing } from "./queries";
+import { cartOf, closeListing, deleteCartLines, insertCartLine, itemsOfListings, listingById, listingsByIds, lockListing, type LockedListing } from "./queries";
 import { CART_MAX_LINES } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
 
@@ -69,13 +69,12 @@ export async function checkout(db: Db, userId: string, idempotency: IdempotencyK
     const lines = (await cartOf(tx, userId)).sort((a, b) => (a.listingId < b.listingId ? -1 : 1));
     if (lines.length === 0) throw new DomainError(marketplaceErrors.CART_EMPTY, "Your cart is empty.");
     // The one lock order: the items (in id order), then their listings (in id order), then the wallets.
-    const items = await listingsByIds(
-      tx,
-      lines.map((l) => l.listingId),
-    );
     await lockCollectibles(
       tx,
-      items.map((l) => l.id),
+      await itemsOfListings(
+        tx,
+        lines.map((l) => l.listingId),
+      ),
     );
     const locked: LockedListing[] = [];
     const problems: { path: string; message: string }[] = [];

@@ -8,15 +8,16 @@ import { toCollectible } from "../collectibles/service";
 import { hasLiveMint } from "../economy/queries";
 import { DomainError } from "../http/errors";
 import { credit, pay } from "../wallets/service";
-import { closeListing, itemOfListing, listingById, lockListing, releaseBid, type ListingRow, type LockedListing } from "./queries";
+import { closeListing, itemsOfListings, listingById, lockListing, releaseBid, type ListingRow, type LockedListing } from "./queries";
 import { FEE_BPS } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
 
 // The marketplace. Every change of owner is one transaction taking its locks in the one order: the collectible
 // (lockCollectible), then its listing, then the offer, then the wallets (lockWallets, in user-id order). Then the item
 // moves (settle → transferOwnership) with the money, and any other active listing of the item is withdrawn in the
-// same transaction, its top bid refunded: no listing outlives its seller's ownership. Any refusal rolls all of it back. Bids and offers hold the bidder's funds (a `hold` debit) until they win, are outbid
-// or close (a `refund` credit), so settling never depends on a balance that may have moved since.
+// same transaction, its top bid refunded: no listing outlives its seller's ownership. Any refusal rolls all of it
+// back. Bids and offers hold the bidder's funds (a `hold` debit) until they win, are outbid or close (a `refund`
+// credit), so settling never depends on a balance that may have moved since.
 
 export const HOUR = 3_600_000;
 export const feeOf = (price: number) => Math.floor((price * FEE_BPS) / 10_000);
@@ -72,7 +73,7 @@ export async function withdrawListing(tx: DbTx, l: LockedListing) {
 
 /** Locks a listing after its collectible (the one lock order); none when there is no such listing. */
 export async function lockListingAndItem(tx: DbTx, listingId: string) {
-  const collectibleId = await itemOfListing(tx, listingId);
+  const [collectibleId] = await itemsOfListings(tx, [listingId]);
   if (!collectibleId) return undefined;
   await lockCollectible(tx, collectibleId);
   return lockListing(tx, listingId);

@@ -230,12 +230,11 @@ export async function claimEndedAuction(tx: DbTx): Promise<string | undefined> {
   return row?.id;
 }
 
-/** The collectible a listing is for (it never changes), unlocked: read to lock the item before the listing. */
-export async function itemOfListing(db: RawDb | DbTx, listingId: string): Promise<string | undefined> {
-  const [row] = await raw(db).$queryRaw<
-    { collectibleId: string }[]
-  >`SELECT collectible_id::text AS "collectibleId" FROM listings WHERE id = ${listingId}::uuid`;
-  return row?.collectibleId;
+/** The collectibles these listings are for (a listing's never changes), unlocked: read to lock the items before the listings. */
+export async function itemsOfListings(db: RawDb | DbTx, listingIds: string[]): Promise<string[]> {
+  const rows = await raw(db).$queryRaw<{ collectibleId: string }[]>`
+    SELECT collectible_id::text AS "collectibleId" FROM listings WHERE id = ANY(${listingIds}::uuid[])`;
+  return rows.map((r) => r.collectibleId);
 }
 
 export interface StaleListing {

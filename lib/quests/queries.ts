@@ -358,7 +358,7 @@ export async function checkInContextsOf(db: DbTx, items: CheckInAt[], window: Ch
               FROM games g
               WHERE (g.home_team_id = t.id OR g.away_team_id = t.id) AND g.status NOT IN ('postponed', 'canceled')
                 AND CASE WHEN i.game_id IS NULL THEN g.starts_at BETWEEN i.at - interval '1 day' AND i.at + interval '1 day' ELSE g.id = i.game_id END
-              ORDER BY ${inWindow} DESC, abs(extract(epoch FROM g.starts_at - i.at)), g.id
+              ORDER BY "inWindow" DESC, abs(extract(epoch FROM g.starts_at - i.at)), g.id
               LIMIT 1) x) AS game,
            (SELECT COALESCE(jsonb_agg(q ORDER BY q.ord), '[]') FROM (${eligibleSql(Prisma.sql`i.user_id`, Prisma.sql`i.at`, only)}) q) AS quests
     FROM unnest(${col((c) => c.userId)}::uuid[], ${col((c) => c.teamId)}::text[], ${col((c) => c.gameId)}::text[],
