@@ -203,6 +203,7 @@ describe("building an export", () => {
         credits++;
       }
     })();
+    while (credits < 2) await new Promise((r) => setTimeout(r, 5)); // the build starts among running credits
     const e = await built(a.auth, id).finally(() => (crediting = false));
     await creditor;
     expect(e.status).toBe("ready");
