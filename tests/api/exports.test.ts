@@ -180,6 +180,27 @@ describe("building an export", () => {
     expect((await fetch(`${baseUrl}/files/${key}`)).status).toBe(404);
   });
 
+  it("concurrent cron runs claim an export once", async () => {
+    const a = await fan();
+    const id = (await request(a.auth)).body.data.export.id as string;
+    const runs = await Promise.all([cron(), cron(), cron()]);
+    expect(runs.map((r) => r.status)).toEqual([200, 200, 200]);
+    const e = await built(a.auth, id);
+    expect(e.status).toBe("ready");
+    expect(await db().dataExport.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "ready", attempts: 1 });
+  });
+
+  it("a build whose worker died (claimed over 15 minutes ago) is taken over; a fresh claim is left alone", async () => {
+    const [a, b] = await Promise.all([fan(), fan()]);
+    const stale = (await request(a.auth)).body.data.export.id as string;
+    const fresh = (await request(b.auth)).body.data.export.id as string;
+    await db().dataExport.update({ where: { id: stale }, data: { status: "building", claimedAt: new Date(Date.now() - 16 * 60_000), attempts: 1 } });
+    await db().dataExport.update({ where: { id: fresh }, data: { status: "building", claimedAt: new Date(Date.now() - 60_000), attempts: 1 } });
+    expect((await built(a.auth, stale)).status).toBe("ready");
+    expect(await db().dataExport.findUniqueOrThrow({ where: { id: stale } })).toMatchObject({ attempts: 2 });
+    expect(await db().dataExport.findUniqueOrThrow({ where: { id: fresh } })).toMatchObject({ status: "building", attempts: 1 });
+  });
+
   it("one snapshot: the wallet ledger sums to the balance beside it, and agrees with another file, while credits land during the build", async () => {
     const a = await fan(500);
     // A long ledger, so the build takes a while (balance kept equal to the ledger's sum, as the invariant wants).
