@@ -184,6 +184,10 @@ import * as v1_users_$userId_binders from "@/app/api/v1/users/[userId]/binders/r
 import * as locker_room_$postId_mute from "@/app/api/locker-room/[postId]/mute/route";
 import * as v1_me_devices from "@/app/api/v1/me/devices/route";
 import * as v1_me_devices_$deviceId from "@/app/api/v1/me/devices/[deviceId]/route";
+import * as cron_exports from "@/app/api/cron/exports/route";
+import * as v1_me_exports from "@/app/api/v1/me/exports/route";
+import * as v1_me_exports_$exportId from "@/app/api/v1/me/exports/[exportId]/route";
+import * as v1_me_exports_$exportId_download from "@/app/api/v1/me/exports/[exportId]/download/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -368,4 +372,8 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/locker-room/{postId}/mute", module: locker_room_$postId_mute },
   { path: "/api/v1/me/devices", module: v1_me_devices },
   { path: "/api/v1/me/devices/{deviceId}", module: v1_me_devices_$deviceId },
+  { path: "/api/cron/exports", module: cron_exports },
+  { path: "/api/v1/me/exports", module: v1_me_exports },
+  { path: "/api/v1/me/exports/{exportId}", module: v1_me_exports_$exportId },
+  { path: "/api/v1/me/exports/{exportId}/download", module: v1_me_exports_$exportId_download },
 ];

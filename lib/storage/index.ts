@@ -3,7 +3,7 @@ import { createLocalStorage } from "./local";
 import type { Storage } from "./types";
 import { createVercelBlobStorage } from "./vercel-blob";
 
-export type { Storage, StoredObject } from "./types";
+export type { Storage, StoredObject, StoredStream } from "./types";
 export { contentTypeOfKey, isValidKey } from "./keys";
 
 let cached: Storage | undefined;

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, realpath, rename, unlink, writeFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { Readable } from "node:stream";
 import path from "node:path";
 import { assertValidKey, contentTypeOfKey, isValidKey } from "./keys";
-import type { Storage, StoredObject } from "./types";
+import type { Storage, StoredObject, StoredStream } from "./types";
 
 /**
  * Files in a local directory, served back by the app at GET /files/{key} (app/files/[...key]/route.ts).
@@ -50,6 +52,23 @@ export function createLocalStorage(dir: string, publicBaseUrl = "/files"): Stora
         const realRoot = await realpath(/*turbopackIgnore: true*/ root);
         if (!real.startsWith(realRoot + path.sep)) return null;
         return { bytes: await readFile(/*turbopackIgnore: true*/ real), contentType: contentTypeOfKey(key) };
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
+        throw error;
+      }
+    },
+    async open(key): Promise<StoredStream | null> {
+      const full = pathOf(key);
+      if (!full) return null;
+      try {
+        // As get(): a symlink planted inside the directory must not lead outside it.
+        const real = await realpath(/*turbopackIgnore: true*/ full);
+        const realRoot = await realpath(/*turbopackIgnore: true*/ root);
+        if (!real.startsWith(realRoot + path.sep)) return null;
+        const { size } = await stat(/*turbopackIgnore: true*/ real);
+        const body = Readable.toWeb(createReadStream(/*turbopackIgnore: true*/ real)) as ReadableStream<Uint8Array>;
+        return { body, size, contentType: contentTypeOfKey(key) };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;

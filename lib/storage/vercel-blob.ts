@@ -7,6 +7,22 @@ const ONE_YEAR_S = 365 * 24 * 60 * 60;
 
 /** Vercel Blob (public store). Files are served by Vercel's CDN at the URL put() returns. */
 export function createVercelBlobStorage(token: string): Storage {
+  /** The blob's response (its body not yet read), size and type; null when missing. */
+  async function fetchBlob(key: string) {
+    assertValidKey(key);
+    let meta;
+    try {
+      meta = await head(key, { token });
+    } catch (error) {
+      if (error instanceof BlobNotFoundError) return null;
+      throw error;
+    }
+    const res = await fetch(meta.url, { cache: "no-store" });
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`Vercel Blob answered ${res.status} for ${key}`);
+    return { res, size: meta.size, contentType: meta.contentType };
+  }
+
   return {
     driver: "vercel-blob",
     async put(key, bytes, contentType) {
@@ -31,18 +47,13 @@ export function createVercelBlobStorage(token: string): Storage {
       }
     },
     async get(key) {
-      assertValidKey(key);
-      let meta;
-      try {
-        meta = await head(key, { token });
-      } catch (error) {
-        if (error instanceof BlobNotFoundError) return null;
-        throw error;
-      }
-      const res = await fetch(meta.url, { cache: "no-store" });
-      if (res.status === 404) return null;
-      if (!res.ok) throw new Error(`Vercel Blob answered ${res.status} for ${key}`);
-      return { bytes: Buffer.from(await res.arrayBuffer()), contentType: meta.contentType };
+      const file = await fetchBlob(key);
+      return file && { bytes: Buffer.from(await file.res.arrayBuffer()), contentType: file.contentType };
+    },
+    async open(key) {
+      const file = await fetchBlob(key);
+      if (!file?.res.body) return null;
+      return { body: file.res.body, size: file.size, contentType: file.contentType };
     },
     clientUploadToken(pathname, { maxBytes, contentTypes, validUntil }) {
       assertValidKey(pathname);

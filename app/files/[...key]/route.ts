@@ -20,8 +20,9 @@ export async function GET(_req: Request, ctx: Ctx): Promise<Response> {
   const requestId = randomUUID();
   const key = ((await ctx.params).key ?? []).join("/");
   const store = storage();
-  // Direct uploads' originals (incoming/…) are never served: they still carry their metadata (EXIF, GPS).
-  if (!isValidKey(key) || store.driver !== "local" || key.startsWith(`${INCOMING_PREFIX}/`)) return notFound(requestId);
+  // Direct uploads' originals (incoming/…) are never served: they still carry their metadata (EXIF, GPS). Data
+  // exports (exports/…) are served only through their signed, short-lived download links (lib/exports).
+  if (!isValidKey(key) || store.driver !== "local" || key.startsWith(`${INCOMING_PREFIX}/`) || key.startsWith("exports/")) return notFound(requestId);
   const file = await store.get(key);
   if (!file) return notFound(requestId);
   return new Response(new Uint8Array(file.bytes), {

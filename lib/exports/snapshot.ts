@@ -1,0 +1,242 @@
+import { Prisma } from "../generated/prisma/client";
+import type { Db } from "../db/client";
+
+// What a data export holds: one JSON document per area, every one read in ONE transaction, REPEATABLE READ and
+// READ ONLY, so all of them show the database at one instant (the ledgers agree with the balances beside them, a
+// sale shows on both the wallet ledger and the listing). Each area is one statement that builds its JSON in SQL.
+//
+// Only the user's own data: their rows, and of other users no more than the app shows them (a counterparty's
+// handle, never an e-mail or other profile field). Never other users' posts or comments (a comment of the user's
+// on someone's post carries only the post's id), staff identities, moderation notes or resolutions, report
+// outcomes, secrets (push tokens, session tokens, upload grants, idempotency keys and request hashes).
+// Column lists are spelled out rather than `to_jsonb(row)`, so a column added later is not exported unseen.
+
+/** A user's handle as other users see it (null for a user without one). */
+const handleOf = (idColumn: Prisma.Sql) => Prisma.sql`(SELECT h.handle FROM users h WHERE h.id = ${idColumn})`;
+
+const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
+  [
+    "profile.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'id', u.id, 'handle', u.handle, 'displayName', u.display_name, 'email', u.email, 'bio', u.bio,
+        'avatarUrl', u.avatar_url, 'bannerUrl', u.banner_url, 'identityProviderId', u.external_id,
+        'createdAt', u.created_at, 'updatedAt', u.updated_at, 'onboardedAt', u.onboarded_at,
+        'nftWallet', json_build_object('address', u.nft_wallet_address, 'linkedAt', u.nft_wallet_linked_at),
+        'questPoints', u.quest_points,
+        'favoriteTeams', (SELECT coalesce(json_agg(json_build_object('teamId', f.team_id, 'position', f.position, 'addedAt', f.created_at) ORDER BY f.position), '[]')
+                          FROM favorite_teams f WHERE f.user_id = u.id),
+        'streak', (SELECT json_build_object('current', s.current, 'longest', s.longest, 'lastDay', s.last_day) FROM user_streaks s WHERE s.user_id = u.id),
+        'leaderboardWins', (SELECT coalesce(json_agg(json_build_object('seasonId', w.season_id, 'board', w.board, 'rank', w.rank, 'points', w.points, 'reachedAt', w.reached_at)
+                              ORDER BY w.season_id, w.board), '[]') FROM leaderboard_winners w WHERE w.user_id = u.id)
+      ) AS v FROM users u WHERE u.id = ${u}::uuid`,
+  ],
+  [
+    "settings.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'privateProfile', u.is_private,
+        'notifications', json_build_object('teams', u.notify_teams, 'milestones', u.notify_milestones, 'community', u.notify_community),
+        'analyticsPersonalization', u.analytics_personalization,
+        'ugcTerms', json_build_object('version', u.ugc_terms_version, 'acceptedAt', u.ugc_terms_accepted_at),
+        'blockedUsers', (SELECT coalesce(json_agg(json_build_object('userId', b.blocked_id, 'handle', ${handleOf(Prisma.sql`b.blocked_id`)}, 'blockedAt', b.created_at)
+                           ORDER BY b.created_at), '[]') FROM user_blocks b WHERE b.blocker_id = u.id),
+        'mutedPosts', (SELECT coalesce(json_agg(json_build_object('postId', m.post_id, 'mutedAt', m.created_at) ORDER BY m.created_at), '[]')
+                       FROM post_mutes m WHERE m.user_id = u.id),
+        'pushDevices', (SELECT coalesce(json_agg(json_build_object('id', d.id, 'provider', d.provider, 'platform', d.platform, 'appVersion', d.app_version,
+                          'locale', d.locale, 'timezone', d.timezone, 'createdAt', d.created_at) ORDER BY d.id), '[]') FROM devices d WHERE d.user_id = u.id)
+      ) AS v FROM users u WHERE u.id = ${u}::uuid`,
+  ],
+  [
+    "teams.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'followed', (SELECT coalesce(json_agg(json_build_object('teamId', f.team_id, 'name', t.name, 'followedAt', f.created_at) ORDER BY f.created_at, f.team_id), '[]')
+                     FROM team_follows f JOIN teams t ON t.id = f.team_id WHERE f.user_id = ${u}::uuid),
+        'joined', (SELECT coalesce(json_agg(json_build_object('teamId', m.team_id, 'name', t.name, 'points', m.points, 'joinedAt', m.created_at) ORDER BY m.created_at, m.team_id), '[]')
+                   FROM team_members m JOIN teams t ON t.id = m.team_id WHERE m.user_id = ${u}::uuid),
+        'starred', (SELECT coalesce(json_agg(json_build_object('teamId', s.team_id, 'name', s.name, 'slug', s.slug, 'starredAt', s.starred_at) ORDER BY s.starred_at, s.team_id), '[]')
+                    FROM starred_teams s WHERE s.user_id = ${u}::uuid),
+        'staffOf', (SELECT coalesce(json_agg(json_build_object('teamId', s.team_id, 'since', s.created_at) ORDER BY s.team_id), '[]') FROM team_staff s WHERE s.user_id = ${u}::uuid)
+      ) AS v`,
+  ],
+  [
+    "posts.json",
+    Prisma.sql`
+      SELECT coalesce(json_agg(json_build_object(
+        'id', p.id, 'content', p.content, 'visibility', p.visibility, 'teamId', p.team_id, 'postedAsTeamId', p.author_team_id,
+        'imageUrl', p.image_url, 'media', p.media, 'collectible', p.collectible, 'lineup', p.lineup,
+        'createdAt', p.created_at, 'publishAt', p.publish_at, 'scheduled', p.scheduled, 'editedAt', p.edited_at, 'deletedAt', p.deleted_at,
+        'hiddenByModeration', p.hidden_at IS NOT NULL, 'commentCount', p.comment_count, 'reactionCounts', p.reaction_counts,
+        'earlierVersions', (SELECT coalesce(json_agg(json_build_object('content', e.content, 'replacedAt', e.edited_at) ORDER BY e.id), '[]') FROM post_edits e WHERE e.post_id = p.id),
+        'poll', (SELECT json_build_object('options', pl.options, 'multiple', pl.multiple, 'closesAt', pl.closes_at, 'voteCounts', pl.vote_counts, 'voters', pl.voters_count)
+                 FROM post_polls pl WHERE pl.post_id = p.id)
+      ) ORDER BY p.publish_at, p.id), '[]') AS v
+      FROM posts p WHERE p.author_id = ${u}::uuid`,
+  ],
+  [
+    "comments.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'comments', (SELECT coalesce(json_agg(json_build_object('id', c.id, 'postId', c.post_id, 'replyTo', c.parent_id, 'content', c.content, 'createdAt', c.created_at,
+                       'deletedAt', c.deleted_at, 'hiddenByModeration', c.hidden_at IS NOT NULL, 'replyCount', c.reply_count) ORDER BY c.id), '[]')
+                     FROM post_comments c WHERE c.author_id = ${u}::uuid),
+        'reactions', (SELECT coalesce(json_agg(json_build_object('postId', r.post_id, 'kind', r.kind, 'createdAt', r.created_at) ORDER BY r.created_at, r.post_id), '[]')
+                      FROM post_reactions r WHERE r.user_id = ${u}::uuid),
+        'pollVotes', (SELECT coalesce(json_agg(json_build_object('postId', v.post_id, 'choices', v.choices, 'createdAt', v.created_at) ORDER BY v.created_at, v.post_id), '[]')
+                      FROM poll_voters v WHERE v.user_id = ${u}::uuid)
+      ) AS v`,
+  ],
+  [
+    "rep-ledger.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'balance', u.rep_balance, 'spent', u.rep_spent,
+        'earned', json_build_object('club', u.rep_earned_club, 'fanAmp', u.rep_earned_fan_amp, 'playerAmp', u.rep_earned_player_amp, 'serviceDirect', u.rep_earned_service_direct),
+        'entries', (SELECT coalesce(json_agg(json_build_object('id', r.id, 'source', r.source, 'amount', r.amount, 'reason', r.reason, 'kind', r.earn_kind,
+                      'targetId', r.target_id, 'createdAt', r.created_at) ORDER BY r.created_at, r.id), '[]')
+                    FROM rep_entries r WHERE r.user_id = u.id)
+      ) AS v FROM users u WHERE u.id = ${u}::uuid`,
+  ],
+  [
+    "wallet-ledger.json",
+    Prisma.sql`
+      SELECT json_build_object('wallets', coalesce(json_agg(json_build_object(
+        'currency', w.currency, 'balance', w.balance, 'updatedAt', w.updated_at,
+        'transactions', (SELECT coalesce(json_agg(json_build_object('id', t.id, 'amount', t.amount, 'balanceAfter', t.balance_after, 'reason', t.reason,
+                           'referenceType', t.reference_type, 'referenceId', t.reference_id, 'note', t.note, 'createdAt', t.created_at) ORDER BY t.id), '[]')
+                         FROM wallet_transactions t WHERE t.user_id = w.user_id AND t.currency = w.currency)
+      ) ORDER BY w.currency), '[]')) AS v
+      FROM wallets w WHERE w.user_id = ${u}::uuid`,
+  ],
+  [
+    "collectibles.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'owned', (SELECT coalesce(json_agg(json_build_object(
+                    'id', c.id, 'cardId', c.card_id, 'card', cc.name, 'rarity', cc.rarity, 'serial', c.serial, 'acquiredAt', c.acquired_at,
+                    'fromPackPurchase', c.purchase_id,
+                    'ownerHistory', (SELECT coalesce(json_agg(json_build_object('from', ${handleOf(Prisma.sql`x.from_user_id`)}, 'to', ${handleOf(Prisma.sql`x.to_user_id`)},
+                                       'reason', x.reason, 'price', x.price, 'at', x.created_at) ORDER BY x.id), '[]')
+                                     FROM collectible_transfers x WHERE x.collectible_id = c.id)
+                  ) ORDER BY c.id), '[]')
+                  FROM collectibles c JOIN collectible_cards cc ON cc.id = c.card_id WHERE c.owner_id = ${u}::uuid),
+        'binders', (SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'public', b.is_public, 'position', b.position, 'coverUrl', b.cover_url,
+                      'createdAt', b.created_at, 'items', (SELECT coalesce(json_agg(json_build_object('collectibleId', i.collectible_id, 'position', i.position, 'addedAt', i.added_at)
+                        ORDER BY i.position), '[]') FROM binder_items i WHERE i.binder_id = b.id)) ORDER BY b.position, b.id), '[]')
+                    FROM binders b WHERE b.user_id = ${u}::uuid),
+        'packPurchases', (SELECT coalesce(json_agg(json_build_object('id', p.id, 'packId', p.pack_id, 'source', p.source, 'price', p.price, 'currency', p.currency,
+                            'createdAt', p.created_at, 'openedAt', p.opened_at) ORDER BY p.id), '[]') FROM pack_purchases p WHERE p.user_id = ${u}::uuid),
+        'nftMints', (SELECT coalesce(json_agg(json_build_object('id', n.id, 'itemType', n.item_type, 'itemId', n.item_id, 'name', n.name, 'status', n.status,
+                       'walletAddress', n.wallet_address, 'txHash', n.tx_hash, 'tokenId', n.token_id, 'createdAt', n.created_at, 'mintedAt', n.minted_at) ORDER BY n.id), '[]')
+                     FROM nft_mints n WHERE n.user_id = ${u}::uuid)
+      ) AS v`,
+  ],
+  [
+    "listings.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'listings', (SELECT coalesce(json_agg(json_build_object('id', l.id, 'collectibleId', l.collectible_id, 'cardId', l.card_id, 'kind', l.kind, 'status', l.status,
+                       'currency', l.currency, 'price', l.price, 'startingPrice', l.starting_price, 'reservePrice', l.reserve_price, 'minIncrement', l.min_increment,
+                       'endsAt', l.ends_at, 'bidCount', l.bid_count, 'buyer', ${handleOf(Prisma.sql`l.buyer_id`)}, 'salePrice', l.sale_price, 'fee', l.fee,
+                       'createdAt', l.created_at, 'closedAt', l.closed_at, 'refundedAt', l.refunded_at) ORDER BY l.id), '[]')
+                     FROM listings l WHERE l.seller_id = ${u}::uuid),
+        'bids', (SELECT coalesce(json_agg(json_build_object('id', b.id, 'listingId', b.listing_id, 'amount', b.amount, 'releasedAt', b.released_at, 'createdAt', b.created_at)
+                   ORDER BY b.id), '[]') FROM bids b WHERE b.bidder_id = ${u}::uuid)
+      ) AS v`,
+  ],
+  [
+    "orders.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'purchases', (SELECT coalesce(json_agg(json_build_object('listingId', l.id, 'collectibleId', l.collectible_id, 'cardId', l.card_id, 'kind', l.kind,
+                        'seller', ${handleOf(Prisma.sql`l.seller_id`)}, 'price', l.sale_price, 'currency', l.currency, 'boughtAt', l.closed_at, 'refundedAt', l.refunded_at)
+                        ORDER BY l.id), '[]') FROM listings l WHERE l.buyer_id = ${u}::uuid),
+        'offersMade', (SELECT coalesce(json_agg(json_build_object('id', o.id, 'collectibleId', o.collectible_id, 'amount', o.amount, 'currency', o.currency, 'status', o.status,
+                         'expiresAt', o.expires_at, 'createdAt', o.created_at, 'closedAt', o.closed_at) ORDER BY o.id), '[]') FROM offers o WHERE o.buyer_id = ${u}::uuid),
+        'cart', (SELECT coalesce(json_agg(json_build_object('listingId', c.listing_id, 'price', c.price, 'addedAt', c.added_at) ORDER BY c.added_at, c.listing_id), '[]')
+                 FROM cart_items c WHERE c.user_id = ${u}::uuid),
+        'wishlist', (SELECT coalesce(json_agg(json_build_object('itemType', w.item_type, 'itemId', w.item_id, 'listingId', w.listing_id, 'addedAt', w.created_at) ORDER BY w.id), '[]')
+                     FROM wishlist_items w WHERE w.user_id = ${u}::uuid),
+        'rewardClaims', (SELECT coalesce(json_agg(json_build_object('id', r.id, 'rewardId', r.reward_id, 'kind', r.kind, 'costRep', r.cost_rep, 'claimedAt', r.claimed_at)
+                           ORDER BY r.claimed_at, r.id), '[]') FROM reward_claims r WHERE r.user_id = ${u}::uuid)
+      ) AS v`,
+  ],
+  [
+    "notifications.json",
+    Prisma.sql`
+      SELECT coalesce(json_agg(json_build_object('id', n.id, 'type', n.type, 'payload', n.payload, 'createdAt', n.created_at, 'readAt', n.read_at, 'archivedAt', n.archived_at)
+        ORDER BY n.id), '[]') AS v
+      FROM notifications n WHERE n.user_id = ${u}::uuid`,
+  ],
+  [
+    "reports.json",
+    // What the user reported and whether it is still open; never what staff decided or who decided it.
+    Prisma.sql`
+      SELECT coalesce(json_agg(json_build_object('id', r.id, 'postId', r.post_id, 'commentId', r.comment_id, 'reason', r.reason, 'note', r.note,
+        'createdAt', r.created_at, 'status', CASE WHEN r.resolved_at IS NULL THEN 'open' ELSE 'closed' END) ORDER BY r.id), '[]') AS v
+      FROM reports r WHERE r.reporter_id = ${u}::uuid`,
+  ],
+  [
+    "activity.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'quests', (SELECT coalesce(json_agg(json_build_object('questId', q.quest_id, 'period', q.period_key, 'startedAt', q.started_at, 'completedAt', q.completed_at,
+                     'repAwarded', q.rep_awarded) ORDER BY q.started_at, q.quest_id), '[]') FROM quest_progress q WHERE q.user_id = ${u}::uuid),
+        'quizzes', (SELECT coalesce(json_agg(json_build_object('id', q.id, 'questId', q.quest_id, 'day', q.day, 'status', q.status, 'correct', q.correct_count,
+                      'startedAt', q.started_at, 'endedAt', q.ended_at, 'repAwarded', q.rep_awarded) ORDER BY q.id), '[]') FROM quiz_sessions q WHERE q.user_id = ${u}::uuid),
+        'checkIns', (SELECT coalesce(json_agg(json_build_object('id', c.id, 'teamId', c.team_id, 'gameId', c.game_id, 'day', c.day, 'createdAt', c.created_at) ORDER BY c.id), '[]')
+                     FROM arena_check_ins c WHERE c.user_id = ${u}::uuid),
+        'passes', (SELECT coalesce(json_agg(json_build_object('passId', p.pass_id, 'grantedAt', p.granted_at, 'expiresAt', p.expires_at) ORDER BY p.granted_at, p.pass_id), '[]')
+                   FROM user_passes p WHERE p.user_id = ${u}::uuid),
+        'gameRatings', (SELECT coalesce(json_agg(json_build_object('id', g.id, 'gameId', g.game_id, 'createdAt', g.created_at, 'updatedAt', g.updated_at,
+                          'scores', (SELECT coalesce(json_agg(to_jsonb(s) - 'rating_id' ORDER BY s.player_id), '[]') FROM game_rating_scores s WHERE s.rating_id = g.id))
+                          ORDER BY g.id), '[]') FROM game_ratings g WHERE g.user_id = ${u}::uuid),
+        -- A running guessing game's answer stays secret.
+        'guessGames', (SELECT coalesce(json_agg(json_build_object('id', g.id, 'teamId', g.team_id, 'status', g.status, 'cluesRevealed', g.clues_revealed, 'guesses', g.guesses,
+                         'answer', CASE WHEN g.status = 'active' THEN NULL ELSE g.player_id END, 'startedAt', g.started_at, 'endedAt', g.ended_at) ORDER BY g.started_at, g.id), '[]')
+                       FROM guess_sessions g WHERE g.user_id = ${u}::uuid),
+        'supportTickets', (SELECT coalesce(json_agg(json_build_object('id', t.id, 'subject', t.subject, 'status', t.status, 'createdAt', t.created_at,
+                             'messages', (SELECT coalesce(json_agg(json_build_object('fromStaff', m.from_staff, 'body', m.body, 'createdAt', m.created_at) ORDER BY m.created_at, m.id), '[]')
+                                          FROM support_messages m WHERE m.ticket_id = t.id)) ORDER BY t.created_at, t.id), '[]')
+                           FROM support_tickets t WHERE t.user_id = ${u}::uuid),
+        'invite', (SELECT json_build_object('code', i.code, 'createdAt', i.created_at,
+                     'redeemedBy', (SELECT coalesce(json_agg(json_build_object('handle', ${handleOf(Prisma.sql`r.invitee_id`)}, 'at', r.created_at) ORDER BY r.created_at), '[]')
+                                    FROM invite_redemptions r WHERE r.code = i.code))
+                   FROM invites i WHERE i.user_id = ${u}::uuid),
+        'invitedBy', (SELECT json_build_object('handle', ${handleOf(Prisma.sql`r.inviter_id`)}, 'code', r.code, 'at', r.created_at) FROM invite_redemptions r WHERE r.invitee_id = ${u}::uuid),
+        'uploads', (SELECT coalesce(json_agg(json_build_object('id', m.id, 'kind', m.kind, 'url', m.url, 'contentType', m.content_type, 'bytes', m.bytes,
+                      'width', m.width, 'height', m.height, 'createdAt', m.created_at, 'attachedAt', m.attached_at) ORDER BY m.created_at, m.id), '[]')
+                    FROM media_uploads m WHERE m.user_id = ${u}::uuid),
+        'feedSignals', (SELECT coalesce(json_agg(json_build_object('receivedAt', s.received_at, 'events', s.events) ORDER BY s.received_at, s.id), '[]')
+                        FROM feed_signal_batches s WHERE s.user_id = ${u}::uuid),
+        'postingSuspensions', (SELECT coalesce(json_agg(json_build_object('from', p.created_at, 'until', p.until, 'liftedAt', p.lifted_at) ORDER BY p.created_at, p.id), '[]')
+                               FROM posting_suspensions p WHERE p.user_id = ${u}::uuid)
+      ) AS v`,
+  ],
+];
+
+export const EXPORT_FILES = areas("00000000-0000-0000-0000-000000000000").map(([file]) => file);
+
+/**
+ * Reads every area of the user's data in one REPEATABLE READ, READ ONLY transaction: one snapshot, taken at its
+ * first statement. Answers the documents by file name and the snapshot's time; null when the user is gone.
+ */
+export async function readSnapshot(db: Db, userId: string): Promise<{ takenAt: Date; files: Record<string, unknown> } | null> {
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SET TRANSACTION READ ONLY`;
+      await tx.$executeRaw`SET LOCAL TimeZone = 'UTC'`;
+      const [first] = await tx.$queryRaw<{ takenAt: Date; exists: boolean }[]>`
+        SELECT statement_timestamp() AS "takenAt", EXISTS (SELECT 1 FROM users WHERE id = ${userId}::uuid) AS exists`;
+      if (!first?.exists) return null;
+      const files: Record<string, unknown> = {};
+      for (const [file, sql] of areas(userId)) {
+        const [row] = await tx.$queryRaw<{ v: unknown }[]>(sql);
+        files[file] = row?.v ?? null;
+      }
+      return { takenAt: first.takenAt, files };
+    },
+    { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: 15_000, timeout: 120_000 },
+  );
+}
