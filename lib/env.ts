@@ -113,8 +113,8 @@ const schema = z.object({
   CHECK_IN_CLOSES_MINUTES_AFTER: z.coerce.number().int().min(0).max(1440).default(180),
   CHECK_IN_RADIUS_METERS: z.coerce.number().int().min(50).max(50_000).default(1_000),
   CHECK_IN_MAX_ACCURACY_METERS: z.coerce.number().int().min(5).max(10_000).default(250),
-  // HMAC key (>= 32 chars) of data export download links (lib/exports/link.ts); unset: a random key per process
-  // outside production (links then work only on the process that signed them), refused in production when used.
+  // HMAC key (>= 32 chars) of data export download links (lib/exports/link.ts); unset: one derived from
+  // MOBILE_STATE_SECRET, or without that (development only) a random key per process.
   EXPORT_LINK_SECRET: z.string().min(32).optional(),
   // Vercel Cron's Bearer secret for GET /api/cron/leagues-sync (unset: every call is refused).
   CRON_SECRET: z.string().min(16).optional(),

@@ -7,10 +7,14 @@ import { EXPORT_LINK_TTL_S } from "./schemas";
 // credential (no session: a mobile app opens it in a browser), so it is short-lived (15 minutes) and names one export.
 
 let devSecret: string | undefined;
+/**
+ * EXPORT_LINK_SECRET; unset, a key derived from MOBILE_STATE_SECRET (required in production, so a production server
+ * always signs links every instance accepts); neither (development): a random key per process.
+ */
 function secret(): string {
-  const configured = env().EXPORT_LINK_SECRET;
-  if (configured) return configured;
-  if (env().NODE_ENV === "production") throw new Error("EXPORT_LINK_SECRET is required in production to sign export download links.");
+  const { EXPORT_LINK_SECRET, MOBILE_STATE_SECRET } = env();
+  if (EXPORT_LINK_SECRET) return EXPORT_LINK_SECRET;
+  if (MOBILE_STATE_SECRET) return createHmac("sha256", MOBILE_STATE_SECRET).update("export-download-links").digest("hex");
   return (devSecret ??= randomBytes(32).toString("hex"));
 }
 
