@@ -184,6 +184,10 @@ import * as v1_users_$userId_binders from "@/app/api/v1/users/[userId]/binders/r
 import * as locker_room_$postId_mute from "@/app/api/locker-room/[postId]/mute/route";
 import * as v1_me_devices from "@/app/api/v1/me/devices/route";
 import * as v1_me_devices_$deviceId from "@/app/api/v1/me/devices/[deviceId]/route";
+import * as user_mutes from "@/app/api/user/mutes/route";
+import * as user_mutes_$userId from "@/app/api/user/mutes/[userId]/route";
+import * as v1_me_filters from "@/app/api/v1/me/filters/route";
+import * as v1_me_filters_$filterId from "@/app/api/v1/me/filters/[filterId]/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -368,4 +372,8 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/locker-room/{postId}/mute", module: locker_room_$postId_mute },
   { path: "/api/v1/me/devices", module: v1_me_devices },
   { path: "/api/v1/me/devices/{deviceId}", module: v1_me_devices_$deviceId },
+  { path: "/api/user/mutes", module: user_mutes },
+  { path: "/api/user/mutes/{userId}", module: user_mutes_$userId },
+  { path: "/api/v1/me/filters", module: v1_me_filters },
+  { path: "/api/v1/me/filters/{filterId}", module: v1_me_filters_$filterId },
 ];

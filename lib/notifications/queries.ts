@@ -3,6 +3,7 @@ import type { DbTx } from "../db/client";
 import { raw } from "../db/raw";
 import { UUIDV7_SQL } from "../db/ids";
 import { RATABLE_GAME } from "../games/queries";
+import { filteredTextSql } from "../mutes/queries";
 import { SERVER_AWARDS } from "../rep/grants";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { UNREAD_COUNT_CAP, type NotificationFilter, type NotificationType } from "./schemas";
@@ -40,7 +41,11 @@ const FILTERS: Record<NotificationFilter, { where: Prisma.Sql; order: Prisma.Sql
   all: { where: Prisma.sql`true`, order: Prisma.sql`n.id DESC` },
 };
 
-/** One page (take rows) of the user's notifications in `filter`, optionally only `types`. */
+/**
+ * One page (take rows) of the user's notifications in `filter`, optionally only `types`. Each row says whether the
+ * user's notifications filters match its text (`hidden`, lib/mutes): the caller leaves those out, so a page may be
+ * short and its cursor never skips one.
+ */
 export function notificationsOf(
   db: DbTx,
   userId: string,
@@ -56,8 +61,8 @@ export function notificationsOf(
       ? Prisma.sql`AND (n.archived_at, n.id) < (${after.at}::timestamptz, ${after.id}::uuid)`
       : Prisma.sql`AND n.id < ${after.id}::uuid`;
   const typed = types ? Prisma.sql`AND n.type::text = ANY(${types}::text[])` : Prisma.empty;
-  return raw(db).$queryRaw<NotificationRow[]>`
-    SELECT ${COLUMNS} FROM notifications n
+  return raw(db).$queryRaw<(NotificationRow & { hidden: boolean })[]>`
+    SELECT ${COLUMNS}, ${filteredTextSql(userId, "notifications", Prisma.sql`n.payload->>'body'`)} AS hidden FROM notifications n
     WHERE n.user_id = ${userId}::uuid AND ${where} ${keyset} ${typed}
     ORDER BY ${order} LIMIT ${take}`;
 }
