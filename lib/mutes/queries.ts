@@ -14,8 +14,7 @@ const LIVE = (alias: string) => Prisma.sql`(${Prisma.raw(alias)}.expires_at IS N
 // SQL the readers use --------------------------------------------------------------------------------------------
 
 /** uuid[] of the accounts `userId` mutes now (at most MUTES_MAX; read once per statement). */
-export const mutedIdsSql = (userId: string) =>
-  Prisma.sql`ARRAY(SELECT m.muted_id FROM user_mutes m WHERE m.muter_id = ${userId}::uuid AND ${LIVE("m")})`;
+export const mutedIdsSql = (userId: string) => Prisma.sql`ARRAY(SELECT m.muted_id FROM user_mutes m WHERE m.muter_id = ${userId}::uuid AND ${LIVE("m")})`;
 
 /**
  * The user's live filters of `context` as one regular expression over lower-cased text (each filter's compiled

@@ -22,10 +22,7 @@ const future = (what: string) =>
 export const muteBody = z
   .strictObject({
     userId: uuidString("The account to mute.", "Must be a user id (UUID)"),
-    expiresAt: future("expiresAt")
-      .nullable()
-      .optional()
-      .meta({ description: "The mute ends at this time (in the future); absent or null: until unmuted." }),
+    expiresAt: future("expiresAt").nullable().optional().meta({ description: "The mute ends at this time (in the future); absent or null: until unmuted." }),
     notifications: z
       .boolean()
       .default(true)
@@ -94,9 +91,7 @@ const title = z
 
 const expiresAt = future("expiresAt").nullable().meta({ description: "The filter stops applying at this time (in the future); null: never." });
 
-export const filterBody = z
-  .strictObject({ title: title.optional(), keywords, contexts, expiresAt: expiresAt.optional() })
-  .meta({ id: "KeywordFilterCreate" });
+export const filterBody = z.strictObject({ title: title.optional(), keywords, contexts, expiresAt: expiresAt.optional() }).meta({ id: "KeywordFilterCreate" });
 export type FilterBody = z.infer<typeof filterBody>;
 
 export const filterPatch = z

@@ -5,19 +5,7 @@ import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { errors as mutesErrors } from "./errors";
-import {
-  deleteFilter,
-  deleteMute,
-  filtersOf,
-  filterTotals,
-  insertFilter,
-  liveMuteCount,
-  mutesOf,
-  toFilter,
-  toMute,
-  updateFilter,
-  upsertMute,
-} from "./queries";
+import { deleteFilter, deleteMute, filtersOf, filterTotals, insertFilter, liveMuteCount, mutesOf, toFilter, toMute, updateFilter, upsertMute } from "./queries";
 import { FILTERS_MAX, KEYWORDS_MAX, MUTES_MAX, type FilterBody, type FilterPatch, type MuteBody } from "./schemas";
 
 // Account mutes (POST, GET /api/user/mutes; DELETE …/{userId}) and keyword filters (/api/v1/me/filters): what the
