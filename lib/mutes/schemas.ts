@@ -55,12 +55,21 @@ export const mutedUserParams = z.strictObject({ userId: uuidString("Id of the mu
 
 // Keyword filters ------------------------------------------------------------------------------------------------
 
+// Text PostgreSQL stores and matches: no NUL (jsonb and text refuse it) or other control characters.
+const NO_CONTROLS = /^[^\u0000-\u001f\u007f]*$/;
+
 const keyword = z
   .strictObject({
     keyword: z
       .string()
       .transform((s) => s.trim().replace(/\s+/g, " "))
-      .pipe(z.string().min(1, "Must not be empty").max(KEYWORD_LENGTH_MAX, `At most ${KEYWORD_LENGTH_MAX} characters`))
+      .pipe(
+        z
+          .string()
+          .min(1, "Must not be empty")
+          .max(KEYWORD_LENGTH_MAX, `At most ${KEYWORD_LENGTH_MAX} characters`)
+          .regex(NO_CONTROLS, "Must not contain control characters"),
+      )
       .meta({ description: `A word or phrase (1..${KEYWORD_LENGTH_MAX} characters; runs of spaces count as one). Matched case-insensitively.` }),
     wholeWord: z
       .boolean()
@@ -87,6 +96,7 @@ const title = z
   .trim()
   .min(1, "Must not be empty")
   .max(100, "At most 100 characters")
+  .regex(NO_CONTROLS, "Must not contain control characters")
   .meta({ description: "A name for the filter (default: its first keyword)." });
 
 const expiresAt = future("expiresAt").nullable().meta({ description: "The filter stops applying at this time (in the future); null: never." });

@@ -217,6 +217,8 @@ describe("keyword filters", () => {
       [{ keywords: kw("a"), contexts: ["home"] }, "body.contexts.0"],
       [{ keywords: kw("a"), contexts: ["feed"], expiresAt: new Date(Date.now() - 1000).toISOString() }, "body.expiresAt"],
       [{ keywords: kw("a"), contexts: ["feed"], title: "" }, "body.title"],
+      [{ keywords: kw("a\u0000b"), contexts: ["feed"] }, "body.keywords.0.keyword"],
+      [{ keywords: kw("a"), contexts: ["feed"], title: "x\u0007" }, "body.title"],
       [{ keywords: [{ keyword: "a", wholeWord: "yes" }], contexts: ["feed"] }, "body.keywords.0.wholeWord"],
     ] as const) {
       const res = await addFilter(viewer.auth, json);
