@@ -41,10 +41,13 @@ const FILTERS: Record<NotificationFilter, { where: Prisma.Sql; order: Prisma.Sql
   all: { where: Prisma.sql`true`, order: Prisma.sql`n.id DESC` },
 };
 
+/** A notification's text a filter looks at: its body, unless that is the user's own post (null: never filtered). */
+const OTHERS_TEXT = Prisma.sql`CASE WHEN n.type NOT IN ('REACTION', 'POST_PUBLISHED') THEN n.payload->>'body' END`;
+
 /**
  * One page (take rows) of the user's notifications in `filter`, optionally only `types`. Each row says whether the
- * user's notifications filters match its text (`hidden`, lib/mutes): the caller leaves those out, so a page may be
- * short and its cursor never skips one.
+ * user's notifications filters match its text (`hidden`, lib/mutes; not REACTION and POST_PUBLISHED, whose text is
+ * the user's own post): the caller leaves those out, so a page may be short and its cursor never skips one.
  */
 export function notificationsOf(
   db: DbTx,
@@ -62,7 +65,7 @@ export function notificationsOf(
       : Prisma.sql`AND n.id < ${after.id}::uuid`;
   const typed = types ? Prisma.sql`AND n.type::text = ANY(${types}::text[])` : Prisma.empty;
   return raw(db).$queryRaw<(NotificationRow & { hidden: boolean })[]>`
-    SELECT ${COLUMNS}, ${filteredTextSql(userId, "notifications", Prisma.sql`n.payload->>'body'`)} AS hidden FROM notifications n
+    SELECT ${COLUMNS}, ${filteredTextSql(userId, "notifications", OTHERS_TEXT)} AS hidden FROM notifications n
     WHERE n.user_id = ${userId}::uuid AND ${where} ${keyset} ${typed}
     ORDER BY ${order} LIMIT ${take}`;
 }

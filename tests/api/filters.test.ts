@@ -102,9 +102,12 @@ describe("keyword filters", () => {
     const [referee] = await posts(team, other, ["The referee again"]);
     expect((await feed(viewer.auth, team)).ids).toContain(referee);
 
-    const onInbox = await addFilter(viewer.auth, { keywords: kw("spoiler"), contexts: ["notifications"] });
+    const onInbox = await addFilter(viewer.auth, { keywords: kw("spoiler", "referee"), contexts: ["notifications"] });
     expect(onInbox.status).toBe(201);
     expect(await inbox()).toEqual([shown]);
+    // A reaction's notification quotes the caller's own post ("referee"): never filtered.
+    expect((await api("PUT", `/api/locker-room/${post}/reaction`, { headers: other.auth, json: { kind: "fire" } })).status).toBe(200);
+    expect(await inbox()).toEqual([undefined, shown]);
 
     // PATCH narrows and widens; DELETE removes.
     const id = onComments.body.data.filter.id as string;
