@@ -108,7 +108,7 @@ export function commentsPage(
     SELECT c.id::text AS id, c.post_id::text AS "postId", c.parent_id::text AS "parentId", c.author_id::text AS "authorId",
            u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", c.content, c.created_at AS "createdAt",
            c.reply_count AS "replyCount", (c.deleted_at IS NOT NULL OR c.hidden_at IS NOT NULL) AS removed,
-           ${hiddenForSql(viewerId, "comments", Prisma.sql`c.author_id`, live)} AS hidden
+           ${hiddenForSql(viewerId, Prisma.sql`c.author_id`, { context: "comments", text: live })} AS hidden
     FROM post_comments c JOIN users u ON u.id = c.author_id
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY c.id

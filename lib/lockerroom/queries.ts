@@ -87,7 +87,7 @@ export function feedPage(db: RawDb | DbTx, viewer: Viewer, f: FeedFilter) {
     where.push(Prisma.sql`(p.team_id IN ${followed} OR p.author_team_id IN ${followed})`);
   }
   if (f.after) where.push(Prisma.sql`(p.publish_at, p.id) < (${f.after.at}, ${f.after.id}::uuid)`);
-  const hidden = hiddenForSql(viewer?.id, "feed", Prisma.sql`p.author_id`, Prisma.sql`p.content`);
+  const hidden = hiddenForSql(viewer?.id, Prisma.sql`p.author_id`, { context: "feed", text: Prisma.sql`p.content` });
   return raw(db).$queryRaw<(PostRow & { hidden: boolean })[]>`
     ${selectPosts(viewer, Prisma.sql`, ${hidden} AS hidden`)}
     WHERE ${Prisma.join(where, " AND ")}

@@ -29,15 +29,15 @@ export const filteredTextSql = (userId: string, context: FilterContext, text: Pr
   Prisma.sql`COALESCE(lower(${text}) ~ ${filterPatternSql(userId, context)}, false)`;
 
 /**
- * Whether a row the viewer reads is hidden from them: its author (`author`, a uuid column) is muted by the viewer, or
- * its `text` (when given) matches the viewer's filters of `context` (never the viewer's own). Anonymous: false. The
+ * Whether a row the viewer reads is hidden from them: its author (`author`, a uuid column) is muted by the viewer, or,
+ * with `filter`, its text matches the viewer's filters of that context (never the viewer's own). Anonymous: false. The
  * readers select it as a column over a bounded keyset scan, so a page may come back short but is never skipped.
  */
-export function hiddenForSql(viewerId: string | undefined, context: FilterContext, author: Prisma.Sql, text?: Prisma.Sql): Prisma.Sql {
+export function hiddenForSql(viewerId: string | undefined, author: Prisma.Sql, filter?: { context: FilterContext; text: Prisma.Sql }): Prisma.Sql {
   if (!viewerId) return Prisma.sql`false`;
   const muted = Prisma.sql`${author} = ANY(${mutedIdsSql(viewerId)})`;
-  if (!text) return Prisma.sql`(${muted})`;
-  return Prisma.sql`(${muted} OR (${author} <> ${viewerId}::uuid AND ${filteredTextSql(viewerId, context, text)}))`;
+  if (!filter) return Prisma.sql`(${muted})`;
+  return Prisma.sql`(${muted} OR (${author} <> ${viewerId}::uuid AND ${filteredTextSql(viewerId, filter.context, filter.text)}))`;
 }
 
 /**

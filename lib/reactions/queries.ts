@@ -87,7 +87,7 @@ export function reactorsPage(
   }
   return raw(db).$queryRaw<(ReactorRow & { hidden: boolean })[]>`
     SELECT r.user_id::text AS "userId", u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", r.kind, r.created_at AS "createdAt",
-           ${hiddenForSql(viewerId, "feed", Prisma.sql`r.user_id`)} AS hidden
+           ${hiddenForSql(viewerId, Prisma.sql`r.user_id`)} AS hidden
     FROM post_reactions r JOIN users u ON u.id = r.user_id
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY r.created_at DESC, r.user_id DESC
