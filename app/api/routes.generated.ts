@@ -188,6 +188,10 @@ import * as cron_exports from "@/app/api/cron/exports/route";
 import * as v1_me_exports from "@/app/api/v1/me/exports/route";
 import * as v1_me_exports_$exportId from "@/app/api/v1/me/exports/[exportId]/route";
 import * as v1_me_exports_$exportId_download from "@/app/api/v1/me/exports/[exportId]/download/route";
+import * as user_mutes from "@/app/api/user/mutes/route";
+import * as user_mutes_$userId from "@/app/api/user/mutes/[userId]/route";
+import * as v1_me_filters from "@/app/api/v1/me/filters/route";
+import * as v1_me_filters_$filterId from "@/app/api/v1/me/filters/[filterId]/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -376,4 +380,8 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/me/exports", module: v1_me_exports },
   { path: "/api/v1/me/exports/{exportId}", module: v1_me_exports_$exportId },
   { path: "/api/v1/me/exports/{exportId}/download", module: v1_me_exports_$exportId_download },
+  { path: "/api/user/mutes", module: user_mutes },
+  { path: "/api/user/mutes/{userId}", module: user_mutes_$userId },
+  { path: "/api/v1/me/filters", module: v1_me_filters },
+  { path: "/api/v1/me/filters/{filterId}", module: v1_me_filters_$filterId },
 ];

@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
+import { hiddenForSql, notMutedActorSql } from "../mutes/queries";
 
 // Comments: rows in post_comments (one level of replies); posts.comment_count and the parent's reply_count count the
 // comments neither deleted nor hidden, and move in the transaction that changes a comment, under the post's lock.
@@ -60,7 +61,8 @@ export const lockPostForComments = (tx: DbTx, postId: string) => tx.$executeRaw`
 
 /**
  * REPLY for the post's author (a comment) or the parent comment's author (a reply): not for one's own, only with
- * notifyCommunity on, no block either way and the post's thread not muted by them.
+ * notifyCommunity on, no block either way, the post's thread not muted by them and the commenter not muted by them
+ * (a mute with notifications, lib/mutes).
  */
 export const notifyReply = (tx: DbTx, commentId: string) =>
   tx.$executeRaw`
@@ -76,12 +78,15 @@ export const notifyReply = (tx: DbTx, commentId: string) =>
     WHERE c.id = ${commentId}::uuid AND r.id <> a.id AND r.notify_community
       AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = r.id AND b.blocked_id = a.id) OR (b.blocker_id = a.id AND b.blocked_id = r.id))
       AND NOT EXISTS (SELECT 1 FROM post_mutes m WHERE m.user_id = r.id AND m.post_id = c.post_id)
+      AND ${notMutedActorSql(Prisma.sql`r.id`, Prisma.sql`a.id`)}
     ON CONFLICT (user_id, cause_key) DO NOTHING`;
 
 /**
  * A page of a post's top-level comments (parentId null) or of one comment's replies, oldest first by id. Deleted and
  * hidden comments are left out, except top-level ones with replies (a placeholder keeps the thread); comments by
- * users in a block relation with the viewer are never listed.
+ * users in a block relation with the viewer are never listed. Each row says whether the viewer's mutes or comment
+ * filters hide it (`hidden`: a muted author's, or a live comment whose text a filter matches); the caller leaves those
+ * out of a page read in keyset order, so the page may be short and its cursor never skips one.
  */
 export function commentsPage(
   db: RawDb | DbTx,
@@ -98,10 +103,12 @@ export function commentsPage(
     where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = ${viewerId}::uuid AND b.blocked_id = c.author_id)
                                                            OR (b.blocker_id = c.author_id AND b.blocked_id = ${viewerId}::uuid))`);
   }
-  return raw(db).$queryRaw<CommentRow[]>`
+  const live = Prisma.sql`CASE WHEN c.deleted_at IS NULL AND c.hidden_at IS NULL THEN c.content END`;
+  return raw(db).$queryRaw<(CommentRow & { hidden: boolean })[]>`
     SELECT c.id::text AS id, c.post_id::text AS "postId", c.parent_id::text AS "parentId", c.author_id::text AS "authorId",
            u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", c.content, c.created_at AS "createdAt",
-           c.reply_count AS "replyCount", (c.deleted_at IS NOT NULL OR c.hidden_at IS NOT NULL) AS removed
+           c.reply_count AS "replyCount", (c.deleted_at IS NOT NULL OR c.hidden_at IS NOT NULL) AS removed,
+           ${hiddenForSql(viewerId, Prisma.sql`c.author_id`, { context: "comments", text: live })} AS hidden
     FROM post_comments c JOIN users u ON u.id = c.author_id
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY c.id

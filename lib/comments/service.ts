@@ -62,6 +62,7 @@ export async function listComments(db: Db, viewer: Viewer, postId: string, q: { 
     q.limit,
     (last) => encodeIdCursor(last.id),
     (c) => toComment(c, viewer),
+    (c) => !c.hidden,
   );
 }
 

@@ -7,11 +7,22 @@ export type Page<K extends string, T> = { [P in K]: T[] } & { nextCursor?: strin
 /**
  * The page of `rows` (fetched with LIMIT limit + 1) under `key`, each row serialized by `serialize`, and a
  * `nextCursor` (the cursor of the last row shown) only when more rows remain.
+ *
+ * With `keep`, rows it refuses (a viewer's mutes and keyword filters, decided by the statement that read them) are
+ * left out after the read: the page may come back short, and `nextCursor` is the cursor of the last row *read* within
+ * the page, so the next page continues right after it and no row is ever skipped or repeated.
  */
-export function keysetPage<K extends string, R, T>(key: K, rows: R[], limit: number, cursorOf: (last: R) => string, serialize: (row: R) => T): Page<K, T> {
-  const shown = rows.slice(0, limit);
-  const last = shown[shown.length - 1];
-  const page = { [key]: shown.map(serialize) } as Page<K, T>;
+export function keysetPage<K extends string, R, T>(
+  key: K,
+  rows: R[],
+  limit: number,
+  cursorOf: (last: R) => string,
+  serialize: (row: R) => T,
+  keep?: (row: R) => boolean,
+): Page<K, T> {
+  const read = rows.slice(0, limit);
+  const last = read[read.length - 1];
+  const page = { [key]: (keep ? read.filter(keep) : read).map(serialize) } as Page<K, T>;
   if (rows.length > limit && last) page.nextCursor = cursorOf(last);
   return page;
 }

@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
+import { hiddenForSql, notMutedActorSql } from "../mutes/queries";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { visiblePostSql, type Viewer } from "./access";
 
@@ -41,8 +42,8 @@ export interface PostRow {
   myVotes: number[] | null;
 }
 
-/** The post columns and joins; `viewer` null reads no reaction or vote. */
-function selectPosts(viewer: Viewer) {
+/** The post columns and joins (and `extra` columns); `viewer` null reads no reaction or vote. */
+function selectPosts(viewer: Viewer, extra: Prisma.Sql = Prisma.empty) {
   const me = viewer ? Prisma.sql`${viewer.id}::uuid` : Prisma.sql`NULL::uuid`;
   return Prisma.sql`
     SELECT p.id::text AS id, p.author_id::text AS "authorId", u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",
@@ -52,7 +53,7 @@ function selectPosts(viewer: Viewer) {
            p.deleted_at AS "deletedAt", p.hidden_at AS "hiddenAt", p.comment_count AS "commentCount", p.reaction_counts AS "reactionCounts",
            pp.options AS "pollOptions", pp.multiple AS "pollMultiple", pp.closes_at AS "pollClosesAt",
            pp.vote_counts AS "pollVoteCounts", pp.voters_count AS "pollVoters",
-           r.kind AS "myReaction", v.choices AS "myVotes"
+           r.kind AS "myReaction", v.choices AS "myVotes" ${extra}
     FROM posts p
     JOIN users u ON u.id = p.author_id
     LEFT JOIN post_polls pp ON pp.post_id = p.id
@@ -72,6 +73,8 @@ export interface FeedFilter {
 /**
  * A page of the feed, newest first by (publish_at, id): the index on (publish_at DESC, id DESC) is read in order, so
  * page 1,000 costs what page 1 does. Visibility (published, not deleted or hidden, private, blocks) is the shared rule.
+ * Each row says whether the viewer's mutes or feed filters hide it (`hidden`, lib/mutes): the scan stays `take` rows
+ * and the caller leaves hidden ones out, so a page may be short but its cursor never skips a post.
  */
 export function feedPage(db: RawDb | DbTx, viewer: Viewer, f: FeedFilter) {
   const where: Prisma.Sql[] = [visiblePostSql(viewer)];
@@ -84,8 +87,9 @@ export function feedPage(db: RawDb | DbTx, viewer: Viewer, f: FeedFilter) {
     where.push(Prisma.sql`(p.team_id IN ${followed} OR p.author_team_id IN ${followed})`);
   }
   if (f.after) where.push(Prisma.sql`(p.publish_at, p.id) < (${f.after.at}, ${f.after.id}::uuid)`);
-  return raw(db).$queryRaw<PostRow[]>`
-    ${selectPosts(viewer)}
+  const hidden = hiddenForSql(viewer?.id, Prisma.sql`p.author_id`, { context: "feed", text: Prisma.sql`p.content` });
+  return raw(db).$queryRaw<(PostRow & { hidden: boolean })[]>`
+    ${selectPosts(viewer, Prisma.sql`, ${hidden} AS hidden`)}
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY p.publish_at DESC, p.id DESC
     LIMIT ${f.take}`;
@@ -189,7 +193,7 @@ export function notifyPublished(tx: DbTx, postId: string, { announce }: { announ
            jsonb_build_object('postId', p.id::text, 'team', (SELECT to_jsonb(x) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = p.author_team_id) x),
                               'title', (SELECT name FROM teams WHERE id = p.author_team_id) || ' posted', 'body', p.excerpt, 'href', ${href}::text)
     FROM p JOIN team_follows f ON f.team_id = p.author_team_id JOIN users u ON u.id = f.user_id
-    WHERE u.notify_teams AND f.user_id <> p.author_id
+    WHERE u.notify_teams AND f.user_id <> p.author_id AND ${notMutedActorSql(Prisma.sql`f.user_id`, Prisma.sql`p.author_id`)}
     UNION ALL
     SELECT ${UUIDV7_SQL}, p.author_id, 'POST_PUBLISHED'::"NotificationType", 'post_published:' || p.id,
            jsonb_build_object('postId', p.id::text, 'title', 'Your scheduled post is live', 'body', p.excerpt, 'href', ${href}::text)

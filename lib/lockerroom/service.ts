@@ -212,12 +212,14 @@ export async function feed(db: Db, viewer: Viewer, q: { teamId?: string; authorI
   });
   const now = new Date();
   const teams = await teamsOf(db, rows);
+  // Posts the viewer's mutes or filters hide are left out: a short page whose cursor follows the last post read.
   return keysetPage(
     "posts",
     rows,
     q.limit,
     (last) => encodeCursor(last.publishAt.getTime(), last.id),
     (row) => toPost(row, teams, viewer, now),
+    (row) => !row.hidden,
   );
 }
 

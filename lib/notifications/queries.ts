@@ -3,6 +3,7 @@ import type { DbTx } from "../db/client";
 import { raw } from "../db/raw";
 import { UUIDV7_SQL } from "../db/ids";
 import { RATABLE_GAME } from "../games/queries";
+import { filteredTextSql } from "../mutes/queries";
 import { SERVER_AWARDS } from "../rep/grants";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { UNREAD_COUNT_CAP, type NotificationFilter, type NotificationType } from "./schemas";
@@ -40,7 +41,14 @@ const FILTERS: Record<NotificationFilter, { where: Prisma.Sql; order: Prisma.Sql
   all: { where: Prisma.sql`true`, order: Prisma.sql`n.id DESC` },
 };
 
-/** One page (take rows) of the user's notifications in `filter`, optionally only `types`. */
+/** A notification's text a filter looks at: its body, unless that is the user's own post (null: never filtered). */
+const OTHERS_TEXT = Prisma.sql`CASE WHEN n.type NOT IN ('REACTION', 'POST_PUBLISHED') THEN n.payload->>'body' END`;
+
+/**
+ * One page (take rows) of the user's notifications in `filter`, optionally only `types`. Each row says whether the
+ * user's notifications filters match its text (`hidden`, lib/mutes; not REACTION and POST_PUBLISHED, whose text is
+ * the user's own post): the caller leaves those out, so a page may be short and its cursor never skips one.
+ */
 export function notificationsOf(
   db: DbTx,
   userId: string,
@@ -56,8 +64,8 @@ export function notificationsOf(
       ? Prisma.sql`AND (n.archived_at, n.id) < (${after.at}::timestamptz, ${after.id}::uuid)`
       : Prisma.sql`AND n.id < ${after.id}::uuid`;
   const typed = types ? Prisma.sql`AND n.type::text = ANY(${types}::text[])` : Prisma.empty;
-  return raw(db).$queryRaw<NotificationRow[]>`
-    SELECT ${COLUMNS} FROM notifications n
+  return raw(db).$queryRaw<(NotificationRow & { hidden: boolean })[]>`
+    SELECT ${COLUMNS}, ${filteredTextSql(userId, "notifications", OTHERS_TEXT)} AS hidden FROM notifications n
     WHERE n.user_id = ${userId}::uuid AND ${where} ${keyset} ${typed}
     ORDER BY ${order} LIMIT ${take}`;
 }

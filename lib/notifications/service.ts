@@ -47,7 +47,15 @@ export async function listNotifications(
 ) {
   const after = cursor ? decodeListCursor(cursor, filter) : undefined;
   const rows = await notificationsOf(db, userId, filter, types && [...new Set(types)], after, limit + 1);
-  return keysetPage("notifications", rows, limit, (r) => cursorOf(filter, r), toNotification);
+  // Notifications the caller's keyword filters hide are left out: a short page whose cursor follows the last one read.
+  return keysetPage(
+    "notifications",
+    rows,
+    limit,
+    (r) => cursorOf(filter, r),
+    toNotification,
+    (r) => !r.hidden,
+  );
 }
 
 /** Marks one of the user's notifications read or archived (idempotent); another user's or an unknown id is 404. */

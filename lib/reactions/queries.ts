@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
+import { hiddenForSql, notMutedActorSql } from "../mutes/queries";
 
 // Reactions: one row per user and post; the post's reaction_counts moves with each change, under the post's lock.
 
@@ -40,7 +41,8 @@ export async function countsOf(tx: DbTx, postId: string): Promise<Record<string,
 
 /**
  * Tells the post's author about a first reaction by `userId` (REACTION, grouped per post in the inbox), when their
- * notifyCommunity is on and it is not their own post. The cause is the reactor and the post: reacting again, or
+ * notifyCommunity is on, it is not their own post, and neither the post's thread nor the reactor is muted by them
+ * (lib/mutes). The cause is the reactor and the post: reacting again, or
  * after removing a reaction, never notifies twice.
  */
 export const notifyReaction = (tx: DbTx, postId: string, userId: string, kind: string) =>
@@ -54,6 +56,7 @@ export const notifyReaction = (tx: DbTx, postId: string, userId: string, kind: s
     FROM posts p JOIN users u ON u.id = p.author_id JOIN users a ON a.id = ${userId}::uuid
     WHERE p.id = ${postId}::uuid AND p.author_id <> a.id AND u.notify_community
       AND NOT EXISTS (SELECT 1 FROM post_mutes m WHERE m.user_id = p.author_id AND m.post_id = p.id)
+      AND ${notMutedActorSql(Prisma.sql`p.author_id`, Prisma.sql`a.id`)}
     ON CONFLICT (user_id, cause_key) DO NOTHING`;
 
 export interface ReactorRow {
@@ -65,7 +68,11 @@ export interface ReactorRow {
   createdAt: Date;
 }
 
-/** Who reacted, newest first (keyset on created_at, user id), without users in a block relation with `viewerId`. */
+/**
+ * Who reacted, newest first (keyset on created_at, user id), without users in a block relation with `viewerId`. Each
+ * row says whether the viewer mutes the reactor (`hidden`): the caller leaves those out, so a page may be short and
+ * its cursor never skips one.
+ */
 export function reactorsPage(
   db: RawDb | DbTx,
   postId: string,
@@ -78,8 +85,9 @@ export function reactorsPage(
     where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = ${viewerId}::uuid AND b.blocked_id = r.user_id)
                                                            OR (b.blocker_id = r.user_id AND b.blocked_id = ${viewerId}::uuid))`);
   }
-  return raw(db).$queryRaw<ReactorRow[]>`
-    SELECT r.user_id::text AS "userId", u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", r.kind, r.created_at AS "createdAt"
+  return raw(db).$queryRaw<(ReactorRow & { hidden: boolean })[]>`
+    SELECT r.user_id::text AS "userId", u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", r.kind, r.created_at AS "createdAt",
+           ${hiddenForSql(viewerId, Prisma.sql`r.user_id`)} AS hidden
     FROM post_reactions r JOIN users u ON u.id = r.user_id
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY r.created_at DESC, r.user_id DESC

@@ -51,5 +51,6 @@ export async function listReactions(db: Db, viewer: Viewer, postId: string, q: {
       kind: r.kind as ReactionKind,
       createdAt: r.createdAt.toISOString(),
     }),
+    (r) => !r.hidden,
   );
 }

@@ -1,5 +1,6 @@
-// The locker-room feed: FEED_POSTS posts by FEED_AUTHORS fans (made once) and a reader with blocks both ways; the
-// first page and the page FEED_DEPTH posts in, anonymous and as that reader, whose throughputs the report compares.
+// The locker-room feed: FEED_POSTS posts by FEED_AUTHORS fans (made once), a reader with blocks both ways and a reader
+// with mutes and keyword filters; the first page and the page FEED_DEPTH posts in, anonymous and as each reader, whose
+// throughputs the report compares.
 import pg from "pg";
 import { signSessionToken } from "../../lib/auth/sign";
 import { DB_URL, medianPair, PAGE, pct, type Case, type Row } from "./common";
@@ -13,6 +14,11 @@ const FEED_BLOCKED = 50;
 const FEED_DEPTH = 1_000;
 const FEED_AUTHOR_SUB = (i: number) => `user_bench_poster_${i}`;
 const FEED_READER_SUB = "user_bench_feed_reader";
+// A second reader who mutes FEED_MUTES of the authors (so about 40% of a page is left out: short pages) and keeps
+// FEED_FILTERS keyword filters of two keywords each on the feed (one expression of 100 alternatives per statement).
+const FEED_MUTES = 200;
+const FEED_FILTERS = 50;
+const FEED_MUTER_SUB = "user_bench_feed_muter";
 
 /** The feed's posts and authors (once per database) and its reader's blocks. */
 export async function prepareFeed(): Promise<void> {
@@ -23,7 +29,7 @@ export async function prepareFeed(): Promise<void> {
     `INSERT INTO users (id, external_id, handle, handle_key, display_name, updated_at)
      SELECT gen_random_uuid(), s, 'poster' || i, 'poster' || i, 'Poster ' || i, now() FROM unnest($1::text[]) WITH ORDINALITY AS t(s, i)
      ON CONFLICT (external_id) DO NOTHING`,
-    [[...subs, FEED_READER_SUB]],
+    [[...subs, FEED_READER_SUB, FEED_MUTER_SUB]],
   );
   const { rows: authors } = await client.query<{ id: string }>(`SELECT id::text FROM users WHERE external_id = ANY($1::text[]) ORDER BY external_id`, [subs]);
   const { rows: counted } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM posts WHERE author_id = ANY($1::uuid[])`, [authors.map((a) => a.id)]);
@@ -55,6 +61,27 @@ export async function prepareFeed(): Promise<void> {
     readerId,
     authors.slice(FEED_BLOCKED, 2 * FEED_BLOCKED).map((a) => a.id),
   ]);
+  // The muter: FEED_MUTES mutes (every other author from the last, so each page has some), FEED_FILTERS filters whose
+  // plain keywords match no bench post (patterns as lib/mutes compiles plain words: whole-word, lower-case).
+  const { rows: muter } = await client.query<{ id: string }>(`SELECT id::text FROM users WHERE external_id = $1`, [FEED_MUTER_SUB]);
+  const muterId = muter[0]!.id;
+  await client.query(`DELETE FROM user_mutes WHERE muter_id = $1`, [muterId]);
+  await client.query(`INSERT INTO user_mutes (muter_id, muted_id) SELECT $1, unnest($2::uuid[])`, [
+    muterId,
+    authors
+      .filter((_, i) => i % 2 === 1)
+      .slice(0, FEED_MUTES)
+      .map((a) => a.id),
+  ]);
+  await client.query(`DELETE FROM keyword_filters WHERE user_id = $1`, [muterId]);
+  await client.query(
+    `INSERT INTO keyword_filters (id, user_id, title, keywords, pattern, contexts)
+     SELECT gen_random_uuid(), $1, 'Filter ' || i,
+            jsonb_build_array(jsonb_build_object('keyword', 'spoiler' || i, 'wholeWord', true), jsonb_build_object('keyword', 'rumour ' || i, 'wholeWord', true)),
+            '\mspoiler' || i || '\M|\mrumour\s+' || i || '\M', ARRAY['feed', 'comments', 'notifications']
+     FROM generate_series(1, $2::int) AS i`,
+    [muterId, FEED_FILTERS],
+  );
   await client.end();
 }
 
@@ -73,6 +100,7 @@ async function feedCursorAtDepth(base: string, headers: Record<string, string>):
 /** The feed cases, in the runner's order. */
 export function feedCases(base: string, privateKey: string): Case[] {
   const readerAuth = { authorization: `Bearer ${signSessionToken(privateKey, FEED_READER_SUB, { ttlSeconds: 3600 })}` };
+  const muterAuth = { authorization: `Bearer ${signSessionToken(privateKey, FEED_MUTER_SUB, { ttlSeconds: 3600 })}` };
   return [
     { name: "GET feed (anonymous)", target: 0.5, load: () => ({ url: `${base}/api/locker-room?limit=${PAGE}` }) },
     {
@@ -89,12 +117,21 @@ export function feedCases(base: string, privateKey: string): Case[] {
         headers: readerAuth,
       }),
     },
+    { name: "GET feed (mutes and filters)", target: 0.5, load: () => ({ url: `${base}/api/locker-room?limit=${PAGE}`, headers: muterAuth }) },
+    {
+      name: `GET feed (mutes and filters, ${FEED_DEPTH} deep)`,
+      target: 0.5,
+      load: async () => ({
+        url: `${base}/api/locker-room?limit=${PAGE}&cursor=${encodeURIComponent(await feedCursorAtDepth(base, muterAuth))}`,
+        headers: muterAuth,
+      }),
+    },
   ];
 }
 
 export function reportFeed(rows: (Row & { rounds?: Row[] })[]) {
   const rpsRatio = (first: Row, deep: Row) => deep.rps / Math.max(first.rps, 0.001);
-  for (const who of ["anonymous", "with blocks"]) {
+  for (const who of ["anonymous", "with blocks", "mutes and filters"]) {
     const [first, deep] = medianPair(rows, `GET feed (${who})`, `GET feed (${who}, ${FEED_DEPTH} deep)`, rpsRatio) ?? [];
     if (!first || !deep) continue;
     const ratio = rpsRatio(first, deep);

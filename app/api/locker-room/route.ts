@@ -16,6 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Filters: `teamId` (posts about the team or posted as it), `authorId`, `following=true` (posts about or by teams the caller follows; 401 signed out). " +
         "Signed out: public posts only. Signed in: also private posts of teams the caller follows or joined, and the caller's own; never posts of users the caller blocked or who blocked the caller. " +
         "A scheduled post appears exactly at its publish time (the feed filters on it). Deleted and hidden posts are never listed. " +
+        "Signed in, posts by accounts the caller mutes and posts matching the caller's `feed` keyword filters are left out of the page read: a page may come back short (even empty) with a `nextCursor` that continues after the last post read, so no post is skipped or repeated; page on `nextCursor`, not on a full page. " +
         "Signed out, the answer may be up to a second old: a server shares one answer per query among anonymous callers for `ANONYMOUS_CACHE_TTL_MS` (1 s), so a new, scheduled or removed post reaches them up to that much later. Signed-in callers always read fresh.",
       tags: ["Locker room"],
       auth: "optional",

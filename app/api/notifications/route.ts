@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "My notifications",
       description:
-        "The caller's notifications, keyset-paginated (`limit` 1..50, default 20; `nextCursor` only when more remain). `filter`: `inbox` (default: not archived), `unread`, `archived` (most recently archived first) or `all`; inbox, unread and all are newest first by id (UUIDv7), so equal creation times never skip or repeat a row across pages. `types` narrows to a comma-separated list of types. Each notification carries `readAt`, `archivedAt` and a `payload` by `type` (title, body, `href` to deep-link, and the game or milestone).",
+        "The caller's notifications, keyset-paginated (`limit` 1..50, default 20; `nextCursor` only when more remain). `filter`: `inbox` (default: not archived), `unread`, `archived` (most recently archived first) or `all`; inbox, unread and all are newest first by id (UUIDv7), so equal creation times never skip or repeat a row across pages. `types` narrows to a comma-separated list of types. Each notification carries `readAt`, `archivedAt` and a `payload` by `type` (title, body, `href` to deep-link, and the game or milestone). Notifications whose body matches the caller's `notifications` keyword filters are left out of the page read: a page may be short (even empty) with a `nextCursor` continuing after the last one read.",
       tags: ["Notifications"],
       auth: "bearer",
       query: notificationListQuery,

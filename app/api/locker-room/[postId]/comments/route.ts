@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "A post's comments",
       description:
-        "Top-level comments, oldest first (keyset), each with its reply count (replies: GET .../comments/{commentId}/replies). Deleted and hidden comments are left out, but a top-level one with replies stays as a placeholder (`removed`, no author or content). Comments by users the caller blocked or who blocked the caller are never listed. 404 when the caller may not see the post.",
+        "Top-level comments, oldest first (keyset), each with its reply count (replies: GET .../comments/{commentId}/replies). Deleted and hidden comments are left out, but a top-level one with replies stays as a placeholder (`removed`, no author or content). Comments by users the caller blocked or who blocked the caller are never listed. Comments by accounts the caller mutes, and live comments matching the caller's `comments` keyword filters, are left out of the page read: a page may be short (even empty) with a `nextCursor` continuing after the last comment read. 404 when the caller may not see the post.",
       tags: ["Locker room"],
       auth: "optional",
       params: postIdParams,

@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Who reacted to a post",
       description:
-        "The post's reactions, newest first (keyset; `kind` narrows to one kind). Users the caller blocked or who blocked the caller are left out. 404 when the caller may not see the post.",
+        "The post's reactions, newest first (keyset; `kind` narrows to one kind). Users the caller blocked or who blocked the caller are left out; reactions by accounts the caller mutes are left out of the page read (a page may be short; `nextCursor` continues after the last reaction read). 404 when the caller may not see the post.",
       tags: ["Locker room"],
       auth: "optional",
       params: postIdParams,
