@@ -124,3 +124,6 @@ CREATE INDEX "posts_hidden_action_id_idx" ON "posts"("hidden_action_id");
 
 -- CreateIndex
 CREATE INDEX "post_comments_hidden_action_id_idx" ON "post_comments"("hidden_action_id");
+
+-- CreateIndex
+CREATE INDEX "moderation_actions_reviewed_at_created_at_idx" ON "moderation_actions"("reviewed_at", "created_at");
