@@ -30,7 +30,10 @@ const session = (identity: Identity) => ({
 // processes within CACHE_TTL_MS).
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX = 10_000;
-const cache = new Map<string, { id: string; suspendedUntil: Date | null; expires: number }>();
+// One map per process (on globalThis), whichever route bundle imports this module, so forgetUser reaches it.
+const cache: Map<string, { id: string; suspendedUntil: Date | null; expires: number }> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for("fan.auth.userCache")
+] ??= new Map()) as Map<string, { id: string; suspendedUntil: Date | null; expires: number }>;
 
 /** The user row for a verified identity, created just in time the first time a subject is seen. */
 export async function resolveUser(identity: Identity): Promise<AuthUser> {

@@ -402,10 +402,13 @@ const ACTION_COLUMNS = Prisma.sql`a.id::text AS id, a.user_id::text AS "userId",
   ARRAY(SELECT c.id::text FROM post_comments c WHERE c.hidden_action_id = a.id ORDER BY c.id) AS "hiddenComments",
   ap.id::text AS "appealId", ap.status::text AS "appealStatus", ap.created_at AS "appealCreatedAt", ap.decided_at AS "appealDecidedAt"`;
 
-/** The user's row, locked (every change of their sanctions runs under it); null for no such user. */
+/**
+ * The user's row, locked (every change of their sanctions runs under it); null for no such user. FOR NO KEY UPDATE:
+ * it does not block inserts that reference the row (a staff hide writing an action holds a key-share lock on it).
+ */
 export async function lockUser(tx: DbTx, userId: string) {
   const [row] = await tx.$queryRaw<{ id: string; externalId: string }[]>`
-    SELECT id::text AS id, external_id AS "externalId" FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    SELECT id::text AS id, external_id AS "externalId" FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
   return row ?? null;
 }
 
