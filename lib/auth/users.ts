@@ -63,6 +63,9 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   return { id: row.id, externalId, isAdmin: identity.isAdmin, suspendedUntil: row.suspendedUntil, ...session(identity) };
 }
 
+/** Whether staff suspended the user's whole account (a full suspension in force now). */
+export const isSuspended = (user: Pick<AuthUser, "suspendedUntil">, now = Date.now()) => user.suspendedUntil !== null && user.suspendedUntil.getTime() > now;
+
 /** Forget a cached mapping (tests, account deletion, and a suspension imposed or lifted). */
 export function forgetUser(externalId: string): void {
   cache.delete(externalId);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ZodType } from "zod";
 import { verifySessionToken, type Identity } from "../auth/tokens";
-import { resolveUser, type AuthUser } from "../auth/users";
+import { isSuspended, resolveUser, type AuthUser } from "../auth/users";
 import { processCache } from "../db/cache";
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "../db/unavailable";
 import { env } from "../env";
@@ -361,8 +361,8 @@ async function authenticate(req: Request, c: AnyRouteConfig): Promise<{ user: Au
   const identity: Identity = await verifySessionToken(match[1]!);
   if (mode === "admin" && !identity.isAdmin) throw new DomainError(sharedErrors.FORBIDDEN, "This route is for staff only.");
   const user = await resolveUser(identity);
-  if (user.suspendedUntil && user.suspendedUntil.getTime() > Date.now() && !c.allowSuspended) {
-    const until = user.suspendedUntil.toISOString();
+  if (isSuspended(user) && !c.allowSuspended) {
+    const until = user.suspendedUntil!.toISOString();
     throw new DomainError(
       sharedErrors.ACCOUNT_SUSPENDED,
       `Your account is suspended until ${until}. You can read your moderation actions and appeal them (GET /api/v1/me/moderation-actions).`,

@@ -154,6 +154,16 @@ describe("trading restriction", () => {
     expect((await api("POST", `/api/v1/marketplace/listings/${fixed.id}/buy`, { headers: { ...restricted.auth, "idempotency-key": key() } })).status).toBe(200);
   });
 
+  it("concurrent sanctions keep the user's column at the latest end; lifting one leaves the others in force", async () => {
+    const user = await fan();
+    const results = await Promise.all([10, 50, 30, 20, 40].map((hours) => sanction({ userId: user.id, kind: "trading", hours })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    const actions = await db().moderationAction.findMany({ where: { userId: user.id }, orderBy: { endsAt: "desc" } });
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).tradingRestrictedUntil).toEqual(actions[0]!.endsAt);
+    await Promise.all(actions.slice(0, 2).map((a) => api("POST", `/api/admin/moderation/sanctions/${a.id}/lift`, { headers: staff().auth })));
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).tradingRestrictedUntil).toEqual(actions[2]!.endsAt);
+  });
+
   it("stops accepting an offer", async () => {
     const owner = await fan();
     const buyer = await fan(1_000);
@@ -282,6 +292,18 @@ describe("appeals", () => {
     const again = await decide(filed.body.data.id, "deny");
     expect(again.status).toBe(409);
     expect(errorOf(again).code).toBe("APPEAL_DECIDED");
+  });
+
+  it("concurrent decisions of one appeal: one wins, the rest are 409 APPEAL_DECIDED", async () => {
+    const user = await fan();
+    const action = (await sanction({ userId: user.id, kind: "trading" })).body.data.action;
+    const filed = (await appeal(user, action.id)).body.data;
+    const results = await Promise.all(["grant", "deny", "grant", "deny", "grant"].map((d) => decide(filed.id, d as "grant" | "deny")));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409 && errorOf(r).code === "APPEAL_DECIDED")).toHaveLength(4);
+    const winner = results.find((r) => r.status === 200)!.body.data.status;
+    const row = await db().moderationAction.findUniqueOrThrow({ where: { id: action.id } });
+    expect(row.liftedAt === null).toBe(winner === "denied");
   });
 
   it("a staff hide is an action the author sees and can appeal; granting restores the post", async () => {
