@@ -467,6 +467,18 @@ export async function liftActionRow(tx: DbTx, id: string, by: string) {
   await tx.$executeRaw`UPDATE posting_suspensions SET lifted_at = coalesce(lifted_at, now()) WHERE id = ${id}::uuid`;
 }
 
+/**
+ * After staff restored a post or comment: lifts its CONTENT_HIDDEN action once nothing it hid is still hidden by it
+ * (a sanction that also hid content stays in force).
+ */
+export async function liftSpentContentAction(tx: DbTx, id: string, by: string) {
+  await tx.$executeRaw`
+    UPDATE moderation_actions a SET lifted_at = now(), lifted_by = ${by}
+    WHERE a.id = ${id}::uuid AND a.kind = 'CONTENT_HIDDEN' AND a.lifted_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM posts p WHERE p.hidden_action_id = a.id)
+      AND NOT EXISTS (SELECT 1 FROM post_comments c WHERE c.hidden_action_id = a.id)`;
+}
+
 /** Marks a team staff action reviewed. */
 export async function reviewActionRow(tx: DbTx, id: string, by: string) {
   await tx.$executeRaw`UPDATE moderation_actions SET reviewed_at = now(), reviewed_by = ${by} WHERE id = ${id}::uuid AND reviewed_at IS NULL`;

@@ -15,6 +15,7 @@ import {
   insertAction,
   insertReport,
   liftActionRow,
+  liftSpentContentAction,
   latestOpenReports,
   liftSuspensionRow,
   lockComment,
@@ -156,7 +157,7 @@ export async function setPostVisibility(db: Db, postId: string, staffId: string,
       hiddenAt = await setPostHidden(tx, postId, staffId, actionId);
     } else if (changed) {
       hiddenAt = await setPostHidden(tx, postId, null);
-      if (post.hiddenActionId) await liftActionRow(tx, post.hiddenActionId, staffId);
+      if (post.hiddenActionId) await liftSpentContentAction(tx, post.hiddenActionId, staffId);
     }
     const resolvedReports = hide ? await resolveReports(tx, { postId }, staffId, "hidden") : 0;
     return { postId, commentId: null as string | null, hiddenAt: hiddenAt?.toISOString() ?? null, changed, resolvedReports };
@@ -187,7 +188,7 @@ export async function setCommentVisibility(db: Db, commentId: string, staffId: s
     let hiddenAt = comment.hiddenAt;
     if (changed) {
       hiddenAt = await setCommentHidden(tx, commentId, hide ? staffId : null, hide ? await hiddenAction(tx, comment, staffId, note) : null);
-      if (!hide && comment.hiddenActionId) await liftActionRow(tx, comment.hiddenActionId, staffId);
+      if (!hide && comment.hiddenActionId) await liftSpentContentAction(tx, comment.hiddenActionId, staffId);
       if (!comment.deletedAt) await adjustCommentCounters(tx, comment, hide ? -1 : 1);
     }
     const resolvedReports = hide ? await resolveReports(tx, { commentId }, staffId, "hidden") : 0;

@@ -306,6 +306,20 @@ describe("appeals", () => {
     expect(row.liftedAt === null).toBe(winner === "denied");
   });
 
+  it("a staff restore lifts a hide's own action, never a sanction that also hid the post", async () => {
+    const user = await poster();
+    const [a, b] = await Promise.all(
+      [1, 2].map((i) => db().post.create({ data: { authorId: user.id, content: `post ${i} ${randomUUID()}`, publishAt: new Date(Date.now() - 1000) } })),
+    );
+    const restricted = (await sanction({ userId: user.id, kind: "trading", hidePostIds: [a!.id] })).body.data.action;
+    await api("POST", `/api/admin/moderation/posts/${b!.id}/hide`, { headers: staff().auth });
+    const hideAction = (await db().post.findUniqueOrThrow({ where: { id: b!.id } })).hiddenActionId!;
+    for (const id of [a!.id, b!.id]) expect((await api("POST", `/api/admin/moderation/posts/${id}/restore`, { headers: staff().auth })).status).toBe(200);
+    expect((await db().moderationAction.findUniqueOrThrow({ where: { id: restricted.id } })).liftedAt).toBeNull();
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).tradingRestrictedUntil).toBeInstanceOf(Date);
+    expect((await db().moderationAction.findUniqueOrThrow({ where: { id: hideAction } })).liftedAt).toBeInstanceOf(Date);
+  });
+
   it("a staff hide is an action the author sees and can appeal; granting restores the post", async () => {
     const author = await poster();
     const post = await db().post.create({ data: { authorId: author.id, content: `hidden ${randomUUID()}`, publishAt: new Date(Date.now() - 1000) } });
