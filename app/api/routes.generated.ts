@@ -192,6 +192,17 @@ import * as user_mutes from "@/app/api/user/mutes/route";
 import * as user_mutes_$userId from "@/app/api/user/mutes/[userId]/route";
 import * as v1_me_filters from "@/app/api/v1/me/filters/route";
 import * as v1_me_filters_$filterId from "@/app/api/v1/me/filters/[filterId]/route";
+import * as admin_moderation_appeals from "@/app/api/admin/moderation/appeals/route";
+import * as admin_moderation_appeals_$appealId_decide from "@/app/api/admin/moderation/appeals/[appealId]/decide/route";
+import * as admin_moderation_sanctions from "@/app/api/admin/moderation/sanctions/route";
+import * as admin_moderation_sanctions_$actionId_lift from "@/app/api/admin/moderation/sanctions/[actionId]/lift/route";
+import * as locker_room_$postId_comments_$commentId_hide from "@/app/api/locker-room/[postId]/comments/[commentId]/hide/route";
+import * as v1_binders_$binderId_report from "@/app/api/v1/binders/[binderId]/report/route";
+import * as v1_marketplace_listings_$listingId_report from "@/app/api/v1/marketplace/listings/[listingId]/report/route";
+import * as v1_me_moderation_actions from "@/app/api/v1/me/moderation-actions/route";
+import * as v1_me_moderation_actions_$actionId_appeal from "@/app/api/v1/me/moderation-actions/[actionId]/appeal/route";
+import * as v1_me_reports from "@/app/api/v1/me/reports/route";
+import * as v1_users_$userId_report from "@/app/api/v1/users/[userId]/report/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -384,4 +395,15 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/user/mutes/{userId}", module: user_mutes_$userId },
   { path: "/api/v1/me/filters", module: v1_me_filters },
   { path: "/api/v1/me/filters/{filterId}", module: v1_me_filters_$filterId },
+  { path: "/api/admin/moderation/appeals", module: admin_moderation_appeals },
+  { path: "/api/admin/moderation/appeals/{appealId}/decide", module: admin_moderation_appeals_$appealId_decide },
+  { path: "/api/admin/moderation/sanctions", module: admin_moderation_sanctions },
+  { path: "/api/admin/moderation/sanctions/{actionId}/lift", module: admin_moderation_sanctions_$actionId_lift },
+  { path: "/api/locker-room/{postId}/comments/{commentId}/hide", module: locker_room_$postId_comments_$commentId_hide },
+  { path: "/api/v1/binders/{binderId}/report", module: v1_binders_$binderId_report },
+  { path: "/api/v1/marketplace/listings/{listingId}/report", module: v1_marketplace_listings_$listingId_report },
+  { path: "/api/v1/me/moderation-actions", module: v1_me_moderation_actions },
+  { path: "/api/v1/me/moderation-actions/{actionId}/appeal", module: v1_me_moderation_actions_$actionId_appeal },
+  { path: "/api/v1/me/reports", module: v1_me_reports },
+  { path: "/api/v1/users/{userId}/report", module: v1_users_$userId_report },
 ];

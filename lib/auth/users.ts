@@ -12,6 +12,11 @@ export interface AuthUser {
   expiresAt: Date;
   /** When the session token was issued (iat claim), if it says. */
   issuedAt: Date | null;
+  /**
+   * The end of the user's full suspension (users.suspended_until, kept by lib/moderation with each sanction), read in
+   * the same statement that resolves the row; the request pipeline refuses a suspended caller (ACCOUNT_SUSPENDED).
+   */
+  suspendedUntil: Date | null;
 }
 
 const session = (identity: Identity) => ({
@@ -20,38 +25,48 @@ const session = (identity: Identity) => ({
   issuedAt: typeof identity.claims.iat === "number" ? new Date(identity.claims.iat * 1000) : null,
 });
 
-// externalId → user id. Users are never re-keyed, so a short-lived in-process cache saves a query per request.
+// externalId → user id and suspension end. Users are never re-keyed, so a short-lived in-process cache saves a query
+// per request. lib/moderation forgets an entry when it suspends or reinstates the user (this process at once; other
+// processes within CACHE_TTL_MS).
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX = 10_000;
-const cache = new Map<string, { id: string; expires: number }>();
+// One map per process (on globalThis), whichever route bundle imports this module, so forgetUser reaches it.
+const cache: Map<string, { id: string; suspendedUntil: Date | null; expires: number }> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for("fan.auth.userCache")
+] ??= new Map()) as Map<string, { id: string; suspendedUntil: Date | null; expires: number }>;
 
 /** The user row for a verified identity, created just in time the first time a subject is seen. */
 export async function resolveUser(identity: Identity): Promise<AuthUser> {
   const now = Date.now();
   const hit = cache.get(identity.externalId);
-  if (hit && hit.expires > now) return { id: hit.id, externalId: identity.externalId, isAdmin: identity.isAdmin, ...session(identity) };
+  if (hit && hit.expires > now)
+    return { id: hit.id, externalId: identity.externalId, isAdmin: identity.isAdmin, suspendedUntil: hit.suspendedUntil, ...session(identity) };
 
   const externalId = identity.externalId;
   // One statement finds the row or creates it (a miss is every new process's first request of each fan). A
   // concurrent first request of the same new fan may insert it first: then ours inserts nothing (ON CONFLICT DO
   // NOTHING) and reads the row the other committed.
-  let [row] = await raw(db).$queryRaw<{ id: string }[]>`
-    WITH found AS (SELECT id FROM users WHERE external_id = ${externalId}),
+  type Row = { id: string; suspendedUntil: Date | null };
+  let [row] = await raw(db).$queryRaw<Row[]>`
+    WITH found AS (SELECT id, suspended_until FROM users WHERE external_id = ${externalId}),
     created AS (
       INSERT INTO users (id, external_id, updated_at) SELECT ${uuidv7(now)}::uuid, ${externalId}, ${new Date(now)}::timestamptz
       WHERE NOT EXISTS (SELECT 1 FROM found)
       ON CONFLICT (external_id) DO NOTHING
-      RETURNING id
+      RETURNING id, suspended_until
     )
-    SELECT id::text FROM found UNION ALL SELECT id::text FROM created`;
-  row ??= (await raw(db).$queryRaw<{ id: string }[]>`SELECT id::text FROM users WHERE external_id = ${externalId}`)[0];
+    SELECT id::text, suspended_until AS "suspendedUntil" FROM found UNION ALL SELECT id::text, suspended_until FROM created`;
+  row ??= (await raw(db).$queryRaw<Row[]>`SELECT id::text, suspended_until AS "suspendedUntil" FROM users WHERE external_id = ${externalId}`)[0];
   if (!row) throw new Error(`user ${externalId} neither found nor created`);
   if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(externalId, { id: row.id, expires: now + CACHE_TTL_MS });
-  return { id: row.id, externalId, isAdmin: identity.isAdmin, ...session(identity) };
+  cache.set(externalId, { id: row.id, suspendedUntil: row.suspendedUntil, expires: now + CACHE_TTL_MS });
+  return { id: row.id, externalId, isAdmin: identity.isAdmin, suspendedUntil: row.suspendedUntil, ...session(identity) };
 }
 
-/** Forget a cached mapping (tests and account deletion). */
+/** Whether staff suspended the user's whole account (a full suspension in force now). */
+export const isSuspended = (user: Pick<AuthUser, "suspendedUntil">, now = Date.now()) => user.suspendedUntil !== null && user.suspendedUntil.getTime() > now;
+
+/** Forget a cached mapping (tests, account deletion, and a suspension imposed or lifted). */
 export function forgetUser(externalId: string): void {
   cache.delete(externalId);
 }

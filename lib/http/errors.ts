@@ -24,6 +24,11 @@ export const sharedErrors = defineErrors({
   VALIDATION_ERROR: { status: 400, description: "The request's path, query or body is invalid." },
   UNAUTHORIZED: { status: 401, description: "Missing, malformed, expired or wrongly signed credentials." },
   FORBIDDEN: { status: 403, description: "Authenticated, but not allowed to do this." },
+  ACCOUNT_SUSPENDED: {
+    status: 403,
+    description:
+      "Staff suspended the caller's account (until the time in details): every signed-in call is refused but reading one's moderation actions (GET /api/v1/me/moderation-actions) and appealing them.",
+  },
   NOT_FOUND: { status: 404, description: "No such resource or path." },
   GONE: { status: 410, description: "The route or resource was removed." },
   METHOD_NOT_ALLOWED: { status: 405, description: "The path exists but not with this method; see the Allow header." },

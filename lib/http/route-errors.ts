@@ -13,6 +13,7 @@ export function documentedErrors(c: RouteConfig<unknown, unknown, unknown, unkno
   if (c.params || c.query || c.body) add(sharedErrors.VALIDATION_ERROR);
   if (c.auth !== "public") add(sharedErrors.UNAUTHORIZED);
   if (c.auth === "admin") add(sharedErrors.FORBIDDEN);
+  if ((c.auth === "bearer" || c.auth === "optional" || c.auth === "admin") && !c.allowSuspended) add(sharedErrors.ACCOUNT_SUSPENDED);
   if (c.body || c.auth === "webhook") add(sharedErrors.PAYLOAD_TOO_LARGE);
   if (c.rateLimit !== false) add(sharedErrors.RATE_LIMITED);
   // Every route reads or writes PostgreSQL (a session resolves its user row) unless it says it never does.

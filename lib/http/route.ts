@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ZodType } from "zod";
 import { verifySessionToken, type Identity } from "../auth/tokens";
-import { resolveUser, type AuthUser } from "../auth/users";
+import { isSuspended, resolveUser, type AuthUser } from "../auth/users";
 import { processCache } from "../db/cache";
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "../db/unavailable";
 import { env } from "../env";
@@ -109,6 +109,11 @@ interface RouteConfigBase<P, Q, B> {
   responses?: Record<number, ResponseSpec>;
   /** The errors this route can answer beyond those implied by auth, validation and rate limits (modules' errors.ts). */
   errors?: ErrorDef[];
+  /**
+   * True: a fully suspended caller may still call it (reading their moderation actions, appealing). Every other route
+   * answers a suspended caller 403 ACCOUNT_SUSPENDED (checked in authenticate, from the row resolveUser reads).
+   */
+  allowSuspended?: boolean;
   /** False: the route never touches the database, so it does not document 503 SERVICE_UNAVAILABLE. */
   database?: false;
   /**
@@ -355,7 +360,16 @@ async function authenticate(req: Request, c: AnyRouteConfig): Promise<{ user: Au
   if (!match) throw new DomainError(sharedErrors.UNAUTHORIZED, "The Authorization header must be 'Bearer <session token>'.");
   const identity: Identity = await verifySessionToken(match[1]!);
   if (mode === "admin" && !identity.isAdmin) throw new DomainError(sharedErrors.FORBIDDEN, "This route is for staff only.");
-  return { user: await resolveUser(identity) };
+  const user = await resolveUser(identity);
+  if (isSuspended(user) && !c.allowSuspended) {
+    const until = user.suspendedUntil!.toISOString();
+    throw new DomainError(
+      sharedErrors.ACCOUNT_SUSPENDED,
+      `Your account is suspended until ${until}. You can read your moderation actions and appeal them (GET /api/v1/me/moderation-actions).`,
+      [{ path: "suspendedUntil", message: until }],
+    );
+  }
+  return { user };
 }
 
 /** Whose bucket a request spends: the user's, the route's (machines), or the client address's. */

@@ -1,6 +1,6 @@
 import { parseCookies, SESSION_COOKIE } from "../auth/cookies";
 import { verifySessionToken } from "../auth/tokens";
-import { resolveUser } from "../auth/users";
+import { isSuspended, resolveUser } from "../auth/users";
 import type { DbTx } from "../db/client";
 import { env } from "../env";
 import { log } from "../kernel/log";
@@ -27,7 +27,8 @@ async function streamCaller(req: Request, bearerUserId: string | null): Promise<
   const token = parseCookies(req.headers.get("cookie"))[SESSION_COOKIE];
   if (!token) return null;
   try {
-    return (await resolveUser(await verifySessionToken(token))).id;
+    const user = await resolveUser(await verifySessionToken(token));
+    return isSuspended(user) ? null : user.id; // a suspended account watches as the public does
   } catch {
     return null; // an expired or foreign cookie: the stream is public, it just has no `me`
   }

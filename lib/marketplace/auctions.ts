@@ -24,11 +24,13 @@ import {
   type BidRow,
 } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
+import { assertMayTrade } from "../moderation/sanctions";
 
 const toBid = (b: BidRow) => ({ ...b, createdAt: b.createdAt.toISOString() });
 
 /** Bids on an auction: holds the amount, gives the previous top bid its funds back and tells its bidder. */
 export async function placeBid(db: Db, userId: string, listingId: string, amount: number, idempotency: IdempotencyKey) {
+  await assertMayTrade(db, userId);
   return idempotent(db, { userId, ...idempotency, request: { listingId, amount } }, async (tx) => {
     const l = await lockListing(tx, listingId);
     if (!l) throw notFound("Listing");

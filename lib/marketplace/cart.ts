@@ -11,6 +11,7 @@ import { ChangedHands, own, settle, toListing, unavailable } from "./ownership";
 import { cartOf, closeListing, deleteCartLines, insertCartLine, itemsOfListings, listingById, listingsByIds, lockListing, type LockedListing } from "./queries";
 import { CART_MAX_LINES } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
+import { assertMayTrade } from "../moderation/sanctions";
 
 export async function getCart(db: RawDb | DbTx, userId: string) {
   const lines = await cartOf(db, userId);
@@ -65,6 +66,7 @@ export async function removeFromCart(db: RawDb | DbTx, userId: string, listingId
  * re-checked; a line sold, withdrawn or repriced is 409 CART_CHANGED naming it, a short balance INSUFFICIENT_FUNDS.
  */
 export async function checkout(db: Db, userId: string, idempotency: IdempotencyKey) {
+  await assertMayTrade(db, userId);
   return idempotent(db, { userId, ...idempotency, request: {} }, async (tx) => {
     const lines = (await cartOf(tx, userId)).sort((a, b) => (a.listingId < b.listingId ? -1 : 1));
     if (lines.length === 0) throw new DomainError(marketplaceErrors.CART_EMPTY, "Your cart is empty.");

@@ -38,6 +38,7 @@ import {
 } from "./ownership";
 import { AUCTION_MAX_DAYS, AUCTION_MIN_HOURS, type CreateListingInput, type ListingsQuery } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
+import { assertMayTrade } from "../moderation/sanctions";
 
 export async function browseListings(db: RawDb | DbTx, q: ListingsQuery) {
   let after: { price: number; id: string } | { id: string } | undefined;
@@ -62,6 +63,7 @@ export async function getListing(db: RawDb | DbTx, id: string) {
 
 /** Lists a collectible the caller owns, at a fixed price or as an auction; notifies the users who wishlisted it. */
 export async function createListing(db: Db, userId: string, input: CreateListingInput) {
+  await assertMayTrade(db, userId);
   let auction: Pick<LockedListing, "startingPrice" | "reservePrice" | "minIncrement"> & { endsAt: Date | null } = {
     startingPrice: null,
     reservePrice: null,
@@ -133,6 +135,7 @@ export async function repriceListing(db: Db, userId: string, listingId: string, 
 
 /** Buys a fixed-price listing: one sale, whoever else tries at the same time (they get LISTING_UNAVAILABLE). */
 export async function buyListing(db: Db, userId: string, listingId: string, idempotency: IdempotencyKey) {
+  await assertMayTrade(db, userId);
   return withStaleListings(db, listingId, () =>
     idempotent(db, { userId, ...idempotency, request: { listingId } }, async (tx) => {
       const l = await lockListingAndItem(tx, listingId);

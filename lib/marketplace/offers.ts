@@ -12,6 +12,7 @@ import { credit, lockWallets, pay } from "../wallets/service";
 import { ChangedHands, HOUR, own, refuseMinted, settle } from "./ownership";
 import { closeOffer, insertOffer, lockActiveListingOf, lockOffer, notifyOfferUpdate, offerById, offersOf, type OfferRow } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
+import { assertMayTrade } from "../moderation/sanctions";
 
 const toOffer = (o: OfferRow) => ({
   id: o.id,
@@ -34,6 +35,7 @@ export async function refundOffer(tx: DbTx, o: OfferRow) {
 
 /** An offer on an item, listed or not: the amount is held from the caller's wallet until it closes. */
 export async function makeOffer(db: Db, userId: string, input: { collectibleId: string; amount: number; expiresInHours: number }, idempotency: IdempotencyKey) {
+  await assertMayTrade(db, userId);
   return idempotent(db, { userId, ...idempotency, request: input }, async (tx) => {
     const ownerId = await ownerOf(tx, input.collectibleId);
     if (!ownerId) throw notFound("Collectible");
@@ -71,6 +73,7 @@ async function openOffer(tx: DbTx, userId: string, offerId: string, as: "owner" 
 
 /** The owner accepts: settles like a sale with the held funds; a fixed-price listing of the item is withdrawn. */
 export async function acceptOffer(db: Db, userId: string, offerId: string) {
+  await assertMayTrade(db, userId);
   await db.$transaction(async (tx) => {
     const item = (await offerById(tx, offerId))?.collectibleId;
     if (!item) throw notFound("Offer");

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { parseCookies, SESSION_COOKIE } from "../auth/cookies";
 import { verifySessionToken } from "../auth/tokens";
-import { resolveUser } from "../auth/users";
+import { isSuspended, resolveUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { env } from "../env";
 import { DomainError, sharedErrors } from "../http/errors";
@@ -79,7 +79,9 @@ export async function completeSignIn(
   if (!sessionToken) return back("error=not_signed_in");
   let userId: string;
   try {
-    userId = (await resolveUser(await verifySessionToken(sessionToken))).id;
+    const user = await resolveUser(await verifySessionToken(sessionToken));
+    if (isSuspended(user)) return back("error=account_suspended");
+    userId = user.id;
   } catch (error) {
     if (error instanceof DomainError) return back("error=not_signed_in");
     throw error;

@@ -188,3 +188,161 @@ export const suspensionsQuery = z.strictObject({
 export const suspensionPage = z
   .object({ suspensions: z.array(suspension), nextCursor: z.string().optional().meta({ description: "Present only when more remain." }) })
   .meta({ id: "PostingSuspensionPage" });
+
+// Reports of users, listings and binders; the caller's reports ---------------------------------------------------
+
+export const REPORT_TARGET_KINDS = ["post", "comment", "user", "listing", "binder"] as const;
+export type ReportTargetKind = (typeof REPORT_TARGET_KINDS)[number];
+
+export const userIdParams = z.strictObject({ userId: uuid("User id (UUID).") });
+export const listingIdParams = z.strictObject({ listingId: uuid("Listing id (UUID).") });
+export const binderIdParams = z.strictObject({ binderId: uuid("Binder id (UUID).") });
+
+export const accountReport = z
+  .object({
+    id: z.string().meta({ description: "UUIDv7." }),
+    target: z.object({ type: z.enum(REPORT_TARGET_KINDS), id: z.string() }).meta({ description: "What was reported." }),
+    reason: z.enum(REPORT_REASONS),
+    note: z.string().nullable(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: "TargetReport" });
+
+export const myReport = accountReport
+  .extend({
+    status: z.enum(["open", "actioned", "dismissed"]).meta({
+      description: "open until staff review it; actioned when staff acted on the target; dismissed when they found nothing to act on.",
+    }),
+    reviewedAt: isoDateTime.nullable().meta({ description: "When staff reviewed it; null while open." }),
+  })
+  .meta({ id: "MyReport" });
+
+export const myReportsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 20) });
+
+export const myReportsPage = z
+  .object({ reports: z.array(myReport), nextCursor: z.string().optional().meta({ description: "Present only when more remain." }) })
+  .meta({ id: "MyReportPage" });
+
+// Sanctions and appeals --------------------------------------------------------------------------------------------
+
+export const SANCTION_KINDS = ["posting", "trading", "full"] as const;
+export type SanctionKind = (typeof SANCTION_KINDS)[number];
+export const ACTION_KINDS = ["posting_suspension", "trading_restriction", "full_suspension", "content_hidden"] as const;
+export type ActionKind = (typeof ACTION_KINDS)[number];
+export const SANCTION_HOURS_MAX = 87_600;
+export const APPEAL_TEXT_MAX = 2000;
+export const APPEAL_WINDOW_DAYS = 30;
+export const SANCTION_HIDE_MAX = 50;
+
+export const actionIdParams = z.strictObject({ actionId: uuid("Moderation action id (UUID).") });
+export const appealIdParams = z.strictObject({ appealId: uuid("Appeal id (UUID).") });
+
+export const sanctionBody = z
+  .strictObject({
+    userId: uuid("The user to sanction."),
+    kind: z.enum(SANCTION_KINDS).meta({
+      description:
+        "posting: no posts or comments; trading: no listing, bidding, offering, buying or accepting offers; full: every signed-in call refused but reading one's moderation actions and appealing.",
+    }),
+    hours: z
+      .number()
+      .int()
+      .min(1)
+      .max(SANCTION_HOURS_MAX)
+      .meta({ description: `How long, in hours (1..${SANCTION_HOURS_MAX}).` }),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(SUSPENSION_REASON_MAX)
+      .meta({ description: `Why (1..${SUSPENSION_REASON_MAX} characters); the user sees it.` }),
+    hidePostIds: z
+      .array(uuid("A post of the user's"))
+      .max(SANCTION_HIDE_MAX)
+      .optional()
+      .meta({ description: `Posts of the user's to hide under the same action (at most ${SANCTION_HIDE_MAX}); a granted appeal brings them back.` }),
+  })
+  .meta({ id: "SanctionCreate" });
+
+export const moderationAction = z
+  .object({
+    id: z.string(),
+    kind: z.enum(ACTION_KINDS),
+    reason: z.string(),
+    createdAt: isoDateTime,
+    endsAt: isoDateTime.nullable().meta({ description: "When the sanction ends; null for hidden content." }),
+    liftedAt: isoDateTime.nullable().meta({ description: "When staff or a granted appeal lifted it." }),
+    active: z.boolean().meta({ description: "In force now: not lifted and (a sanction) not yet ended." }),
+    hiddenPosts: z.array(z.string()).meta({ description: "Posts this action hid that are still hidden by it." }),
+    hiddenComments: z.array(z.string()).meta({ description: "Comments this action hid that are still hidden by it." }),
+    appealableUntil: isoDateTime.meta({ description: `${APPEAL_WINDOW_DAYS} days after the action.` }),
+    appeal: z
+      .object({ id: z.string(), status: z.enum(["pending", "granted", "denied"]), createdAt: isoDateTime, decidedAt: isoDateTime.nullable() })
+      .nullable(),
+  })
+  .meta({ id: "ModerationAction" });
+
+export const staffModerationAction = moderationAction
+  .extend({
+    userId: z.string(),
+    staffId: z.string().meta({ description: "Who acted: the staff member's identity-provider id." }),
+    teamId: z.string().nullable().meta({ description: "Set when team staff acted; such actions wait for platform staff's review." }),
+    liftedBy: z.string().nullable(),
+    reviewedAt: isoDateTime.nullable(),
+    reviewedBy: z.string().nullable(),
+  })
+  .meta({ id: "StaffModerationAction" });
+
+export const actionsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 20) });
+
+export const actionsPage = z
+  .object({ actions: z.array(moderationAction), nextCursor: z.string().optional().meta({ description: "Present only when more remain." }) })
+  .meta({ id: "ModerationActionPage" });
+
+export const appealBody = z
+  .strictObject({
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(APPEAL_TEXT_MAX)
+      .meta({ description: `Why the action should be reversed (1..${APPEAL_TEXT_MAX} characters).` }),
+  })
+  .meta({ id: "AppealCreate" });
+
+export const appeal = z
+  .object({
+    id: z.string(),
+    actionId: z.string(),
+    text: z.string(),
+    status: z.enum(["pending", "granted", "denied"]),
+    createdAt: isoDateTime,
+    decidedAt: isoDateTime.nullable(),
+  })
+  .meta({ id: "Appeal" });
+
+export const appealDecisionBody = z
+  .strictObject({
+    decision: z.enum(["grant", "deny"]).meta({ description: "grant: the action is lifted and what it hid restored; deny: it stands." }),
+    note: z
+      .string()
+      .trim()
+      .max(HIDE_NOTE_MAX)
+      .optional()
+      .meta({ description: `For the record (at most ${HIDE_NOTE_MAX} characters).` }),
+  })
+  .meta({ id: "AppealDecision" });
+
+export const staffAppeal = appeal
+  .extend({ userId: z.string(), decidedBy: z.string().nullable(), note: z.string().nullable(), action: staffModerationAction })
+  .meta({ id: "StaffAppeal" });
+
+export const teamHideResult = z
+  .object({
+    postId: z.string(),
+    commentId: z.string(),
+    hiddenAt: isoDateTime,
+    changed: z.boolean().meta({ description: "False when the comment was already hidden." }),
+    actionId: z.string().nullable().meta({ description: "The moderation action recorded (escalated to platform staff); null when nothing changed." }),
+  })
+  .meta({ id: "TeamCommentHideResult" });

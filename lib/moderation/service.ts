@@ -1,5 +1,6 @@
 import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
+import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
@@ -11,8 +12,10 @@ import { commentState } from "../comments/queries";
 import {
   adjustCommentCounters,
   commentPostId,
+  insertAction,
   insertReport,
-  insertSuspension,
+  liftActionRow,
+  liftSpentContentAction,
   latestOpenReports,
   liftSuspensionRow,
   lockComment,
@@ -29,11 +32,17 @@ import {
   toReport,
   toStaffReport,
   toSuspension,
+  type CommentState,
   type QueueHead,
   type ReportTarget,
 } from "./queries";
 import type { ReportReason } from "./schemas";
 import { errors as moderationErrors } from "./errors";
+import { imposeSanction } from "./sanctions";
+
+export * from "./reports";
+export * from "./sanctions";
+export * from "./appeals";
 
 // Moderation: users report posts and comments (once per target); staff work a queue of reported targets, hide or
 // restore them (hiding resolves their open reports), dismiss reports, and suspend users from posting for a time.
@@ -140,12 +149,28 @@ export async function setPostVisibility(db: Db, postId: string, staffId: string,
     const post = await lockPost(tx, postId);
     if (!post) throw notFound("Post");
     const changed = hide === (post.hiddenAt === null);
-    const hiddenAt = changed ? await setPostHidden(tx, postId, hide ? staffId : null) : post.hiddenAt;
+    let hiddenAt = post.hiddenAt;
+    if (changed && hide) {
+      // A CONTENT_HIDDEN action against the author: they see it and may appeal it.
+      const actionId = uuidv7();
+      await insertAction(tx, { id: actionId, userId: post.authorId, kind: "CONTENT_HIDDEN", reason: note || "Post hidden by staff", staffId, hours: null });
+      hiddenAt = await setPostHidden(tx, postId, staffId, actionId);
+    } else if (changed) {
+      hiddenAt = await setPostHidden(tx, postId, null);
+      if (post.hiddenActionId) await liftSpentContentAction(tx, post.hiddenActionId, staffId);
+    }
     const resolvedReports = hide ? await resolveReports(tx, { postId }, staffId, "hidden") : 0;
     return { postId, commentId: null as string | null, hiddenAt: hiddenAt?.toISOString() ?? null, changed, resolvedReports };
   }, txOptions());
   log("info", { msg: hide ? "post hidden" : "post restored", actor: staffId, post: postId, changed: result.changed, note });
   return result;
+}
+
+/** Records a CONTENT_HIDDEN action against the comment's author (who sees it and may appeal it); answers its id. */
+async function hiddenAction(tx: DbTx, comment: CommentState, staffId: string, note: string | undefined) {
+  const id = uuidv7();
+  await insertAction(tx, { id, userId: comment.authorId, kind: "CONTENT_HIDDEN", reason: note || "Comment hidden by staff", staffId, hours: null });
+  return id;
 }
 
 /**
@@ -162,7 +187,8 @@ export async function setCommentVisibility(db: Db, commentId: string, staffId: s
     const changed = hide === (comment.hiddenAt === null);
     let hiddenAt = comment.hiddenAt;
     if (changed) {
-      hiddenAt = await setCommentHidden(tx, commentId, hide ? staffId : null);
+      hiddenAt = await setCommentHidden(tx, commentId, hide ? staffId : null, hide ? await hiddenAction(tx, comment, staffId, note) : null);
+      if (!hide && comment.hiddenActionId) await liftSpentContentAction(tx, comment.hiddenActionId, staffId);
       if (!comment.deletedAt) await adjustCommentCounters(tx, comment, hide ? -1 : 1);
     }
     const resolvedReports = hide ? await resolveReports(tx, { commentId }, staffId, "hidden") : 0;
@@ -182,17 +208,30 @@ export async function dismissReports(db: DbTx, target: ReportTarget, staffId: st
 
 // Suspensions ---------------------------------------------------------------------------------------------------
 
-/** Suspends the user from posting and commenting for `hours` (assertMayPost enforces it); 404 for an unknown user. */
-export async function suspendUser(db: DbTx, { userId, hours, reason }: { userId: string; hours: number; reason: string }, staffId: string) {
-  const row = await insertSuspension(db, userId, hours, reason, staffId);
-  if (!row) throw notFound("User");
-  log("info", { msg: "user suspended from posting", actor: staffId, user: userId, suspension: row.id, until: row.until.toISOString() });
-  return toSuspension(row);
+/**
+ * Suspends the user from posting and commenting for `hours` (assertMayPost enforces it): a POSTING_SUSPENSION
+ * moderation action whose posting_suspensions row has the same id; 404 for an unknown user.
+ */
+export async function suspendUser(db: Db, { userId, hours, reason }: { userId: string; hours: number; reason: string }, staffId: string) {
+  const { action } = await imposeSanction(db, { userId, kind: "posting", hours, reason }, staffId);
+  return toSuspension({
+    id: action.id,
+    userId,
+    until: new Date(action.endsAt!),
+    reason: action.reason,
+    staffId: action.staffId,
+    createdAt: new Date(action.createdAt),
+    liftedAt: null,
+  });
 }
 
-/** Lifts a suspension (idempotent: the first lift time is kept); 404 for an unknown id. */
-export async function liftSuspension(db: DbTx, id: string, staffId: string) {
-  const row = await liftSuspensionRow(db, id);
+/** Lifts a suspension and its moderation action (idempotent: the first lift time is kept); 404 for an unknown id. */
+export async function liftSuspension(db: Db, id: string, staffId: string) {
+  const row = await db.$transaction(async (tx) => {
+    const lifted = await liftSuspensionRow(tx, id);
+    if (lifted) await liftActionRow(tx, id, staffId);
+    return lifted;
+  }, txOptions());
   if (!row) throw notFound("Suspension");
   log("info", { msg: "posting suspension lifted", actor: staffId, suspension: id });
   return toSuspension(row);

@@ -162,6 +162,9 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
   return (
     <>
       <h1>Moderation</h1>
+      <p>
+        <a href="/admin/moderation/accounts">Reports of users, listings and binders; sanctions; appeals</a>
+      </p>
       {done && MODERATION_DONE[done] ? <Notice>{MODERATION_DONE[done]}</Notice> : null}
       {error ? <Notice kind="error">{`${MODERATION_ERRORS[error] ?? "That request was not valid."} Nothing changed.`}</Notice> : null}
 

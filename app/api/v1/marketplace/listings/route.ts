@@ -5,6 +5,7 @@ import { createListingBody, listingPage, listingResponse, listingsQuery } from "
 import { browseListings, createListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
+import { errors as moderationErrors } from "@/lib/moderation/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -32,7 +33,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: listingResponse,
-      errors: [sharedErrors.NOT_FOUND, marketplaceErrors.ALREADY_LISTED, marketplaceErrors.ITEM_MINTED],
+      errors: [moderationErrors.TRADING_RESTRICTED, sharedErrors.NOT_FOUND, marketplaceErrors.ALREADY_LISTED, marketplaceErrors.ITEM_MINTED],
     },
     ({ user, body }) => createListing(db, user.id, body),
   ),

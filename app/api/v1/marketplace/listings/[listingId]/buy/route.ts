@@ -6,6 +6,7 @@ import { FEE_BPS, listingParams, listingResponse } from "@/lib/marketplace/schem
 import { buyListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
+import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -24,6 +25,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "money",
       response: listingResponse,
       errors: [
+        moderationErrors.TRADING_RESTRICTED,
         sharedErrors.NOT_FOUND,
         marketplaceErrors.CANNOT_BUY_OWN,
         marketplaceErrors.LISTING_UNAVAILABLE,

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { actionIdParams, staffModerationAction } from "@/lib/moderation/schemas";
+import { liftAction } from "@/lib/moderation/service";
+import { sharedErrors } from "@/lib/http/errors";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Lift a moderation action (staff)",
+      description:
+        "Lifts the action: its restriction or suspension ends and the posts and comments it hid (and still hides) come back, in one transaction. Idempotent (the first lift is kept). Unknown action: 404.",
+      tags: ["Admin"],
+      auth: "admin",
+      params: actionIdParams,
+      rateLimit: "write",
+      response: z.object({ action: staffModerationAction }),
+      errors: [sharedErrors.NOT_FOUND],
+    },
+    ({ user, params }) => liftAction(db, params.actionId, user.externalId),
+  ),
+});
