@@ -184,6 +184,14 @@ import * as v1_users_$userId_binders from "@/app/api/v1/users/[userId]/binders/r
 import * as locker_room_$postId_mute from "@/app/api/locker-room/[postId]/mute/route";
 import * as v1_me_devices from "@/app/api/v1/me/devices/route";
 import * as v1_me_devices_$deviceId from "@/app/api/v1/me/devices/[deviceId]/route";
+import * as v1_me_follow_requests from "@/app/api/v1/me/follow-requests/route";
+import * as v1_me_follow_requests_$userId_accept from "@/app/api/v1/me/follow-requests/[userId]/accept/route";
+import * as v1_me_follow_requests_$userId_reject from "@/app/api/v1/me/follow-requests/[userId]/reject/route";
+import * as v1_users_relationships from "@/app/api/v1/users/relationships/route";
+import * as v1_users_$userId from "@/app/api/v1/users/[userId]/route";
+import * as v1_users_$userId_follow from "@/app/api/v1/users/[userId]/follow/route";
+import * as v1_users_$userId_followers from "@/app/api/v1/users/[userId]/followers/route";
+import * as v1_users_$userId_following from "@/app/api/v1/users/[userId]/following/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -368,4 +376,12 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/locker-room/{postId}/mute", module: locker_room_$postId_mute },
   { path: "/api/v1/me/devices", module: v1_me_devices },
   { path: "/api/v1/me/devices/{deviceId}", module: v1_me_devices_$deviceId },
+  { path: "/api/v1/me/follow-requests", module: v1_me_follow_requests },
+  { path: "/api/v1/me/follow-requests/{userId}/accept", module: v1_me_follow_requests_$userId_accept },
+  { path: "/api/v1/me/follow-requests/{userId}/reject", module: v1_me_follow_requests_$userId_reject },
+  { path: "/api/v1/users/relationships", module: v1_users_relationships },
+  { path: "/api/v1/users/{userId}", module: v1_users_$userId },
+  { path: "/api/v1/users/{userId}/follow", module: v1_users_$userId_follow },
+  { path: "/api/v1/users/{userId}/followers", module: v1_users_$userId_followers },
+  { path: "/api/v1/users/{userId}/following", module: v1_users_$userId_following },
 ];
