@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       summary: "The locker-room feed",
       description:
         "Posts newest first by publish time, then id (keyset: `limit` 1..50, default 20; `nextCursor` only when more remain; equal publish times never skip or repeat a post). " +
-        "Filters: `teamId` (posts about the team or posted as it), `authorId`, `following=true` (posts about or by teams the caller follows; 401 signed out). " +
+        "Filters: `teamId` (posts about the team or posted as it), `authorId`, `following=true` (posts about or by teams the caller follows, and posts by fans the caller follows; 401 signed out). " +
         "Signed out: public posts only. Signed in: also private posts of teams the caller follows or joined, and the caller's own; never posts of users the caller blocked or who blocked the caller. " +
         "A scheduled post appears exactly at its publish time (the feed filters on it). Deleted and hidden posts are never listed. " +
         "Signed out, the answer may be up to a second old: a server shares one answer per query among anonymous callers for `ANONYMOUS_CACHE_TTL_MS` (1 s), so a new, scheduled or removed post reaches them up to that much later. Signed-in callers always read fresh.",
