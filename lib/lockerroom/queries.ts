@@ -80,7 +80,8 @@ export function feedPage(db: RawDb | DbTx, viewer: Viewer, f: FeedFilter) {
   if (f.teamId) where.push(Prisma.sql`(p.team_id = ${f.teamId} OR p.author_team_id = ${f.teamId})`);
   if (f.authorId) where.push(Prisma.sql`p.author_id = ${f.authorId}::uuid`);
   if (f.followingOf) {
-    // Each set is read once per statement (hashed): team_follows' and user_follows' primary keys, by the follower.
+    // Each set is read once per statement into a hash (team_follows and user_follows, both indexed by the follower first),
+    // and the posts index (publish_at, id) is read in order: a keyset read whatever the page.
     const followed = Prisma.sql`(SELECT team_id FROM team_follows WHERE user_id = ${f.followingOf}::uuid)`;
     const fans = Prisma.sql`(SELECT followee_id FROM user_follows WHERE follower_id = ${f.followingOf}::uuid)`;
     where.push(Prisma.sql`(p.team_id IN ${followed} OR p.author_team_id IN ${followed} OR p.author_id IN ${fans})`);

@@ -374,6 +374,23 @@ describe("counts under concurrency", () => {
   });
 });
 
+describe("blocks racing follows", () => {
+  it("a follow sent with a block either lands first and is removed by it, or is refused: no follow survives a block", async () => {
+    const pairs = await Promise.all(Array.from({ length: 15 }, async () => [await fan(), await fan()] as const));
+    const results = await Promise.all(
+      pairs.flatMap(([a, b]) => [
+        followOf(a.auth, b.id),
+        followOf(b.auth, a.id),
+        api("POST", "/api/user/blocks", { headers: b.auth, json: { blockedUserId: a.id } }),
+      ]),
+    );
+    for (const r of results) expect([200, 403]).toContain(r.status);
+    const ids = pairs.flat().map((f) => f.id);
+    expect(await db().userFollow.count({ where: { followerId: { in: ids } } })).toBe(0);
+    for (const c of (await countsOf(ids)).values()) expect([c.followers, c.following]).toEqual([0, 0]);
+  });
+});
+
 describe("the feed's following=true", () => {
   it("covers posts by followed fans as well as followed teams", async () => {
     const author = await poster();
