@@ -60,7 +60,7 @@ describe("profiles", () => {
     const a = await withProfile(await fan());
     const b = await fan();
     expect((await followOf(b.auth, a.id)).status).toBe(200);
-    for (const ref of [a.id, `@${a.handle}`, `@${a.handle.toUpperCase()}`]) {
+    for (const ref of [a.id, a.id.toUpperCase(), `@${a.handle}`, `@${a.handle.toUpperCase()}`, `%40${a.handle}`]) {
       const res = await profileOf(ref);
       expect(res.status, ref).toBe(200);
       expect(res.body.data).toMatchObject({
