@@ -9,7 +9,7 @@
 // GET /api/health, on both builds in alternating rounds (BENCH_ROUNDS, default 3; both servers up throughout),
 // and prints NEXT_DIST_DIR's throughput and each server's CPU time per request (Linux /proc: a second view, less
 // swayed than throughput by other processes competing for the cores) as shares of the other build's.
-// The runner: the scenarios (scripts/bench/: reads, writes, leaderboard, streams, feed, marketplace) prepare their
+// The runner: the scenarios (scripts/bench/: reads, writes, leaderboard, streams, feed, marketplace, follows) prepare their
 // data, then their cases run in one list against one server and each scenario reports its own ratios.
 import "./bench-env";
 import { generateKeyPairSync } from "node:crypto";
@@ -18,6 +18,7 @@ import { signSessionToken } from "../lib/auth/sign";
 import { CONNECTIONS, DURATION, measure, median, pad, pct, type Case, type Row } from "./bench/common";
 import { compareBuilds } from "./bench/compare";
 import { feedCases, prepareFeed, reportFeed } from "./bench/feed";
+import { followsCases, prepareFollows } from "./bench/follows";
 import { leaderboardCases, prepareBoard, reportLeaderboard } from "./bench/leaderboard";
 import { marketCases, measureContention, prepareMarket, reportContention } from "./bench/marketplace";
 import { LEDGER_ENTRIES, prepareDatabase, readCases, reportLedger } from "./bench/reads";
@@ -42,6 +43,7 @@ const writers = await prepareWriters();
 await prepareBoard();
 await prepareFeed();
 await prepareMarket();
+const relationships = await prepareFollows();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
   publicKeyEncoding: { type: "spki", format: "pem" },
@@ -58,6 +60,7 @@ const cases: Case[] = [
   ...marketCases(base),
   ...readCases(base, privateKey, deepCursor),
   ...writeCases(base, privateKey, writers),
+  ...followsCases(base, privateKey, relationships),
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.
 const only = process.env.BENCH_ONLY?.toLowerCase()

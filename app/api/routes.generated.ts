@@ -203,6 +203,14 @@ import * as v1_me_moderation_actions from "@/app/api/v1/me/moderation-actions/ro
 import * as v1_me_moderation_actions_$actionId_appeal from "@/app/api/v1/me/moderation-actions/[actionId]/appeal/route";
 import * as v1_me_reports from "@/app/api/v1/me/reports/route";
 import * as v1_users_$userId_report from "@/app/api/v1/users/[userId]/report/route";
+import * as v1_me_follow_requests from "@/app/api/v1/me/follow-requests/route";
+import * as v1_me_follow_requests_$userId_accept from "@/app/api/v1/me/follow-requests/[userId]/accept/route";
+import * as v1_me_follow_requests_$userId_reject from "@/app/api/v1/me/follow-requests/[userId]/reject/route";
+import * as v1_users_relationships from "@/app/api/v1/users/relationships/route";
+import * as v1_users_$userId from "@/app/api/v1/users/[userId]/route";
+import * as v1_users_$userId_follow from "@/app/api/v1/users/[userId]/follow/route";
+import * as v1_users_$userId_followers from "@/app/api/v1/users/[userId]/followers/route";
+import * as v1_users_$userId_following from "@/app/api/v1/users/[userId]/following/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -406,4 +414,12 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/me/moderation-actions/{actionId}/appeal", module: v1_me_moderation_actions_$actionId_appeal },
   { path: "/api/v1/me/reports", module: v1_me_reports },
   { path: "/api/v1/users/{userId}/report", module: v1_users_$userId_report },
+  { path: "/api/v1/me/follow-requests", module: v1_me_follow_requests },
+  { path: "/api/v1/me/follow-requests/{userId}/accept", module: v1_me_follow_requests_$userId_accept },
+  { path: "/api/v1/me/follow-requests/{userId}/reject", module: v1_me_follow_requests_$userId_reject },
+  { path: "/api/v1/users/relationships", module: v1_users_relationships },
+  { path: "/api/v1/users/{userId}", module: v1_users_$userId },
+  { path: "/api/v1/users/{userId}/follow", module: v1_users_$userId_follow },
+  { path: "/api/v1/users/{userId}/followers", module: v1_users_$userId_followers },
+  { path: "/api/v1/users/{userId}/following", module: v1_users_$userId_following },
 ];

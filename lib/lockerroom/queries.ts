@@ -64,7 +64,7 @@ function selectPosts(viewer: Viewer, extra: Prisma.Sql = Prisma.empty) {
 export interface FeedFilter {
   teamId?: string;
   authorId?: string;
-  /** The caller's followed teams only. */
+  /** Only posts about or by the teams the user follows, and posts by the fans they follow. */
   followingOf?: string;
   after?: { at: Date; id: string };
   take: number;
@@ -83,8 +83,11 @@ export function feedPage(db: RawDb | DbTx, viewer: Viewer, f: FeedFilter) {
   if (f.teamId) where.push(Prisma.sql`(p.team_id = ${f.teamId} OR p.author_team_id = ${f.teamId})`);
   if (f.authorId) where.push(Prisma.sql`p.author_id = ${f.authorId}::uuid`);
   if (f.followingOf) {
+    // Each set is read once per statement into a hash (team_follows and user_follows, both indexed by the follower first),
+    // and the posts index (publish_at, id) is read in order: a keyset read whatever the page.
     const followed = Prisma.sql`(SELECT team_id FROM team_follows WHERE user_id = ${f.followingOf}::uuid)`;
-    where.push(Prisma.sql`(p.team_id IN ${followed} OR p.author_team_id IN ${followed})`);
+    const fans = Prisma.sql`(SELECT followee_id FROM user_follows WHERE follower_id = ${f.followingOf}::uuid)`;
+    where.push(Prisma.sql`(p.team_id IN ${followed} OR p.author_team_id IN ${followed} OR p.author_id IN ${fans})`);
   }
   if (f.after) where.push(Prisma.sql`(p.publish_at, p.id) < (${f.after.at}, ${f.after.id}::uuid)`);
   const hidden = hiddenForSql(viewer?.id, Prisma.sql`p.author_id`, { context: "feed", text: Prisma.sql`p.content` });

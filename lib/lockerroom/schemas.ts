@@ -129,7 +129,7 @@ export const postIdParams = z.strictObject({ postId: uuid("postId").meta({ descr
 export const feedQuery = z.strictObject({
   teamId: teamId.optional().meta({ description: "Posts about this team or posted as it." }),
   authorId: uuid("authorId").optional().meta({ description: "Posts by this user." }),
-  following: boolQuery("true: only posts about or by teams the caller follows (signed in only)."),
+  following: boolQuery("true: only posts about or by teams the caller follows, and posts by fans the caller follows (signed in only)."),
   cursor: cursorQuery,
   limit: intQuery(1, 50, 20),
 });

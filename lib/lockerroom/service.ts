@@ -201,7 +201,7 @@ export async function getPost(db: Db, viewer: Viewer, postId: string) {
 }
 
 export async function feed(db: Db, viewer: Viewer, q: { teamId?: string; authorId?: string; following?: boolean; cursor?: string; limit: number }) {
-  if (q.following && !viewer) throw new DomainError(sharedErrors.UNAUTHORIZED, "Sign in to read the posts of the teams you follow.");
+  if (q.following && !viewer) throw new DomainError(sharedErrors.UNAUTHORIZED, "Sign in to read the posts of the teams and fans you follow.");
   const after = q.cursor ? decodeUuidTimeCursor(q.cursor) : undefined;
   const rows = await feedPage(db, viewer, {
     teamId: q.teamId,

@@ -13,6 +13,8 @@ export const NOTIFICATION_TYPES = [
   "WISHLIST_LISTED",
   "OUTBID",
   "OFFER_UPDATE",
+  "FOLLOW",
+  "FOLLOW_REQUEST",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -132,6 +134,15 @@ export const offerUpdatePayload = z
   .object({ offerId: z.string(), collectibleId: z.string(), status: z.enum(["accepted", "declined"]), amount: z.number().int(), ...text })
   .meta({ id: "OfferUpdatePayload", description: "The owner accepted (the item is the user's) or declined (the funds are back) the user's offer." });
 
+export const followPayload = z
+  .object({ actor, ...text })
+  .meta({ id: "FollowPayload", description: "Someone followed the user (with notifyCommunity on); grouped per UTC day." });
+
+export const followRequestPayload = z.object({ actor, ...text }).meta({
+  id: "FollowRequestPayload",
+  description: "Someone asked to follow the user's private profile (with notifyCommunity on): GET /api/v1/me/follow-requests; grouped per UTC day.",
+});
+
 const base = {
   id: z.string().meta({ description: "UUIDv7: time-ordered." }),
   createdAt: isoDateTime,
@@ -151,6 +162,8 @@ export const notification = z
     z.object({ ...base, type: z.literal("WISHLIST_LISTED"), payload: wishlistListedPayload }),
     z.object({ ...base, type: z.literal("OUTBID"), payload: outbidPayload }),
     z.object({ ...base, type: z.literal("OFFER_UPDATE"), payload: offerUpdatePayload }),
+    z.object({ ...base, type: z.literal("FOLLOW"), payload: followPayload }),
+    z.object({ ...base, type: z.literal("FOLLOW_REQUEST"), payload: followRequestPayload }),
   ])
   .meta({ id: "Notification" });
 
@@ -186,7 +199,7 @@ export const notificationGroup = z
   .object({
     groupKey: z.string().meta({
       description:
-        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT and RATING, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
+        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
     }),
     type: z.enum(NOTIFICATION_TYPES),
     notificationsCount: z.number().int().meta({ description: "Notifications of the group on this page." }),

@@ -61,6 +61,16 @@ const toFavoriteTeam = (t: FavoriteTeamRow) => ({
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** The teams on a profile, in display order, with their summaries (null for a team row that is gone). */
+export async function favoriteTeamsOf(db: DbTx, ids: string[]) {
+  const teams = ids.length ? await db.team.findMany({ where: { id: { in: ids } }, select: FAVORITE_TEAM_SELECT }) : [];
+  const byId = new Map(teams.map((t) => [t.id, t]));
+  return ids.map((id) => {
+    const team = byId.get(id);
+    return { id, team: team ? toFavoriteTeam(team) : null };
+  });
+}
+
 /** The caller's profile (own view: includes email and terms state). */
 export async function getProfile(db: DbTx, userId: string) {
   const user = await db.user.findUnique({
@@ -68,9 +78,10 @@ export async function getProfile(db: DbTx, userId: string) {
     include: { favoriteTeams: { orderBy: [{ position: "asc" }, { createdAt: "asc" }], select: { teamId: true } } },
   });
   if (!user) throw notFound("User");
-  const ids = user.favoriteTeams.map((f) => f.teamId);
-  const teams = ids.length ? await db.team.findMany({ where: { id: { in: ids } }, select: FAVORITE_TEAM_SELECT }) : [];
-  const byId = new Map(teams.map((t) => [t.id, t]));
+  const favoriteTeams = await favoriteTeamsOf(
+    db,
+    user.favoriteTeams.map((f) => f.teamId),
+  );
   const current = currentTermsVersion();
   return {
     id: user.id,
@@ -82,10 +93,7 @@ export async function getProfile(db: DbTx, userId: string) {
     avatarThumbhash: user.avatarThumbhash,
     bannerUrl: user.bannerUrl,
     bannerThumbhash: user.bannerThumbhash,
-    favoriteTeams: ids.map((id) => {
-      const team = byId.get(id);
-      return { id, team: team ? toFavoriteTeam(team) : null };
-    }),
+    favoriteTeams,
     isPrivate: user.isPrivate,
     onboarded: user.onboardedAt !== null,
     ugcTermsVersion: user.ugcTermsVersion,

@@ -2,6 +2,7 @@ import type { Db, DbTx } from "../db/client";
 import { isUniqueViolation, lockUser, txOptions } from "../db/tx";
 import type { AuthUser } from "../auth/users";
 import { grantStarterPack } from "../economy/service";
+import { acceptPendingRequests, endFollowsForBlock } from "../follows/service";
 import { env } from "../env";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { DomainError, notFound, type ErrorDetail, sharedErrors } from "../http/errors";
@@ -84,6 +85,8 @@ export async function getSettings(db: DbTx, userId: string) {
 export async function updateSettings(db: Db, userId: string, patch: SettingsPatch) {
   const { privateProfile, ...rest } = patch;
   return db.$transaction(async (tx) => {
+    // Going public accepts the pending follow requests (lib/follows); it takes the rows it needs in id order, so first.
+    if (privateProfile === false) await acceptPendingRequests(tx, userId);
     await lockUserOrThrow(tx, userId);
     const user = await tx.user.update({
       where: { id: userId },
@@ -272,15 +275,19 @@ async function resolveTarget(db: DbTx, input: BlockInput): Promise<string> {
   return (byId ?? byHandle)!;
 }
 
-export async function blockUser(db: DbTx, blockerId: string, input: BlockInput) {
+export async function blockUser(db: Db, blockerId: string, input: BlockInput) {
   const blockedId = await resolveTarget(db, input);
   if (blockedId === blockerId) {
     throw new DomainError(usersErrors.CANNOT_BLOCK_SELF, "You cannot block yourself.", [
       { path: input.blockedUserId !== undefined ? "body.blockedUserId" : "body.handle", message: "This is you" },
     ]);
   }
-  // ON CONFLICT DO NOTHING: a repeat (or a concurrent duplicate) keeps the first row and its blockedAt.
-  await db.userBlock.createMany({ data: [{ blockerId, blockedId }], skipDuplicates: true });
+  await db.$transaction(async (tx) => {
+    // The block ends the follows and follow requests both ways, in its transaction (lib/follows: takes both rows first).
+    await endFollowsForBlock(tx, blockerId, blockedId);
+    // ON CONFLICT DO NOTHING: a repeat (or a concurrent duplicate) keeps the first row and its blockedAt.
+    await tx.userBlock.createMany({ data: [{ blockerId, blockedId }], skipDuplicates: true });
+  }, txOptions());
   const [row] = await blocksOf(db, blockerId, { blockedId, take: 1 });
   // Only if the blocked account was deleted between the two statements.
   if (!row) throw noSuchUser(input.blockedUserId !== undefined ? "body.blockedUserId" : "body.handle");

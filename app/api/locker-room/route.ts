@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       summary: "The locker-room feed",
       description:
         "Posts newest first by publish time, then id (keyset: `limit` 1..50, default 20; `nextCursor` only when more remain; equal publish times never skip or repeat a post). " +
-        "Filters: `teamId` (posts about the team or posted as it), `authorId`, `following=true` (posts about or by teams the caller follows; 401 signed out). " +
+        "Filters: `teamId` (posts about the team or posted as it), `authorId`, `following=true` (posts about or by teams the caller follows, and posts by fans the caller follows; 401 signed out). " +
         "Signed out: public posts only. Signed in: also private posts of teams the caller follows or joined, and the caller's own; never posts of users the caller blocked or who blocked the caller. " +
         "A scheduled post appears exactly at its publish time (the feed filters on it). Deleted and hidden posts are never listed. " +
         "Signed in, posts by accounts the caller mutes and posts matching the caller's `feed` keyword filters are left out of the page read: a page may come back short (even empty) with a `nextCursor` that continues after the last post read, so no post is skipped or repeated; page on `nextCursor`, not on a full page. " +

@@ -25,7 +25,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description:
         "Body `{ blockedUserId?, handle? }`: at least one; empty strings are rejected (400 naming the field); when both are sent they must name the same user (else 400). " +
         "Idempotent: blocking an already blocked user answers the same 200 with the original blockedAt, and only one block row ever exists (also under concurrent requests). " +
-        "Unknown user: 404 NOT_FOUND. Blocking yourself: 400 CANNOT_BLOCK_SELF.",
+        "Unknown user: 404 NOT_FOUND. Blocking yourself: 400 CANNOT_BLOCK_SELF. " +
+        "The block ends the follows between the two users both ways, and their pending follow requests both ways, in the same transaction; unblocking restores none of them.",
       tags: ["Users"],
       auth: "bearer",
       body: blockBody,

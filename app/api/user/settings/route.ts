@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Update settings",
       description:
-        "Only the fields sent change. privateProfile sets the user's private flag. " +
+        "Only the fields sent change. privateProfile sets the user's private flag: a private profile turns new follows into follow requests (its followers stay); false accepts every pending request (GET /api/v1/me/follow-requests) in the same transaction. " +
         "A write that sets notifyTeams, notifyMilestones or notifyCommunity to true awards the `notifications_enabled` Rep in the same transaction, once ever: it shows in GET /api/v1/engage/rep/ledger, and a later claim through POST /api/v1/engage/rep/earn is 409 ALREADY_EARNED.",
       tags: ["Users"],
       auth: "bearer",
