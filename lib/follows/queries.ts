@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
+import { mutingSql } from "../mutes/queries";
 import type { Relationship, UserRef } from "./schemas";
 
 // Following fans' statements. Every write of user_follows or follow_requests runs in a transaction that first took
@@ -163,7 +164,8 @@ export function relationshipsOf(db: RawDb | DbTx, me: string, ids: string[]): Pr
     SELECT u.id::text AS id,
            COALESCE((SELECT true FROM user_follows f WHERE f.follower_id = ${me}::uuid AND f.followee_id = u.id), false) AS following,
            COALESCE((SELECT true FROM user_follows f WHERE f.follower_id = u.id AND f.followee_id = ${me}::uuid), false) AS "followedBy",
-           u.id = ANY(s.requested) AS requested, u.id = ANY(s.blocking) AS blocking, u.id = ANY(s.blocked_by) AS "blockedBy"
+           u.id = ANY(s.requested) AS requested, u.id = ANY(s.blocking) AS blocking, u.id = ANY(s.blocked_by) AS "blockedBy",
+           ${mutingSql(me, Prisma.sql`u.id`)} AS muting
     FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS t(id, ord)
     JOIN users u ON u.id = t.id
     CROSS JOIN (

@@ -45,6 +45,7 @@ export const relationship = z
     requested: z.boolean().meta({ description: "The caller asked to follow their private profile; the request is pending." }),
     blocking: z.boolean().meta({ description: "The caller blocked them." }),
     blockedBy: z.boolean().meta({ description: "They blocked the caller." }),
+    muting: z.boolean().meta({ description: "The caller mutes them now (a timed mute ends at its expiresAt); never shown to the muted side." }),
   })
   .meta({ id: "Relationship", description: "How the caller and another user stand." });
 export type Relationship = z.infer<typeof relationship>;

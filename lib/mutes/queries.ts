@@ -54,14 +54,6 @@ export const notMutedActorSql = (recipient: Prisma.Sql, actor: Prisma.Sql) =>
 export const mutingSql = (viewerId: string, userColumn: Prisma.Sql) =>
   Prisma.sql`EXISTS (SELECT 1 FROM user_mutes m WHERE m.muter_id = ${viewerId}::uuid AND m.muted_id = ${userColumn} AND ${LIVE("m")})`;
 
-/** Which of `ids` the viewer mutes now (one statement, the primary key). */
-export async function mutingOf(db: RawDb | DbTx, viewerId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await raw(db).$queryRaw<{ id: string }[]>`
-    SELECT m.muted_id::text AS id FROM user_mutes m WHERE m.muter_id = ${viewerId}::uuid AND m.muted_id = ANY(${ids}::uuid[]) AND ${LIVE("m")}`;
-  return new Set(rows.map((r) => r.id));
-}
-
 // Mutes ----------------------------------------------------------------------------------------------------------
 
 export interface MuteRow {

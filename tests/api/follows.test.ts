@@ -45,13 +45,14 @@ async function countsOf(ids: string[]) {
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-const rel = (id: string, r: Partial<Record<"following" | "followedBy" | "requested" | "blocking" | "blockedBy", boolean>> = {}) => ({
+const rel = (id: string, r: Partial<Record<"following" | "followedBy" | "requested" | "blocking" | "blockedBy" | "muting", boolean>> = {}) => ({
   id,
   following: false,
   followedBy: false,
   requested: false,
   blocking: false,
   blockedBy: false,
+  muting: false,
   ...r,
 });
 
@@ -290,16 +291,19 @@ describe("blocks", () => {
 });
 
 describe("relationships", () => {
-  it("one entry per existing user in the order asked: following, followedBy, requested, blocking, blockedBy", async () => {
+  it("one entry per existing user in the order asked: following, followedBy, requested, blocking, blockedBy, muting", async () => {
     const me = await fan();
-    const [followed, follower, mutual, asked, blocked, blocker, stranger] = await Promise.all(Array.from({ length: 7 }, () => fan()));
+    const [followed, follower, mutual, asked, blocked, blocker, stranger, muted] = await Promise.all(Array.from({ length: 8 }, () => fan()));
     await setPrivate(asked.auth, true);
     for (const f of [followed, mutual, asked]) expect((await followOf(me.auth, f.id)).status).toBe(200);
     for (const f of [follower, mutual]) expect((await followOf(f.auth, me.id)).status).toBe(200);
     await block(me.auth, blocked.id);
     await block(blocker.auth, me.id);
+    expect((await api("POST", "/api/user/mutes", { headers: me.auth, json: { userId: muted.id } })).status).toBe(201);
+    // A mute of the caller is the muter's own business: it shows nowhere in the caller's answer.
+    expect((await api("POST", "/api/user/mutes", { headers: stranger.auth, json: { userId: me.id } })).status).toBe(201);
     const unknown = randomUUID();
-    const ids = [stranger.id, followed.id, unknown, follower.id, mutual.id, asked.id, blocked.id, blocker.id];
+    const ids = [stranger.id, followed.id, unknown, follower.id, mutual.id, asked.id, blocked.id, blocker.id, muted.id];
     const res = await relationshipsOf(me.auth, [...ids, followed.id.toUpperCase()]);
     expect(res.status).toBe(200);
     expect(res.body.data.relationships).toEqual([
@@ -310,6 +314,7 @@ describe("relationships", () => {
       rel(asked.id, { requested: true }),
       rel(blocked.id, { blocking: true }),
       rel(blocker.id, { blockedBy: true }),
+      rel(muted.id, { muting: true }),
     ]);
     // Repeated ids= work the same.
     const repeated = await api("GET", `${USERS}/relationships?ids=${followed.id}&ids=${follower.id}`, { headers: me.auth });

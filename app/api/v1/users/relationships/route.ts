@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "My relationships with fans",
       description:
-        `How the caller stands with each of up to ${RELATIONSHIPS_MAX} users (\`ids\`, comma-separated or repeated; duplicates count once): following, followedBy, requested (a pending request to follow their private profile), blocking, blockedBy. ` +
+        `How the caller stands with each of up to ${RELATIONSHIPS_MAX} users (\`ids\`, comma-separated or repeated; duplicates count once): following, followedBy, requested (a pending request to follow their private profile), blocking, blockedBy, muting (a mute in force; the muted side never sees it). ` +
         "One entry per existing user, in the order asked; unknown ids are left out. More ids, or one that is not a UUID: 400 naming `query.ids`.",
       tags: ["Follows"],
       auth: "bearer",
