@@ -44,7 +44,11 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'mutedPosts', (SELECT coalesce(json_agg(json_build_object('postId', m.post_id, 'mutedAt', m.created_at) ORDER BY m.created_at), '[]')
                        FROM post_mutes m WHERE m.user_id = u.id),
         'pushDevices', (SELECT coalesce(json_agg(json_build_object('id', d.id, 'provider', d.provider, 'platform', d.platform, 'appVersion', d.app_version,
-                          'locale', d.locale, 'timezone', d.timezone, 'createdAt', d.created_at) ORDER BY d.id), '[]') FROM devices d WHERE d.user_id = u.id)
+                          'locale', d.locale, 'timezone', d.timezone, 'createdAt', d.created_at) ORDER BY d.id), '[]') FROM devices d WHERE d.user_id = u.id),
+        'mutedUsers', (SELECT coalesce(json_agg(json_build_object('userId', m.muted_id, 'handle', ${handleOf(Prisma.sql`m.muted_id`)}, 'notifications', m.notifications,
+                         'expiresAt', m.expires_at, 'mutedAt', m.created_at) ORDER BY m.created_at, m.muted_id), '[]') FROM user_mutes m WHERE m.muter_id = u.id),
+        'keywordFilters', (SELECT coalesce(json_agg(json_build_object('id', f.id, 'title', f.title, 'keywords', f.keywords, 'contexts', f.contexts,
+                             'expiresAt', f.expires_at, 'createdAt', f.created_at) ORDER BY f.id), '[]') FROM keyword_filters f WHERE f.user_id = u.id)
       ) AS v FROM users u WHERE u.id = ${u}::uuid`,
   ],
   [
@@ -163,6 +167,21 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
       ) AS v`,
   ],
   [
+    "follows.json",
+    // Fans the user follows and who follow them, and pending requests both ways: handles only, as profiles show them.
+    Prisma.sql`
+      SELECT json_build_object(
+        'following', (SELECT coalesce(json_agg(json_build_object('userId', f.followee_id, 'handle', ${handleOf(Prisma.sql`f.followee_id`)}, 'since', f.created_at)
+                        ORDER BY f.created_at, f.followee_id), '[]') FROM user_follows f WHERE f.follower_id = ${u}::uuid),
+        'followers', (SELECT coalesce(json_agg(json_build_object('userId', f.follower_id, 'handle', ${handleOf(Prisma.sql`f.follower_id`)}, 'since', f.created_at)
+                        ORDER BY f.created_at, f.follower_id), '[]') FROM user_follows f WHERE f.followee_id = ${u}::uuid),
+        'requestsSent', (SELECT coalesce(json_agg(json_build_object('userId', r.target_id, 'handle', ${handleOf(Prisma.sql`r.target_id`)}, 'at', r.created_at)
+                           ORDER BY r.created_at, r.target_id), '[]') FROM follow_requests r WHERE r.requester_id = ${u}::uuid),
+        'requestsReceived', (SELECT coalesce(json_agg(json_build_object('userId', r.requester_id, 'handle', ${handleOf(Prisma.sql`r.requester_id`)}, 'at', r.created_at)
+                               ORDER BY r.created_at, r.requester_id), '[]') FROM follow_requests r WHERE r.target_id = ${u}::uuid)
+      ) AS v`,
+  ],
+  [
     "notifications.json",
     Prisma.sql`
       SELECT coalesce(json_agg(json_build_object('id', n.id, 'type', n.type, 'payload', n.payload, 'createdAt', n.created_at, 'readAt', n.read_at, 'archivedAt', n.archived_at)
@@ -173,8 +192,9 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
     "reports.json",
     // What the user reported and whether it is still open; never what staff decided or who decided it.
     Prisma.sql`
-      SELECT coalesce(json_agg(json_build_object('id', r.id, 'postId', r.post_id, 'commentId', r.comment_id, 'reason', r.reason, 'note', r.note,
-        'createdAt', r.created_at, 'status', CASE WHEN r.resolved_at IS NULL THEN 'open' ELSE 'closed' END) ORDER BY r.id), '[]') AS v
+      SELECT coalesce(json_agg(json_build_object('id', r.id, 'postId', r.post_id, 'commentId', r.comment_id, 'userId', r.target_user_id, 'listingId', r.listing_id,
+        'binderId', r.binder_id, 'reason', r.reason, 'note', r.note, 'createdAt', r.created_at,
+        'status', CASE WHEN r.resolved_at IS NULL THEN 'open' ELSE 'closed' END) ORDER BY r.id), '[]') AS v
       FROM reports r WHERE r.reporter_id = ${u}::uuid`,
   ],
   [
@@ -211,7 +231,13 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'feedSignals', (SELECT coalesce(json_agg(json_build_object('receivedAt', s.received_at, 'events', s.events) ORDER BY s.received_at, s.id), '[]')
                         FROM feed_signal_batches s WHERE s.user_id = ${u}::uuid),
         'postingSuspensions', (SELECT coalesce(json_agg(json_build_object('from', p.created_at, 'until', p.until, 'liftedAt', p.lifted_at) ORDER BY p.created_at, p.id), '[]')
-                               FROM posting_suspensions p WHERE p.user_id = ${u}::uuid)
+                               FROM posting_suspensions p WHERE p.user_id = ${u}::uuid),
+        -- Actions against the user as GET /api/v1/me/moderation-actions shows them (the reason given, the dates, the
+        -- appeal and its outcome); never who decided or staff's notes.
+        'moderationActions', (SELECT coalesce(json_agg(json_build_object('id', a.id, 'kind', a.kind, 'reason', a.reason, 'at', a.created_at, 'endsAt', a.ends_at,
+                                'liftedAt', a.lifted_at, 'appeal', CASE WHEN ap.id IS NULL THEN NULL ELSE json_build_object('text', ap.text, 'status', ap.status,
+                                'at', ap.created_at, 'decidedAt', ap.decided_at) END) ORDER BY a.id), '[]')
+                              FROM moderation_actions a LEFT JOIN moderation_appeals ap ON ap.action_id = a.id WHERE a.user_id = ${u}::uuid)
       ) AS v`,
   ],
 ];

@@ -121,12 +121,18 @@ describe("building an export", () => {
         reason: "SPAM",
         note: `my note ${tag}`,
         resolvedAt: new Date(),
+        isOpen: null,
         resolvedBy: `staff_${tag}`,
         resolution: `staff verdict ${tag}`,
       },
     });
     await db().teamFollow.create({ data: { userId: a.id, teamId: "tm_smp" } });
     await db().userBlock.create({ data: { blockerId: a.id, blockedId: b.id } });
+    const c = await fan();
+    await db().userFollow.create({ data: { followerId: a.id, followeeId: c.id } });
+    await db().userMute.create({ data: { muterId: a.id, mutedId: c.id } });
+    const filter = { title: `filter ${tag}`, keywords: [{ keyword: `spoiler${tag}` }], contexts: ["feed"] };
+    expect((await api("POST", "/api/v1/me/filters", { headers: a.auth, json: filter })).status).toBe(201);
 
     const e = await readyExport(a.auth);
     expect(e.sizeBytes).toBeGreaterThan(0);
@@ -148,6 +154,7 @@ describe("building an export", () => {
       "orders",
       "notifications",
       "reports",
+      "follows",
     ]) {
       expect(files, f).toHaveProperty(`${f}.json`);
     }
@@ -158,7 +165,12 @@ describe("building an export", () => {
     expect(files["comments.json"]).toMatchObject({ comments: [{ id: myComment.id, postId: theirs.id, content: `my comment ${tag}` }] });
     expect(files["reports.json"]).toEqual([expect.objectContaining({ postId: theirs.id, reason: "SPAM", note: `my note ${tag}`, status: "closed" })]);
     expect(files["teams.json"]).toMatchObject({ followed: [{ teamId: "tm_smp" }] });
-    expect(files["settings.json"]).toMatchObject({ blockedUsers: [{ userId: b.id, handle: bHandle }] });
+    expect(files["settings.json"]).toMatchObject({
+      blockedUsers: [{ userId: b.id, handle: bHandle }],
+      mutedUsers: [{ userId: c.id }],
+      keywordFilters: [{ title: `filter ${tag}`, contexts: ["feed"] }],
+    });
+    expect(files["follows.json"]).toMatchObject({ following: [{ userId: c.id }], followers: [], requestsSent: [], requestsReceived: [] });
     const wallet = (files["wallet-ledger.json"] as { wallets: { currency: string; balance: number; transactions: { amount: number }[] }[] }).wallets;
     expect(wallet).toMatchObject([{ currency: "COIN", balance: 1_000, transactions: [{ amount: 1_000 }] }]);
     // Nothing of anyone else's beyond a handle: not their private post, their comment, their e-mail or bio; no staff identity or verdict.
