@@ -184,6 +184,8 @@ import * as v1_users_$userId_binders from "@/app/api/v1/users/[userId]/binders/r
 import * as locker_room_$postId_mute from "@/app/api/locker-room/[postId]/mute/route";
 import * as v1_me_devices from "@/app/api/v1/me/devices/route";
 import * as v1_me_devices_$deviceId from "@/app/api/v1/me/devices/[deviceId]/route";
+import * as cron_account_erasure from "@/app/api/cron/account-erasure/route";
+import * as v1_me_deletion from "@/app/api/v1/me/deletion/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -368,4 +370,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/locker-room/{postId}/mute", module: locker_room_$postId_mute },
   { path: "/api/v1/me/devices", module: v1_me_devices },
   { path: "/api/v1/me/devices/{deviceId}", module: v1_me_devices_$deviceId },
+  { path: "/api/cron/account-erasure", module: cron_account_erasure },
+  { path: "/api/v1/me/deletion", module: v1_me_deletion },
 ];

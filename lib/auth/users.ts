@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { raw } from "../db/raw";
+import { DomainError, sharedErrors } from "../http/errors";
 import type { Identity } from "./tokens";
 
 export interface AuthUser {
@@ -35,7 +36,9 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   // One statement finds the row or creates it (a miss is every new process's first request of each fan). A
   // concurrent first request of the same new fan may insert it first: then ours inserts nothing (ON CONFLICT DO
   // NOTHING) and reads the row the other committed.
-  let [row] = await raw(db).$queryRaw<{ id: string }[]>`
+  // An erased account (lib/accounts) keeps its row as a tombstone, external_id included, so its subject never
+  // signs in again nor creates a new row: a token of it that still verifies is refused here.
+  let [row] = await raw(db).$queryRaw<{ id: string; erased: boolean }[]>`
     WITH found AS (SELECT id FROM users WHERE external_id = ${externalId}),
     created AS (
       INSERT INTO users (id, external_id, updated_at) SELECT ${uuidv7(now)}::uuid, ${externalId}, ${new Date(now)}::timestamptz
@@ -43,9 +46,15 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
       ON CONFLICT (external_id) DO NOTHING
       RETURNING id
     )
-    SELECT id::text FROM found UNION ALL SELECT id::text FROM created`;
-  row ??= (await raw(db).$queryRaw<{ id: string }[]>`SELECT id::text FROM users WHERE external_id = ${externalId}`)[0];
+    SELECT id::text, EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = found.id AND d.state = 'erased') AS erased FROM found
+    UNION ALL SELECT id::text, false FROM created`;
+  row ??= (
+    await raw(db).$queryRaw<{ id: string; erased: boolean }[]>`
+      SELECT u.id::text, EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = u.id AND d.state = 'erased') AS erased
+      FROM users u WHERE u.external_id = ${externalId}`
+  )[0];
   if (!row) throw new Error(`user ${externalId} neither found nor created`);
+  if (row.erased) throw new DomainError(sharedErrors.UNAUTHORIZED, "This account has been deleted.");
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(externalId, { id: row.id, expires: now + CACHE_TTL_MS });
   return { id: row.id, externalId, isAdmin: identity.isAdmin, ...session(identity) };
