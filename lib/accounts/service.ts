@@ -61,6 +61,12 @@ export async function getDeletion(db: Db, userId: string) {
   return { deletion: await toDeletion(db, userId, row) };
 }
 
+/** What scheduling now would mean (the confirmation step says it before the fan confirms): the date and the coins. */
+export async function previewDeletion(db: Db, userId: string) {
+  const now = new Date();
+  return toDeletion(db, userId, { state: "scheduled", requestedAt: now, dueAt: new Date(now.getTime() + env().ACCOUNT_DELETION_GRACE_DAYS * 86_400_000) });
+}
+
 /** Schedules the caller's deletion after the grace period; asking again keeps the first date. */
 export async function scheduleDeletion(db: Db, userId: string) {
   const row = await insertDeletion(db, userId, env().ACCOUNT_DELETION_GRACE_DAYS);
