@@ -30,7 +30,7 @@ type Statement = { table: string; sql: (userId: Prisma.Sql) => Prisma.Sql };
 /**
  * Every table holding a user's personal data, and what the erasure does to it: one statement each, run in this
  * order (posts before the comment counters, so only other fans' posts are recounted). Tables not listed keep their
- * rows on the tombstone: rep_entries, quest_completions, reward_claims, wallets and wallet_transactions, pack
+ * rows on the tombstone: rep_entries, reward_claims, wallets and wallet_transactions, pack
  * purchases and openings, collectibles and collectible_transfers, listings, bids, offers, nft_mints,
  * leaderboard_winners, game_ratings, reports and posting_suspensions, invites and invite_redemptions.
  */
@@ -80,7 +80,6 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "post_mutes", sql: (u) => Prisma.sql`DELETE FROM post_mutes WHERE user_id = ${u}` },
   { table: "notifications", sql: (u) => Prisma.sql`DELETE FROM notifications WHERE user_id = ${u}` },
   { table: "devices", sql: (u) => Prisma.sql`DELETE FROM devices WHERE user_id = ${u}` },
-  { table: "feed_signals", sql: (u) => Prisma.sql`DELETE FROM feed_signals WHERE user_id = ${u}` },
   { table: "feed_signal_batches", sql: (u) => Prisma.sql`DELETE FROM feed_signal_batches WHERE user_id = ${u}` },
   { table: "starred_teams", sql: (u) => Prisma.sql`DELETE FROM starred_teams WHERE user_id = ${u}` },
   { table: "team_follows", sql: (u) => Prisma.sql`DELETE FROM team_follows WHERE user_id = ${u}` },
