@@ -58,7 +58,7 @@ it("a fan schedules the deletion through the confirmation step (date and forfeit
   // Without the box ticked nothing is scheduled.
   await page.getByRole("button", { name: "Delete my account" }).click();
   await page.waitForURL(/error=unconfirmed/);
-  expect(await page.getByRole("alert").textContent()).toContain("Tick the box");
+  expect(await page.locator("main [role=alert]").textContent()).toContain("Tick the box");
   expect(await db.accountDeletion.count({ where: { userId: fan.id } })).toBe(0);
 
   await page.getByRole("checkbox").check();
@@ -72,7 +72,7 @@ it("a fan schedules the deletion through the confirmation step (date and forfeit
 
   await page.getByRole("button", { name: "Cancel the deletion" }).click();
   await page.waitForURL(/done=cancelled/);
-  expect(await page.getByRole("status").textContent()).toContain("cancelled");
+  expect(await page.locator("main [role=status]").textContent()).toContain("cancelled");
   expect(await db.accountDeletion.count({ where: { userId: fan.id } })).toBe(0);
   await context.close();
 });
