@@ -81,7 +81,8 @@ describe("scheduling and cancelling", () => {
     expect(none.status).toBe(404);
     expect(errorOf(none).code).toBe("NOT_FOUND");
 
-    for (const method of ["GET", "POST", "DELETE"]) expect((await api(method, DELETION, method === "POST" ? { json: { confirm: true } } : {})).status).toBe(401);
+    for (const method of ["GET", "POST", "DELETE"])
+      expect((await api(method, DELETION, method === "POST" ? { json: { confirm: true } } : {})).status).toBe(401);
   });
 
   it("the forfeit counts what open offers hold", async () => {
