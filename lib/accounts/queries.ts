@@ -111,3 +111,24 @@ export async function hasPendingDeletion(db: RawDb | DbTx, userId: string): Prom
   const [row] = await raw(db).$queryRaw<{ pending: boolean }[]>`SELECT ${deletionPendingSql(userId)} AS pending`;
   return row!.pending;
 }
+
+export interface QueueRow {
+  userId: string;
+  handle: string | null;
+  requestedAt: Date;
+  dueAt: Date;
+  notBefore: Date;
+  attempts: number;
+  lastError: string | null;
+}
+
+/** The deletion queue (the staff console): scheduled deletions by when the cron may next take them, a keyset page. */
+export function deletionQueue(db: RawDb | DbTx, after: { at: Date; id: string } | undefined, take: number) {
+  const keyset = after ? Prisma.sql`AND (d.not_before, d.user_id) > (${after.at}::timestamptz, ${after.id}::uuid)` : Prisma.empty;
+  return raw(db).$queryRaw<QueueRow[]>`
+    SELECT d.user_id::text AS "userId", u.handle, d.requested_at AS "requestedAt", d.due_at AS "dueAt", d.not_before AS "notBefore",
+           d.attempts, d.last_error AS "lastError"
+    FROM account_deletions d JOIN users u ON u.id = d.user_id
+    WHERE d.state = 'scheduled' ${keyset}
+    ORDER BY d.not_before, d.user_id LIMIT ${take}`;
+}

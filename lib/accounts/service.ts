@@ -4,6 +4,8 @@ import { txOptions } from "../db/tx";
 import { forgetUser } from "../auth/users";
 import { env } from "../env";
 import { DomainError, notFound } from "../http/errors";
+import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
+import { keysetPage } from "../kernel/page";
 import { identityProvider } from "../identity/provider";
 import { log } from "../kernel/log";
 import { takeOffBoards } from "../leaderboard/service";
@@ -17,6 +19,7 @@ import {
   coinsOf,
   deleteScheduledDeletion,
   deletionOf,
+  deletionQueue,
   hasPendingDeletion,
   insertDeletion,
   lockDeletionForCancel,
@@ -86,6 +89,18 @@ export async function cancelDeletion(db: Db, userId: string) {
     await deleteScheduledDeletion(tx, userId);
   });
   return { cancelled: true as const, deletion: null };
+}
+
+/** The staff console's deletion queue: scheduled deletions, the next the cron may take first (keyset pages). */
+export async function listDeletionQueue(db: RawDb | Db, q: { cursor?: string; limit: number }) {
+  const rows = await deletionQueue(db, q.cursor ? decodeUuidTimeCursor(q.cursor) : undefined, q.limit + 1);
+  return keysetPage(
+    "deletions",
+    rows,
+    q.limit,
+    (r) => encodeCursor(r.notBefore.getTime(), r.userId),
+    (r) => r,
+  );
 }
 
 /** 409 ACCOUNT_DELETION_PENDING while the user's deletion is scheduled: for the trading entry points. */

@@ -29,6 +29,19 @@ const stateOf = async (userId: string) => (await db().accountDeletion.findUnique
 /** Why the last erasure of the account did not happen, for failure messages. */
 const whyNot = async (userId: string) => (await db().accountDeletion.findUnique({ where: { userId } }))?.lastError ?? "";
 
+/** Every fan id on the global all-time board, page by page. */
+async function globalBoardIds(): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 200; i++) {
+    const res = await api("GET", `/api/leaderboard?period=all&limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+    ids.push(...(res.body.data.entries as { fan: { id: string } }[]).map((e) => e.fan.id));
+    cursor = res.body.data.nextCursor;
+    if (!cursor) break;
+  }
+  return ids;
+}
+
 const card = testCard("Deletion test card", "rare", 10_000);
 beforeAll(() => card.create());
 const list = (f: Fan, json: Record<string, unknown>) => api("POST", "/api/v1/marketplace/listings", { headers: f.auth, json });
@@ -93,6 +106,11 @@ describe("scheduling and cancelling", () => {
       json: { collectibleId: item, amount: 1_000, expiresInHours: 24 },
     });
     expect(offer.status).toBe(201);
+    // Rep puts it on the leaderboard.
+    const earned = await api("POST", "/api/v1/engage/rep/earn", { headers: a.auth, json: { earnKind: "daily_visit", idempotencyKey: randomUUID() } });
+    expect(earned.status, earned.text).toBeLessThan(300);
+    expect(await globalBoardIds()).toContain(a.id);
+
     expect((await schedule(a.auth)).body.data.deletion.coins).toMatchObject({ balance: 2_000, held: 1_000, forfeited: 3_000 });
   });
 
@@ -227,6 +245,13 @@ describe("the erasure", () => {
     const refused = await api("GET", "/api/user", { headers: a.auth });
     expect(refused.status).toBe(401);
     expect(await db().user.count({ where: { externalId: a.sub } })).toBe(1);
+
+    // Off the leaderboards; its Rep ledger stays.
+    expect(await globalBoardIds()).not.toContain(a.id);
+    expect(await db().repEntry.count({ where: { userId: a.id } })).toBeGreaterThan(0);
+    // A rebuild from the ledger leaves it off too.
+    expect((await api("POST", "/api/admin/leaderboard/rebuild", { headers: staff.auth })).status).toBe(200);
+    expect(await globalBoardIds()).not.toContain(a.id);
 
     // Running again erases nothing more and forfeits nothing more.
     await erasure();

@@ -16,7 +16,7 @@ CREATE TABLE "account_deletions" (
 );
 
 -- CreateIndex
-CREATE INDEX "account_deletions_state_not_before_idx" ON "account_deletions"("state", "not_before");
+CREATE INDEX "account_deletions_state_not_before_user_id_idx" ON "account_deletions"("state", "not_before", "user_id");
 
 -- CreateIndex
 CREATE INDEX "bids_bidder_id_released_at_idx" ON "bids"("bidder_id", "released_at");
