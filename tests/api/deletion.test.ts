@@ -106,11 +106,6 @@ describe("scheduling and cancelling", () => {
       json: { collectibleId: item, amount: 1_000, expiresInHours: 24 },
     });
     expect(offer.status).toBe(201);
-    // Rep puts it on the leaderboard.
-    const earned = await api("POST", "/api/v1/engage/rep/earn", { headers: a.auth, json: { earnKind: "daily_visit", idempotencyKey: randomUUID() } });
-    expect(earned.status, earned.text).toBeLessThan(300);
-    expect(await globalBoardIds()).toContain(a.id);
-
     expect((await schedule(a.auth)).body.data.deletion.coins).toMatchObject({ balance: 2_000, held: 1_000, forfeited: 3_000 });
   });
 
@@ -184,6 +179,15 @@ describe("the erasure", () => {
     expect(await balance(a)).toBe(6_000 + 700 - fee - 1_000 - 1_500);
     const bBefore = await balance(b);
 
+    // A mint waiting in the queue (it fails at the erasure, freeing its key).
+    const mintKey = `mint_${randomUUID()}`;
+    const mint = await db().nftMint.create({ data: { userId: a.id, itemType: "card", itemId: mintKey, name: "queued", mintKey, walletAddress: "0xabc" } });
+
+    // Rep puts it on the leaderboard.
+    const earned = await api("POST", "/api/v1/engage/rep/earn", { headers: a.auth, json: { earnKind: "daily_visit", idempotencyKey: randomUUID() } });
+    expect(earned.status, earned.text).toBeLessThan(300);
+    expect(await globalBoardIds()).toContain(a.id);
+
     expect((await schedule(a.auth)).body.data.deletion.coins).toMatchObject({ held: 2_500, forfeited: 6_000 + 700 - fee });
     await makeDue(a.id);
     const run = await erasure();
@@ -246,6 +250,8 @@ describe("the erasure", () => {
     expect(refused.status).toBe(401);
     expect(await db().user.count({ where: { externalId: a.sub } })).toBe(1);
 
+    expect(await db().nftMint.findUniqueOrThrow({ where: { id: mint.id } })).toMatchObject({ status: "failed", mintKey: null });
+
     // Off the leaderboards; its Rep ledger stays.
     expect(await globalBoardIds()).not.toContain(a.id);
     expect(await db().repEntry.count({ where: { userId: a.id } })).toBeGreaterThan(0);
@@ -282,6 +288,21 @@ describe("the erasure", () => {
     expect(await stateOf(a.id)).toBe("erased");
     expect((await api("GET", `/api/v1/marketplace/listings/${listing.id}`)).body.data.listing).toMatchObject({ status: "sold", sale: { buyerId: bidder.id } });
     expect((await db().collectible.findUniqueOrThrow({ where: { id: listing.collectible.id } })).ownerId).toBe(bidder.id);
+  });
+
+  it("a mint under way defers the erasure until it completes", async () => {
+    const a = await fan();
+    const mint = await db().nftMint.create({ data: { userId: a.id, itemType: "card", itemId: `m_${randomUUID()}`, name: "minting", status: "minting" } });
+    await schedule(a.auth);
+    await makeDue(a.id);
+    expect((await erasure()).body.data.deferred).toBeGreaterThanOrEqual(1);
+    expect(await stateOf(a.id)).toBe("scheduled");
+    expect(await whyNot(a.id)).toMatch(/mint is under way/);
+    await db().nftMint.update({ where: { id: mint.id }, data: { status: "minted", mintedAt: new Date() } });
+    await makeDue(a.id);
+    await erasure();
+    expect(await stateOf(a.id), await whyNot(a.id)).toBe("erased");
+    expect((await db().nftMint.findUniqueOrThrow({ where: { id: mint.id } })).status).toBe("minted");
   });
 
   it("a cancel racing the erasure: each account is either erased (cancel refused) or kept (cancel done), never both", async () => {
