@@ -172,6 +172,8 @@ export async function runAccountErasure(db: Db, opts: { limit?: number; timeBudg
       log(deferred ? "info" : "error", { msg: deferred ? "account erasure deferred" : "account erasure failed", userId: claimed, error: String(error) });
     }
   }
+  // The follow-up holds its row for the few network calls it makes (file deletes, one Backend API call), so two runs
+  // never repeat them; what fails stays on the row for the next call.
   const files = opts.files ?? storage();
   const followed: string[] = [];
   while (Date.now() < until) {
