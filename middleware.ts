@@ -1,7 +1,7 @@
 import { clerkMiddleware } from "@clerk/nextjs/server";
 import type { NextMiddleware } from "next/server";
 
-// Clerk's middleware for the staff console only. It keeps a console session alive: when the short-lived session
+// Clerk's middleware for the staff console and the fans' account pages only. It keeps a console session alive: when the short-lived session
 // token in `__session` has expired, Clerk refreshes it (handshake or refresh cookie) instead of the page bouncing the
 // staff member to the sign-in page. It is not the gate: every console page and server action still checks the
 // session and the staff role itself (app/admin/_lib/gate.ts, lib/auth/staff.ts).
@@ -39,8 +39,9 @@ export default function middleware(...args: Parameters<NextMiddleware>): ReturnT
 
 export const config = {
   runtime: "nodejs",
-  // The console (/admin and everything under it), the development provider's sign-in page the console sends to,
+  // The console (/admin and everything under it), the fans' account pages (/account/*: deleting an account), the
+  // development provider's sign-in page both send to,
   // and Clerk's Frontend API proxy path (Clerk turns it on by itself for production keys on *.vercel.app hosts).
   // Never /api, /_next, /files or /docs (tests/e2e/middleware.test.ts).
-  matcher: ["/admin/:path*", "/dev/sign-in", "/__clerk/:path*"],
+  matcher: ["/admin/:path*", "/account/:path*", "/dev/sign-in", "/__clerk/:path*"],
 };

@@ -105,6 +105,8 @@ const schema = z.object({
   SYNC_FEED_TOKEN: z.string().min(1).optional(),
   // HMAC-SHA256 key of POST /api/webhooks/leagues-sync (unset: every delivery is refused).
   LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
+  // Account deletion: how many days after the request the erasure cron may erase the account (the grace period).
+  ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
   // Feed signals older than this many days are deleted by GET /api/cron/signals-retention.
   SIGNALS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Arena check-ins: open from this many minutes before a game's start until this many after it; where the venue has

@@ -17,6 +17,7 @@ const NAV = [
   ["/admin/rewards", "Rewards"],
   ["/admin/moderation", "Moderation"],
   ["/admin/economy", "Economy"],
+  ["/admin/deletions", "Deletions"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

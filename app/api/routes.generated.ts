@@ -211,6 +211,8 @@ import * as v1_users_$userId from "@/app/api/v1/users/[userId]/route";
 import * as v1_users_$userId_follow from "@/app/api/v1/users/[userId]/follow/route";
 import * as v1_users_$userId_followers from "@/app/api/v1/users/[userId]/followers/route";
 import * as v1_users_$userId_following from "@/app/api/v1/users/[userId]/following/route";
+import * as cron_account_erasure from "@/app/api/cron/account-erasure/route";
+import * as v1_me_deletion from "@/app/api/v1/me/deletion/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -422,4 +424,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/users/{userId}/follow", module: v1_users_$userId_follow },
   { path: "/api/v1/users/{userId}/followers", module: v1_users_$userId_followers },
   { path: "/api/v1/users/{userId}/following", module: v1_users_$userId_following },
+  { path: "/api/cron/account-erasure", module: cron_account_erasure },
+  { path: "/api/v1/me/deletion", module: v1_me_deletion },
 ];

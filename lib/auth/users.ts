@@ -1,6 +1,8 @@
+import { Prisma } from "../generated/prisma/client";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { raw } from "../db/raw";
+import { DomainError, sharedErrors } from "../http/errors";
 import type { Identity } from "./tokens";
 
 export interface AuthUser {
@@ -46,7 +48,11 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   // One statement finds the row or creates it (a miss is every new process's first request of each fan). A
   // concurrent first request of the same new fan may insert it first: then ours inserts nothing (ON CONFLICT DO
   // NOTHING) and reads the row the other committed.
-  type Row = { id: string; suspendedUntil: Date | null };
+  // An erased account (lib/accounts) keeps its row as a tombstone, external_id included, so its subject never
+  // signs in again nor creates a new row: a token of it that still verifies is refused here.
+  type Row = { id: string; suspendedUntil: Date | null; erased: boolean };
+  const erased = (alias: string) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = ${Prisma.raw(alias)}.id AND d.state = 'erased')`;
   let [row] = await raw(db).$queryRaw<Row[]>`
     WITH found AS (SELECT id, suspended_until FROM users WHERE external_id = ${externalId}),
     created AS (
@@ -55,9 +61,14 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
       ON CONFLICT (external_id) DO NOTHING
       RETURNING id, suspended_until
     )
-    SELECT id::text, suspended_until AS "suspendedUntil" FROM found UNION ALL SELECT id::text, suspended_until FROM created`;
-  row ??= (await raw(db).$queryRaw<Row[]>`SELECT id::text, suspended_until AS "suspendedUntil" FROM users WHERE external_id = ${externalId}`)[0];
+    SELECT id::text, suspended_until AS "suspendedUntil", ${erased("found")} AS erased FROM found
+    UNION ALL SELECT id::text, suspended_until, false FROM created`;
+  row ??= (
+    await raw(db).$queryRaw<Row[]>`
+      SELECT u.id::text, u.suspended_until AS "suspendedUntil", ${erased("u")} AS erased FROM users u WHERE u.external_id = ${externalId}`
+  )[0];
   if (!row) throw new Error(`user ${externalId} neither found nor created`);
+  if (row.erased) throw new DomainError(sharedErrors.UNAUTHORIZED, "This account has been deleted.");
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(externalId, { id: row.id, suspendedUntil: row.suspendedUntil, expires: now + CACHE_TTL_MS });
   return { id: row.id, externalId, isAdmin: identity.isAdmin, suspendedUntil: row.suspendedUntil, ...session(identity) };

@@ -28,6 +28,8 @@ export interface IdentityProvider {
   revokeSession(sessionId: string): Promise<void>;
   /** Grants or revokes the staff role (Clerk: public metadata role = "admin", read from the session claims). */
   setAdmin(externalId: string, admin: boolean): Promise<void>;
+  /** Deletes the user at the provider (account erasure); one already gone counts as deleted. */
+  deleteUser(externalId: string): Promise<void>;
 }
 
 export class ClerkProvider implements IdentityProvider {
@@ -81,6 +83,14 @@ export class ClerkProvider implements IdentityProvider {
   async setAdmin(externalId: string, admin: boolean) {
     await this.clerk.users.updateUserMetadata(externalId, { publicMetadata: { role: admin ? "admin" : null } });
   }
+
+  async deleteUser(externalId: string) {
+    try {
+      await this.clerk.users.deleteUser(externalId);
+    } catch (error) {
+      if ((error as { status?: number }).status !== 404) throw error;
+    }
+  }
 }
 
 /** Laptop-only provider: signs in anyone by user id at /dev/sign-in and mints tickets that are session tokens. */
@@ -104,6 +114,9 @@ export class DevelopmentProvider implements IdentityProvider {
 
   // Development tokens carry the role they were minted with (npm run token -- <id> --admin); nothing to store.
   async setAdmin() {}
+
+  // The development provider keeps no users.
+  async deleteUser() {}
 }
 
 let instance: IdentityProvider | undefined;

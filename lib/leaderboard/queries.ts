@@ -9,6 +9,8 @@ import type { Season } from "./seasons";
 // the user's row; a season's are the sum of its entries. "Reached at" is the fan's last such entry in the period.
 
 const EARNING = Prisma.sql`e.earn_kind <> ALL(${SPENDING_KINDS})`;
+/** Erased accounts (lib/accounts) keep their Rep ledger but are on no board: the rebuild and season closings skip them. */
+const NOT_ERASED = Prisma.sql`e.user_id NOT IN (SELECT user_id FROM account_deletions WHERE state = 'erased')`;
 const inSeason = (s: Season) => Prisma.sql`e.created_at >= ${s.startsAt}::timestamptz AND e.created_at < ${s.endsAt}::timestamptz`;
 
 export interface FanScores {
@@ -52,7 +54,7 @@ export async function ledgerScores(db: DbTx, season: Season | null, afterUserId:
   const rows = await raw(db).$queryRaw<Int8<BoardRow, "points">[]>`
     SELECT e.user_id::text AS "userId", GREATEST(0, sum(e.amount))::int8 AS points, max(e.created_at) AS "reachedAt"
     FROM rep_entries e
-    WHERE ${EARNING} ${window} AND (${afterUserId}::uuid IS NULL OR e.user_id > ${afterUserId}::uuid)
+    WHERE ${EARNING} AND ${NOT_ERASED} ${window} AND (${afterUserId}::uuid IS NULL OR e.user_id > ${afterUserId}::uuid)
     GROUP BY e.user_id
     ORDER BY e.user_id
     LIMIT ${limit}`;
@@ -136,7 +138,7 @@ export async function closeSeason(db: DbTx, s: Season, now: Date, top: { global:
       ON CONFLICT DO NOTHING RETURNING season_id
     ), scored AS (
       SELECT e.user_id, GREATEST(0, sum(e.amount))::int8 AS points, max(e.created_at) AS reached_at FROM rep_entries e
-      WHERE ${inSeason(s)} AND ${EARNING}
+      WHERE ${inSeason(s)} AND ${EARNING} AND ${NOT_ERASED}
       GROUP BY e.user_id
     ), boards AS (
       SELECT 'global' AS board, user_id, points, reached_at FROM scored

@@ -266,6 +266,24 @@ async function writeMoves(moves: BoardMoves, now: Date): Promise<void> {
   if (moves.users.size) await moveBoards([...moves.users], now);
 }
 
+/**
+ * An erased account (lib/accounts) comes off every board in the store, current and past periods (the closed seasons'
+ * winners, rows in the database, stay), and live streams hear it left. Best effort, like every board write.
+ */
+export async function takeOffBoards(userId: string): Promise<void> {
+  try {
+    await inTime(async () => {
+      const store = await boardStore();
+      const removes = (await store.keys(`${prefix()}:`)).map((key) => ({ key, member: userId }));
+      if (!removes.length) return;
+      await store.remove(removes);
+      await (await boardFeed()).append(removes.map((r) => ({ ...r, score: LEFT })));
+    });
+  } catch (error) {
+    log("warn", { msg: "erased account not taken off the leaderboards; a rebuild repairs them", userId, error: String(error) });
+  }
+}
+
 // Rebuild and drift ----------------------------------------------------------------------------------------------
 
 const LEDGER_PAGE = 10_000;

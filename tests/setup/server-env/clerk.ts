@@ -122,6 +122,12 @@ export default async function clerkStandIn(): Promise<Fixture> {
       if (id.startsWith("user_missing")) return clerkError(res, 404, "resource_not_found");
       return json(res, 200, userJson(id));
     }
+    if (req.method === "DELETE" && (m = /^\/v1\/users\/([^/]+)$/.exec(path))) {
+      const id = decodeURIComponent(m[1]!);
+      if (failing.has(id)) return clerkError(res, 500, "internal_clerk_error");
+      users.delete(id);
+      return json(res, 200, { object: "user", id, deleted: true });
+    }
     if (req.method === "PATCH" && (m = /^\/v1\/users\/([^/]+)\/metadata$/.exec(path))) {
       const id = decodeURIComponent(m[1]!);
       const u = users.get(id) ?? { first_name: null, last_name: null, username: null, image_url: "", email: null, public_metadata: {} };
