@@ -30,9 +30,10 @@ type Statement = { table: string; sql: (userId: Prisma.Sql) => Prisma.Sql };
 /**
  * Every table holding a user's personal data, and what the erasure does to it: one statement each, run in this
  * order (posts before the comment counters, so only other fans' posts are recounted). Tables not listed keep their
- * rows on the tombstone: rep_entries, reward_claims, wallets and wallet_transactions, pack
- * purchases and openings, collectibles and collectible_transfers, listings, bids, offers, nft_mints,
- * leaderboard_winners, game_ratings, reports and posting_suspensions, invites and invite_redemptions.
+ * rows on the tombstone: rep_entries, reward_claims, wallets and wallet_transactions, pack purchases and openings,
+ * collectibles and collectible_transfers, listings, bids, offers, nft_mints, leaderboard_winners, game_ratings,
+ * reports, posting_suspensions, moderation_actions and moderation_appeals (the record of what staff decided),
+ * invites and invite_redemptions.
  */
 export const ERASURE_STATEMENTS: Statement[] = [
   // The user's posts go with everything on them (other fans' comments, reactions, votes, edits, mutes, reports).
@@ -104,6 +105,13 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "arena_check_ins", sql: (u) => Prisma.sql`DELETE FROM arena_check_ins WHERE user_id = ${u}` },
   { table: "user_passes", sql: (u) => Prisma.sql`DELETE FROM user_passes WHERE user_id = ${u}` },
   { table: "user_streaks", sql: (u) => Prisma.sql`DELETE FROM user_streaks WHERE user_id = ${u}` },
+  // Follows both ways (the trigger on user_follows moves the other fans' counts), requests both ways.
+  { table: "user_follows", sql: (u) => Prisma.sql`DELETE FROM user_follows WHERE follower_id = ${u} OR followee_id = ${u}` },
+  { table: "follow_requests", sql: (u) => Prisma.sql`DELETE FROM follow_requests WHERE requester_id = ${u} OR target_id = ${u}` },
+  { table: "user_mutes", sql: (u) => Prisma.sql`DELETE FROM user_mutes WHERE muter_id = ${u} OR muted_id = ${u}` },
+  { table: "keyword_filters", sql: (u) => Prisma.sql`DELETE FROM keyword_filters WHERE user_id = ${u}` },
+  // Their zips were collected with the uploads (uploadedFiles) and are deleted after the commit.
+  { table: "data_exports", sql: (u) => Prisma.sql`DELETE FROM data_exports WHERE user_id = ${u}` },
 ];
 
 /** The users row as a tombstone: the id, handle_key, external_id, created_at and the Rep totals stay; nothing personal. */
@@ -207,10 +215,11 @@ async function forfeitCoins(tx: DbTx, userId: string, u: Prisma.Sql): Promise<nu
   return balance;
 }
 
-/** The storage keys of the user's uploads (and of direct uploads' originals), read before their rows go. */
+/** The storage keys of the user's uploads (and of direct uploads' originals) and data exports, read before their rows go. */
 async function uploadedFiles(tx: DbTx, u: Prisma.Sql): Promise<string[]> {
   const rows = await tx.$queryRaw<{ key: string }[]>`
-    SELECT key FROM media_uploads WHERE user_id = ${u} UNION SELECT pathname FROM direct_uploads WHERE user_id = ${u}`;
+    SELECT key FROM media_uploads WHERE user_id = ${u} UNION SELECT pathname FROM direct_uploads WHERE user_id = ${u}
+    UNION SELECT file_key FROM data_exports WHERE user_id = ${u} AND file_key IS NOT NULL`;
   return rows.map((r) => r.key);
 }
 

@@ -101,16 +101,11 @@ export const setFollowUp = (db: RawDb | DbTx, userId: string, left: { files: str
     WHERE user_id = ${userId}::uuid AND state = 'erased'`;
 
 /**
- * The trading restriction's test, for lib/moderation's assertMayTrade to fold in: true while the user's deletion is
+ * The trading gate's test (lib/moderation assertMayTrade folds it in): true while the user's deletion is
  * scheduled (they answer 409 ACCOUNT_DELETION_PENDING). A SQL boolean over the account_deletions primary key.
  */
-export const deletionPendingSql = (userId: string | Prisma.Sql) =>
-  Prisma.sql`EXISTS (SELECT 1 FROM account_deletions ad WHERE ad.user_id = ${typeof userId === "string" ? Prisma.sql`${userId}::uuid` : userId} AND ad.state = 'scheduled')`;
-
-export async function hasPendingDeletion(db: RawDb | DbTx, userId: string): Promise<boolean> {
-  const [row] = await raw(db).$queryRaw<{ pending: boolean }[]>`SELECT ${deletionPendingSql(userId)} AS pending`;
-  return row!.pending;
-}
+export const deletionPendingSql = (userId: Prisma.Sql) =>
+  Prisma.sql`EXISTS (SELECT 1 FROM account_deletions ad WHERE ad.user_id = ${userId} AND ad.state = 'scheduled')`;
 
 export interface QueueRow {
   userId: string;

@@ -20,7 +20,6 @@ import {
   deleteScheduledDeletion,
   deletionOf,
   deletionQueue,
-  hasPendingDeletion,
   insertDeletion,
   lockDeletionForCancel,
   markErased,
@@ -101,16 +100,6 @@ export async function listDeletionQueue(db: RawDb | Db, q: { cursor?: string; li
     (r) => encodeCursor(r.notBefore.getTime(), r.userId),
     (r) => r,
   );
-}
-
-/** 409 ACCOUNT_DELETION_PENDING while the user's deletion is scheduled: for the trading entry points. */
-export async function assertNoPendingDeletion(db: RawDb | Db, userId: string): Promise<void> {
-  if (await hasPendingDeletion(db, userId)) {
-    throw new DomainError(
-      accountsErrors.ACCOUNT_DELETION_PENDING,
-      "Your account is scheduled for deletion: cancel the deletion to list, bid, offer, buy, trade or top up.",
-    );
-  }
 }
 
 /** Deletes what the database no longer points at: stored files, then the identity-provider user. What failed is kept. */

@@ -35,7 +35,9 @@ export async function fanScores(db: DbTx, userIds: string[], season: Season) {
       SELECT sum(e.amount) AS points, max(e.created_at) AS reached FROM rep_entries e
       WHERE e.user_id = u.id AND ${inSeason(season)} AND ${EARNING}
     ) s ON true
-    WHERE u.id = ANY(${userIds}::uuid[])`;
+    WHERE u.id = ANY(${userIds}::uuid[])
+      -- An erased account is on no board: a move noted before its erasure never puts it back.
+      AND NOT EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = u.id AND d.state = 'erased')`;
   return rows.map((r) => int8(r, ["points", "seasonPoints"]));
 }
 

@@ -266,19 +266,27 @@ async function writeMoves(moves: BoardMoves, now: Date): Promise<void> {
   if (moves.users.size) await moveBoards([...moves.users], now);
 }
 
+const ERASURE_BOARD_TIMEOUT_MS = 5_000;
+
 /**
  * An erased account (lib/accounts) comes off every board in the store, current and past periods (the closed seasons'
- * winners, rows in the database, stay), and live streams hear it left. Best effort, like every board write.
+ * winners, rows in the database, stay), and live streams hear it left. Best effort, like every board write, but the
+ * erasure cron waits for it up to ERASURE_BOARD_TIMEOUT_MS rather than a request's Redis budget (a loaded Redis may
+ * take longer than that to list the boards).
  */
 export async function takeOffBoards(userId: string): Promise<void> {
   try {
-    await inTime(async () => {
-      const store = await boardStore();
-      const removes = (await store.keys(`${prefix()}:`)).map((key) => ({ key, member: userId }));
-      if (!removes.length) return;
-      await store.remove(removes);
-      await (await boardFeed()).append(removes.map((r) => ({ ...r, score: LEFT })));
-    });
+    await within(
+      (async () => {
+        const store = await boardStore();
+        const removes = (await store.keys(`${prefix()}:`)).map((key) => ({ key, member: userId }));
+        if (!removes.length) return;
+        await store.remove(removes);
+        await (await boardFeed()).append(removes.map((r) => ({ ...r, score: LEFT })));
+      })(),
+      ERASURE_BOARD_TIMEOUT_MS,
+      () => new Error(`no answer from Redis within ${ERASURE_BOARD_TIMEOUT_MS} ms`),
+    );
   } catch (error) {
     log("warn", { msg: "erased account not taken off the leaderboards; a rebuild repairs them", userId, error: String(error) });
   }

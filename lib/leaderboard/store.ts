@@ -49,7 +49,7 @@ export interface BoardStore {
   stats(key: string, floors: number[]): Promise<{ size: number; top: number | null; atLeast: number[] }>;
   /** Replaces the whole board with `chunks` of entries (a rebuild): written under a scratch key, then renamed over it. */
   replace(key: string, chunks: AsyncIterable<Scored[]>): Promise<void>;
-  /** Every board key starting with `prefix` (a drift check walks them). */
+  /** Every board key (a sorted set: the live feed and other keys under the prefix are left out) starting with `prefix`. */
   keys(prefix: string): Promise<string[]>;
 }
 
@@ -107,7 +107,9 @@ const SCRIPTS = {
     repeat
       local r = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
       cursor = r[1]
-      for _, k in ipairs(r[2]) do out[#out + 1] = k end
+      for _, k in ipairs(r[2]) do
+        if redis.call('TYPE', k).ok == 'zset' then out[#out + 1] = k end
+      end
     until cursor == '0'
     return out`,
 } as const;

@@ -2,6 +2,9 @@
 // against a user; the trading gate; the caller's view of their actions; team staff hiding comments on their team's
 // posts (escalated to platform staff's review). Every change of a user's actions runs under the user's row lock and
 // recomputes users.trading_restricted_until / suspended_until in the same transaction.
+import { Prisma } from "../generated/prisma/client";
+import { errors as accountsErrors } from "../accounts/errors";
+import { deletionPendingSql } from "../accounts/queries";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
@@ -80,17 +83,25 @@ export const toStaffAction = (a: ActionRow, now = new Date()) => ({
 
 /**
  * Refuses trading (listing, bidding, offering, buying, checking out, accepting offers) to a user whom staff
- * restricted from trading or suspended: 403 TRADING_RESTRICTED with the end in details. One statement over the
- * user's row (the sanction columns lib/moderation keeps with each action); add further conditions to it.
+ * restricted from trading or suspended (403 TRADING_RESTRICTED with the end in details) or whose account deletion is
+ * scheduled (409 ACCOUNT_DELETION_PENDING, lib/accounts). One statement over the user's row (the sanction columns
+ * lib/moderation keeps with each action) and the deletion's primary key; add further conditions to it.
  */
 export async function assertMayTrade(db: RawDb | DbTx, userId: string): Promise<void> {
-  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null }[]>`
+  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean }[]>`
     SELECT CASE WHEN greatest(u.trading_restricted_until, u.suspended_until) > now()
-                THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil"
+                THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil",
+           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending"
     FROM users u WHERE u.id = ${userId}::uuid`;
   if (row?.restrictedUntil) {
     const until = row.restrictedUntil.toISOString();
     throw new DomainError(moderationErrors.TRADING_RESTRICTED, `Trading is restricted until ${until}.`, [{ path: "tradingRestrictedUntil", message: until }]);
+  }
+  if (row?.deletionPending) {
+    throw new DomainError(
+      accountsErrors.ACCOUNT_DELETION_PENDING,
+      "Your account is scheduled for deletion: cancel the deletion (DELETE /api/v1/me/deletion) to list, bid, offer, buy or trade.",
+    );
   }
 }
 

@@ -5,6 +5,7 @@ import { checkoutResult } from "@/lib/marketplace/schemas";
 import { checkout } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
+import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 
@@ -22,6 +23,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: checkoutResult,
       errors: [
         moderationErrors.TRADING_RESTRICTED,
+        accountsErrors.ACCOUNT_DELETION_PENDING,
         sharedErrors.VALIDATION_ERROR,
         marketplaceErrors.CART_EMPTY,
         marketplaceErrors.CART_CHANGED,

@@ -5,6 +5,7 @@ import { createListingBody, listingPage, listingResponse, listingsQuery } from "
 import { browseListings, createListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
+import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -33,7 +34,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: listingResponse,
-      errors: [moderationErrors.TRADING_RESTRICTED, sharedErrors.NOT_FOUND, marketplaceErrors.ALREADY_LISTED, marketplaceErrors.ITEM_MINTED],
+      errors: [
+        moderationErrors.TRADING_RESTRICTED,
+        accountsErrors.ACCOUNT_DELETION_PENDING,
+        sharedErrors.NOT_FOUND,
+        marketplaceErrors.ALREADY_LISTED,
+        marketplaceErrors.ITEM_MINTED,
+      ],
     },
     ({ user, body }) => createListing(db, user.id, body),
   ),

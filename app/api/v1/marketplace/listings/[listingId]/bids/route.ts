@@ -5,6 +5,7 @@ import { bidBody, bidPage, bidResult, listingParams, pageQuery } from "@/lib/mar
 import { listBids, placeBid } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
+import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 
@@ -38,6 +39,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: bidResult,
       errors: [
         moderationErrors.TRADING_RESTRICTED,
+        accountsErrors.ACCOUNT_DELETION_PENDING,
         sharedErrors.NOT_FOUND,
         marketplaceErrors.CANNOT_BUY_OWN,
         marketplaceErrors.LISTING_UNAVAILABLE,

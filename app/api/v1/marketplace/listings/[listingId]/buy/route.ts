@@ -6,6 +6,7 @@ import { FEE_BPS, listingParams, listingResponse } from "@/lib/marketplace/schem
 import { buyListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
+import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 
@@ -26,6 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: listingResponse,
       errors: [
         moderationErrors.TRADING_RESTRICTED,
+        accountsErrors.ACCOUNT_DELETION_PENDING,
         sharedErrors.NOT_FOUND,
         marketplaceErrors.CANNOT_BUY_OWN,
         marketplaceErrors.LISTING_UNAVAILABLE,

@@ -5,6 +5,7 @@ import { offerParams, offerResponse } from "@/lib/marketplace/schemas";
 import { acceptOffer } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
+import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 
@@ -22,6 +23,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: offerResponse,
       errors: [
         moderationErrors.TRADING_RESTRICTED,
+        accountsErrors.ACCOUNT_DELETION_PENDING,
         sharedErrors.NOT_FOUND,
         sharedErrors.FORBIDDEN,
         marketplaceErrors.OFFER_CLOSED,
