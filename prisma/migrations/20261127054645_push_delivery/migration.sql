@@ -51,6 +51,8 @@ CREATE TABLE "push_deliveries" (
     "detail" TEXT,
     "title" TEXT,
     "body" TEXT,
+    "ticket_id" TEXT,
+    "receipt_checked_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "push_deliveries_pkey" PRIMARY KEY ("id")
@@ -71,6 +73,9 @@ CREATE INDEX "push_deliveries_outbox_id_idx" ON "push_deliveries"("outbox_id");
 -- CreateIndex
 CREATE INDEX "push_deliveries_provider_id_idx" ON "push_deliveries"("provider", "id" DESC);
 
+-- CreateIndex
+CREATE INDEX "push_deliveries_provider_receipt_checked_at_created_at_idx" ON "push_deliveries"("provider", "receipt_checked_at", "created_at");
+
 -- AddForeignKey
 ALTER TABLE "notification_preferences" ADD CONSTRAINT "notification_preferences_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
@@ -82,6 +87,7 @@ ALTER TABLE "push_outbox" ADD CONSTRAINT "push_outbox_user_id_fkey" FOREIGN KEY 
 
 -- AddForeignKey
 ALTER TABLE "push_deliveries" ADD CONSTRAINT "push_deliveries_outbox_id_fkey" FOREIGN KEY ("outbox_id") REFERENCES "push_outbox"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
 
 -- The states and what each implies; quiet hours within a day.
 ALTER TABLE "push_outbox" ADD CONSTRAINT "push_outbox_status" CHECK (status IN ('pending', 'sending', 'sent', 'failed', 'dropped'));
