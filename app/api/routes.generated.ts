@@ -184,6 +184,8 @@ import * as v1_users_$userId_binders from "@/app/api/v1/users/[userId]/binders/r
 import * as locker_room_$postId_mute from "@/app/api/locker-room/[postId]/mute/route";
 import * as v1_me_devices from "@/app/api/v1/me/devices/route";
 import * as v1_me_devices_$deviceId from "@/app/api/v1/me/devices/[deviceId]/route";
+import * as cron_push_deliver from "@/app/api/cron/push-deliver/route";
+import * as v1_me_notification_preferences from "@/app/api/v1/me/notification-preferences/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -368,4 +370,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/locker-room/{postId}/mute", module: locker_room_$postId_mute },
   { path: "/api/v1/me/devices", module: v1_me_devices },
   { path: "/api/v1/me/devices/{deviceId}", module: v1_me_devices_$deviceId },
+  { path: "/api/cron/push-deliver", module: cron_push_deliver },
+  { path: "/api/v1/me/notification-preferences", module: v1_me_notification_preferences },
 ];

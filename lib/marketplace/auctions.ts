@@ -24,6 +24,7 @@ import {
   type BidRow,
 } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
+import { notePushSoon } from "../push/soon";
 
 const toBid = (b: BidRow) => ({ ...b, createdAt: b.createdAt.toISOString() });
 
@@ -45,6 +46,7 @@ export async function placeBid(db: Db, userId: string, listingId: string, amount
     if (l.topBidId) {
       await refundBid(tx, l.topBidId, l.currency);
       await notifyOutbid(tx, l.topBidId, listingId);
+      notePushSoon();
     }
     const [bid] = await bidsOf(tx, listingId, undefined, 1);
     return { bid: toBid(bid!), listing: await listingOut(tx, listingId) };
