@@ -17,6 +17,7 @@ const NAV = [
   ["/admin/rewards", "Rewards"],
   ["/admin/moderation", "Moderation"],
   ["/admin/economy", "Economy"],
+  ["/admin/push", "Push"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
