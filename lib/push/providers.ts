@@ -16,7 +16,7 @@ export interface PushMessage {
   body: string;
   /** What the app opens, and the outbox row's identity (notification id, type, cause key). */
   data: Record<string, string>;
-  /** Groups on the device like the inbox groups (lib/notifications groupKeyOf). */
+  /** Groups on the device like the inbox groups (lib/notifications groupKeyOf): Expo's data.group, web push's tag. */
   group: string;
 }
 
@@ -41,7 +41,7 @@ let expoClient: Expo | undefined;
 const expo = () => (expoClient ??= new Expo({ accessToken: env().EXPO_ACCESS_TOKEN, retryMinTimeout: 200 }));
 
 async function sendExpo(device: DeviceTarget, m: PushMessage): Promise<SendResult> {
-  const message: ExpoPushMessage = { to: device.token, title: m.title, body: m.body, data: m.data, sound: "default", categoryId: m.group };
+  const message: ExpoPushMessage = { to: device.token, title: m.title, body: m.body, data: { ...m.data, group: m.group }, sound: "default" };
   try {
     const [ticket] = await expo().sendPushNotificationsAsync([message]);
     if (ticket?.status === "ok") return { outcome: "ok", provider: "expo", ticketId: ticket.id };
