@@ -120,6 +120,29 @@ const schema = z.object({
   EXPORT_LINK_SECRET: z.string().min(32).optional(),
   // Vercel Cron's Bearer secret for GET /api/cron/leagues-sync (unset: every call is refused).
   CRON_SECRET: z.string().min(16).optional(),
+  // Push delivery (lib/push). Expo: an access token when the project's push security requires one; EXPO_BASE_URL is
+  // the server SDK's own variable (read by the SDK when it loads), which tests and local stand-ins point elsewhere.
+  EXPO_ACCESS_TOKEN: z.string().min(1).optional(),
+  EXPO_BASE_URL: z.string().url().optional(),
+  // Web push: the VAPID key pair (web-push generateVAPIDKeys(), URL-safe base64) and the contact (mailto: or https:).
+  // Unset: web push is not configured.
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, "mailto: or https: URL")
+    .default("mailto:push@example.com"),
+  // A provider that is not configured (Expo: no EXPO_ACCESS_TOKEN or EXPO_BASE_URL outside production; web push: no
+  // VAPID keys; FCM and APNs: always, for now) delivers to the development stand-in (recorded, logged, shown in the
+  // console) when this is on; auto = on outside production. Off: such a device is skipped and recorded.
+  PUSH_DEV_STANDIN: z.enum(["auto", "on", "off"]).default("auto"),
+  // Retries: a failed send waits PUSH_RETRY_BASE_SECONDS × 2^(attempts − 1), at most PUSH_MAX_ATTEMPTS sends in all.
+  PUSH_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  PUSH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  // A notification not pushed within this many hours (queued through quiet hours, or retrying) is dropped as stale.
+  PUSH_STALE_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  // Expo receipts are read this many seconds after the send (Expo keeps them about a day).
+  PUSH_EXPO_RECEIPT_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -18,6 +18,7 @@ const NAV = [
   ["/admin/moderation", "Moderation"],
   ["/admin/economy", "Economy"],
   ["/admin/deletions", "Deletions"],
+  ["/admin/push", "Push"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

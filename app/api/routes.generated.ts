@@ -213,6 +213,8 @@ import * as v1_users_$userId_followers from "@/app/api/v1/users/[userId]/followe
 import * as v1_users_$userId_following from "@/app/api/v1/users/[userId]/following/route";
 import * as cron_account_erasure from "@/app/api/cron/account-erasure/route";
 import * as v1_me_deletion from "@/app/api/v1/me/deletion/route";
+import * as cron_push_deliver from "@/app/api/cron/push-deliver/route";
+import * as v1_me_notification_preferences from "@/app/api/v1/me/notification-preferences/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -426,4 +428,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/users/{userId}/following", module: v1_users_$userId_following },
   { path: "/api/cron/account-erasure", module: cron_account_erasure },
   { path: "/api/v1/me/deletion", module: v1_me_deletion },
+  { path: "/api/cron/push-deliver", module: cron_push_deliver },
+  { path: "/api/v1/me/notification-preferences", module: v1_me_notification_preferences },
 ];

@@ -6,6 +6,7 @@ import { DomainError, notFound, validationError, sharedErrors } from "../http/er
 import { keysetPage } from "../kernel/page";
 import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lockerroom/access";
 import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";
+import { notePushSoon } from "../push/soon";
 
 // Comments on locker-room posts, one level of replies. Commenting follows the post's visibility (a post the caller
 // may not see, blocks either way included, is 404) and the posting rules (terms, suspension). Counters move in the
@@ -43,6 +44,7 @@ export async function createComment(db: Db, user: AuthUser, postId: string, cont
     }
     const created = await insertComment(tx, postId, user.id, content, parentId ?? null);
     await notifyReply(tx, created);
+    notePushSoon();
     return created;
   }, txOptions());
   return toComment(await commentById(db, id), user);

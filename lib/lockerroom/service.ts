@@ -34,6 +34,7 @@ import {
 } from "./queries";
 import { EDIT_WINDOW_MINUTES, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./schemas";
 import { errors as lockerroomErrors } from "./errors";
+import { notePushSoon } from "../push/soon";
 
 // Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
@@ -183,7 +184,10 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
     if (input.poll) await insertPoll(tx, id, input.poll.options, input.poll.multiple, new Date(publishAt.getTime() + input.poll.expiresIn * 1000));
     if (!scheduled) {
       // Published now: its side effects too (a scheduled post's wait for the publish cron).
-      if (authorTeamId) await notifyPublished(tx, id, { announce: false });
+      if (authorTeamId) {
+        await notifyPublished(tx, id, { announce: false });
+        notePushSoon();
+      }
       await markAnnounced(tx, id);
     }
     return id;

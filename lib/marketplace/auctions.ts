@@ -25,6 +25,7 @@ import {
 } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
+import { notePushSoon } from "../push/soon";
 
 const toBid = (b: BidRow) => ({ ...b, createdAt: b.createdAt.toISOString() });
 
@@ -47,6 +48,7 @@ export async function placeBid(db: Db, userId: string, listingId: string, amount
     if (l.topBidId) {
       await refundBid(tx, l.topBidId, l.currency);
       await notifyOutbid(tx, l.topBidId, listingId);
+      notePushSoon();
     }
     const [bid] = await bidsOf(tx, listingId, undefined, 1);
     return { bid: toBid(bid!), listing: await listingOut(tx, listingId) };

@@ -39,6 +39,7 @@ import {
 import { AUCTION_MAX_DAYS, AUCTION_MIN_HOURS, type CreateListingInput, type ListingsQuery } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
+import { notePushSoon } from "../push/soon";
 
 export async function browseListings(db: RawDb | DbTx, q: ListingsQuery) {
   let after: { price: number; id: string } | { id: string } | undefined;
@@ -103,6 +104,7 @@ export async function createListing(db: Db, userId: string, input: CreateListing
     if (outcome === "not_owner") throw notFound("Collectible");
     if (outcome === "already_listed") throw new DomainError(marketplaceErrors.ALREADY_LISTED, "This collectible already has an active listing.");
     await notifyWishlisted(tx, id);
+    notePushSoon();
   });
   return { listing: await listingOut(db, id) };
 }

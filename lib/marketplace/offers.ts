@@ -13,6 +13,7 @@ import { ChangedHands, HOUR, own, refuseMinted, settle } from "./ownership";
 import { closeOffer, insertOffer, lockActiveListingOf, lockOffer, notifyOfferUpdate, offerById, offersOf, type OfferRow } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
+import { notePushSoon } from "../push/soon";
 
 const toOffer = (o: OfferRow) => ({
   id: o.id,
@@ -103,6 +104,7 @@ export async function acceptOffer(db: Db, userId: string, offerId: string) {
     }
     await closeOffer(tx, o.id, "accepted", { sellerId: userId, fee });
     await notifyOfferUpdate(tx, o.id);
+    notePushSoon();
   });
   return { offer: toOffer((await offerById(db, offerId))!) };
 }
@@ -113,6 +115,7 @@ export async function declineOffer(db: Db, userId: string, offerId: string) {
     await refundOffer(tx, o);
     await closeOffer(tx, o.id, "declined", { sellerId: userId });
     await notifyOfferUpdate(tx, o.id);
+    notePushSoon();
   });
   return { offer: toOffer((await offerById(db, offerId))!) };
 }

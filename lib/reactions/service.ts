@@ -6,6 +6,7 @@ import { keysetPage } from "../kernel/page";
 import { visiblePost, type Viewer } from "../lockerroom/access";
 import { countsOf, deleteReaction, moveCounts, notifyReaction, reactionOf, reactorsPage, upsertReaction } from "./queries";
 import type { ReactionKind } from "./schemas";
+import { notePushSoon } from "../push/soon";
 
 // One reaction per user and post. Every change runs under the post's row lock (visiblePost … FOR UPDATE), reads the
 // caller's current reaction and moves the post's counts by exactly that difference: counts equal the rows, however
@@ -18,7 +19,10 @@ export async function putReaction(db: Db, user: AuthUser, postId: string, kind: 
     if (before === kind) return { reactions: await countsOf(tx, postId), reaction: kind };
     await upsertReaction(tx, postId, user.id, kind);
     const reactions = await moveCounts(tx, postId, before, kind);
-    if (!before) await notifyReaction(tx, postId, user.id, kind);
+    if (!before) {
+      await notifyReaction(tx, postId, user.id, kind);
+      notePushSoon();
+    }
     return { reactions, reaction: kind };
   }, txOptions());
 }

@@ -22,7 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       summary: "Register a push device",
       description:
         "Registers where the caller's notifications may be pushed: an Expo, FCM or APNs `token`, or a browser's web push `subscription` (endpoint and keys), with the `platform` and optionally the app's version, locale (BCP 47) and IANA time zone. " +
-        `201 when the device is new to the caller; 200 when the caller had it (its details are refreshed). A token belongs to one user at a time: one registered under another account moves to the caller (a shared device after a sign-out). At most ${DEVICES_MAX} devices per account (409 DEVICE_LIMIT). Delivery comes with the push outbox (a later release).`,
+        `201 when the device is new to the caller; 200 when the caller had it (its details are refreshed). A token belongs to one user at a time: one registered under another account moves to the caller (a shared device after a sign-out). At most ${DEVICES_MAX} devices per account (409 DEVICE_LIMIT). Pushes are delivered through the push outbox (GET and PUT /api/v1/me/notification-preferences set what is pushed).`,
       tags: ["Devices"],
       auth: "bearer",
       body: deviceBody,
