@@ -112,6 +112,10 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "keyword_filters", sql: (u) => Prisma.sql`DELETE FROM keyword_filters WHERE user_id = ${u}` },
   // Their zips were collected with the uploads (uploadedFiles) and are deleted after the commit.
   { table: "data_exports", sql: (u) => Prisma.sql`DELETE FROM data_exports WHERE user_id = ${u}` },
+  // Push: the outbox (and its deliveries, by cascade), preferences and quiet hours.
+  { table: "push_outbox", sql: (u) => Prisma.sql`DELETE FROM push_outbox WHERE user_id = ${u}` },
+  { table: "notification_preferences", sql: (u) => Prisma.sql`DELETE FROM notification_preferences WHERE user_id = ${u}` },
+  { table: "push_quiet_hours", sql: (u) => Prisma.sql`DELETE FROM push_quiet_hours WHERE user_id = ${u}` },
 ];
 
 /** The users row as a tombstone: the id, handle_key, external_id, created_at and the Rep totals stay; nothing personal. */

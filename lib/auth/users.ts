@@ -51,8 +51,7 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   // An erased account (lib/accounts) keeps its row as a tombstone, external_id included, so its subject never
   // signs in again nor creates a new row: a token of it that still verifies is refused here.
   type Row = { id: string; suspendedUntil: Date | null; erased: boolean };
-  const erased = (alias: string) =>
-    Prisma.sql`EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = ${Prisma.raw(alias)}.id AND d.state = 'erased')`;
+  const erased = (alias: string) => Prisma.sql`EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = ${Prisma.raw(alias)}.id AND d.state = 'erased')`;
   let [row] = await raw(db).$queryRaw<Row[]>`
     WITH found AS (SELECT id, suspended_until FROM users WHERE external_id = ${externalId}),
     created AS (

@@ -48,7 +48,10 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'mutedUsers', (SELECT coalesce(json_agg(json_build_object('userId', m.muted_id, 'handle', ${handleOf(Prisma.sql`m.muted_id`)}, 'notifications', m.notifications,
                          'expiresAt', m.expires_at, 'mutedAt', m.created_at) ORDER BY m.created_at, m.muted_id), '[]') FROM user_mutes m WHERE m.muter_id = u.id),
         'keywordFilters', (SELECT coalesce(json_agg(json_build_object('id', f.id, 'title', f.title, 'keywords', f.keywords, 'contexts', f.contexts,
-                             'expiresAt', f.expires_at, 'createdAt', f.created_at) ORDER BY f.id), '[]') FROM keyword_filters f WHERE f.user_id = u.id)
+                             'expiresAt', f.expires_at, 'createdAt', f.created_at) ORDER BY f.id), '[]') FROM keyword_filters f WHERE f.user_id = u.id),
+        'notificationPreferences', (SELECT coalesce(json_agg(json_build_object('type', p.type, 'inApp', p.in_app, 'push', p.push) ORDER BY p.type), '[]')
+                                    FROM notification_preferences p WHERE p.user_id = u.id),
+        'quietHours', (SELECT json_build_object('start', q.start_minute, 'end', q.end_minute, 'timeZone', q.time_zone) FROM push_quiet_hours q WHERE q.user_id = u.id)
       ) AS v FROM users u WHERE u.id = ${u}::uuid`,
   ],
   [

@@ -224,12 +224,12 @@ describe("notification preferences", () => {
     expect(Object.values(await inApp()).every(Boolean)).toBe(true);
 
     expect((await api("PATCH", "/api/user/settings", { headers: user.auth, json: { notifyCommunity: false } })).status).toBe(200);
-    expect(await inApp()).toMatchObject({ REPLY: false, REACTION: false, GAME_ALERT: true });
+    expect(await inApp()).toMatchObject({ REPLY: false, REACTION: false, FOLLOW: false, FOLLOW_REQUEST: false, GAME_ALERT: true });
 
     // One type of the setting back on: the setting is on again, the other type stays off.
     expect((await putPrefs(user.auth, { types: [{ type: "REPLY", inApp: true }] })).status).toBe(200);
     expect(await settings()).toMatchObject({ notifyCommunity: true });
-    expect(await inApp()).toMatchObject({ REPLY: true, REACTION: false });
+    expect(await inApp()).toMatchObject({ REPLY: true, REACTION: false, FOLLOW: false });
 
     // Every type of a setting off: the setting is off; the setting turned on: all its types on.
     await putPrefs(user.auth, {
