@@ -133,6 +133,7 @@ describe("staff console", () => {
       "Moderation",
       "Economy",
       "Deletions",
+      "Push",
     ]);
   });
 
