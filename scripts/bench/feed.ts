@@ -14,8 +14,9 @@ const FEED_BLOCKED = 50;
 const FEED_DEPTH = 1_000;
 const FEED_AUTHOR_SUB = (i: number) => `user_bench_poster_${i}`;
 const FEED_READER_SUB = "user_bench_feed_reader";
-// A second reader who mutes FEED_MUTES of the authors (so about 40% of a page is left out: short pages) and keeps
-// FEED_FILTERS keyword filters of two keywords each on the feed (one expression of 100 alternatives per statement).
+// A second reader who follows every author (FEED_AUTHORS fans) and reads the `following=true` feed, mutes FEED_MUTES
+// of them (so about 40% of a page is left out: short pages) and keeps FEED_FILTERS keyword filters of two keywords
+// each on the feed (one expression of 100 alternatives per statement).
 const FEED_MUTES = 200;
 const FEED_FILTERS = 50;
 const FEED_MUTER_SUB = "user_bench_feed_muter";
@@ -73,6 +74,8 @@ export async function prepareFeed(): Promise<void> {
       .slice(0, FEED_MUTES)
       .map((a) => a.id),
   ]);
+  await client.query(`DELETE FROM user_follows WHERE follower_id = $1`, [muterId]);
+  await client.query(`INSERT INTO user_follows (follower_id, followee_id) SELECT $1, unnest($2::uuid[])`, [muterId, authors.map((a) => a.id)]);
   await client.query(`DELETE FROM keyword_filters WHERE user_id = $1`, [muterId]);
   await client.query(
     `INSERT INTO keyword_filters (id, user_id, title, keywords, pattern, contexts)
@@ -86,10 +89,10 @@ export async function prepareFeed(): Promise<void> {
 }
 
 /** The cursor FEED_DEPTH posts into the feed, for one caller, by paging through it as a client does. */
-async function feedCursorAtDepth(base: string, headers: Record<string, string>): Promise<string> {
+async function feedCursorAtDepth(base: string, headers: Record<string, string>, query = ""): Promise<string> {
   let cursor: string | undefined;
   for (let seen = 0; seen < FEED_DEPTH; seen += 50) {
-    const res = await fetch(`${base}/api/locker-room?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { headers });
+    const res = await fetch(`${base}/api/locker-room?${query}limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { headers });
     const body = (await res.json()) as { data?: { nextCursor?: string } };
     if (!res.ok || !body.data?.nextCursor) throw new Error(`feed paging failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     cursor = body.data.nextCursor;
@@ -117,12 +120,16 @@ export function feedCases(base: string, privateKey: string): Case[] {
         headers: readerAuth,
       }),
     },
-    { name: "GET feed (mutes and filters)", target: 0.5, load: () => ({ url: `${base}/api/locker-room?limit=${PAGE}`, headers: muterAuth }) },
     {
-      name: `GET feed (mutes and filters, ${FEED_DEPTH} deep)`,
+      name: "GET feed (follows, mutes, filters)",
+      target: 0.5,
+      load: () => ({ url: `${base}/api/locker-room?following=true&limit=${PAGE}`, headers: muterAuth }),
+    },
+    {
+      name: `GET feed (follows, mutes, filters, ${FEED_DEPTH} deep)`,
       target: 0.5,
       load: async () => ({
-        url: `${base}/api/locker-room?limit=${PAGE}&cursor=${encodeURIComponent(await feedCursorAtDepth(base, muterAuth))}`,
+        url: `${base}/api/locker-room?following=true&limit=${PAGE}&cursor=${encodeURIComponent(await feedCursorAtDepth(base, muterAuth, "following=true&"))}`,
         headers: muterAuth,
       }),
     },
@@ -131,7 +138,7 @@ export function feedCases(base: string, privateKey: string): Case[] {
 
 export function reportFeed(rows: (Row & { rounds?: Row[] })[]) {
   const rpsRatio = (first: Row, deep: Row) => deep.rps / Math.max(first.rps, 0.001);
-  for (const who of ["anonymous", "with blocks", "mutes and filters"]) {
+  for (const who of ["anonymous", "with blocks", "follows, mutes, filters"]) {
     const [first, deep] = medianPair(rows, `GET feed (${who})`, `GET feed (${who}, ${FEED_DEPTH} deep)`, rpsRatio) ?? [];
     if (!first || !deep) continue;
     const ratio = rpsRatio(first, deep);
