@@ -132,9 +132,31 @@ const schema = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)\S+$/, "mailto: or https: URL")
     .default("mailto:push@example.com"),
+  // FCM (HTTP v1): the Firebase service account's JSON key (the JSON itself, or the path of its file). Its token_uri is
+  // where the signed assertion is exchanged for an access token; FCM_BASE_URL is the API's origin (a stand-in in tests).
+  // Unset: FCM is not configured.
+  FCM_SERVICE_ACCOUNT_JSON: z.string().min(1).optional(),
+  FCM_BASE_URL: z
+    .string()
+    .url()
+    .transform((u) => u.replace(/\/+$/, ""))
+    .default("https://fcm.googleapis.com"),
+  // APNs (HTTP/2, token-based): the .p8 key (PEM, or the path of its file), its key id, the team id and the topic (the
+  // app's bundle id); all four or APNs is not configured. APNS_HOST: api.push.apple.com, api.sandbox.push.apple.com
+  // for development builds, or host:port of a stand-in, whose certificate APNS_CA (PEM or path) trusts (tests only).
+  APNS_KEY: z.string().min(1).optional(),
+  APNS_KEY_ID: z.string().min(1).optional(),
+  APNS_TEAM_ID: z.string().min(1).optional(),
+  APNS_TOPIC: z.string().min(1).optional(),
+  APNS_HOST: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, "a host name, or host:port")
+    .default("api.push.apple.com"),
+  APNS_CA: z.string().min(1).optional(),
   // A provider that is not configured (Expo: no EXPO_ACCESS_TOKEN or EXPO_BASE_URL outside production; web push: no
-  // VAPID keys; FCM and APNs: always, for now) delivers to the development stand-in (recorded, logged, shown in the
-  // console) when this is on; auto = on outside production. Off: such a device is skipped and recorded.
+  // VAPID keys; FCM: no service account; APNs: not all of its key, key id, team id and topic) delivers to the
+  // development stand-in (recorded, logged, shown in the console) when this is on; auto = on outside production. Off:
+  // such a device is skipped and recorded.
   PUSH_DEV_STANDIN: z.enum(["auto", "on", "off"]).default("auto"),
   // Retries: a failed send waits PUSH_RETRY_BASE_SECONDS × 2^(attempts − 1), at most PUSH_MAX_ATTEMPTS sends in all.
   PUSH_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
