@@ -280,9 +280,9 @@ export async function takeOffBoards(userId: string): Promise<void> {
       (async () => {
         const store = await boardStore();
         const removes = (await store.keys(`${prefix()}:`)).map((key) => ({ key, member: userId }));
-        if (!removes.length) return;
-        await store.remove(removes);
-        await (await boardFeed()).append(removes.map((r) => ({ ...r, score: LEFT })));
+        // Only the boards it was on hear it left (a stream of another board must not).
+        const removed = await store.remove(removes);
+        if (removed.length) await (await boardFeed()).append(removed.map((r) => ({ ...r, score: LEFT })));
       })(),
       ERASURE_BOARD_TIMEOUT_MS,
       () => new Error(`no answer from Redis within ${ERASURE_BOARD_TIMEOUT_MS} ms`),

@@ -32,8 +32,8 @@ export interface BoardPage {
 export interface BoardStore {
   /** Sets each member's score on its board (ZADD), all in one round trip. */
   set(writes: (Scored & { key: string })[]): Promise<void>;
-  /** Takes members off boards (ZREM). */
-  remove(removes: { key: string; member: string }[]): Promise<void>;
+  /** Takes each member off its board; answers the removes that found the member there. */
+  remove(removes: { key: string; member: string }[]): Promise<{ key: string; member: string }[]>;
   /** `count` members from `position` (0 = first), in order. */
   range(key: string, position: number, count: number): Promise<Scored[]>;
   /**
@@ -85,7 +85,7 @@ const SCRIPTS = {
     end
     return { redis.call('ZCARD', key), ranked(key, tonumber(ARGV[1]), tonumber(ARGV[2])), me, around }`,
   set: `for i, key in ipairs(KEYS) do redis.call('ZADD', key, ARGV[2 * i - 1], ARGV[2 * i]) end return 1`,
-  remove: `for i, key in ipairs(KEYS) do redis.call('ZREM', key, ARGV[i]) end return 1`,
+  remove: `local out = {} for i, key in ipairs(KEYS) do if redis.call('ZREM', key, ARGV[i]) == 1 then out[#out + 1] = i end end return out`,
   range: `return redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')`,
   standings: `local out = {}
     for i, m in ipairs(ARGV) do
@@ -136,12 +136,13 @@ class RedisBoardStore implements BoardStore {
   }
 
   async remove(removes: { key: string; member: string }[]) {
-    if (removes.length)
-      await this.run(
-        "remove",
-        removes.map((r) => r.key),
-        removes.map((r) => r.member),
-      );
+    if (!removes.length) return [];
+    const removed = await this.run<number[]>(
+      "remove",
+      removes.map((r) => r.key),
+      removes.map((r) => r.member),
+    );
+    return removed.map((i) => removes[Number(i) - 1]!);
   }
 
   async range(key: string, position: number, count: number) {
@@ -231,7 +232,7 @@ export class MemoryBoardStore implements BoardStore {
   }
 
   async remove(removes: { key: string; member: string }[]) {
-    for (const r of removes) this.boards.get(r.key)?.delete(r.member);
+    return removes.filter((r) => this.boards.get(r.key)?.delete(r.member));
   }
 
   async range(key: string, position: number, count: number) {

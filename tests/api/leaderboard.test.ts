@@ -304,6 +304,30 @@ describe("GET /api/leaderboard/stream", () => {
     }
   });
 
+  it("an erased account leaves only the boards it was on: another board's stream hears nothing of it", async () => {
+    // A seeded team whose board no test asserts (other files' fans may be on it: only a's and gone's events count).
+    const teamId = "tm_irf";
+    const [a, gone] = await Promise.all([fan(), fan()]);
+    await join(a.auth, teamId);
+    await credit(a.userId, 30);
+    await credit(gone.userId, 40); // on the global boards only
+    const s = await stream(`board=team:${teamId}`, a.auth);
+    try {
+      expect((await s.next((e) => e.event === "snapshot")).event).toBe("snapshot");
+      expect((await api("POST", "/api/v1/me/deletion", { headers: gone.auth, json: { confirm: true } })).status).toBe(202);
+      await db()
+        .$executeRaw`UPDATE account_deletions SET requested_at = now() - interval '8 days', due_at = now() - interval '1 second', not_before = now() - interval '1 second' WHERE user_id = ${gone.userId}::uuid`;
+      expect((await api("GET", "/api/cron/account-erasure", { headers: { authorization: `Bearer ${cronSecret}` } })).status).toBe(200);
+      expect((await db().accountDeletion.findUniqueOrThrow({ where: { userId: gone.userId } })).state).toBe("erased");
+      await credit(a.userId, 5);
+      // a's score comes, and no "leave" of gone (never on this board) before it.
+      const next = await s.next((e) => (e.event === "score" && e.data.fan.id === a.userId) || (e.event === "leave" && e.data.fan.id === gone.userId));
+      expect(next).toMatchObject({ event: "score", data: { fan: { id: a.userId }, points: 35 } });
+    } finally {
+      s.close();
+    }
+  });
+
   it("Last-Event-ID resumes with what was missed; an id the feed no longer holds gets a fresh snapshot", async () => {
     const teamId = freshTeam();
     const a = await fan();
