@@ -28,6 +28,7 @@ import {
   type TargetRow,
 } from "./queries";
 import type { Relationship, UserRef } from "./schemas";
+import { notePushSoon } from "../push/soon";
 
 // Following fans: profiles, follows, follow requests and relationships.
 //
@@ -123,6 +124,7 @@ export async function follow(db: Db, me: string, ref: UserRef): Promise<Relation
       } else if (await insertFollow(tx, me, other)) {
         await notifyFollow(tx, "FOLLOW", other, me);
       }
+      notePushSoon(); // pushed right after the answer (the cron alone would take up to a minute)
     }
     return relationshipWith(tx, me, other);
   });

@@ -87,6 +87,15 @@ describe("push delivery", () => {
     expect(await sentTo(device.token)).toHaveLength(2);
   });
 
+  it("a new follower reaches the phone right after the answer, with no cron run", async () => {
+    const [followed, follower] = await Promise.all([poster(), poster()]);
+    const device = await expoDevice(followed);
+    expect((await api("POST", `/api/v1/users/${followed.id}/follow`, { headers: follower.auth })).status).toBe(200);
+    for (let i = 0; i < 50 && (await sentTo(device.token)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await sentTo(device.token)).map((s) => s.title)).toEqual([expect.stringContaining("followed you")]);
+    expect(await outboxOf(followed.id)).toMatchObject([{ type: "FOLLOW", status: "sent" }]);
+  });
+
   it("quiet hours queue the push until they end, then it is sent; one older than 24 h when due is dropped as stale", async () => {
     const [user, actor] = await Promise.all([poster(), poster()]);
     const device = await expoDevice(user);
