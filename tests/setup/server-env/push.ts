@@ -1,6 +1,5 @@
-import { execFileSync } from "node:child_process";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
@@ -10,6 +9,7 @@ import { gunzipSync } from "node:zlib";
 import { decodeProtectedHeader, jwtVerify } from "jose";
 import webpush from "web-push";
 import type { Fixture } from "../test-server";
+import { selfSignedCertificate } from "../tls";
 
 // Local stand-ins for the push providers (lib/push/providers.ts). The server under test uses the real Expo server SDK
 // pointed here with EXPO_BASE_URL, and web push subscriptions whose endpoints are this server's /webpush/<name>.
@@ -184,35 +184,10 @@ const APNS_TOPIC = "com.example.fanapp";
 /** The APNs stand-in: HTTP/2 over TLS on 127.0.0.1 with a throw-away certificate; records into `sent`. */
 async function apnsStandIn(sent: Record<string, unknown>[]) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "apns-standin-"));
-  const keyFile = path.join(tmp, "tls.key");
-  const certFile = path.join(tmp, "tls.crt");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      keyFile,
-      "-out",
-      certFile,
-      "-days",
-      "2",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1,DNS:localhost",
-    ],
-    { stdio: "ignore" },
-  );
-  const cert = readFileSync(certFile, "utf8");
+  const { key, cert } = selfSignedCertificate(tmp, "127.0.0.1", "IP:127.0.0.1,DNS:localhost");
   const providerKey = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const sessions = new Set<http2.ServerHttp2Session>();
-  const server = http2.createSecureServer({ key: readFileSync(keyFile), cert });
+  const server = http2.createSecureServer({ key, cert });
   server.on("session", (s) => (sessions.add(s), s.on("close", () => sessions.delete(s))));
   server.on("stream", (stream, headers) => {
     const chunks: Buffer[] = [];

@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
@@ -7,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import type { Fixture } from "../test-server";
+import { selfSignedCertificate } from "../tls";
 
 // Uploads and the image proxy:
 //  - a temporary UPLOAD_DIR for the local storage driver (tests read and plant files there);
@@ -20,35 +20,6 @@ import type { Fixture } from "../test-server";
 
 const MAX_BYTES = 256 * 1024;
 const TIMEOUT_MS = 1_500;
-
-function certificate(dir: string): { key: string; cert: string; certFile: string } {
-  const keyFile = path.join(dir, "standin.key");
-  const certFile = path.join(dir, "standin.crt");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      keyFile,
-      "-out",
-      certFile,
-      "-days",
-      "2",
-      "-subj",
-      "/CN=images.test",
-      "-addext",
-      "subjectAltName=DNS:images.test,DNS:*.images.test,DNS:localhost,IP:127.0.0.1,IP:::1",
-    ],
-    { stdio: "ignore" },
-  );
-  return { key: readFileSync(keyFile, "utf8"), cert: readFileSync(certFile, "utf8"), certFile };
-}
 
 async function images() {
   const noise = Buffer.alloc(64 * 48 * 3);
@@ -83,7 +54,7 @@ export default async function uploadsFixture(): Promise<Fixture> {
   const uploadDir = path.join(tmp, "uploads");
   // A file next to (outside) the upload directory: path traversal must never reach it.
   writeFileSync(path.join(tmp, "secret.txt"), "top secret");
-  const { key, cert, certFile } = certificate(tmp);
+  const { key, cert, certFile } = selfSignedCertificate(tmp, "images.test", "DNS:images.test,DNS:*.images.test,DNS:localhost,IP:127.0.0.1,IP:::1");
   const files = await images();
   const pngHeader = files["/cat.png"]!.bytes.subarray(0, 64);
   const hits = new Map<string, number>();
