@@ -174,8 +174,13 @@ const actionCursor = (cursor: string) => {
   return id;
 };
 
-/** The actions against the caller, newest first (keyset): kind, reason, end, state and appeal. */
-export async function myModerationActions(db: RawDb | DbTx, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
+/** A page of the actions against `userId`, newest first (keyset), each serialized by `serialize`. */
+async function actionsPage<T>(
+  db: RawDb | DbTx,
+  userId: string,
+  { cursor, limit }: { cursor?: string; limit: number },
+  serialize: (a: ActionRow, now: Date) => T,
+) {
   const rows = await actionsOf(db, userId, cursor ? actionCursor(cursor) : undefined, limit + 1);
   const now = new Date();
   return keysetPage(
@@ -183,22 +188,15 @@ export async function myModerationActions(db: RawDb | DbTx, userId: string, { cu
     rows,
     limit,
     (a) => encodeCursor("actions", a.id),
-    (a) => toAction(a, now),
+    (a) => serialize(a, now),
   );
 }
 
+/** The actions against the caller, newest first (keyset): kind, reason, end, state and appeal. */
+export const myModerationActions = (db: RawDb | DbTx, userId: string, q: { cursor?: string; limit: number }) => actionsPage(db, userId, q, toAction);
+
 /** A user's actions for staff, newest first (keyset), with who acted. */
-export async function userModerationActions(db: RawDb | DbTx, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
-  const rows = await actionsOf(db, userId, cursor ? actionCursor(cursor) : undefined, limit + 1);
-  const now = new Date();
-  return keysetPage(
-    "actions",
-    rows,
-    limit,
-    (a) => encodeCursor("actions", a.id),
-    (a) => toStaffAction(a, now),
-  );
-}
+export const userModerationActions = (db: RawDb | DbTx, userId: string, q: { cursor?: string; limit: number }) => actionsPage(db, userId, q, toStaffAction);
 
 // Team staff --------------------------------------------------------------------------------------------------------
 
