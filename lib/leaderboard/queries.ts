@@ -10,7 +10,8 @@ import type { Season } from "./seasons";
 
 const EARNING = Prisma.sql`e.earn_kind <> ALL(${SPENDING_KINDS})`;
 /** Erased accounts (lib/accounts) keep their Rep ledger but are on no board: the rebuild and season closings skip them. */
-const NOT_ERASED = Prisma.sql`e.user_id NOT IN (SELECT user_id FROM account_deletions WHERE state = 'erased')`;
+const notErased = (userId: Prisma.Sql) => Prisma.sql`NOT EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = ${userId} AND d.state = 'erased')`;
+const NOT_ERASED = notErased(Prisma.sql`e.user_id`);
 const inSeason = (s: Season) => Prisma.sql`e.created_at >= ${s.startsAt}::timestamptz AND e.created_at < ${s.endsAt}::timestamptz`;
 
 export interface FanScores {
@@ -37,7 +38,7 @@ export async function fanScores(db: DbTx, userIds: string[], season: Season) {
     ) s ON true
     WHERE u.id = ANY(${userIds}::uuid[])
       -- An erased account is on no board: a move noted before its erasure never puts it back.
-      AND NOT EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = u.id AND d.state = 'erased')`;
+      AND ${notErased(Prisma.sql`u.id`)}`;
   return rows.map((r) => int8(r, ["points", "seasonPoints"]));
 }
 

@@ -218,8 +218,7 @@ export async function moveBoards(userIds: string[], now = new Date(), db: DbTx =
  * Redis work a request waits for, bounded like the rate limiter (RATE_LIMIT_TIMEOUT_MS): a Redis that is down or slow
  * costs a write that long at most, never its answer (the work may still finish after).
  */
-function inTime(work: () => Promise<void>): Promise<void> {
-  const ms = env().RATE_LIMIT_TIMEOUT_MS;
+function inTime(work: () => Promise<void>, ms = env().RATE_LIMIT_TIMEOUT_MS): Promise<void> {
   return within(work(), ms, () => new Error(`no answer from Redis within ${ms} ms`));
 }
 
@@ -276,17 +275,13 @@ const ERASURE_BOARD_TIMEOUT_MS = 5_000;
  */
 export async function takeOffBoards(userId: string): Promise<void> {
   try {
-    await within(
-      (async () => {
-        const store = await boardStore();
-        const removes = (await store.keys(`${prefix()}:`)).map((key) => ({ key, member: userId }));
-        // Only the boards it was on hear it left (a stream of another board must not).
-        const removed = await store.remove(removes);
-        if (removed.length) await (await boardFeed()).append(removed.map((r) => ({ ...r, score: LEFT })));
-      })(),
-      ERASURE_BOARD_TIMEOUT_MS,
-      () => new Error(`no answer from Redis within ${ERASURE_BOARD_TIMEOUT_MS} ms`),
-    );
+    await inTime(async () => {
+      const store = await boardStore();
+      const removes = (await store.keys(`${prefix()}:`)).map((key) => ({ key, member: userId }));
+      // Only the boards it was on hear it left (a stream of another board must not).
+      const removed = await store.remove(removes);
+      if (removed.length) await (await boardFeed()).append(removed.map((r) => ({ ...r, score: LEFT })));
+    }, ERASURE_BOARD_TIMEOUT_MS);
   } catch (error) {
     log("warn", { msg: "erased account not taken off the leaderboards; a rebuild repairs them", userId, error: String(error) });
   }
