@@ -155,23 +155,26 @@ export function notifyFollow(tx: RawDb | DbTx, type: "FOLLOW" | "FOLLOW_REQUEST"
 
 /**
  * How `me` stands with each of `ids` (existing users only, in the order given), in one statement whose cost does not
- * grow with how many fans `me` follows or is followed by: the two follow flags are primary-key probes of user_follows
- * per id (scalar subqueries, never a scan of `me`'s follows or followers, which a hashed subplan or an array of them
- * would read whole); a user's requests and blocks are few, so each is one index read of `me`'s rows into an array.
+ * grow with how many fans `me` follows or is followed by: the follow flags and the mute are primary-key probes per id
+ * (scalar subqueries, never a scan of `me`'s follows or followers, which a hashed subplan or an array of them would
+ * read whole); a user's requests and blocks are few, so each is one index read of `me`'s rows into an array. The ids
+ * are sent once (the `asked` CTE): each array parameter costs Node and PostgreSQL a parse of every id.
  */
 export function relationshipsOf(db: RawDb | DbTx, me: string, ids: string[]): Promise<Relationship[]> {
+  const asked = Prisma.sql`(SELECT ids FROM asked)::uuid[]`;
   return raw(db).$queryRaw<Relationship[]>`
+    WITH asked AS (SELECT ${ids}::uuid[] AS ids)
     SELECT u.id::text AS id,
            COALESCE((SELECT true FROM user_follows f WHERE f.follower_id = ${me}::uuid AND f.followee_id = u.id), false) AS following,
            COALESCE((SELECT true FROM user_follows f WHERE f.follower_id = u.id AND f.followee_id = ${me}::uuid), false) AS "followedBy",
            u.id = ANY(s.requested) AS requested, u.id = ANY(s.blocking) AS blocking, u.id = ANY(s.blocked_by) AS "blockedBy",
            ${mutingSql(me, Prisma.sql`u.id`)} AS muting
-    FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS t(id, ord)
+    FROM unnest(${asked}) WITH ORDINALITY AS t(id, ord)
     JOIN users u ON u.id = t.id
     CROSS JOIN (
-      SELECT ARRAY(SELECT target_id FROM follow_requests WHERE requester_id = ${me}::uuid AND target_id = ANY(${ids}::uuid[])) AS requested,
-             ARRAY(SELECT blocked_id FROM user_blocks WHERE blocker_id = ${me}::uuid AND blocked_id = ANY(${ids}::uuid[])) AS blocking,
-             ARRAY(SELECT blocker_id FROM user_blocks WHERE blocked_id = ${me}::uuid AND blocker_id = ANY(${ids}::uuid[])) AS blocked_by
+      SELECT ARRAY(SELECT target_id FROM follow_requests WHERE requester_id = ${me}::uuid AND target_id = ANY(${asked})) AS requested,
+             ARRAY(SELECT blocked_id FROM user_blocks WHERE blocker_id = ${me}::uuid AND blocked_id = ANY(${asked})) AS blocking,
+             ARRAY(SELECT blocker_id FROM user_blocks WHERE blocked_id = ${me}::uuid AND blocker_id = ANY(${asked})) AS blocked_by
     ) s
     ORDER BY t.ord`;
 }
