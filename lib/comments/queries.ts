@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
-import { hiddenForSql, notMutedActorSql } from "../mutes/queries";
+import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../mutes/queries";
 
 // Comments: rows in post_comments (one level of replies); posts.comment_count and the parent's reply_count count the
 // comments neither deleted nor hidden, and move in the transaction that changes a comment, under the post's lock.
@@ -84,9 +84,9 @@ export const notifyReply = (tx: DbTx, commentId: string) =>
 /**
  * A page of a post's top-level comments (parentId null) or of one comment's replies, oldest first by id. Deleted and
  * hidden comments are left out, except top-level ones with replies (a placeholder keeps the thread); comments by
- * users in a block relation with the viewer are never listed. Each row says whether the viewer's mutes or comment
- * filters hide it (`hidden`: a muted author's, or a live comment whose text a filter matches); the caller leaves those
- * out of a page read in keyset order, so the page may be short and its cursor never skips one.
+ * users in a block relation with the viewer are never listed. Each row says whether the viewer mutes its author
+ * (`muted`) and carries the viewer's filters version (lib/mutes); the caller leaves muted ones and live comments a
+ * comment filter matches out of a page read in keyset order, so the page may be short and its cursor never skips one.
  */
 export function commentsPage(
   db: RawDb | DbTx,
@@ -103,12 +103,11 @@ export function commentsPage(
     where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = ${viewerId}::uuid AND b.blocked_id = c.author_id)
                                                            OR (b.blocker_id = c.author_id AND b.blocked_id = ${viewerId}::uuid))`);
   }
-  const live = Prisma.sql`CASE WHEN c.deleted_at IS NULL AND c.hidden_at IS NULL THEN c.content END`;
-  return raw(db).$queryRaw<(CommentRow & { hidden: boolean })[]>`
+  return raw(db).$queryRaw<(CommentRow & { muted: boolean; filtersVersion: number })[]>`
     SELECT c.id::text AS id, c.post_id::text AS "postId", c.parent_id::text AS "parentId", c.author_id::text AS "authorId",
            u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", c.content, c.created_at AS "createdAt",
            c.reply_count AS "replyCount", (c.deleted_at IS NOT NULL OR c.hidden_at IS NOT NULL) AS removed,
-           ${hiddenForSql(viewerId, Prisma.sql`c.author_id`, { context: "comments", text: live })} AS hidden
+           ${mutedAuthorSql(viewerId, Prisma.sql`c.author_id`)} AS muted, ${filtersVersionSql(viewerId)} AS "filtersVersion"
     FROM post_comments c JOIN users u ON u.id = c.author_id
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY c.id

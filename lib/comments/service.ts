@@ -6,6 +6,7 @@ import { DomainError, notFound, validationError, sharedErrors } from "../http/er
 import { keysetPage } from "../kernel/page";
 import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lockerroom/access";
 import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";
+import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 
 // Comments on locker-room posts, one level of replies. Commenting follows the post's visibility (a post the caller
@@ -58,13 +59,15 @@ export async function listComments(db: Db, viewer: Viewer, postId: string, q: { 
   }
   const after = q.cursor ? decodeIdCursor(q.cursor) : undefined;
   const rows = await commentsPage(db, postId, { parentId: q.parentId ?? null, viewerId: viewer?.id, after, take: q.limit + 1 });
+  const filtered = await viewerTextFilter(db, viewer?.id, "comments", rows);
+  // A muted author's comments, and live comments (never the viewer's own) a filter matches, are left out.
   return keysetPage(
     "comments",
     rows,
     q.limit,
     (last) => encodeIdCursor(last.id),
     (c) => toComment(c, viewer),
-    (c) => !c.hidden,
+    (c) => !c.muted && (c.removed || c.authorId === viewer?.id || !filtered(c.content)),
   );
 }
 

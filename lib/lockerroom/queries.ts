@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
-import { hiddenForSql, notMutedActorSql } from "../mutes/queries";
+import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../mutes/queries";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { visiblePostSql, type Viewer } from "./access";
 
@@ -73,8 +73,9 @@ export interface FeedFilter {
 /**
  * A page of the feed, newest first by (publish_at, id): the index on (publish_at DESC, id DESC) is read in order, so
  * page 1,000 costs what page 1 does. Visibility (published, not deleted or hidden, private, blocks) is the shared rule.
- * Each row says whether the viewer's mutes or feed filters hide it (`hidden`, lib/mutes): the scan stays `take` rows
- * and the caller leaves hidden ones out, so a page may be short but its cursor never skips a post.
+ * Each row says whether the viewer mutes its author (`muted`) and carries the viewer's filters version (lib/mutes):
+ * the scan stays `take` rows and the caller leaves muted and filtered ones out, so a page may be short but its cursor
+ * never skips a post.
  */
 export function feedPage(db: RawDb | DbTx, viewer: Viewer, f: FeedFilter) {
   const where: Prisma.Sql[] = [visiblePostSql(viewer)];
@@ -90,9 +91,9 @@ export function feedPage(db: RawDb | DbTx, viewer: Viewer, f: FeedFilter) {
     where.push(Prisma.sql`(p.team_id IN ${followed} OR p.author_team_id IN ${followed} OR p.author_id IN ${fans})`);
   }
   if (f.after) where.push(Prisma.sql`(p.publish_at, p.id) < (${f.after.at}, ${f.after.id}::uuid)`);
-  const hidden = hiddenForSql(viewer?.id, Prisma.sql`p.author_id`, { context: "feed", text: Prisma.sql`p.content` });
-  return raw(db).$queryRaw<(PostRow & { hidden: boolean })[]>`
-    ${selectPosts(viewer, Prisma.sql`, ${hidden} AS hidden`)}
+  const extra = Prisma.sql`, ${mutedAuthorSql(viewer?.id, Prisma.sql`p.author_id`)} AS muted, ${filtersVersionSql(viewer?.id)} AS "filtersVersion"`;
+  return raw(db).$queryRaw<(PostRow & { muted: boolean; filtersVersion: number })[]>`
+    ${selectPosts(viewer, extra)}
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY p.publish_at DESC, p.id DESC
     LIMIT ${f.take}`;

@@ -34,6 +34,7 @@ import {
 } from "./queries";
 import { EDIT_WINDOW_MINUTES, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./schemas";
 import { errors as lockerroomErrors } from "./errors";
+import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 
 // Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
@@ -215,15 +216,16 @@ export async function feed(db: Db, viewer: Viewer, q: { teamId?: string; authorI
     take: q.limit + 1,
   });
   const now = new Date();
-  const teams = await teamsOf(db, rows);
-  // Posts the viewer's mutes or filters hide are left out: a short page whose cursor follows the last post read.
+  const [teams, filtered] = await Promise.all([teamsOf(db, rows), viewerTextFilter(db, viewer?.id, "feed", rows)]);
+  // Posts the viewer's mutes or filters (never of their own posts) hide are left out: a short page whose cursor
+  // follows the last post read.
   return keysetPage(
     "posts",
     rows,
     q.limit,
     (last) => encodeCursor(last.publishAt.getTime(), last.id),
     (row) => toPost(row, teams, viewer, now),
-    (row) => !row.hidden,
+    (row) => !row.muted && (row.authorId === viewer?.id || !filtered(row.content)),
   );
 }
 

@@ -6,8 +6,8 @@ import type { FilterContext, FilterKeyword } from "./schemas";
 
 // Mutes' and keyword filters' statements, and the SQL the reading modules (lib/lockerroom, comments, reactions,
 // notifications) put into theirs. A mute or filter is live while `expires_at IS NULL OR expires_at > now()`: a timed
-// one ends exactly then, with no job. Each read takes the viewer's live mutes as one array and each context's filters
-// as one regular expression, once per statement (uncorrelated subqueries: InitPlans), never a probe per row.
+// one ends exactly then, with no job. Each read takes the viewer's live mutes as one array, once per statement (an
+// uncorrelated subquery: an InitPlan), never a probe per row; keyword filters are matched in Node (matcher.ts).
 
 const LIVE = (alias: string) => Prisma.sql`(${Prisma.raw(alias)}.expires_at IS NULL OR ${Prisma.raw(alias)}.expires_at > now())`;
 
@@ -17,28 +17,19 @@ const LIVE = (alias: string) => Prisma.sql`(${Prisma.raw(alias)}.expires_at IS N
 export const mutedIdsSql = (userId: string) => Prisma.sql`ARRAY(SELECT m.muted_id FROM user_mutes m WHERE m.muter_id = ${userId}::uuid AND ${LIVE("m")})`;
 
 /**
- * The user's live filters of `context` as one regular expression over lower-cased text (each filter's compiled
- * pattern joined with '|'), or NULL when there are none. Read once per statement.
+ * Whether the viewer mutes the author of a row they read (`author`, a uuid column); anonymous: false. The readers
+ * select it as a column over a bounded keyset scan, so a page may come back short but is never skipped.
  */
-export const filterPatternSql = (userId: string, context: FilterContext) =>
-  Prisma.sql`(SELECT string_agg(f.pattern, '|') FROM keyword_filters f
-              WHERE f.user_id = ${userId}::uuid AND ${context}::text = ANY(f.contexts) AND ${LIVE("f")})`;
-
-/** Whether `text` matches the user's live filters of `context` (false with none). */
-export const filteredTextSql = (userId: string, context: FilterContext, text: Prisma.Sql) =>
-  Prisma.sql`COALESCE(lower(${text}) ~ ${filterPatternSql(userId, context)}, false)`;
+export const mutedAuthorSql = (viewerId: string | undefined, author: Prisma.Sql): Prisma.Sql =>
+  viewerId ? Prisma.sql`(${author} = ANY(${mutedIdsSql(viewerId)}))` : Prisma.sql`false`;
 
 /**
- * Whether a row the viewer reads is hidden from them: its author (`author`, a uuid column) is muted by the viewer, or,
- * with `filter`, its text matches the viewer's filters of that context (never the viewer's own). Anonymous: false. The
- * readers select it as a column over a bounded keyset scan, so a page may come back short but is never skipped.
+ * The viewer's users.filters_version (0 for anonymous or none), for a reader's column: with it, textFilter
+ * (matcher.ts) knows whether the filters it compiled are the current ones without reading them. One primary-key read
+ * per statement.
  */
-export function hiddenForSql(viewerId: string | undefined, author: Prisma.Sql, filter?: { context: FilterContext; text: Prisma.Sql }): Prisma.Sql {
-  if (!viewerId) return Prisma.sql`false`;
-  const muted = Prisma.sql`${author} = ANY(${mutedIdsSql(viewerId)})`;
-  if (!filter) return Prisma.sql`(${muted})`;
-  return Prisma.sql`(${muted} OR (${author} <> ${viewerId}::uuid AND ${filteredTextSql(viewerId, filter.context, filter.text)}))`;
-}
+export const filtersVersionSql = (viewerId: string | undefined): Prisma.Sql =>
+  viewerId ? Prisma.sql`(SELECT fv.filters_version FROM users fv WHERE fv.id = ${viewerId}::uuid)` : Prisma.sql`0`;
 
 /**
  * For a notification producer's WHERE: `recipient` has no live mute of `actor` that stops notifications (uuid
@@ -135,22 +126,6 @@ export const toFilter = (f: FilterRow) => ({
 const FILTER_COLUMNS = Prisma.sql`f.id::text AS id, f.title, f.keywords, f.contexts, f.expires_at AS "expiresAt",
   (f.expires_at IS NOT NULL AND f.expires_at <= now()) AS expired, f.created_at AS "createdAt", f.updated_at AS "updatedAt"`;
 
-/**
- * The keywords compiled into one regular expression over lower-cased text (PostgreSQL's ARE, in the database's
- * collation, so case and word characters are Unicode's): each keyword lower-cased, every character that is not a
- * letter, digit, underscore or space escaped with a backslash (a literal in an ARE, so no keyword is ever a regular
- * expression), a space matching any run of white space, and a whole-word keyword bounded by \m and \M on the sides
- * that are word characters (`#goal` whole-word still matches). The alternatives are joined with '|'.
- */
-const compiledPattern = (keywords: FilterKeyword[]) => Prisma.sql`(
-  SELECT string_agg(
-           CASE WHEN k.whole AND k.kw ~ ${String.raw`^\w`} THEN ${String.raw`\m`} ELSE '' END
-           || replace(regexp_replace(k.kw, ${"([^[:alnum:][:space:]_])"}, ${String.raw`\\\1`}, 'g'), ' ', ${String.raw`\s+`})
-           || CASE WHEN k.whole AND k.kw ~ ${String.raw`\w$`} THEN ${String.raw`\M`} ELSE '' END,
-           '|')
-  FROM (SELECT lower(e->>'keyword') AS kw, (e->>'wholeWord')::boolean AS whole
-        FROM jsonb_array_elements(${JSON.stringify(keywords)}::jsonb) e) k)`;
-
 export function filtersOf(db: RawDb | DbTx, userId: string) {
   return raw(db).$queryRaw<FilterRow[]>`SELECT ${FILTER_COLUMNS} FROM keyword_filters f WHERE f.user_id = ${userId}::uuid ORDER BY f.id`;
 }
@@ -170,14 +145,13 @@ export async function insertFilter(
   f: { title: string; keywords: FilterKeyword[]; contexts: FilterContext[]; expiresAt: Date | null },
 ) {
   const [row] = await tx.$queryRaw<FilterRow[]>`
-    INSERT INTO keyword_filters AS f (id, user_id, title, keywords, pattern, contexts, expires_at)
-    VALUES (${UUIDV7_SQL}, ${userId}::uuid, ${f.title}, ${JSON.stringify(f.keywords)}::jsonb, ${compiledPattern(f.keywords)},
-            ${f.contexts}::text[], ${f.expiresAt}::timestamptz)
+    INSERT INTO keyword_filters AS f (id, user_id, title, keywords, contexts, expires_at)
+    VALUES (${UUIDV7_SQL}, ${userId}::uuid, ${f.title}, ${JSON.stringify(f.keywords)}::jsonb, ${f.contexts}::text[], ${f.expiresAt}::timestamptz)
     RETURNING ${FILTER_COLUMNS}`;
   return row!;
 }
 
-/** Changes the given fields of the user's filter (new keywords recompiled); none when it is not theirs. */
+/** Changes the given fields of the user's filter; none when it is not theirs. */
 export async function updateFilter(
   tx: RawDb,
   userId: string,
@@ -186,7 +160,7 @@ export async function updateFilter(
 ) {
   const set: Prisma.Sql[] = [Prisma.sql`updated_at = now()`];
   if (p.title !== undefined) set.push(Prisma.sql`title = ${p.title}`);
-  if (p.keywords !== undefined) set.push(Prisma.sql`keywords = ${JSON.stringify(p.keywords)}::jsonb, pattern = ${compiledPattern(p.keywords)}`);
+  if (p.keywords !== undefined) set.push(Prisma.sql`keywords = ${JSON.stringify(p.keywords)}::jsonb`);
   if (p.contexts !== undefined) set.push(Prisma.sql`contexts = ${p.contexts}::text[]`);
   if (p.expiresAt !== undefined) set.push(Prisma.sql`expires_at = ${p.expiresAt}::timestamptz`);
   const [row] = await tx.$queryRaw<FilterRow[]>`

@@ -3,7 +3,7 @@ import type { DbTx } from "../db/client";
 import { raw } from "../db/raw";
 import { UUIDV7_SQL } from "../db/ids";
 import { RATABLE_GAME } from "../games/queries";
-import { filteredTextSql } from "../mutes/queries";
+import { filtersVersionSql } from "../mutes/queries";
 import { SERVER_AWARDS } from "../rep/grants";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { UNREAD_COUNT_CAP, type NotificationFilter, type NotificationType } from "./schemas";
@@ -27,6 +27,12 @@ export const toNotification = (n: NotificationRow) =>
     payload: n.payload,
   }) as { id: string; type: NotificationType; createdAt: string; readAt: string | null; archivedAt: string | null; payload: never };
 
+/** The text of a notification a filter looks at: its body, unless that is the user's own post (REACTION, POST_PUBLISHED). */
+export const filteredText = (n: NotificationRow): string | null => {
+  const body = (n.payload as { body?: unknown } | null)?.body;
+  return n.type === "REACTION" || n.type === "POST_PUBLISHED" || typeof body !== "string" ? null : body;
+};
+
 const COLUMNS = Prisma.sql`n.id::text AS id, n.type::text AS type, n.payload, n.created_at AS "createdAt", n.read_at AS "readAt", n.archived_at AS "archivedAt"`;
 
 /** Where a page of each filter continues: after the last row's id, or (archived) its (archivedAt, id). */
@@ -41,13 +47,10 @@ const FILTERS: Record<NotificationFilter, { where: Prisma.Sql; order: Prisma.Sql
   all: { where: Prisma.sql`true`, order: Prisma.sql`n.id DESC` },
 };
 
-/** A notification's text a filter looks at: its body, unless that is the user's own post (null: never filtered). */
-const OTHERS_TEXT = Prisma.sql`CASE WHEN n.type NOT IN ('REACTION', 'POST_PUBLISHED') THEN n.payload->>'body' END`;
-
 /**
- * One page (take rows) of the user's notifications in `filter`, optionally only `types`. Each row says whether the
- * user's notifications filters match its text (`hidden`, lib/mutes; not REACTION and POST_PUBLISHED, whose text is
- * the user's own post): the caller leaves those out, so a page may be short and its cursor never skips one.
+ * One page (take rows) of the user's notifications in `filter`, optionally only `types`. Each row carries the user's
+ * filters version (lib/mutes): the caller leaves out those whose text the user's notifications filters match (filteredText),
+ * so a page may be short and its cursor never skips one.
  */
 export function notificationsOf(
   db: DbTx,
@@ -64,8 +67,8 @@ export function notificationsOf(
       ? Prisma.sql`AND (n.archived_at, n.id) < (${after.at}::timestamptz, ${after.id}::uuid)`
       : Prisma.sql`AND n.id < ${after.id}::uuid`;
   const typed = types ? Prisma.sql`AND n.type::text = ANY(${types}::text[])` : Prisma.empty;
-  return raw(db).$queryRaw<(NotificationRow & { hidden: boolean })[]>`
-    SELECT ${COLUMNS}, ${filteredTextSql(userId, "notifications", OTHERS_TEXT)} AS hidden FROM notifications n
+  return raw(db).$queryRaw<(NotificationRow & { filtersVersion: number })[]>`
+    SELECT ${COLUMNS}, ${filtersVersionSql(userId)} AS "filtersVersion" FROM notifications n
     WHERE n.user_id = ${userId}::uuid AND ${where} ${keyset} ${typed}
     ORDER BY ${order} LIMIT ${take}`;
 }

@@ -3,7 +3,9 @@ import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
+import { viewerTextFilter } from "../mutes/matcher";
 import {
+  filteredText,
   insertGameAlerts,
   insertRatingPrompts,
   insertRepMilestones,
@@ -47,6 +49,7 @@ export async function listNotifications(
 ) {
   const after = cursor ? decodeListCursor(cursor, filter) : undefined;
   const rows = await notificationsOf(db, userId, filter, types && [...new Set(types)], after, limit + 1);
+  const filtered = await viewerTextFilter(db, userId, "notifications", rows);
   // Notifications the caller's keyword filters hide are left out: a short page whose cursor follows the last one read.
   return keysetPage(
     "notifications",
@@ -54,7 +57,7 @@ export async function listNotifications(
     limit,
     (r) => cursorOf(filter, r),
     toNotification,
-    (r) => !r.hidden,
+    (r) => !filtered(filteredText(r)),
   );
 }
 

@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
-import { hiddenForSql, notMutedActorSql } from "../mutes/queries";
+import { mutedAuthorSql, notMutedActorSql } from "../mutes/queries";
 
 // Reactions: one row per user and post; the post's reaction_counts moves with each change, under the post's lock.
 
@@ -87,7 +87,7 @@ export function reactorsPage(
   }
   return raw(db).$queryRaw<(ReactorRow & { hidden: boolean })[]>`
     SELECT r.user_id::text AS "userId", u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl", r.kind, r.created_at AS "createdAt",
-           ${hiddenForSql(viewerId, Prisma.sql`r.user_id`)} AS hidden
+           ${mutedAuthorSql(viewerId, Prisma.sql`r.user_id`)} AS hidden
     FROM post_reactions r JOIN users u ON u.id = r.user_id
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY r.created_at DESC, r.user_id DESC

@@ -188,8 +188,8 @@ describe("keyword filters", () => {
     const viewer = await poster();
     const keywords = JSON.stringify([{ keyword: "k", wholeWord: true }]);
     await db().$executeRaw`
-      INSERT INTO keyword_filters (id, user_id, title, keywords, pattern, contexts)
-      SELECT gen_random_uuid(), ${viewer.id}::uuid, 'f' || i, ${keywords}::jsonb, 'k', ARRAY['feed'] FROM generate_series(1, 97) i`;
+      INSERT INTO keyword_filters (id, user_id, title, keywords, contexts)
+      SELECT gen_random_uuid(), ${viewer.id}::uuid, 'f' || i, ${keywords}::jsonb, ARRAY['feed'] FROM generate_series(1, 97) i`;
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => addFilter(viewer.auth, { keywords: kw(`word${i}`), contexts: ["feed"] })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
     expect(results.filter((r) => r.status === 409).every((r) => errorOf(r).code === "FILTER_LIMIT")).toBe(true);
@@ -199,8 +199,8 @@ describe("keyword filters", () => {
     const other = await poster();
     const nine = JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ keyword: `w${i}`, wholeWord: true })));
     await db().$executeRaw`
-      INSERT INTO keyword_filters (id, user_id, title, keywords, pattern, contexts)
-      SELECT gen_random_uuid(), ${other.id}::uuid, 'f' || i, ${nine}::jsonb, 'w', ARRAY['feed'] FROM generate_series(1, 18) i`;
+      INSERT INTO keyword_filters (id, user_id, title, keywords, contexts)
+      SELECT gen_random_uuid(), ${other.id}::uuid, 'f' || i, ${nine}::jsonb, ARRAY['feed'] FROM generate_series(1, 18) i`;
     const ten = kw(...Array.from({ length: 10 }, (_, i) => `x${i}`));
     const more = await Promise.all(Array.from({ length: 4 }, () => addFilter(other.auth, { keywords: ten, contexts: ["comments"] })));
     expect(more.map((r) => r.status).sort()).toEqual([201, 201, 409, 409]);
