@@ -107,6 +107,18 @@ const schema = z.object({
   LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
   // Account deletion: how many days after the request the erasure cron may erase the account (the grace period).
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+  // Spending limits' defaults (lib/spending), in minor units of COIN (100 = 1 coin): what a fan may top up and spend on
+  // packs per UTC day and calendar month until they set their own (each up to 10 times its default).
+  SPENDING_LIMIT_TOPUPS_DAILY: z.coerce.number().int().min(0).max(1e12).default(500_000),
+  SPENDING_LIMIT_TOPUPS_MONTHLY: z.coerce.number().int().min(0).max(1e12).default(2_000_000),
+  SPENDING_LIMIT_PACKS_DAILY: z.coerce.number().int().min(0).max(1e12).default(500_000),
+  SPENDING_LIMIT_PACKS_MONTHLY: z.coerce.number().int().min(0).max(1e12).default(2_000_000),
+  // Countries (ISO 3166-1 alpha-2, comma-separated, e.g. "BE,NL") where packs are not sold: the request's country
+  // (Vercel's x-vercel-ip-country) or the fan's own setting.
+  PACK_SALES_BLOCKED_COUNTRIES: z
+    .string()
+    .default("")
+    .refine((v) => v.split(",").every((c) => c.trim() === "" || /^[A-Za-z]{2}$/.test(c.trim())), "comma-separated two-letter country codes"),
   // Feed signals older than this many days are deleted by GET /api/cron/signals-retention.
   SIGNALS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Arena check-ins: open from this many minutes before a game's start until this many after it; where the venue has

@@ -215,6 +215,8 @@ import * as cron_account_erasure from "@/app/api/cron/account-erasure/route";
 import * as v1_me_deletion from "@/app/api/v1/me/deletion/route";
 import * as cron_push_deliver from "@/app/api/cron/push-deliver/route";
 import * as v1_me_notification_preferences from "@/app/api/v1/me/notification-preferences/route";
+import * as v1_me_eligibility from "@/app/api/v1/me/eligibility/route";
+import * as v1_me_spending_limits from "@/app/api/v1/me/spending-limits/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -430,4 +432,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/me/deletion", module: v1_me_deletion },
   { path: "/api/cron/push-deliver", module: cron_push_deliver },
   { path: "/api/v1/me/notification-preferences", module: v1_me_notification_preferences },
+  { path: "/api/v1/me/eligibility", module: v1_me_eligibility },
+  { path: "/api/v1/me/spending-limits", module: v1_me_spending_limits },
 ];

@@ -110,6 +110,7 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "follow_requests", sql: (u) => Prisma.sql`DELETE FROM follow_requests WHERE requester_id = ${u} OR target_id = ${u}` },
   { table: "user_mutes", sql: (u) => Prisma.sql`DELETE FROM user_mutes WHERE muter_id = ${u} OR muted_id = ${u}` },
   { table: "keyword_filters", sql: (u) => Prisma.sql`DELETE FROM keyword_filters WHERE user_id = ${u}` },
+  { table: "spending_limits", sql: (u) => Prisma.sql`DELETE FROM spending_limits WHERE user_id = ${u}` },
   // Their zips were collected with the uploads (uploadedFiles) and are deleted after the commit.
   { table: "data_exports", sql: (u) => Prisma.sql`DELETE FROM data_exports WHERE user_id = ${u}` },
   // Push: the outbox (and its deliveries, by cascade), preferences and quiet hours.
@@ -122,7 +123,7 @@ export const ERASURE_STATEMENTS: Statement[] = [
 const TOMBSTONE = (u: Prisma.Sql) => Prisma.sql`
   UPDATE users SET handle = NULL, display_name = NULL, email = NULL, bio = NULL, avatar_url = NULL, avatar_key = NULL,
          avatar_thumbhash = NULL, banner_url = NULL, banner_key = NULL, banner_thumbhash = NULL, is_private = true,
-         notify_teams = false, notify_milestones = false, notify_community = false, analytics_personalization = false,
+         notify_teams = false, notify_milestones = false, notify_community = false, analytics_personalization = false, country = NULL,
          ugc_terms_version = NULL, ugc_terms_accepted_at = NULL, idp_synced_at = NULL, nft_wallet_address = NULL,
          nft_wallet_linked_at = NULL, updated_at = now()
   WHERE id = ${u}

@@ -88,21 +88,27 @@ export const toStaffAction = (a: ActionRow, now = new Date()) => ({
  * lib/moderation keeps with each action) and the deletion's primary key; add further conditions to it.
  */
 export async function assertMayTrade(db: RawDb | DbTx, userId: string): Promise<void> {
-  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean }[]>`
-    SELECT CASE WHEN greatest(u.trading_restricted_until, u.suspended_until) > now()
-                THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil",
-           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending"
-    FROM users u WHERE u.id = ${userId}::uuid`;
-  if (row?.restrictedUntil) {
-    const until = row.restrictedUntil.toISOString();
+  const { restrictedUntil, deletionPending } = await tradingStanding(db, userId);
+  if (restrictedUntil) {
+    const until = restrictedUntil.toISOString();
     throw new DomainError(moderationErrors.TRADING_RESTRICTED, `Trading is restricted until ${until}.`, [{ path: "tradingRestrictedUntil", message: until }]);
   }
-  if (row?.deletionPending) {
+  if (deletionPending) {
     throw new DomainError(
       accountsErrors.ACCOUNT_DELETION_PENDING,
       "Your account is scheduled for deletion: cancel the deletion (DELETE /api/v1/me/deletion) to list, bid, offer, buy or trade.",
     );
   }
+}
+
+/** What assertMayTrade checks, for callers that list reasons instead of refusing (GET /api/v1/me/eligibility). */
+export async function tradingStanding(db: RawDb | DbTx, userId: string): Promise<{ restrictedUntil: Date | null; deletionPending: boolean }> {
+  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean }[]>`
+    SELECT CASE WHEN greatest(u.trading_restricted_until, u.suspended_until) > now()
+                THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil",
+           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending"
+    FROM users u WHERE u.id = ${userId}::uuid`;
+  return row ?? { restrictedUntil: null, deletionPending: false };
 }
 
 // Imposing and lifting ----------------------------------------------------------------------------------------------

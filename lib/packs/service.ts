@@ -9,6 +9,7 @@ import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { pay } from "../wallets/service";
 import { DECIMALS } from "../wallets/schemas";
+import { assertPackSalesAllowed, assertPackSpendWithinLimits } from "../spending/service";
 import { draw, newSeed, RARITY_ORDER, seedHashOf, type Rarity } from "./draw";
 import {
   activePacks,
@@ -122,9 +123,10 @@ async function onePurchase(db: RawDb | DbTx, userId: string, purchaseId: string)
 /**
  * Buys a pack: takes it from stock, records the purchase and debits its price, in one transaction, once per
  * Idempotency-Key (lib/http/idempotency.ts). Refusals write nothing: unknown or inactive 404, PACK_NOT_FOR_SALE,
- * SOLD_OUT, INSUFFICIENT_FUNDS.
+ * SOLD_OUT, REGION_RESTRICTED and SPENDING_LIMIT_REACHED (lib/spending), INSUFFICIENT_FUNDS.
  */
-export async function buyPack(db: Db, userId: string, packId: string, idempotency: IdempotencyKey) {
+export async function buyPack(db: Db, userId: string, packId: string, idempotency: IdempotencyKey, country: string | null = null) {
+  await assertPackSalesAllowed(db, userId, country);
   return idempotent(db, { userId, ...idempotency, request: { packId } }, async (tx) => {
     const taken = await takePack(tx, packId);
     if (!taken) {
@@ -136,6 +138,7 @@ export async function buyPack(db: Db, userId: string, packId: string, idempotenc
         p.isFreeStarter ? `${p.name} is granted at onboarding, never sold.` : `${p.name} is not on sale now.`,
       );
     }
+    await assertPackSpendWithinLimits(tx, userId, taken.price);
     const id = uuidv7();
     await insertPurchase(tx, { id, userId, packId, price: taken.price, currency: taken.currency });
     if (taken.price > 0) {

@@ -16,6 +16,7 @@ export const SETTINGS_SELECT = {
   notifyMilestones: true,
   notifyCommunity: true,
   analyticsPersonalization: true,
+  country: true,
 } as const;
 
 export function toSettings(u: {
@@ -24,6 +25,7 @@ export function toSettings(u: {
   notifyMilestones: boolean;
   notifyCommunity: boolean;
   analyticsPersonalization: boolean;
+  country: string | null;
 }) {
   return {
     privateProfile: u.isPrivate,
@@ -31,6 +33,7 @@ export function toSettings(u: {
     notifyMilestones: u.notifyMilestones,
     notifyCommunity: u.notifyCommunity,
     analyticsPersonalization: u.analyticsPersonalization,
+    country: u.country,
   };
 }
 

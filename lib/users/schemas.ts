@@ -9,6 +9,10 @@ export const settings = z
     notifyMilestones: z.boolean(),
     notifyCommunity: z.boolean(),
     analyticsPersonalization: z.boolean().meta({ description: "When false, feed signals are dropped, not stored." }),
+    country: z
+      .string()
+      .nullable()
+      .meta({ description: "The country the fan lives in (ISO 3166-1 alpha-2), or null: packs are not sold in some countries (GET /api/v1/me/eligibility)." }),
   })
   .meta({ id: "UserSettings" });
 
@@ -19,6 +23,12 @@ export const settingsPatch = z
     notifyMilestones: z.boolean().optional(),
     notifyCommunity: z.boolean().optional(),
     analyticsPersonalization: z.boolean().optional(),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, "A two-letter country code (ISO 3166-1 alpha-2)")
+      .transform((c) => c.toUpperCase())
+      .nullable()
+      .optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: "Send at least one setting." })
   .meta({ id: "UserSettingsPatch" });

@@ -9,6 +9,7 @@ const DEFAULT_SETTINGS = {
   notifyMilestones: true,
   notifyCommunity: true,
   analyticsPersonalization: true,
+  country: null,
 };
 
 let ipSeq = 0;

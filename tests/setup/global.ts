@@ -46,6 +46,8 @@ export default async function setup(project: TestProject) {
       // Tests read their own writes anonymously at once; the shared anonymous answers have their own tests
       // (tests/domain/pipeline.test.ts in process, tests/multi/anonymous-cache.test.ts over two instances).
       ANONYMOUS_CACHE_TTL_MS: "0",
+      // Countries where packs are not sold (tests/api/spending.test.ts).
+      PACK_SALES_BLOCKED_COUNTRIES: "BE,NL",
     }),
   });
   provideServer(project, server, `test:${server.run}`);

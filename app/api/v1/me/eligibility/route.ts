@@ -1,0 +1,20 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { eligibility } from "@/lib/spending/schemas";
+import { eligibilityOf, requestCountry } from "@/lib/spending/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "May I buy coins and packs",
+      description:
+        "Whether the caller may buy coins and packs now, and every reason why not, each the error code the purchase would answer: TRADING_RESTRICTED (a sanction), ACCOUNT_DELETION_PENDING, SPENDING_LIMIT_REACHED (a daily or monthly limit has nothing left), REGION_RESTRICTED (packs only: the caller's country setting or the request's country, from the hosting edge, is one where packs are not sold). " +
+        "Apps ask before showing a store's purchase sheet: a purchase completed in a store is always credited.",
+      tags: ["Wallet"],
+      auth: "bearer",
+      response: eligibility,
+    },
+    ({ user, req }) => eligibilityOf(db, user.id, requestCountry(req)),
+  ),
+});
