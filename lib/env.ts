@@ -105,6 +105,13 @@ const schema = z.object({
   SYNC_FEED_TOKEN: z.string().min(1).optional(),
   // HMAC-SHA256 key of POST /api/webhooks/leagues-sync (unset: every delivery is refused).
   LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
+  // Stripe (lib/payments): the secret API key and the webhook endpoint's signing secret; both or web top-ups answer
+  // 503 PAYMENTS_UNAVAILABLE. STRIPE_API_URL points the official client elsewhere (the local stand-in: npm run dev
+  // starts one when the key is unset, tests run one); STRIPE_RETURN_URL is the page the buyer comes back to.
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_URL: z.string().url().optional(),
+  STRIPE_RETURN_URL: z.string().url().optional(),
   // Account deletion: how many days after the request the erasure cron may erase the account (the grace period).
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
   // Feed signals older than this many days are deleted by GET /api/cron/signals-retention.

@@ -215,6 +215,10 @@ import * as cron_account_erasure from "@/app/api/cron/account-erasure/route";
 import * as v1_me_deletion from "@/app/api/v1/me/deletion/route";
 import * as cron_push_deliver from "@/app/api/cron/push-deliver/route";
 import * as v1_me_notification_preferences from "@/app/api/v1/me/notification-preferences/route";
+import * as v1_wallet_products from "@/app/api/v1/wallet/products/route";
+import * as v1_wallet_topups from "@/app/api/v1/wallet/topups/route";
+import * as v1_wallet_topups_$topupId from "@/app/api/v1/wallet/topups/[topupId]/route";
+import * as webhooks_stripe from "@/app/api/webhooks/stripe/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -430,4 +434,8 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/me/deletion", module: v1_me_deletion },
   { path: "/api/cron/push-deliver", module: cron_push_deliver },
   { path: "/api/v1/me/notification-preferences", module: v1_me_notification_preferences },
+  { path: "/api/v1/wallet/products", module: v1_wallet_products },
+  { path: "/api/v1/wallet/topups", module: v1_wallet_topups },
+  { path: "/api/v1/wallet/topups/{topupId}", module: v1_wallet_topups_$topupId },
+  { path: "/api/webhooks/stripe", module: webhooks_stripe },
 ];

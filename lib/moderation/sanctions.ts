@@ -4,6 +4,7 @@
 // recomputes users.trading_restricted_until / suspended_until in the same transaction.
 import { Prisma } from "../generated/prisma/client";
 import { errors as accountsErrors } from "../accounts/errors";
+import { errors as walletsErrors } from "../wallets/errors";
 import { deletionPendingSql } from "../accounts/queries";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
@@ -83,15 +84,17 @@ export const toStaffAction = (a: ActionRow, now = new Date()) => ({
 
 /**
  * Refuses trading (listing, bidding, offering, buying, checking out, accepting offers) to a user whom staff
- * restricted from trading or suspended (403 TRADING_RESTRICTED with the end in details) or whose account deletion is
- * scheduled (409 ACCOUNT_DELETION_PENDING, lib/accounts). One statement over the user's row (the sanction columns
- * lib/moderation keeps with each action) and the deletion's primary key; add further conditions to it.
+ * restricted from trading or suspended (403 TRADING_RESTRICTED with the end in details), whose account deletion is
+ * scheduled (409 ACCOUNT_DELETION_PENDING, lib/accounts) or whose wallet owes a clawed-back top-up (409 WALLET_FROZEN,
+ * lib/payments). One statement over the user's row (the sanction columns lib/moderation keeps with each action), the
+ * deletion's primary key and the wallets' primary key; add further conditions to it.
  */
 export async function assertMayTrade(db: RawDb | DbTx, userId: string): Promise<void> {
-  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean }[]>`
+  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean; debt: bigint | null }[]>`
     SELECT CASE WHEN greatest(u.trading_restricted_until, u.suspended_until) > now()
                 THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil",
-           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending"
+           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending",
+           (SELECT sum(w.debt)::int8 FROM wallets w WHERE w.user_id = u.id AND w.debt > 0) AS debt
     FROM users u WHERE u.id = ${userId}::uuid`;
   if (row?.restrictedUntil) {
     const until = row.restrictedUntil.toISOString();
@@ -101,6 +104,13 @@ export async function assertMayTrade(db: RawDb | DbTx, userId: string): Promise<
     throw new DomainError(
       accountsErrors.ACCOUNT_DELETION_PENDING,
       "Your account is scheduled for deletion: cancel the deletion (DELETE /api/v1/me/deletion) to list, bid, offer, buy or trade.",
+    );
+  }
+  if (row?.debt) {
+    throw new DomainError(
+      walletsErrors.WALLET_FROZEN,
+      "Your wallet is frozen: a top-up was refunded or disputed after its coins were spent. Later credits settle the debt first; until then you cannot list, bid, offer or buy.",
+      [{ path: "debt", message: String(row.debt) }],
     );
   }
 }
