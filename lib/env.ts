@@ -112,6 +112,14 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_API_URL: z.string().url().optional(),
   STRIPE_RETURN_URL: z.string().url().optional(),
+  // In-app purchases on iOS (lib/payments/app-store.ts): the app's bundle id and Apple's root certificates (PEM text
+  // or a file path: Apple Root CA - G3 from apple.com/certificateauthority) turn them on; APPLE_IAP_APP_APPLE_ID is
+  // required in Production. Online checks (OCSP, the current date) are on unless turned off (tests' own chain).
+  APPLE_IAP_BUNDLE_ID: z.string().min(1).optional(),
+  APPLE_IAP_ROOT_CERTIFICATES: z.string().min(1).optional(),
+  APPLE_IAP_ENVIRONMENT: z.enum(["Production", "Sandbox"]).default("Production"),
+  APPLE_IAP_APP_APPLE_ID: z.coerce.number().int().positive().optional(),
+  APPLE_IAP_ONLINE_CHECKS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   // Account deletion: how many days after the request the erasure cron may erase the account (the grace period).
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
   // Feed signals older than this many days are deleted by GET /api/cron/signals-retention.

@@ -10,6 +10,21 @@ export const errors = defineErrors({
     status: 502,
     description: "The payment provider refused or did not answer the request to start a checkout; nothing was charged. Retry with the same Idempotency-Key.",
   },
+  RECEIPT_INVALID: {
+    status: 422,
+    description: "The signed transaction or notification does not verify against the store's root certificates (chain, signature or content); nothing was credited.",
+  },
+  RECEIPT_OTHER_APP: { status: 422, description: "The transaction was made in another app (its bundle id is not this deployment's); nothing was credited." },
+  RECEIPT_OTHER_ENVIRONMENT: {
+    status: 422,
+    description: "The transaction is from another store environment than this deployment's (sandbox against production, or the reverse); nothing was credited.",
+  },
+  RECEIPT_OTHER_USER: {
+    status: 403,
+    description: "The transaction was made for another fan: its account token (StoreKit's appAccountToken) is not the caller's user id; nothing was credited.",
+  },
+  RECEIPT_REVOKED: { status: 409, description: "The store refunded or revoked the transaction; nothing was credited." },
+  UNKNOWN_PRODUCT: { status: 422, description: "The transaction is for a product that is not a coin bundle on sale here (GET /api/v1/wallet/products); nothing was credited." },
   CURRENCY_NOT_OFFERED: { status: 422, description: "The bundle has no price in the requested currency (see GET /api/v1/wallet/products)." },
   INVALID_SIGNATURE: {
     status: 400,

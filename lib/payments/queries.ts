@@ -29,6 +29,15 @@ export async function activeProduct(db: RawDb | DbTx, id: string): Promise<Produ
   return row && int8(row, ["coins"]);
 }
 
+/** The bundle an App Store or Google Play product id names (inactive ones too: a purchase made before still credits). */
+export async function productByStoreId(db: RawDb | DbTx, store: "app_store" | "google_play", storeProductId: string): Promise<ProductRow | undefined> {
+  const column = store === "app_store" ? Prisma.sql`app_store_product_id` : Prisma.sql`google_play_product_id`;
+  const [row] = await raw(db).$queryRaw<Int8<ProductRow, "coins">[]>`
+    SELECT id, name, coins, prices, app_store_product_id AS "appStoreProductId", google_play_product_id AS "googlePlayProductId"
+    FROM coin_products WHERE ${column} = ${storeProductId}`;
+  return row && int8(row, ["coins"]);
+}
+
 export interface PurchaseRow {
   id: string;
   userId: string;
@@ -117,6 +126,13 @@ export async function markCredited(
 export async function lockPurchaseByTxn(tx: DbTx, provider: string, txnId: string): Promise<PurchaseRow | undefined> {
   const [row] = await tx.$queryRaw<RawPurchase[]>`
     SELECT ${PURCHASE_COLUMNS} FROM coin_purchases WHERE provider = ${provider} AND provider_txn_id = ${txnId} FOR UPDATE`;
+  return row && toRow(row);
+}
+
+/** The purchase of a provider transaction. */
+export async function purchaseByTxn(db: RawDb | DbTx, provider: string, txnId: string): Promise<PurchaseRow | undefined> {
+  const [row] = await raw(db).$queryRaw<RawPurchase[]>`
+    SELECT ${PURCHASE_COLUMNS} FROM coin_purchases WHERE provider = ${provider} AND provider_txn_id = ${txnId}`;
   return row && toRow(row);
 }
 

@@ -256,7 +256,7 @@ export async function creditPurchase(
  * A refund or dispute (the provider's cumulative amount for the transaction) claws back coins in proportion to the
  * money returned, rounded up; held when the transaction has no credit yet.
  */
-async function clawBack(db: Db, c: EventBase & { txnId: string; kind: "refund" | "dispute"; cumulative: number }) {
+export async function clawBack(db: Db, c: EventBase & { txnId: string; kind: "refund" | "dispute"; cumulative: number }) {
   return db.$transaction(async (tx) => {
     await lockTransaction(tx, c.provider, c.txnId);
     const row = await lockPurchaseByTxn(tx, c.provider, c.txnId);
