@@ -8,7 +8,7 @@ import { api, errorOf, fan } from "../helpers";
 // app's call and the notification comes first, refusals naming why, refunds clawing back (also before the credit).
 
 type Auth = Record<string, string>;
-const chain = () => inject("fixtures")["app-store"] as { leafKey: string; x5c: string[]; otherLeafKey: string; otherX5c: string[] };
+const chain = () => inject("fixtures")["app-store"] as { leafKey: string; x5c: string; otherLeafKey: string; otherX5c: string };
 const BUNDLE = "com.example.fans";
 const PRODUCT = { id: "coins_500", appStoreId: "com.example.fanapp.coins500", coins: 50_000 };
 
@@ -38,7 +38,9 @@ function transaction(o: Record<string, unknown> = {}) {
 }
 async function sign(payload: unknown, other = false) {
   const { leafKey, x5c } = other ? { leafKey: chain().otherLeafKey, x5c: chain().otherX5c } : chain();
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: "ES256", x5c }).sign(createPrivateKey(leafKey));
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+    .setProtectedHeader({ alg: "ES256", x5c: x5c.split(",") })
+    .sign(createPrivateKey(leafKey));
 }
 const redeem = async (auth: Auth, signed: string) => api("POST", "/api/v1/wallet/iap/apple", { headers: auth, json: { signedTransaction: signed } });
 async function notify(type: string, tx: Record<string, unknown>, uuid: string = randomUUID()) {

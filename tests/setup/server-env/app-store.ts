@@ -41,7 +41,8 @@ export default async function appStoreChain(): Promise<Fixture> {
       APPLE_IAP_ROOT_CERTIFICATES: trusted.rootPem,
       APPLE_IAP_ONLINE_CHECKS: "false",
     },
-    provided: { leafKey: trusted.leafKey, x5c: trusted.x5c, otherLeafKey: other.leafKey, otherX5c: other.x5c },
-    teardown: () => rmSync(dir, { recursive: true, force: true }),
+    // x5c: the chain's base64 DER certificates, leaf first, comma-separated.
+    provided: { leafKey: trusted.leafKey, x5c: trusted.x5c.join(","), otherLeafKey: other.leafKey, otherX5c: other.x5c.join(",") },
+    teardown: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
