@@ -5,10 +5,12 @@
 // With STRIPE_SECRET_KEY unset, a local Stripe stand-in (lib/payments/standin.ts) takes card top-ups: its checkout
 // page's Pay button sends the signed checkout.session.completed to this server's webhook.
 import { spawn, type ChildProcess } from "node:child_process";
-import { ensureDevKeyPair } from "../lib/auth/keys";
+import path from "node:path";
+import { DEV_KEY_DIR, ensureDevKeyPair } from "../lib/auth/keys";
 import { createDb } from "../lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
 import { startStripeStandIn, type StripeStandIn } from "../lib/payments/standin";
+import { appleChain, DEV_APPLE_BUNDLE_ID } from "../lib/payments/app-store-standin";
 import { portAnswers } from "../lib/ports";
 import { ensureDatabase, migrate } from "../lib/db/migrate";
 import { seed } from "../lib/db/seed";
@@ -52,7 +54,21 @@ if (!process.env.STRIPE_SECRET_KEY) {
     STRIPE_WEBHOOK_SECRET: stripeStandIn.webhookSecret,
     STRIPE_API_URL: stripeStandIn.url,
   });
-  console.log(`payments: STRIPE_SECRET_KEY unset; card top-ups go to the Stripe stand-in at ${stripeStandIn.url} (its checkout page pays and calls the webhook)`);
+  console.log(
+    `payments: STRIPE_SECRET_KEY unset; card top-ups go to the Stripe stand-in at ${stripeStandIn.url} (its checkout page pays and calls the webhook)`,
+  );
+}
+if (!process.env.APPLE_IAP_BUNDLE_ID) {
+  const chain = appleChain(path.join(DEV_KEY_DIR, "app-store"), "dev");
+  Object.assign(process.env, {
+    APPLE_IAP_BUNDLE_ID: DEV_APPLE_BUNDLE_ID,
+    APPLE_IAP_ENVIRONMENT: "Sandbox",
+    APPLE_IAP_ROOT_CERTIFICATES: chain.rootPem,
+    APPLE_IAP_ONLINE_CHECKS: "false",
+  });
+  console.log(
+    "payments: APPLE_IAP_BUNDLE_ID unset; iOS purchases verify against the development chain in .dev-keys/app-store/ (`npm run iap:apple -- <userId>` signs one)",
+  );
 }
 if (!process.env.DATABASE_URL && !(await portAnswers(5432))) {
   try {

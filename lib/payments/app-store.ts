@@ -43,7 +43,10 @@ let verifier: { key: string; verifier: SignedDataVerifier } | undefined;
 function appStore(): SignedDataVerifier {
   const e = env();
   if (appStoreMode() === "unconfigured") {
-    throw new DomainError(paymentsErrors.PAYMENTS_UNAVAILABLE, "In-app purchases on iOS are not available on this deployment (the App Store is not configured).");
+    throw new DomainError(
+      paymentsErrors.PAYMENTS_UNAVAILABLE,
+      "In-app purchases on iOS are not available on this deployment (the App Store is not configured).",
+    );
   }
   const key = [e.APPLE_IAP_BUNDLE_ID, e.APPLE_IAP_ENVIRONMENT, e.APPLE_IAP_APP_APPLE_ID, e.APPLE_IAP_ROOT_CERTIFICATES, e.APPLE_IAP_ONLINE_CHECKS].join("\n");
   if (verifier?.key !== key) {
@@ -69,7 +72,10 @@ function refused(error: unknown): never {
     throw new DomainError(paymentsErrors.RECEIPT_OTHER_APP, "The transaction belongs to another app.");
   }
   if (status === VerificationStatus.INVALID_ENVIRONMENT) {
-    throw new DomainError(paymentsErrors.RECEIPT_OTHER_ENVIRONMENT, `The transaction is from another App Store environment than this deployment's (${env().APPLE_IAP_ENVIRONMENT}).`);
+    throw new DomainError(
+      paymentsErrors.RECEIPT_OTHER_ENVIRONMENT,
+      `The transaction is from another App Store environment than this deployment's (${env().APPLE_IAP_ENVIRONMENT}).`,
+    );
   }
   throw new DomainError(paymentsErrors.RECEIPT_INVALID, "The signed data is not a valid App Store signature (its certificate chain, signature or content).");
 }

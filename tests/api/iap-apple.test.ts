@@ -126,7 +126,16 @@ describe("App Store purchases", () => {
     expect((await notify("ONE_TIME_CHARGE", again, uuid)).body.data.outcome).toBe("credited");
     expect((await notify("ONE_TIME_CHARGE", again, uuid)).body.data).toMatchObject({ duplicate: true });
     const forged = await api("POST", "/api/webhooks/app-store", {
-      json: { signedPayload: await sign({ notificationType: "REFUND", notificationUUID: randomUUID(), data: { bundleId: BUNDLE, environment: "Sandbox", signedTransactionInfo: await sign(again, true) } }, true) },
+      json: {
+        signedPayload: await sign(
+          {
+            notificationType: "REFUND",
+            notificationUUID: randomUUID(),
+            data: { bundleId: BUNDLE, environment: "Sandbox", signedTransactionInfo: await sign(again, true) },
+          },
+          true,
+        ),
+      },
     });
     expect(forged.status).toBe(422);
     expect((await balance(h.auth)).balance).toBe(PRODUCT.coins);

@@ -261,7 +261,7 @@ describe("the Stripe webhook", () => {
 
   it("readiness names Stripe as configured", async () => {
     const ready = await api("GET", "/api/health/ready");
-    expect(ready.body.data.providers).toEqual({ stripe: { status: "configured", mode: "standin" } });
+    expect(ready.body.data.providers).toEqual({ stripe: { status: "configured", mode: "standin" }, appStore: { status: "configured", mode: "sandbox" } });
   });
 });
 
@@ -303,9 +303,16 @@ describe("without Stripe configured (production)", () => {
       expect(hook.status).toBe(503);
       expect(errorOf(hook).code).toBe("PAYMENTS_UNAVAILABLE");
       expect((await api("GET", "/api/v1/wallet/products", { base })).status).toBe(200);
+      for (const [path, headers, json] of [
+        ["/api/v1/wallet/iap/apple", u.auth, { signedTransaction: "x" }],
+        ["/api/webhooks/app-store", {}, { signedPayload: "x" }],
+      ] as const) {
+        const res = await api("POST", path, { base, headers, json });
+        expect([res.status, errorOf(res).code], path).toEqual([503, "PAYMENTS_UNAVAILABLE"]);
+      }
       const ready = await api("GET", "/api/health/ready", { base });
       expect(ready.status).toBe(200);
-      expect(ready.body.data.providers).toEqual({ stripe: { status: "unavailable", mode: "unconfigured" } });
+      expect(ready.body.data.providers).toEqual({ stripe: { status: "unavailable", mode: "unconfigured" }, appStore: { status: "unavailable", mode: "unconfigured" } });
     } finally {
       server.kill("SIGTERM");
     }
