@@ -105,6 +105,21 @@ const schema = z.object({
   SYNC_FEED_TOKEN: z.string().min(1).optional(),
   // HMAC-SHA256 key of POST /api/webhooks/leagues-sync (unset: every delivery is refused).
   LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
+  // Stripe (lib/payments): the secret API key and the webhook endpoint's signing secret; both or web top-ups answer
+  // 503 PAYMENTS_UNAVAILABLE. STRIPE_API_URL points the official client elsewhere (the local stand-in: npm run dev
+  // starts one when the key is unset, tests run one); STRIPE_RETURN_URL is the page the buyer comes back to.
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_URL: z.string().url().optional(),
+  STRIPE_RETURN_URL: z.string().url().optional(),
+  // In-app purchases on iOS (lib/payments/app-store.ts): the app's bundle id and Apple's root certificates (PEM text
+  // or a file path: Apple Root CA - G3 from apple.com/certificateauthority) turn them on; APPLE_IAP_APP_APPLE_ID is
+  // required in Production. Online checks (OCSP, the current date) are on unless turned off (tests' own chain).
+  APPLE_IAP_BUNDLE_ID: z.string().min(1).optional(),
+  APPLE_IAP_ROOT_CERTIFICATES: z.string().min(1).optional(),
+  APPLE_IAP_ENVIRONMENT: z.enum(["Production", "Sandbox"]).default("Production"),
+  APPLE_IAP_APP_APPLE_ID: z.coerce.number().int().positive().optional(),
+  APPLE_IAP_ONLINE_CHECKS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   // Account deletion: how many days after the request the erasure cron may erase the account (the grace period).
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
   // Spending limits' defaults (lib/spending), in minor units of COIN (100 = 1 coin): what a fan may top up and spend on

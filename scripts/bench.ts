@@ -18,6 +18,7 @@ import { signSessionToken } from "../lib/auth/sign";
 import { CONNECTIONS, DURATION, measure, median, pad, pct, type Case, type Row } from "./bench/common";
 import { compareBuilds } from "./bench/compare";
 import { feedCases, prepareFeed, reportFeed } from "./bench/feed";
+import { measureWebhookBurst, paymentCases, preparePayments } from "./bench/payments";
 import { followsCases, prepareFollows } from "./bench/follows";
 import { leaderboardCases, prepareBoard, reportLeaderboard } from "./bench/leaderboard";
 import { marketCases, measureContention, prepareMarket, reportContention } from "./bench/marketplace";
@@ -44,6 +45,7 @@ await prepareBoard();
 await prepareFeed();
 await prepareMarket();
 const relationships = await prepareFollows();
+const payments = await preparePayments();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
   publicKeyEncoding: { type: "spki", format: "pem" },
@@ -61,6 +63,7 @@ const cases: Case[] = [
   ...readCases(base, privateKey, deepCursor),
   ...writeCases(base, privateKey, writers),
   ...followsCases(base, privateKey, relationships),
+  ...paymentCases(base, payments),
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.
 const only = process.env.BENCH_ONLY?.toLowerCase()
@@ -79,8 +82,10 @@ const rows: (Row & { target?: number; healthRps?: number; rounds?: Round[] })[] 
 const healthRuns: Row[] = [];
 let streams: Awaited<ReturnType<typeof measureStreams>> | null = null;
 let contention: Awaited<ReturnType<typeof measureContention>> | null = null;
+let burst: Awaited<ReturnType<typeof measureWebhookBurst>> | null = null;
 try {
   const [healthCase, ...rest] = selected;
+  if (rest.some((c) => c.name.includes("Stripe webhook"))) burst = await measureWebhookBurst(base, privateKey, payments);
   healthRuns.push(await measure(healthCase!.name, pid, await healthCase!.load()));
   for (let pass = 1; pass <= TARGET_ROUNDS; pass++) {
     for (const c of rest) {
@@ -141,6 +146,13 @@ reportLeaderboard(rows);
 reportFeed(rows);
 if (streams) reportStreams(streams);
 if (contention) reportContention(contention);
+if (burst) {
+  const ok = burst.creditedOnce === burst.events && burst.failed === 0;
+  console.log(
+    `  Stripe webhook burst: ${burst.deliveries} deliveries of ${burst.events} events at once with the buyers' reads: ${burst.creditedOnce} of ${burst.events} purchases credited exactly once, ${burst.failed} 5xx ${ok ? "(ok)" : "(BROKEN)"}`,
+  );
+  if (!ok) process.exitCode = 1;
+}
 if (rows.some((r) => r.errors > 0)) {
   console.log("errors were recorded: the figures above are not valid");
   process.exitCode = 1;

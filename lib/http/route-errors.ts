@@ -11,7 +11,9 @@ export function documentedErrors(c: RouteConfig<unknown, unknown, unknown, unkno
   const errors = new Map<string, ErrorDef>((c.errors ?? []).map((e) => [e.code, e]));
   const add = (e: ErrorDef) => errors.set(e.code, e);
   if (c.params || c.query || c.body) add(sharedErrors.VALIDATION_ERROR);
-  if (c.auth !== "public") add(sharedErrors.UNAUTHORIZED);
+  // A provider's webhook verifier answers its own codes instead of 401 (Stripe's: 400 for a bad signature).
+  if (c.auth !== "public" && !c.webhook?.verifier) add(sharedErrors.UNAUTHORIZED);
+  for (const e of c.webhook?.verifier?.errors ?? []) add(e);
   if (c.auth === "admin") add(sharedErrors.FORBIDDEN);
   if ((c.auth === "bearer" || c.auth === "optional" || c.auth === "admin") && !c.allowSuspended) add(sharedErrors.ACCOUNT_SUSPENDED);
   if (c.body || c.auth === "webhook") add(sharedErrors.PAYLOAD_TOO_LARGE);

@@ -68,13 +68,30 @@ export interface WebhookDelivery {
   rawBody: Buffer;
 }
 
+/**
+ * A provider's own webhook signature (Stripe's `Stripe-Signature`), checked by its library instead of X-Signature.
+ * `verify` answers the delivery id (the provider's event id) or throws a DomainError listed in `errors`.
+ */
+export interface WebhookVerifier {
+  /** The OpenAPI security scheme: its name, the header and what it holds. */
+  scheme: { name: string; header: string; description: string };
+  errors: ErrorDef[];
+  verify(headers: Headers, rawBody: Buffer): string;
+}
+
+/** Auth `webhook`: the env variable keying X-Signature, or a provider's verifier. */
+export type WebhookOption = { secret: WebhookSecretName; verifier?: undefined } | { verifier: WebhookVerifier; secret?: undefined };
+
 interface RouteConfigBase<P, Q, B> {
   summary: string;
   description?: string;
   tags: string[];
   auth: AuthMode;
-  /** Auth `webhook`: the environment variable holding the HMAC key (unset → every delivery is 401). */
-  webhook?: { secret: WebhookSecretName };
+  /**
+   * Auth `webhook`: the environment variable holding the HMAC key of X-Signature (unset → every delivery is 401), or
+   * a provider's own verifier (Stripe's signature).
+   */
+  webhook?: WebhookOption;
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
@@ -201,11 +218,11 @@ export function route<
   A extends AuthMode = AuthMode,
   I extends IdempotencyOption | undefined = undefined,
 >(
-  config: RouteConfig<P, Q, B, R> & { auth: A; idempotency?: I } & (A extends "webhook" ? { webhook: { secret: WebhookSecretName } } : unknown),
+  config: RouteConfig<P, Q, B, R> & { auth: A; idempotency?: I } & (A extends "webhook" ? { webhook: WebhookOption } : unknown),
   handler: (ctx: HandlerContext<P, Q, B, A, I>) => Promise<HandlerResult<R, I>>,
 ): RouteHandler {
   const c = config as AnyRouteConfig;
-  if (c.auth === "webhook" && !c.webhook) throw new Error(`Route "${c.summary}": auth "webhook" needs webhook.secret`);
+  if (c.auth === "webhook" && !c.webhook) throw new Error(`Route "${c.summary}": auth "webhook" needs webhook.secret or webhook.verifier`);
   const documented = new Set(documentedErrors(c).map((e) => e.code));
   const deprecation = deprecationHeaders(c);
   const run = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
@@ -348,7 +365,8 @@ async function authenticate(req: Request, c: AnyRouteConfig): Promise<{ user: Au
   if (mode === "webhook") {
     // The limit applies before the signature is checked: an unsigned flood costs no more than the limit each.
     const rawBody = await readLimitedBody(req, c.bodyLimit ?? DEFAULT_BODY_LIMIT);
-    const id = verifySignature(webhookSecret(c.webhook!.secret), req.headers.get("x-signature"), rawBody);
+    const { secret, verifier } = c.webhook!;
+    const id = verifier ? verifier.verify(req.headers, rawBody) : verifySignature(webhookSecret(secret!), req.headers.get("x-signature"), rawBody);
     return { user: null, delivery: { id, rawBody } };
   }
   const header = req.headers.get("authorization");

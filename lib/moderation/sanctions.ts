@@ -4,6 +4,7 @@
 // recomputes users.trading_restricted_until / suspended_until in the same transaction.
 import { Prisma } from "../generated/prisma/client";
 import { errors as accountsErrors } from "../accounts/errors";
+import { errors as walletsErrors } from "../wallets/errors";
 import { deletionPendingSql } from "../accounts/queries";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
@@ -83,12 +84,13 @@ export const toStaffAction = (a: ActionRow, now = new Date()) => ({
 
 /**
  * Refuses trading (listing, bidding, offering, buying, checking out, accepting offers) to a user whom staff
- * restricted from trading or suspended (403 TRADING_RESTRICTED with the end in details) or whose account deletion is
- * scheduled (409 ACCOUNT_DELETION_PENDING, lib/accounts). One statement over the user's row (the sanction columns
- * lib/moderation keeps with each action) and the deletion's primary key; add further conditions to it.
+ * restricted from trading or suspended (403 TRADING_RESTRICTED with the end in details), whose account deletion is
+ * scheduled (409 ACCOUNT_DELETION_PENDING, lib/accounts) or whose wallet owes a clawed-back top-up (409 WALLET_FROZEN,
+ * lib/payments). One statement over the user's row (the sanction columns lib/moderation keeps with each action), the
+ * deletion's primary key and the wallets' primary key; add further conditions to it.
  */
 export async function assertMayTrade(db: RawDb | DbTx, userId: string): Promise<void> {
-  const { restrictedUntil, deletionPending } = await tradingStanding(db, userId);
+  const { restrictedUntil, deletionPending, debt } = await tradingStanding(db, userId);
   if (restrictedUntil) {
     const until = restrictedUntil.toISOString();
     throw new DomainError(moderationErrors.TRADING_RESTRICTED, `Trading is restricted until ${until}.`, [{ path: "tradingRestrictedUntil", message: until }]);
@@ -99,16 +101,24 @@ export async function assertMayTrade(db: RawDb | DbTx, userId: string): Promise<
       "Your account is scheduled for deletion: cancel the deletion (DELETE /api/v1/me/deletion) to list, bid, offer, buy or trade.",
     );
   }
+  if (debt) {
+    throw new DomainError(
+      walletsErrors.WALLET_FROZEN,
+      "Your wallet is frozen: a top-up was refunded or disputed after its coins were spent. Later credits settle the debt first; until then you cannot list, bid, offer or buy.",
+      [{ path: "debt", message: String(debt) }],
+    );
+  }
 }
 
 /** What assertMayTrade checks, for callers that list reasons instead of refusing (GET /api/v1/me/eligibility). */
-export async function tradingStanding(db: RawDb | DbTx, userId: string): Promise<{ restrictedUntil: Date | null; deletionPending: boolean }> {
-  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean }[]>`
+export async function tradingStanding(db: RawDb | DbTx, userId: string): Promise<{ restrictedUntil: Date | null; deletionPending: boolean; debt: number }> {
+  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean; debt: bigint | null }[]>`
     SELECT CASE WHEN greatest(u.trading_restricted_until, u.suspended_until) > now()
                 THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil",
-           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending"
+           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending",
+           (SELECT sum(w.debt)::int8 FROM wallets w WHERE w.user_id = u.id AND w.debt > 0) AS debt
     FROM users u WHERE u.id = ${userId}::uuid`;
-  return row ?? { restrictedUntil: null, deletionPending: false };
+  return { restrictedUntil: row?.restrictedUntil ?? null, deletionPending: row?.deletionPending ?? false, debt: Number(row?.debt ?? 0) };
 }
 
 // Imposing and lifting ----------------------------------------------------------------------------------------------

@@ -200,7 +200,7 @@ function operation(path: string, method: string, h: { config: RouteConfig<unknow
     summary: c.summary,
     ...(c.description ? { description: c.description } : {}),
     tags: c.tags,
-    security: SECURITY[c.auth],
+    security: c.webhook?.verifier ? [{ [c.webhook.verifier.scheme.name]: [] }] : SECURITY[c.auth],
     "x-auth": c.auth,
     ...(c.rateLimit ? { "x-rate-limit-policy": c.rateLimit } : {}),
     ...(limits.length ? { "x-rate-limit": limits } : {}),
@@ -253,14 +253,19 @@ const SECURITY_SCHEMES: Record<string, Json> = {
 };
 
 /** The security schemes a document's operations use (the public one has no cron routes, so no cron secret). */
-function usedSchemes(paths: Record<string, Json>): Record<string, Json> {
+function usedSchemes(paths: Record<string, Json>, registry: RouteRegistry): Record<string, Json> {
+  const schemes = { ...SECURITY_SCHEMES };
+  for (const { handler } of routeConfigs(registry)) {
+    const v = handler.config.webhook?.verifier;
+    if (v) schemes[v.scheme.name] = { type: "apiKey", in: "header", name: v.scheme.header, description: v.scheme.description };
+  }
   const used = new Set<string>();
   for (const ops of Object.values(paths)) {
     for (const op of Object.values(ops) as { security?: Record<string, unknown>[] }[]) {
       for (const requirement of op.security ?? []) for (const name of Object.keys(requirement)) used.add(name);
     }
   }
-  return Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name)));
+  return Object.fromEntries(Object.entries(schemes).filter(([name]) => used.has(name)));
 }
 
 const cache = new WeakMap<RouteRegistry, Map<string, Json>>();
@@ -277,7 +282,9 @@ export const internalOpenApiDocument = (registry: RouteRegistry) => buildDocumen
 function errorCatalogue(registry: RouteRegistry): Map<string, ErrorDef> {
   const catalogue = new Map<string, ErrorDef>(Object.values(sharedErrors).map((e) => [e.code, e]));
   for (const kind of ["public", "internal"] as const) {
-    for (const { handler } of routeConfigs(registry, kind)) for (const e of handler.config.errors ?? []) if (!catalogue.has(e.code)) catalogue.set(e.code, e);
+    for (const { handler } of routeConfigs(registry, kind)) {
+      for (const e of [...(handler.config.errors ?? []), ...(handler.config.webhook?.verifier?.errors ?? [])]) if (!catalogue.has(e.code)) catalogue.set(e.code, e);
+    }
   }
   return catalogue;
 }
@@ -311,7 +318,7 @@ function buildDocument(kind: "public" | "internal", registry: RouteRegistry): Js
     tags: [...new Set(Object.values(paths).flatMap((p) => Object.values(p).flatMap((op) => (op as { tags: string[] }).tags)))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: usedSchemes(paths),
+      securitySchemes: usedSchemes(paths, registry),
       schemas: {
         ...components,
         Error: {

@@ -21,6 +21,26 @@ export const readiness = z
         })
         .meta({ description: "The rate limiter's store: `PING` (1 s limit)." }),
     }),
+    providers: z
+      .object({
+        stripe: z.object({
+          status: z.enum(["configured", "unavailable"]).meta({
+            description:
+              "`unavailable`: STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is unset, so card top-ups and the Stripe webhook answer 503 PAYMENTS_UNAVAILABLE.",
+          }),
+          mode: z.enum(["live", "test", "standin", "unconfigured"]).meta({ description: "Live or test keys, the local stand-in (STRIPE_API_URL), or none." }),
+        }),
+        appStore: z.object({
+          status: z.enum(["configured", "unavailable"]).meta({
+            description:
+              "`unavailable`: APPLE_IAP_BUNDLE_ID or APPLE_IAP_ROOT_CERTIFICATES is unset, so iOS purchases and the App Store webhook answer 503 PAYMENTS_UNAVAILABLE.",
+          }),
+          mode: z
+            .enum(["production", "sandbox", "unconfigured"])
+            .meta({ description: "The App Store environment whose transactions are accepted (APPLE_IAP_ENVIRONMENT), or none." }),
+        }),
+      })
+      .meta({ description: "Payment providers as configured (read from the environment, not probed). Not configured does not make the process unready." }),
   })
   .meta({ id: "Readiness" });
 

@@ -1,6 +1,8 @@
 import { DATABASE_RETRY_AFTER_S } from "../db/unavailable";
 import { DomainError, sharedErrors } from "../http/errors";
 import { pingRateLimitStore, rateLimitBackend } from "../redis/client";
+import { stripeMode } from "../payments/service";
+import { appStoreMode } from "../payments/app-store";
 import { pingDatabase } from "./queries";
 import type { AccessibilityMatrix, Readiness } from "./schemas";
 import { within } from "../time";
@@ -158,9 +160,15 @@ async function runChecks(): Promise<Readiness> {
     timed(() => pingRateLimitStore(), READINESS_TIMEOUT_MS.rateLimiter),
     rateLimitBackend(),
   ]);
+  const stripe = stripeMode();
+  const appStore = appStoreMode();
   return {
     status: rateLimiter.status === "ok" ? "ok" : "degraded",
     checks: { database, rateLimiter: { ...rateLimiter, backend } },
+    providers: {
+      stripe: { status: stripe === "unconfigured" ? "unavailable" : "configured", mode: stripe },
+      appStore: { status: appStore === "unconfigured" ? "unavailable" : "configured", mode: appStore },
+    },
   };
 }
 

@@ -8,4 +8,9 @@ export const errors = defineErrors({
     description:
       "A credit this request makes would take a wallet (the caller's, a seller's, the adjusted user's) past the wallet ceiling of 10^15 minor units; a refund of held or paid funds only past 2^53 - 1. Nothing changed.",
   },
+  WALLET_FROZEN: {
+    status: 409,
+    description:
+      "The caller's wallet owes coins (a top-up was refunded or disputed after the coins were spent): listing, bidding, offering, buying and accepting offers wait until later credits (a top-up, a sale, a refund) settle the debt (GET /api/v1/wallet shows it).",
+  },
 });

@@ -10,7 +10,7 @@ import { WALLET_BALANCE_MAX } from "./schemas";
 // queue on its row and never overdraw or overfill it.
 
 export type Currency = "COIN";
-export type WalletTxReason = "purchase" | "sale" | "fee" | "refund" | "reward" | "adjustment" | "hold";
+export type WalletTxReason = "purchase" | "sale" | "fee" | "refund" | "reward" | "adjustment" | "hold" | "topup" | "clawback";
 
 export interface Movement {
   userId: string;
@@ -49,34 +49,76 @@ const ceilingOf = (m: Movement) => (m.reason === "refund" ? Number.MAX_SAFE_INTE
 
 /**
  * Writes one ledger row and moves the balance by it; none when a debit is larger than the balance or a credit would
- * take it past its ceiling.
+ * take it past its ceiling. `debt` is the wallet's debt after it (lib/payments: a credit then settles it).
  */
-export async function move(tx: DbTx, m: Movement): Promise<TransactionRow | undefined> {
+export async function move(tx: DbTx, m: Movement): Promise<(TransactionRow & { debt: number }) | undefined> {
   const wallet =
     m.amount > 0
       ? Prisma.sql`INSERT INTO wallets (user_id, currency, balance, updated_at)
           SELECT ${m.userId}::uuid, ${m.currency}::"Currency", ${m.amount}::int8, now() WHERE ${m.amount}::int8 <= ${ceilingOf(m)}::int8
           ON CONFLICT (user_id, currency) DO UPDATE SET balance = wallets.balance + EXCLUDED.balance, updated_at = now()
           WHERE wallets.balance + EXCLUDED.balance <= ${ceilingOf(m)}::int8
-          RETURNING balance`
+          RETURNING balance, debt`
       : Prisma.sql`UPDATE wallets SET balance = balance + ${m.amount}, updated_at = now()
           WHERE user_id = ${m.userId}::uuid AND currency = ${m.currency}::"Currency" AND balance + ${m.amount} >= 0
-          RETURNING balance`;
-  const [row] = await tx.$queryRaw<Int8<TransactionRow, (typeof TX_INT8)[number]>[]>`
+          RETURNING balance, debt`;
+  const [row] = await tx.$queryRaw<Int8<TransactionRow & { debt: number }, (typeof TX_INT8)[number] | "debt">[]>`
     WITH w AS (${wallet})
     INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note, staff_id)
     SELECT ${UUIDV7_SQL}, ${m.userId}::uuid, ${m.currency}::"Currency", ${m.amount}::int8, w.balance, ${m.reason}::"WalletTxReason",
            ${m.referenceType}, ${m.referenceId}, ${m.note ?? null}, ${m.staffId ?? null}
     FROM w
+    RETURNING ${TX_COLUMNS}, (SELECT debt FROM w) AS debt`;
+  return row && int8(row, [...TX_INT8, "debt"]);
+}
+
+/**
+ * Settles the wallet's debt from its balance (lib/payments): one `clawback` row of min(balance, debt), referencing
+ * the credit that brought the money. Run right after a credit, whose statement holds the wallet's row lock.
+ */
+export async function settleDebt(tx: DbTx, userId: string, currency: Currency, creditId: string): Promise<TransactionRow | undefined> {
+  const [row] = await tx.$queryRaw<Int8<TransactionRow, (typeof TX_INT8)[number]>[]>`
+    WITH s AS (SELECT least(balance, debt) AS amount FROM wallets WHERE user_id = ${userId}::uuid AND currency = ${currency}::"Currency"),
+    w AS (
+      UPDATE wallets SET balance = wallets.balance - s.amount, debt = wallets.debt - s.amount, updated_at = now()
+      FROM s WHERE wallets.user_id = ${userId}::uuid AND wallets.currency = ${currency}::"Currency" AND s.amount > 0
+      RETURNING wallets.balance, s.amount)
+    INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note)
+    SELECT ${UUIDV7_SQL}, ${userId}::uuid, ${currency}::"Currency", -w.amount, w.balance, 'clawback'::"WalletTxReason", 'debt', ${creditId},
+           'Debt of a refunded or disputed top-up, settled from this credit'
+    FROM w
     RETURNING ${TX_COLUMNS}`;
   return row && int8(row, TX_INT8);
 }
 
-type BalanceRow = { currency: Currency; balance: number; updatedAt: Date };
+/**
+ * Takes `amount` back from a locked wallet (lib/payments' claw-back): what the balance holds as one `clawback` row,
+ * the rest added to its debt. Answers what was taken and what is owed.
+ */
+export async function clawFromWallet(
+  tx: DbTx,
+  c: { userId: string; currency: Currency; amount: number; referenceType: string; referenceId: string; note: string },
+): Promise<{ taken: number; owed: number }> {
+  const [row] = await tx.$queryRaw<{ taken: string; owed: string }[]>`
+    WITH s AS (SELECT least(balance, ${c.amount}::int8) AS taken FROM wallets WHERE user_id = ${c.userId}::uuid AND currency = ${c.currency}::"Currency"),
+    w AS (
+      UPDATE wallets SET balance = wallets.balance - s.taken, debt = wallets.debt + (${c.amount}::int8 - s.taken), updated_at = now()
+      FROM s WHERE wallets.user_id = ${c.userId}::uuid AND wallets.currency = ${c.currency}::"Currency"
+      RETURNING wallets.balance, s.taken),
+    t AS (
+      INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note)
+      SELECT ${UUIDV7_SQL}, ${c.userId}::uuid, ${c.currency}::"Currency", -w.taken, w.balance, 'clawback'::"WalletTxReason", ${c.referenceType}, ${c.referenceId}, ${c.note}
+      FROM w WHERE w.taken > 0)
+    SELECT taken::text, (${c.amount}::int8 - taken)::text AS owed FROM w`;
+  if (!row) throw new Error(`clawFromWallet: no wallet for ${c.userId} (lock it first)`);
+  return { taken: Number(row.taken), owed: Number(row.owed) };
+}
+
+type BalanceRow = { currency: Currency; balance: number; debt: number; updatedAt: Date };
 export async function balancesOf(db: RawDb | DbTx, userId: string): Promise<BalanceRow[]> {
-  const rows = await raw(db).$queryRaw<Int8<BalanceRow, "balance">[]>`
-    SELECT currency::text AS currency, balance, updated_at AS "updatedAt" FROM wallets WHERE user_id = ${userId}::uuid ORDER BY currency`;
-  return rows.map((r) => int8(r, ["balance"]));
+  const rows = await raw(db).$queryRaw<Int8<BalanceRow, "balance" | "debt">[]>`
+    SELECT currency::text AS currency, balance, debt, updated_at AS "updatedAt" FROM wallets WHERE user_id = ${userId}::uuid ORDER BY currency`;
+  return rows.map((r) => int8(r, ["balance", "debt"]));
 }
 
 /** A page of a wallet's ledger, newest first (keyset on the time-ordered id). */

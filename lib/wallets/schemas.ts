@@ -21,6 +21,13 @@ export const wallet = z
       .number()
       .int()
       .meta({ description: `Integer minor units (hundredths of a coin); 0..${WALLET_BALANCE_MAX} (a refund may pass that ceiling), below 2^53.` }),
+    debt: z.number().int().meta({
+      description:
+        "Minor units a claw-back (a refunded or disputed top-up) could not take because the coins were spent; later credits settle it first. 0 for most wallets.",
+    }),
+    frozen: z.boolean().meta({
+      description: "True while `debt` > 0: listing, bidding, offering, buying and accepting offers answer 409 WALLET_FROZEN until it is settled.",
+    }),
     decimals: z.number().int().meta({ description: "Minor-unit digits: show balance / 10^decimals." }),
     updatedAt: isoDateTime.nullable().meta({ description: "Last movement; null for a wallet that never moved." }),
   })
@@ -28,7 +35,7 @@ export const wallet = z
 
 export const walletsResponse = z.object({ wallets: z.array(wallet) }).meta({ id: "Wallets" });
 
-export const REASONS = ["purchase", "sale", "fee", "refund", "reward", "adjustment", "hold"] as const;
+export const REASONS = ["purchase", "sale", "fee", "refund", "reward", "adjustment", "hold", "topup", "clawback"] as const;
 
 export const walletTransaction = z
   .object({
@@ -75,7 +82,8 @@ export const adjustmentResult = z.object({ userId: z.string(), transaction: wall
 export const invariantReport = z
   .object({
     ok: z.boolean().meta({
-      description: "True when every wallet's balance equals the sum of its ledger and no active listing's seller has lost the item (both lists empty).",
+      description:
+        "True when every wallet's balance equals the sum of its ledger, no active listing's seller has lost the item and the top-up books agree (the three lists empty).",
     }),
     wallets: z.number().int(),
     transactions: z.number().int(),
@@ -93,6 +101,22 @@ export const invariantReport = z
       description:
         "Up to 100 active listings whose seller no longer owns the item (none while the ownership rule holds: a change of owner withdraws the item's listings).",
     }),
+    paymentMismatches: z
+      .array(
+        z.object({
+          userId: z.string(),
+          topupCredits: z.number().meta({ description: "Sum of the wallet's `topup` ledger rows." }),
+          purchasedCoins: z.number().meta({ description: "Coins of the user's credited purchases (credited, refunded or disputed)." }),
+          clawedCoins: z.number().meta({ description: "Coins clawed back from those purchases." }),
+          clawbackTaken: z.number().meta({ description: "Sum of the wallet's `clawback` ledger rows, as a positive number." }),
+          debt: z.number(),
+          balance: z.number(),
+        }),
+      )
+      .meta({
+        description:
+          "Up to 100 users whose money-in books disagree: top-up credits differ from the coins of their credited purchases, coins clawed back differ from what the ledger took plus the debt, or a wallet holds a balance while in debt (none while the rules hold).",
+      }),
     checkedAt: isoDateTime,
   })
   .meta({ id: "WalletInvariant" });

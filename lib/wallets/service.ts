@@ -5,16 +5,17 @@ import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { keysetPage } from "../kernel/page";
 import { staleListings } from "../marketplace/queries";
-import { balancesOf, ledgerInvariant, move, transactionsOf, type Movement, type TransactionRow } from "./queries";
+import { purchaseMismatches } from "../payments/queries";
+import { balancesOf, ledgerInvariant, move, settleDebt, transactionsOf, type Movement, type TransactionRow } from "./queries";
 
-export { fitsCeiling, lockWallets } from "./queries";
+export { clawFromWallet, fitsCeiling, lockWallets } from "./queries";
 import { CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "./schemas";
 import { errors as walletsErrors } from "./errors";
 
 // Wallets: a balance per user and currency in integer minor units, moved only with an append-only ledger row
 // (lib/wallets/queries.ts). Other modules pay and get paid through pay() and credit(), inside their own transaction.
 
-export const toTransaction = (t: TransactionRow) => ({ ...t, createdAt: t.createdAt.toISOString() });
+export const toTransaction = ({ debt: _debt, ...t }: TransactionRow & { debt?: number }) => ({ ...t, createdAt: t.createdAt.toISOString() });
 
 const insufficient = (amount: number, currency: string) =>
   new DomainError(
@@ -31,7 +32,10 @@ export async function pay(tx: DbTx, m: Omit<Movement, "amount"> & { amount: numb
 
 const coins = (minor: number) => (minor / 10 ** DECIMALS.COIN).toLocaleString("en-US", { minimumFractionDigits: DECIMALS.COIN });
 
-/** Credits `amount` (> 0) minor units in the caller's transaction, else 409 BALANCE_LIMIT (past the wallet ceiling). */
+/**
+ * Credits `amount` (> 0) minor units in the caller's transaction, else 409 BALANCE_LIMIT (past the wallet ceiling).
+ * A wallet in debt (a clawed-back top-up, lib/payments) settles it from the credit first, in the same transaction.
+ */
 export async function credit(tx: DbTx, m: Movement) {
   const row = await move(tx, m);
   if (!row) {
@@ -40,6 +44,7 @@ export async function credit(tx: DbTx, m: Movement) {
       `This would take a ${m.currency} wallet past its ceiling of ${coins(WALLET_BALANCE_MAX)} ${m.currency}; nothing changed.`,
     );
   }
+  if (row.debt > 0) await settleDebt(tx, m.userId, m.currency, row.id);
   return row;
 }
 
@@ -49,7 +54,14 @@ export async function getWallets(db: RawDb | DbTx, userId: string) {
   return {
     wallets: CURRENCIES.map((currency) => {
       const w = rows.find((r) => r.currency === currency);
-      return { currency, balance: w?.balance ?? 0, decimals: DECIMALS[currency], updatedAt: w?.updatedAt.toISOString() ?? null };
+      return {
+        currency,
+        balance: w?.balance ?? 0,
+        debt: w?.debt ?? 0,
+        frozen: (w?.debt ?? 0) > 0,
+        decimals: DECIMALS[currency],
+        updatedAt: w?.updatedAt.toISOString() ?? null,
+      };
     }),
   };
 }
@@ -79,11 +91,20 @@ export async function adjust(db: Db, input: AdjustmentInput, staffId: string) {
 }
 
 /**
- * The economy invariant: every wallet's balance is the sum of its ledger, and no active listing outlives its seller's
- * ownership of the item (lib/marketplace: a change of owner withdraws the item's listings).
+ * The economy invariant: every wallet's balance is the sum of its ledger, no active listing outlives its seller's
+ * ownership of the item (lib/marketplace: a change of owner withdraws the item's listings), and the money-in books
+ * agree (lib/payments: top-up credits = the coins of credited purchases; coins clawed back = taken + debt; no wallet
+ * both in debt and holding a balance).
  */
 export async function checkInvariant(db: RawDb | DbTx) {
   const report = await ledgerInvariant(db);
   const stale = await staleListings(db);
-  return { ok: report.mismatches.length === 0 && stale.length === 0, ...report, staleListings: stale, checkedAt: new Date().toISOString() };
+  const payments = await purchaseMismatches(db);
+  return {
+    ok: report.mismatches.length === 0 && stale.length === 0 && payments.length === 0,
+    ...report,
+    staleListings: stale,
+    paymentMismatches: payments,
+    checkedAt: new Date().toISOString(),
+  };
 }

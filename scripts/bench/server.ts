@@ -6,6 +6,7 @@ import { DEV_ISSUER } from "../../lib/auth/sign";
 import { freePort } from "../../lib/ports";
 import { BOARD_PREFIX } from "../bench-env";
 import { DB_URL } from "./common";
+import { BENCH_STRIPE_WEBHOOK_SECRET } from "./payments";
 
 // One client at thousands of requests a second: lift the default policies (the limiter still runs, its cost is measured).
 const LIFTED = { tokens: 100_000_000, window: "60 s" };
@@ -18,6 +19,9 @@ const PRODUCTION_SETTINGS = {
   MOBILE_STATE_SECRET: randomBytes(32).toString("hex"),
   // Makes middleware.ts active (Clerk's middleware on the staff console) as in production; /api never reaches it.
   CLERK_PUBLISHABLE_KEY: `pk_live_${Buffer.from(`${new URL(DEV_ISSUER).host}$`).toString("base64")}`,
+  // Stripe's webhook is measured with events the bench signs; no call reaches Stripe.
+  STRIPE_SECRET_KEY: "sk_test_bench_unused",
+  STRIPE_WEBHOOK_SECRET: BENCH_STRIPE_WEBHOOK_SECRET,
 };
 
 export async function startServer(dir: string, publicKey: string): Promise<{ base: string; pid: number; stop: () => void }> {

@@ -51,7 +51,7 @@ describe("wallets", () => {
     const f = await fan();
     const res = await api("GET", "/api/v1/wallet", { headers: f.auth });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ wallets: [{ currency: "COIN", balance: 0, decimals: 2, updatedAt: null }] });
+    expect(res.body.data).toEqual({ wallets: [{ currency: "COIN", balance: 0, debt: 0, frozen: false, decimals: 2, updatedAt: null }] });
     expect((await api("GET", "/api/v1/wallet/transactions", { headers: f.auth })).body.data).toEqual({ transactions: [] });
     expect((await api("GET", "/api/v1/wallet")).status).toBe(401);
   });

@@ -94,11 +94,16 @@ describe("OpenAPI: auth modes, limits, caching", () => {
   it("cron and webhook operations use their security schemes", async () => {
     const pub = (await api("GET", "/api/openapi.json")).body;
     const internal = (await api("GET", "/api/admin/openapi.json", { headers: staff() })).body;
-    // Each document lists the schemes its operations use: the webhook is public contract, the crons are internal.
+    // Each document lists the schemes its operations use: the sync webhook is public contract, the crons and Stripe's
+    // webhook (its own Stripe-Signature scheme) are internal.
     expect(pub.components.securitySchemes.webhookSignature).toMatchObject({ type: "apiKey", in: "header", name: "X-Signature" });
     expect(internal.components.securitySchemes.cronSecret).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(pub.components.securitySchemes).sort()).toEqual(["bearerAuth", "webhookSignature"]);
-    expect(Object.keys(internal.components.securitySchemes).sort()).toEqual(["bearerAuth", "cronSecret"]);
+    expect(Object.keys(internal.components.securitySchemes).sort()).toEqual(["bearerAuth", "cronSecret", "stripeSignature"]);
+    expect(internal.components.securitySchemes.stripeSignature).toMatchObject({ type: "apiKey", in: "header", name: "Stripe-Signature" });
+    const stripe = internal.paths["/api/webhooks/stripe"].post;
+    expect(stripe).toMatchObject({ "x-auth": "webhook", security: [{ stripeSignature: [] }] });
+    expect(Object.keys(stripe.responses).sort()).toEqual(["200", "400", "413", "500", "503"]);
     const hook = pub.paths["/api/webhooks/leagues-sync"].post;
     expect(hook).toMatchObject({ "x-auth": "webhook", security: [{ webhookSignature: [] }] });
     expect(Object.keys(hook.responses)).toEqual(expect.arrayContaining(["200", "201", "400", "401", "413", "429", "500"]));

@@ -46,11 +46,11 @@ describe("contract", () => {
     expect([...documented].sort()).toEqual(files);
   });
 
-  it("staff and cron routes stay out of the public contract, and only they are internal", () => {
+  it("staff and cron routes stay out of the public contract, and only they and providers' webhooks are internal", () => {
     const doc = openApiDocument() as { paths: Record<string, unknown> };
     const internal = internalOpenApiDocument() as { paths: Record<string, unknown> };
     for (const p of Object.keys(doc.paths)) expect(p).not.toMatch(/^\/api\/(admin|cron)\//);
-    for (const p of Object.keys(internal.paths)) expect(p).toMatch(/^\/api\/(admin|cron)\//);
+    for (const p of Object.keys(internal.paths)) expect(p).toMatch(/^\/api\/(admin|cron|webhooks)\//);
     // Each operation is in exactly one document, the one its config names (isInternal).
     for (const { path: p, method, handler } of routeConfigs(ROUTES)) {
       const [inside, outside] = isInternal(handler.config) ? [internal, doc] : [doc, internal];

@@ -24,6 +24,7 @@ const TABLES = [
   "packs",
   "collectible_cards",
   "team_achievements",
+  "coin_products",
 ];
 
 async function snapshot(): Promise<string> {

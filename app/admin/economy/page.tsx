@@ -40,7 +40,7 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
         <p data-testid="invariant" data-ok={String(invariant.ok)}>
           {invariant.ok
             ? "OK: every wallet's balance equals the sum of its ledger, and every active listing's seller owns the item."
-            : `BROKEN: ${invariant.mismatches.length} wallet(s) disagree with their ledger; ${invariant.staleListings.length} active listing(s) of an item the seller no longer owns.`}{" "}
+            : `BROKEN: ${invariant.mismatches.length} wallet(s) disagree with their ledger; ${invariant.staleListings.length} active listing(s) of an item the seller no longer owns; ${invariant.paymentMismatches.length} user(s) whose top-up books disagree.`}{" "}
           <span style={styles.muted}>
             {invariant.wallets} wallets, {invariant.transactions} transactions, {formatCoins(invariant.balances)} coins in all; checked{" "}
             {when(new Date(invariant.checkedAt))}.

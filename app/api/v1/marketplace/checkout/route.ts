@@ -24,6 +24,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       errors: [
         moderationErrors.TRADING_RESTRICTED,
         accountsErrors.ACCOUNT_DELETION_PENDING,
+        walletsErrors.WALLET_FROZEN,
         sharedErrors.VALIDATION_ERROR,
         marketplaceErrors.CART_EMPTY,
         marketplaceErrors.CART_CHANGED,

@@ -6,6 +6,7 @@ import { browseListings, createListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
 import { errors as accountsErrors } from "@/lib/accounts/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -37,6 +38,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       errors: [
         moderationErrors.TRADING_RESTRICTED,
         accountsErrors.ACCOUNT_DELETION_PENDING,
+        walletsErrors.WALLET_FROZEN,
         sharedErrors.NOT_FOUND,
         marketplaceErrors.ALREADY_LISTED,
         marketplaceErrors.ITEM_MINTED,

@@ -37,6 +37,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       errors: [
         moderationErrors.TRADING_RESTRICTED,
         accountsErrors.ACCOUNT_DELETION_PENDING,
+        walletsErrors.WALLET_FROZEN,
         sharedErrors.NOT_FOUND,
         marketplaceErrors.CANNOT_BUY_OWN,
         marketplaceErrors.OFFER_EXISTS,

@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "My wallet's transactions",
       description:
-        "The append-only ledger of one of the caller's wallets (default COIN), newest first: each credit (amount > 0) and debit (< 0) with its reason (purchase, sale, fee, refund, reward, adjustment), what it was for (`referenceType`, `referenceId`) and the balance after it. Keyset: `limit` 1..100 (default 20), `nextCursor` back as `cursor`.",
+        "The append-only ledger of one of the caller's wallets (default COIN), newest first: each credit (amount > 0) and debit (< 0) with its reason (purchase, sale, fee, refund, reward, adjustment, hold, topup: coins bought, clawback: coins taken back for a refunded or disputed top-up or a debt settled), what it was for (`referenceType`, `referenceId`) and the balance after it. Keyset: `limit` 1..100 (default 20), `nextCursor` back as `cursor`.",
       tags: ["Wallet"],
       auth: "bearer",
       query: transactionsQuery,

@@ -1,0 +1,26 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { db } from "@/lib/db/client";
+import { log } from "@/lib/kernel/log";
+import { upsertProduct } from "@/lib/payments/console";
+import { requireStaffAction } from "../_lib/gate";
+import { field, fields, issueCode } from "../_lib/form";
+import { productForm } from "./shared";
+
+// Server actions of the payments page: each re-checks the staff session, validates with zod and redirects back with
+// a result code.
+
+const back = (extra: Record<string, string>) => `/admin/payments?${new URLSearchParams(extra)}`;
+
+export async function saveProductAction(form: FormData) {
+  const staff = await requireStaffAction();
+  const parsed = productForm.safeParse({
+    ...fields(form, ["id", "name", "coins", "prices", "appStoreProductId", "googlePlayProductId", "sortOrder"]),
+    active: field(form, "active"),
+  });
+  if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
+  if (!(await upsertProduct(db, parsed.data))) redirect(back({ error: "STORE_ID_TAKEN" }));
+  log("info", { msg: "coin bundle saved", actor: staff.externalId, product: parsed.data.id, active: parsed.data.active });
+  redirect(back({ done: "saved" }));
+}

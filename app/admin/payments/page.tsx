@@ -1,0 +1,199 @@
+import { db } from "@/lib/db/client";
+import { UUID_PATTERN } from "@/lib/http/schemas";
+import { allProducts, frozenWallets, latestPurchases } from "@/lib/payments/console";
+import { PURCHASE_STATES } from "@/lib/payments/schemas";
+import { requireStaff } from "../_lib/gate";
+import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { formatCoins } from "../economy/shared";
+import { saveProductAction } from "./actions";
+import { PAYMENTS_DONE, PAYMENTS_ERRORS, stateFilter } from "./shared";
+
+// Money in (lib/payments): the coin bundles on sale (created and changed here), the latest purchases of every
+// provider, and the wallets frozen by a debt from a refunded or disputed purchase.
+
+const PAGE = 50;
+
+/** A paid amount in its currency's minor units, as money (4.99 USD; 500 JPY). */
+function money(minor: number, currency: string) {
+  const format = new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase() });
+  return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+export default async function PaymentsPage({ searchParams }: { searchParams: SearchParams }) {
+  await requireStaff("/admin/payments");
+  const sp = await searchParams;
+  const done = first(sp.done);
+  const error = first(sp.error);
+  const state = stateFilter.parse(first(sp.state));
+  const beforeParam = first(sp.before);
+  const before = beforeParam && UUID_PATTERN.test(beforeParam) ? beforeParam : undefined;
+  const [products, purchases, frozen] = await Promise.all([allProducts(db), latestPurchases(db, state, before, PAGE + 1), frozenWallets(db, PAGE)]);
+  const shown = purchases.slice(0, PAGE);
+  const more = purchases.length > PAGE ? shown.at(-1)!.id : undefined;
+  const price = (p: Record<string, number>) =>
+    Object.entries(p)
+      .sort()
+      .map(([c, a]) => `${c}=${a}`)
+      .join(", ");
+
+  return (
+    <>
+      <h1>Payments</h1>
+      {done && PAYMENTS_DONE[done] ? <Notice>{PAYMENTS_DONE[done]}</Notice> : null}
+      {error ? <Notice kind="error">{`${PAYMENTS_ERRORS[error] ?? "That request was not valid."} Nothing changed.`}</Notice> : null}
+
+      <section aria-labelledby="bundles">
+        <h2 id="bundles">Coin bundles</h2>
+        <p style={styles.muted}>
+          What GET /api/v1/wallet/products lists (active ones, in this order) and what each provider&apos;s purchase credits. Coins and prices are minor units
+          (100 = 1 coin; 499 = 4.99). A change applies to later purchases only.
+        </p>
+        <table style={styles.table} aria-label="Coin bundles">
+          <TableHead columns={["Bundle", "Coins", "Prices", "App Store", "Google Play", "Order", "On sale"]} />
+          <tbody>
+            {products.map((p) => (
+              <tr key={p.id} data-product={p.id}>
+                <th scope="row" style={styles.rowHead}>
+                  {p.name}
+                  <br />
+                  <code style={{ fontSize: 12 }}>{p.id}</code>
+                </th>
+                <td style={styles.td}>{formatCoins(p.coins)}</td>
+                <td style={styles.td}>{price(p.prices)}</td>
+                <td style={styles.td}>{p.appStoreProductId ?? "—"}</td>
+                <td style={styles.td}>{p.googlePlayProductId ?? "—"}</td>
+                <td style={styles.td}>{p.sortOrder}</td>
+                <td style={styles.td} data-testid="active">
+                  {p.active ? "yes" : "no"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <h3>Create or change a bundle</h3>
+        <form action={saveProductAction} style={styles.form} aria-label="Save a bundle">
+          <label style={styles.label}>
+            Id (an existing id changes that bundle)
+            <input name="id" required pattern="[a-z0-9_]{1,64}" style={styles.input} />
+          </label>
+          <label style={styles.label}>
+            Name
+            <input name="name" required maxLength={100} style={styles.input} />
+          </label>
+          <label style={styles.label}>
+            Coins (minor units)
+            <input name="coins" required inputMode="numeric" style={styles.input} />
+          </label>
+          <label style={styles.label}>
+            Prices (usd=499, eur=499)
+            <input name="prices" required style={{ ...styles.input, width: 200 }} />
+          </label>
+          <label style={styles.label}>
+            App Store product id
+            <input name="appStoreProductId" style={styles.input} />
+          </label>
+          <label style={styles.label}>
+            Google Play product id
+            <input name="googlePlayProductId" style={styles.input} />
+          </label>
+          <label style={styles.label}>
+            Order
+            <input name="sortOrder" defaultValue="0" inputMode="numeric" style={{ ...styles.input, width: 70 }} />
+          </label>
+          <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
+            <input type="checkbox" name="active" defaultChecked /> On sale
+          </label>
+          <button type="submit" style={styles.button}>
+            Save bundle
+          </button>
+        </form>
+      </section>
+
+      <section aria-labelledby="purchases">
+        <h2 id="purchases">Purchases</h2>
+        <form method="get" style={styles.form}>
+          <label style={styles.label}>
+            State
+            <select name="state" defaultValue={state ?? ""} style={styles.input}>
+              <option value="">all</option>
+              {PURCHASE_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" style={styles.secondary}>
+            Show
+          </button>
+        </form>
+        {shown.length === 0 ? (
+          <p>No purchase{state ? ` is ${state}` : " yet"}.</p>
+        ) : (
+          <table style={styles.table} aria-label="Purchases">
+            <TableHead columns={["When", "Fan", "Provider", "Bundle", "Coins", "Paid", "State", "Clawed back"]} />
+            <tbody>
+              {shown.map((p) => (
+                <tr key={p.id} data-purchase={p.id} data-state={p.state}>
+                  <td style={styles.td}>{when(p.createdAt)}</td>
+                  <td style={styles.td}>{p.handle ? `@${p.handle}` : <code style={{ fontSize: 12 }}>{p.userId}</code>}</td>
+                  <td style={styles.td}>
+                    {p.provider}
+                    {p.providerTxnId ? (
+                      <>
+                        <br />
+                        <code style={{ fontSize: 12 }}>{p.providerTxnId}</code>
+                      </>
+                    ) : null}
+                  </td>
+                  <td style={styles.td}>{p.productId}</td>
+                  <td style={styles.td}>{formatCoins(p.coins)}</td>
+                  <td style={styles.td}>{money(p.amount, p.currency)}</td>
+                  <td style={styles.td}>{p.state}</td>
+                  <td style={styles.td}>{p.clawedCoins ? formatCoins(p.clawedCoins) : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {more ? (
+          <p>
+            <a href={`/admin/payments?${new URLSearchParams({ ...(state ? { state } : {}), before: more })}`}>Older purchases</a>
+          </p>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="frozen">
+        <h2 id="frozen">Frozen wallets</h2>
+        <p style={styles.muted}>
+          A refund or dispute took back coins already spent: the wallet owes the rest and cannot buy, bid, offer or list until later credits settle it.
+        </p>
+        {frozen.length === 0 ? (
+          <p>No wallet is frozen.</p>
+        ) : (
+          <table style={styles.table} aria-label="Frozen wallets">
+            <TableHead columns={["Fan", "Balance", "Debt", "Since"]} />
+            <tbody>
+              {frozen.map((w) => (
+                <tr key={w.userId} data-user={w.userId}>
+                  <th scope="row" style={styles.rowHead}>
+                    {w.handle ? `@${w.handle}` : <span style={styles.muted}>no handle</span>}
+                    <br />
+                    <a href={`/admin/economy?user=${w.userId}`}>
+                      <code style={{ fontSize: 12 }}>{w.userId}</code>
+                    </a>
+                  </th>
+                  <td style={styles.td}>{formatCoins(w.balance)}</td>
+                  <td style={styles.td} data-testid="debt">
+                    {formatCoins(w.debt)}
+                  </td>
+                  <td style={styles.td}>{when(w.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

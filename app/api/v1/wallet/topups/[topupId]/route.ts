@@ -1,0 +1,22 @@
+import { db } from "@/lib/db/client";
+import { sharedErrors } from "@/lib/http/errors";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { topupParams, topupResponse } from "@/lib/payments/schemas";
+import { getTopup } from "@/lib/payments/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "One of my top-ups",
+      description:
+        "One of the caller's coin purchases and its state (pending, credited, refunded, disputed, failed), with the coins clawed back so far. `checkoutUrl` while pending. Another user's or an unknown id: 404.",
+      tags: ["Wallet"],
+      auth: "bearer",
+      params: topupParams,
+      response: topupResponse,
+      errors: [sharedErrors.NOT_FOUND],
+    },
+    ({ user, params }) => getTopup(db, user.id, params.topupId),
+  ),
+});

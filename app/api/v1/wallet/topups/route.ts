@@ -1,0 +1,46 @@
+import { db } from "@/lib/db/client";
+import { sharedErrors } from "@/lib/http/errors";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { errors as paymentsErrors } from "@/lib/payments/errors";
+import { createdTopup, createTopupBody, topupPage, topupsQuery } from "@/lib/payments/schemas";
+import { createTopup, listTopups } from "@/lib/payments/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "My top-ups",
+      description:
+        "The caller's coin purchases, newest first, with their state: pending (checkout started), credited, refunded or disputed (coins clawed back), failed (the checkout expired or the payment failed). Keyset: `limit` 1..100 (default 20), `nextCursor` back as `cursor`.",
+      tags: ["Wallet"],
+      auth: "bearer",
+      query: topupsQuery,
+      response: topupPage,
+    },
+    ({ user, query }) => listTopups(db, user.id, query),
+  ),
+  POST: route(
+    {
+      summary: "Start a card top-up",
+      description:
+        "Starts buying a coin bundle by card: creates a Stripe Checkout Session for `productId` in `currency` (default usd) and answers the pending top-up and `checkoutUrl`, where the buyer pays. The coins are credited when Stripe tells this service the payment succeeded (POST /api/webhooks/stripe), never on the browser's return; poll GET /api/v1/wallet/topups/{topupId}. " +
+        "`Idempotency-Key` is required: a retry with the same key answers the same top-up and checkout (with `Idempotent-Replayed: true`); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. A frozen wallet may top up (that settles its debt). " +
+        "Unknown or withdrawn bundle: 404. No price in that currency: 422 CURRENCY_NOT_OFFERED. Stripe not configured here: 503 PAYMENTS_UNAVAILABLE; Stripe failing: 502 PAYMENTS_PROVIDER_ERROR (nothing stored, retry with the same key).",
+      tags: ["Wallet"],
+      auth: "bearer",
+      body: createTopupBody,
+      idempotency: "required",
+      rateLimit: "money",
+      status: 201,
+      response: createdTopup,
+      errors: [
+        sharedErrors.NOT_FOUND,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
+        paymentsErrors.CURRENCY_NOT_OFFERED,
+        paymentsErrors.PAYMENTS_UNAVAILABLE,
+        paymentsErrors.PAYMENTS_PROVIDER_ERROR,
+      ],
+    },
+    ({ user, body, idempotency }) => createTopup(db, user.id, body, idempotency),
+  ),
+});
