@@ -70,7 +70,7 @@ export interface WebhookDelivery {
 
 /**
  * A provider's own webhook signature (Stripe's `Stripe-Signature`), checked by its library instead of X-Signature.
- * `verify` answers the delivery id (the provider's event id) or throws a DomainError listed in `errors`.
+ * `verify` answers (or resolves to) the delivery id (the provider's event id) or throws a DomainError listed in `errors`.
  */
 export interface WebhookVerifier {
   /** The OpenAPI security scheme: its name, the header and what it holds. */

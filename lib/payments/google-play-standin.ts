@@ -92,7 +92,12 @@ export async function startGooglePlayStandIn(o: { packageName?: string; port?: n
           issuer: clientEmail,
           audience: ["https://oauth2.googleapis.com/token", `${base}/token`],
         });
-        if (!String(payload.scope ?? "").split(" ").includes(SCOPE)) return json(res, 400, { error: "invalid_scope" });
+        if (
+          !String(payload.scope ?? "")
+            .split(" ")
+            .includes(SCOPE)
+        )
+          return json(res, 400, { error: "invalid_scope" });
       } catch {
         return json(res, 400, { error: "invalid_grant", error_description: "Invalid JWT signature." });
       }
@@ -166,7 +171,12 @@ export async function startGooglePlayStandIn(o: { packageName?: string; port?: n
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${await oidcToken({ audience: b.audience ?? pushAudience })}` },
         body: JSON.stringify({
-          message: { data: Buffer.from(JSON.stringify(notification)).toString("base64"), messageId, message_id: messageId, publishTime: new Date().toISOString() },
+          message: {
+            data: Buffer.from(JSON.stringify(notification)).toString("base64"),
+            messageId,
+            message_id: messageId,
+            publishTime: new Date().toISOString(),
+          },
           subscription: "projects/standin-project/subscriptions/play-rtdn",
         }),
       });

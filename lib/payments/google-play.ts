@@ -156,7 +156,8 @@ export async function redeemGooglePurchase(db: Db, userId: string, productId: st
   const product = await productByStoreId(db, PROVIDER, productId);
   if (!product) throw new DomainError(paymentsErrors.UNKNOWN_PRODUCT, `The Google Play product ${productId} is not a coin bundle on sale here.`);
   const p = await getPurchase(productId, purchaseToken);
-  if (isTest(p)) throw new DomainError(paymentsErrors.RECEIPT_OTHER_ENVIRONMENT, "This is a test purchase (a license tester's); this deployment takes real purchases only.");
+  if (isTest(p))
+    throw new DomainError(paymentsErrors.RECEIPT_OTHER_ENVIRONMENT, "This is a test purchase (a license tester's); this deployment takes real purchases only.");
   if (accountOf(p) !== userId) throw new DomainError(paymentsErrors.RECEIPT_OTHER_USER, "This purchase was made for another account.");
   if (p.purchaseState === 1) throw new DomainError(paymentsErrors.RECEIPT_REVOKED, "Google Play canceled or refunded this purchase.");
   if (p.purchaseState !== 0) throw new DomainError(googlePlayErrors.RECEIPT_PENDING, "This purchase is pending: its payment has not completed yet.");
@@ -178,7 +179,10 @@ function pushClient(): OAuth2Client {
     throw new DomainError(paymentsErrors.PAYMENTS_UNAVAILABLE, "Google Play notifications are not configured on this deployment.");
   }
   if (pushVerifier?.key !== e.GOOGLE_PLAY_PUSH_CERTS_URL) {
-    pushVerifier = { key: e.GOOGLE_PLAY_PUSH_CERTS_URL, client: new OAuth2Client({ endpoints: { oauth2FederatedSignonPemCertsUrl: e.GOOGLE_PLAY_PUSH_CERTS_URL } }) };
+    pushVerifier = {
+      key: e.GOOGLE_PLAY_PUSH_CERTS_URL,
+      client: new OAuth2Client({ endpoints: { oauth2FederatedSignonPemCertsUrl: e.GOOGLE_PLAY_PUSH_CERTS_URL } }),
+    };
   }
   return pushVerifier.client;
 }

@@ -21,7 +21,14 @@ async function standIn(method: string, path: string, json?: unknown) {
   expect(res.status, `${method} ${path}`).toBe(200);
   return res.json();
 }
-type Purchase = { purchaseToken: string; orderId: string; acknowledgeCalls: number; consumeCalls: number; acknowledgementState: number; consumptionState: number };
+type Purchase = {
+  purchaseToken: string;
+  orderId: string;
+  acknowledgeCalls: number;
+  consumeCalls: number;
+  acknowledgementState: number;
+  consumptionState: number;
+};
 /** A purchase as Play records it (defaults: PRODUCT, paid, a real purchase). */
 const purchase = (o: Record<string, unknown>): Promise<Purchase> => standIn("POST", "/__control/purchases", { productId: PRODUCT.playId, ...o });
 const redeem = (auth: Auth, purchaseToken: string, productId = PRODUCT.playId) =>
@@ -40,14 +47,24 @@ describe("Google Play purchases", () => {
   it("credit once per order under concurrent app calls and notifications, then acknowledge and consume it", async () => {
     const f = await fan();
     const p = await purchase({ obfuscatedExternalAccountId: f.id });
-    const results = await Promise.all([...Array.from({ length: 6 }, () => redeem(f.auth, p.purchaseToken)), ...Array.from({ length: 4 }, () => notify(bought(p)))]);
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, () => redeem(f.auth, p.purchaseToken)),
+      ...Array.from({ length: 4 }, () => notify(bought(p))),
+    ]);
     const calls = results.slice(0, 6) as Awaited<ReturnType<typeof redeem>>[];
     for (const r of calls) expect(r.status, r.text).toBe(200);
     const pushes = results.slice(6) as Awaited<ReturnType<typeof notify>>[];
     for (const r of pushes) expect(r.status).toBe(200);
     const answered = calls.map((r) => r.body.data.topup);
     expect(new Set(answered.map((t) => t.id)).size).toBe(1);
-    expect(answered[0]).toMatchObject({ provider: "google_play", productId: PRODUCT.id, coins: PRODUCT.coins, state: "credited", amount: 499, currency: "usd" });
+    expect(answered[0]).toMatchObject({
+      provider: "google_play",
+      productId: PRODUCT.id,
+      coins: PRODUCT.coins,
+      state: "credited",
+      amount: 499,
+      currency: "usd",
+    });
     expect(pushes.filter((r) => r.data.outcome === "credited").length).toBeLessThanOrEqual(1);
     expect((await balance(f.auth)).balance).toBe(PRODUCT.coins);
     expect((await topups(f.auth)).map((t: { id: string }) => t.id)).toEqual([answered[0].id]);
@@ -90,9 +107,12 @@ describe("Google Play purchases", () => {
   it("refuse a push without a valid OIDC token for the subscription's service account, processing nothing", async () => {
     const f = await fan();
     const p = await purchase({ obfuscatedExternalAccountId: f.id });
-    const data = Buffer.from(JSON.stringify({ version: "1.0", packageName: play().packageName, eventTimeMillis: String(Date.now()), ...bought(p) })).toString("base64");
+    const data = Buffer.from(JSON.stringify({ version: "1.0", packageName: play().packageName, eventTimeMillis: String(Date.now()), ...bought(p) })).toString(
+      "base64",
+    );
     const body = { message: { data, messageId: randomUUID() }, subscription: "projects/p/subscriptions/s" };
-    const mint = async (o: Record<string, unknown>) => ((await standIn("POST", "/__control/oidc-token", { audience: play().audience, ...o })) as { token: string }).token;
+    const mint = async (o: Record<string, unknown>) =>
+      ((await standIn("POST", "/__control/oidc-token", { audience: play().audience, ...o })) as { token: string }).token;
     const bearers = [
       undefined,
       "Bearer not.a.jwt",

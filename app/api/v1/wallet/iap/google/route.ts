@@ -9,7 +9,11 @@ import { topupResponse } from "@/lib/payments/schemas";
 
 const body = z
   .strictObject({
-    productId: z.string().min(1).max(150).meta({ description: "The Play Billing product id (`ProductDetails.getProductId()`), a bundle's `googlePlayProductId`." }),
+    productId: z
+      .string()
+      .min(1)
+      .max(150)
+      .meta({ description: "The Play Billing product id (`ProductDetails.getProductId()`), a bundle's `googlePlayProductId`." }),
     purchaseToken: z.string().min(1).max(4_000).meta({ description: "The purchase's token (`Purchase.getPurchaseToken()`)." }),
   })
   .meta({ id: "GooglePlayPurchaseRedeem" });
