@@ -120,6 +120,22 @@ const schema = z.object({
   APPLE_IAP_ENVIRONMENT: z.enum(["Production", "Sandbox"]).default("Production"),
   APPLE_IAP_APP_APPLE_ID: z.coerce.number().int().positive().optional(),
   APPLE_IAP_ONLINE_CHECKS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  // In-app purchases on Android (lib/payments/google-play.ts): the app's package name and a service account's JSON key
+  // (the JSON or a file path) with access to the Play Developer API turn them on; GOOGLE_PLAY_API_URL points at a
+  // stand-in (whose token endpoint is the key's token_uri). Test purchases (license testers) only when allowed.
+  // Real-time Developer Notifications: the Pub/Sub push subscription's OIDC audience and service account (email);
+  // GOOGLE_PLAY_PUSH_CERTS_URL: where Google's signing certificates are read (a stand-in's in tests).
+  GOOGLE_PLAY_PACKAGE_NAME: z.string().min(1).optional(),
+  GOOGLE_PLAY_SERVICE_ACCOUNT: z.string().min(1).optional(),
+  GOOGLE_PLAY_API_URL: z
+    .string()
+    .url()
+    .transform((u) => u.replace(/\/+$/, ""))
+    .default("https://androidpublisher.googleapis.com"),
+  GOOGLE_PLAY_ALLOW_TEST_PURCHASES: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  GOOGLE_PLAY_PUSH_AUDIENCE: z.string().min(1).optional(),
+  GOOGLE_PLAY_PUSH_SERVICE_ACCOUNT: z.string().min(1).optional(),
+  GOOGLE_PLAY_PUSH_CERTS_URL: z.string().url().default("https://www.googleapis.com/oauth2/v1/certs"),
   // Account deletion: how many days after the request the erasure cron may erase the account (the grace period).
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
   // Spending limits' defaults (lib/spending), in minor units of COIN (100 = 1 coin): what a fan may top up and spend on

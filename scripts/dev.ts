@@ -3,12 +3,14 @@
 // for the session with its data in .data/postgres (kept between runs) on port 5433 (or a free one when taken), and
 // stops with the dev server. Rate limits find their store on their own (lib/redis/client.ts: Redis or in-process).
 // With STRIPE_SECRET_KEY unset, a local Stripe stand-in (lib/payments/standin.ts) takes card top-ups: its checkout
-// page's Pay button sends the signed checkout.session.completed to this server's webhook.
+// page's Pay button sends the signed checkout.session.completed to this server's webhook. With GOOGLE_PLAY_PACKAGE_NAME
+// unset, a Google Play stand-in (lib/payments/google-play-standin.ts) answers Android purchases and pushes notifications.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { DEV_KEY_DIR, ensureDevKeyPair } from "../lib/auth/keys";
 import { createDb } from "../lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
+import { startGooglePlayStandIn, type GooglePlayStandIn } from "../lib/payments/google-play-standin";
 import { startStripeStandIn, type StripeStandIn } from "../lib/payments/standin";
 import { appleChain, DEV_APPLE_BUNDLE_ID } from "../lib/payments/app-store-standin";
 import { portAnswers } from "../lib/ports";
@@ -18,6 +20,7 @@ import { databaseUrl } from "../lib/env";
 
 let embedded: EmbeddedPostgres | undefined;
 let stripeStandIn: StripeStandIn | undefined;
+let googlePlayStandIn: GooglePlayStandIn | undefined;
 /** next dev, once spawned. */
 const dev: { child?: ChildProcess } = {};
 let exiting = false;
@@ -33,6 +36,7 @@ async function shutdown(code: number, signal?: NodeJS.Signals) {
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   }
   await stripeStandIn?.close();
+  await googlePlayStandIn?.close();
   if (embedded) {
     await embedded.stop();
     console.log("database: embedded PostgreSQL stopped (data kept in .data/postgres)");
@@ -68,6 +72,20 @@ if (!process.env.APPLE_IAP_BUNDLE_ID) {
   });
   console.log(
     "payments: APPLE_IAP_BUNDLE_ID unset; iOS purchases verify against the development chain in .dev-keys/app-store/ (`npm run iap:apple -- <userId>` signs one)",
+  );
+}
+if (!process.env.GOOGLE_PLAY_PACKAGE_NAME) {
+  googlePlayStandIn = await startGooglePlayStandIn();
+  Object.assign(process.env, {
+    GOOGLE_PLAY_PACKAGE_NAME: googlePlayStandIn.packageName,
+    GOOGLE_PLAY_SERVICE_ACCOUNT: googlePlayStandIn.serviceAccount,
+    GOOGLE_PLAY_API_URL: googlePlayStandIn.url,
+    GOOGLE_PLAY_PUSH_AUDIENCE: googlePlayStandIn.pushAudience,
+    GOOGLE_PLAY_PUSH_SERVICE_ACCOUNT: googlePlayStandIn.pushServiceAccount,
+    GOOGLE_PLAY_PUSH_CERTS_URL: `${googlePlayStandIn.url}/oauth2/v1/certs`,
+  });
+  console.log(
+    `payments: GOOGLE_PLAY_PACKAGE_NAME unset; Android purchases go to the Google Play stand-in at ${googlePlayStandIn.url} (POST /__control/purchases makes one, POST /__control/notify pushes a notification)`,
   );
 }
 if (!process.env.DATABASE_URL && !(await portAnswers(5432))) {

@@ -70,13 +70,13 @@ export interface WebhookDelivery {
 
 /**
  * A provider's own webhook signature (Stripe's `Stripe-Signature`), checked by its library instead of X-Signature.
- * `verify` answers the delivery id (the provider's event id) or throws a DomainError listed in `errors`.
+ * `verify` answers (or resolves to) the delivery id (the provider's event id) or throws a DomainError listed in `errors`.
  */
 export interface WebhookVerifier {
   /** The OpenAPI security scheme: its name, the header and what it holds. */
   scheme: { name: string; header: string; description: string };
   errors: ErrorDef[];
-  verify(headers: Headers, rawBody: Buffer): string;
+  verify(headers: Headers, rawBody: Buffer): string | Promise<string>;
 }
 
 /** Auth `webhook`: the env variable keying X-Signature, or a provider's verifier. */
@@ -366,7 +366,7 @@ async function authenticate(req: Request, c: AnyRouteConfig): Promise<{ user: Au
     // The limit applies before the signature is checked: an unsigned flood costs no more than the limit each.
     const rawBody = await readLimitedBody(req, c.bodyLimit ?? DEFAULT_BODY_LIMIT);
     const { secret, verifier } = c.webhook!;
-    const id = verifier ? verifier.verify(req.headers, rawBody) : verifySignature(webhookSecret(secret!), req.headers.get("x-signature"), rawBody);
+    const id = verifier ? await verifier.verify(req.headers, rawBody) : verifySignature(webhookSecret(secret!), req.headers.get("x-signature"), rawBody);
     return { user: null, delivery: { id, rawBody } };
   }
   const header = req.headers.get("authorization");

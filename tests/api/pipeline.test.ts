@@ -99,7 +99,8 @@ describe("OpenAPI: auth modes, limits, caching", () => {
     expect(pub.components.securitySchemes.webhookSignature).toMatchObject({ type: "apiKey", in: "header", name: "X-Signature" });
     expect(internal.components.securitySchemes.cronSecret).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(pub.components.securitySchemes).sort()).toEqual(["bearerAuth", "webhookSignature"]);
-    expect(Object.keys(internal.components.securitySchemes).sort()).toEqual(["bearerAuth", "cronSecret", "stripeSignature"]);
+    expect(Object.keys(internal.components.securitySchemes).sort()).toEqual(["bearerAuth", "cronSecret", "pubSubOidc", "stripeSignature"]);
+    expect(internal.paths["/api/webhooks/google-play"].post).toMatchObject({ "x-auth": "webhook", security: [{ pubSubOidc: [] }] });
     expect(internal.components.securitySchemes.stripeSignature).toMatchObject({ type: "apiKey", in: "header", name: "Stripe-Signature" });
     const stripe = internal.paths["/api/webhooks/stripe"].post;
     expect(stripe).toMatchObject({ "x-auth": "webhook", security: [{ stripeSignature: [] }] });
