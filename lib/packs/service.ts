@@ -9,6 +9,7 @@ import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { pay } from "../wallets/service";
 import { DECIMALS } from "../wallets/schemas";
+import { assertMayTrade } from "../moderation/sanctions";
 import { assertPackSalesAllowed, assertPackSpendWithinLimits } from "../spending/service";
 import { draw, newSeed, RARITY_ORDER, seedHashOf, type Rarity } from "./draw";
 import {
@@ -123,9 +124,11 @@ async function onePurchase(db: RawDb | DbTx, userId: string, purchaseId: string)
 /**
  * Buys a pack: takes it from stock, records the purchase and debits its price, in one transaction, once per
  * Idempotency-Key (lib/http/idempotency.ts). Refusals write nothing: unknown or inactive 404, PACK_NOT_FOR_SALE,
- * SOLD_OUT, REGION_RESTRICTED and SPENDING_LIMIT_REACHED (lib/spending), INSUFFICIENT_FUNDS.
+ * SOLD_OUT, the trading gate (TRADING_RESTRICTED, ACCOUNT_DELETION_PENDING, WALLET_FROZEN: assertMayTrade),
+ * REGION_RESTRICTED and SPENDING_LIMIT_REACHED (lib/spending), INSUFFICIENT_FUNDS.
  */
 export async function buyPack(db: Db, userId: string, packId: string, idempotency: IdempotencyKey, country: string | null = null) {
+  await assertMayTrade(db, userId);
   await assertPackSalesAllowed(db, userId, country);
   return idempotent(db, { userId, ...idempotency, request: { packId } }, async (tx) => {
     const taken = await takePack(tx, packId);

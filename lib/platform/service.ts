@@ -3,6 +3,7 @@ import { DomainError, sharedErrors } from "../http/errors";
 import { pingRateLimitStore, rateLimitBackend } from "../redis/client";
 import { stripeMode } from "../payments/service";
 import { appStoreMode } from "../payments/app-store";
+import { googlePlayMode } from "../payments/google-play";
 import { pingDatabase } from "./queries";
 import type { AccessibilityMatrix, Readiness } from "./schemas";
 import { within } from "../time";
@@ -162,12 +163,14 @@ async function runChecks(): Promise<Readiness> {
   ]);
   const stripe = stripeMode();
   const appStore = appStoreMode();
+  const googlePlay = googlePlayMode();
   return {
     status: rateLimiter.status === "ok" ? "ok" : "degraded",
     checks: { database, rateLimiter: { ...rateLimiter, backend } },
     providers: {
       stripe: { status: stripe === "unconfigured" ? "unavailable" : "configured", mode: stripe },
       appStore: { status: appStore === "unconfigured" ? "unavailable" : "configured", mode: appStore },
+      googlePlay: { status: googlePlay === "unconfigured" ? "unavailable" : "configured", mode: googlePlay },
     },
   };
 }

@@ -6,6 +6,11 @@ import { DomainError, notFound, validationError } from "../http/errors";
 import { errors as moderationErrors } from "../moderation/errors";
 import { tradingStanding } from "../moderation/sanctions";
 import { errors as accountsErrors } from "../accounts/errors";
+import { appStoreMode } from "../payments/app-store";
+import { errors as paymentsErrors } from "../payments/errors";
+import { googlePlayMode } from "../payments/google-play";
+import { stripeMode } from "../payments/stripe";
+import { errors as walletsErrors } from "../wallets/errors";
 import { lockWallets } from "../wallets/queries";
 import { errors as spendingErrors } from "./errors";
 import { limitRowsOf, putLimit, usageOf, type LimitRow, type Usage } from "./queries";
@@ -165,6 +170,13 @@ export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromReques
     common.push({ code: moderationErrors.TRADING_RESTRICTED.code, message: `Trading is restricted until ${standing.restrictedUntil.toISOString()}.` });
   }
   if (standing.deletionPending) common.push({ code: accountsErrors.ACCOUNT_DELETION_PENDING.code, message: "Your account is scheduled for deletion." });
+  const frozen = standing.debt
+    ? [{ code: walletsErrors.WALLET_FROZEN.code, message: `Your wallet owes ${standing.debt} from a refunded top-up: later credits settle it first.` }]
+    : [];
+  const payments =
+    stripeMode() === "unconfigured" && appStoreMode() === "unconfigured" && googlePlayMode() === "unconfigured"
+      ? [{ code: paymentsErrors.PAYMENTS_UNAVAILABLE.code, message: "No payment provider is configured on this deployment." }]
+      : [];
   const limitReason = (kind: LimitKind) => {
     const passed = limitPassed(rows, usage, kind, 1);
     return passed
@@ -179,8 +191,8 @@ export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromReques
   const blocked = BLOCKED();
   const restricted = [setting, fromRequest].find((c) => c !== null && blocked.has(c));
   const region = restricted ? [{ code: spendingErrors.REGION_RESTRICTED.code, message: `Packs are not sold in ${restricted}.` }] : [];
-  const coins = [...common, ...limitReason("topups")];
-  const packs = [...common, ...region, ...limitReason("packs")];
+  const coins = [...common, ...payments, ...limitReason("topups")];
+  const packs = [...common, ...frozen, ...region, ...limitReason("packs")];
   return {
     coins: { allowed: coins.length === 0, reasons: coins },
     packs: { allowed: packs.length === 0, reasons: packs },
