@@ -223,9 +223,9 @@ import * as v1_wallet_topups from "@/app/api/v1/wallet/topups/route";
 import * as v1_wallet_topups_$topupId from "@/app/api/v1/wallet/topups/[topupId]/route";
 import * as webhooks_app_store from "@/app/api/webhooks/app-store/route";
 import * as webhooks_stripe from "@/app/api/webhooks/stripe/route";
-import * as v1_wallet_iap_apple from "@/app/api/v1/wallet/iap/apple/route";
+import * as v1_wallet_iap_apple_2 from "@/app/api/v1/wallet/iap/apple/route";
 import * as v1_wallet_iap_google from "@/app/api/v1/wallet/iap/google/route";
-import * as webhooks_app_store from "@/app/api/webhooks/app-store/route";
+import * as webhooks_app_store_2 from "@/app/api/webhooks/app-store/route";
 import * as webhooks_google_play from "@/app/api/webhooks/google-play/route";
 
 export const ROUTES: RouteRegistry = [
@@ -450,8 +450,8 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/wallet/topups/{topupId}", module: v1_wallet_topups_$topupId },
   { path: "/api/webhooks/app-store", module: webhooks_app_store },
   { path: "/api/webhooks/stripe", module: webhooks_stripe },
-  { path: "/api/v1/wallet/iap/apple", module: v1_wallet_iap_apple },
+  { path: "/api/v1/wallet/iap/apple", module: v1_wallet_iap_apple_2 },
   { path: "/api/v1/wallet/iap/google", module: v1_wallet_iap_google },
-  { path: "/api/webhooks/app-store", module: webhooks_app_store },
+  { path: "/api/webhooks/app-store", module: webhooks_app_store_2 },
   { path: "/api/webhooks/google-play", module: webhooks_google_play },
 ];

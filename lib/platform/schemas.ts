@@ -35,16 +35,18 @@ export const readiness = z
             description:
               "`unavailable`: APPLE_IAP_BUNDLE_ID or APPLE_IAP_ROOT_CERTIFICATES is unset, so iOS purchases and the App Store webhook answer 503 PAYMENTS_UNAVAILABLE.",
           }),
+          mode: z
+            .enum(["production", "sandbox", "unconfigured"])
+            .meta({ description: "The App Store environment whose transactions are accepted (APPLE_IAP_ENVIRONMENT), or none." }),
+        }),
         googlePlay: z.object({
           status: z.enum(["configured", "unavailable"]).meta({
             description:
               "`unavailable`: GOOGLE_PLAY_PACKAGE_NAME or GOOGLE_PLAY_SERVICE_ACCOUNT is unset, so Android purchases and the Google Play webhook answer 503 PAYMENTS_UNAVAILABLE.",
           }),
-          mode: z.enum(["live", "standin", "unconfigured"]).meta({ description: "Google's Play Developer API, the local stand-in (GOOGLE_PLAY_API_URL), or none." }),
-        }),
           mode: z
-            .enum(["production", "sandbox", "unconfigured"])
-            .meta({ description: "The App Store environment whose transactions are accepted (APPLE_IAP_ENVIRONMENT), or none." }),
+            .enum(["live", "standin", "unconfigured"])
+            .meta({ description: "Google's Play Developer API, the local stand-in (GOOGLE_PLAY_API_URL), or none." }),
         }),
       })
       .meta({ description: "Payment providers as configured (read from the environment, not probed). Not configured does not make the process unready." }),
