@@ -10,7 +10,7 @@ import { keysetPage } from "../kernel/page";
 import { pay } from "../wallets/service";
 import { DECIMALS } from "../wallets/schemas";
 import { assertMayTrade } from "../moderation/sanctions";
-import { assertPackSalesAllowed, assertPackSpendWithinLimits } from "../spending/service";
+import { assertPackSalesAllowed, assertWithinLimits } from "../spending/service";
 import { draw, newSeed, RARITY_ORDER, seedHashOf, type Rarity } from "./draw";
 import {
   activePacks,
@@ -141,7 +141,7 @@ export async function buyPack(db: Db, userId: string, packId: string, idempotenc
         p.isFreeStarter ? `${p.name} is granted at onboarding, never sold.` : `${p.name} is not on sale now.`,
       );
     }
-    await assertPackSpendWithinLimits(tx, userId, taken.price);
+    await assertWithinLimits(tx, userId, "packs", taken.price);
     const id = uuidv7();
     await insertPurchase(tx, { id, userId, packId, price: taken.price, currency: taken.currency });
     if (taken.price > 0) {

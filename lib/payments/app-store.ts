@@ -14,6 +14,7 @@ import { env } from "../env";
 import { DomainError } from "../http/errors";
 import { UUID_PATTERN } from "../http/schemas";
 import { errors as paymentsErrors } from "./errors";
+import { appStoreMode } from "./modes";
 import { productByStoreId, purchaseByTxn } from "./queries";
 import type { WebhookOutcome } from "./schemas";
 import { clawBack, creditPurchase, toTopup } from "./service";
@@ -23,13 +24,7 @@ import { clawBack, creditPurchase, toTopup } from "./service";
 // CA - G3 in production; tests and `npm run dev` use a chain made for them), for one app (APPLE_IAP_BUNDLE_ID) in
 // one environment. Unconfigured: its routes answer 503 PAYMENTS_UNAVAILABLE.
 
-export type AppStoreMode = "production" | "sandbox" | "unconfigured";
-
-export function appStoreMode(): AppStoreMode {
-  const e = env();
-  if (!e.APPLE_IAP_BUNDLE_ID || !e.APPLE_IAP_ROOT_CERTIFICATES) return "unconfigured";
-  return e.APPLE_IAP_ENVIRONMENT === "Production" ? "production" : "sandbox";
-}
+export { appStoreMode, type AppStoreMode } from "./modes";
 
 /** The PEM certificates in the setting: the PEM text itself, or a path to a file holding it. */
 function rootCertificates(setting: string): Buffer[] {

@@ -12,7 +12,8 @@ export const errors = defineErrors({
   },
   RECEIPT_INVALID: {
     status: 422,
-    description: "The signed transaction or notification does not verify against the store's root certificates (chain, signature or content); nothing was credited.",
+    description:
+      "The signed transaction or notification does not verify against the store's root certificates (chain, signature or content); nothing was credited.",
   },
   RECEIPT_OTHER_APP: { status: 422, description: "The transaction was made in another app (its bundle id is not this deployment's); nothing was credited." },
   RECEIPT_OTHER_ENVIRONMENT: {
@@ -24,7 +25,10 @@ export const errors = defineErrors({
     description: "The transaction was made for another fan: its account token (StoreKit's appAccountToken) is not the caller's user id; nothing was credited.",
   },
   RECEIPT_REVOKED: { status: 409, description: "The store refunded or revoked the transaction; nothing was credited." },
-  UNKNOWN_PRODUCT: { status: 422, description: "The transaction is for a product that is not a coin bundle on sale here (GET /api/v1/wallet/products); nothing was credited." },
+  UNKNOWN_PRODUCT: {
+    status: 422,
+    description: "The transaction is for a product that is not a coin bundle on sale here (GET /api/v1/wallet/products); nothing was credited.",
+  },
   CURRENCY_NOT_OFFERED: { status: 422, description: "The bundle has no price in the requested currency (see GET /api/v1/wallet/products)." },
   INVALID_SIGNATURE: {
     status: 400,

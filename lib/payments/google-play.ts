@@ -9,6 +9,7 @@ import type { WebhookVerifier } from "../http/route";
 import { UUID_PATTERN } from "../http/schemas";
 import { log } from "../kernel/log";
 import { errors as paymentsErrors } from "./errors";
+import { googlePlayMode } from "./modes";
 import { activeProducts, productByStoreId, purchaseByTxn, type ProductRow } from "./queries";
 import type { WebhookOutcome } from "./schemas";
 import { clawBack, creditPurchase, toTopup } from "./service";
@@ -31,13 +32,7 @@ const SCOPE = "https://www.googleapis.com/auth/androidpublisher";
 /** The token endpoint google-auth-library always posts to; a service account naming another token_uri is sent there. */
 const GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
 
-export type GooglePlayMode = "live" | "standin" | "unconfigured";
-
-export function googlePlayMode(): GooglePlayMode {
-  const e = env();
-  if (!e.GOOGLE_PLAY_PACKAGE_NAME || !e.GOOGLE_PLAY_SERVICE_ACCOUNT) return "unconfigured";
-  return e.GOOGLE_PLAY_API_URL === "https://androidpublisher.googleapis.com" ? "live" : "standin";
-}
+export { googlePlayMode, type GooglePlayMode } from "./modes";
 
 const unavailable = () =>
   new DomainError(paymentsErrors.PAYMENTS_UNAVAILABLE, "In-app purchases on Android are not available on this deployment (Google Play is not configured).");

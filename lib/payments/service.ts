@@ -30,6 +30,7 @@ import {
   type PurchaseRow,
 } from "./queries";
 import type { CreateTopupInput, WebhookOutcome } from "./schemas";
+import { assertWithinLimits } from "../spending/service";
 import { stripe } from "./stripe";
 import { errors as paymentsErrors } from "./errors";
 
@@ -111,6 +112,8 @@ export async function createTopup(db: Db, userId: string, input: CreateTopupInpu
     );
   }
   return idempotent(db, { userId, ...idempotency, request: input }, async (tx) => {
+    // The coins bought today and this month, under the wallet's lock (lib/spending): concurrent checkouts count each other.
+    await assertWithinLimits(tx, userId, "topups", product.coins);
     const id = uuidv7();
     await insertPending(tx, { id, userId, productId: product.id, provider: PROVIDER, coins: product.coins, amount, currency: input.currency });
     let session: { id: string; url: string | null };

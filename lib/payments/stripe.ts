@@ -3,6 +3,7 @@ import { env } from "../env";
 import { DomainError } from "../http/errors";
 import type { WebhookVerifier } from "../http/route";
 import { errors as paymentsErrors } from "./errors";
+import { stripeMode } from "./modes";
 
 // Stripe through its official library. Configured by STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (both, or its
 // routes answer 503 PAYMENTS_UNAVAILABLE); STRIPE_API_URL points the client at another address (the local stand-in,
@@ -11,15 +12,7 @@ import { errors as paymentsErrors } from "./errors";
 /** Accepted age of a Stripe-Signature timestamp, in seconds (Stripe's own default). */
 export const STRIPE_TOLERANCE_S = 300;
 
-export type StripeMode = "live" | "test" | "standin" | "unconfigured";
-
-/** What this deployment talks to: Stripe live or test mode, a stand-in (STRIPE_API_URL), or nothing. */
-export function stripeMode(): StripeMode {
-  const e = env();
-  if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET) return "unconfigured";
-  if (e.STRIPE_API_URL) return "standin";
-  return e.STRIPE_SECRET_KEY.startsWith("sk_live_") || e.STRIPE_SECRET_KEY.startsWith("rk_live_") ? "live" : "test";
-}
+export { stripeMode, type StripeMode } from "./modes";
 
 export const paymentsUnavailable = () =>
   new DomainError(paymentsErrors.PAYMENTS_UNAVAILABLE, "Card top-ups are not available on this deployment (Stripe is not configured).");

@@ -1,9 +1,7 @@
 import { DATABASE_RETRY_AFTER_S } from "../db/unavailable";
 import { DomainError, sharedErrors } from "../http/errors";
 import { pingRateLimitStore, rateLimitBackend } from "../redis/client";
-import { stripeMode } from "../payments/service";
-import { appStoreMode } from "../payments/app-store";
-import { googlePlayMode } from "../payments/google-play";
+import { appStoreMode, googlePlayMode, stripeMode } from "../payments/modes";
 import { pingDatabase } from "./queries";
 import type { AccessibilityMatrix, Readiness } from "./schemas";
 import { within } from "../time";

@@ -38,6 +38,8 @@ export function putLimit(
 export interface Usage {
   packsDay: number;
   packsMonth: number;
+  topupsDay: number;
+  topupsMonth: number;
   dayEndsAt: Date;
   monthEndsAt: Date;
 }
@@ -45,13 +47,20 @@ export interface Usage {
 const DAY_START = Prisma.sql`(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 const MONTH_START = Prisma.sql`(date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 
-/** The user's pack spend this UTC day and month (index pack_purchases (user_id, created_at)), and when each ends. */
+/**
+ * The user's pack spend and coins bought (top-ups started or paid, not failed ones) this UTC day and month, and when
+ * each period ends. Index pack_purchases (user_id, created_at); a fan's coin purchases by coin_purchases (user_id, id).
+ */
 export async function usageOf(db: RawDb | DbTx, userId: string): Promise<Usage> {
-  const [row] = await raw(db).$queryRaw<Int8<Usage, "packsDay" | "packsMonth">[]>`
-    SELECT COALESCE(sum(p.price) FILTER (WHERE p.created_at >= ${DAY_START}), 0)::int8 AS "packsDay",
-           COALESCE(sum(p.price), 0)::int8 AS "packsMonth",
-           ${DAY_START} + interval '1 day' AS "dayEndsAt", ${MONTH_START} + interval '1 month' AS "monthEndsAt"
-    FROM pack_purchases p
-    WHERE p.user_id = ${userId}::uuid AND p.created_at >= ${MONTH_START} AND p.source = 'purchase'`;
-  return int8(row!, ["packsDay", "packsMonth"]);
+  const [row] = await raw(db).$queryRaw<Int8<Usage, "packsDay" | "packsMonth" | "topupsDay" | "topupsMonth">[]>`
+    SELECT (SELECT COALESCE(sum(p.price) FILTER (WHERE p.created_at >= ${DAY_START}), 0)::int8 FROM pack_purchases p
+            WHERE p.user_id = ${userId}::uuid AND p.created_at >= ${MONTH_START} AND p.source = 'purchase') AS "packsDay",
+           (SELECT COALESCE(sum(p.price), 0)::int8 FROM pack_purchases p
+            WHERE p.user_id = ${userId}::uuid AND p.created_at >= ${MONTH_START} AND p.source = 'purchase') AS "packsMonth",
+           (SELECT COALESCE(sum(c.coins) FILTER (WHERE c.created_at >= ${DAY_START}), 0)::int8 FROM coin_purchases c
+            WHERE c.user_id = ${userId}::uuid AND c.created_at >= ${MONTH_START} AND c.state <> 'failed') AS "topupsDay",
+           (SELECT COALESCE(sum(c.coins), 0)::int8 FROM coin_purchases c
+            WHERE c.user_id = ${userId}::uuid AND c.created_at >= ${MONTH_START} AND c.state <> 'failed') AS "topupsMonth",
+           ${DAY_START} + interval '1 day' AS "dayEndsAt", ${MONTH_START} + interval '1 month' AS "monthEndsAt"`;
+  return int8(row!, ["packsDay", "packsMonth", "topupsDay", "topupsMonth"]);
 }

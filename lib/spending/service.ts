@@ -6,10 +6,8 @@ import { DomainError, notFound, validationError } from "../http/errors";
 import { errors as moderationErrors } from "../moderation/errors";
 import { tradingStanding } from "../moderation/sanctions";
 import { errors as accountsErrors } from "../accounts/errors";
-import { appStoreMode } from "../payments/app-store";
 import { errors as paymentsErrors } from "../payments/errors";
-import { googlePlayMode } from "../payments/google-play";
-import { stripeMode } from "../payments/stripe";
+import { anyPaymentProvider } from "../payments/modes";
 import { errors as walletsErrors } from "../wallets/errors";
 import { lockWallets } from "../wallets/queries";
 import { errors as spendingErrors } from "./errors";
@@ -37,7 +35,8 @@ function inForce(rows: LimitRow[], kind: LimitKind, period: LimitPeriod) {
   return { amount: row.raised ? row.pendingAmount! : row.amount, row };
 }
 
-const usedOf = (usage: Usage, kind: LimitKind, period: LimitPeriod) => (kind === "packs" ? (period === "day" ? usage.packsDay : usage.packsMonth) : 0); // top-ups: lib/payments (issue 31)
+const usedOf = (usage: Usage, kind: LimitKind, period: LimitPeriod) =>
+  kind === "packs" ? (period === "day" ? usage.packsDay : usage.packsMonth) : period === "day" ? usage.topupsDay : usage.topupsMonth;
 
 function view(rows: LimitRow[], usage: Usage) {
   const one = (kind: LimitKind, period: LimitPeriod) => {
@@ -108,21 +107,22 @@ function limitPassed(rows: LimitRow[], usage: Usage, kind: LimitKind, amount: nu
 }
 
 /**
- * In a pack purchase's transaction: refuses (409 SPENDING_LIMIT_REACHED) a price that would pass the buyer's daily or
- * monthly pack limit. Takes the buyer's wallet row lock first (the lock the payment takes next), so concurrent
- * purchases count each other.
+ * In a purchase's transaction: refuses (409 SPENDING_LIMIT_REACHED) `amount` more of `kind` (coins spent on a pack, or
+ * coins bought) past the buyer's daily or monthly limit. Takes the buyer's wallet row lock first (the lock the
+ * payment or credit takes next), so concurrent purchases count each other.
  */
-export async function assertPackSpendWithinLimits(tx: DbTx, userId: string, price: number): Promise<void> {
-  if (price <= 0) return;
+export async function assertWithinLimits(tx: DbTx, userId: string, kind: LimitKind, amount: number): Promise<void> {
+  if (amount <= 0) return;
   await lockWallets(tx, [userId], "COIN");
   const [rows, usage] = [await limitRowsOf(tx, userId), await usageOf(tx, userId)];
-  const passed = limitPassed(rows, usage, "packs", price);
+  const passed = limitPassed(rows, usage, kind, amount);
   if (passed) {
+    const what = kind === "packs" ? "pack spending" : "coin buying";
     throw new DomainError(
       spendingErrors.SPENDING_LIMIT_REACHED,
-      `This pack would pass your ${passed.period === "day" ? "daily" : "monthly"} pack spending limit: ${passed.left} of ${passed.limit} left until ${passed.resetsAt.toISOString()}.`,
+      `This would pass your ${passed.period === "day" ? "daily" : "monthly"} ${what} limit: ${passed.left} of ${passed.limit} left until ${passed.resetsAt.toISOString()}.`,
       [
-        { path: `packs.${passed.period}`, message: `${passed.left} of ${passed.limit} left` },
+        { path: `${kind}.${passed.period}`, message: `${passed.left} of ${passed.limit} left` },
         { path: "resetsAt", message: passed.resetsAt.toISOString() },
       ],
     );
@@ -173,10 +173,9 @@ export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromReques
   const frozen = standing.debt
     ? [{ code: walletsErrors.WALLET_FROZEN.code, message: `Your wallet owes ${standing.debt} from a refunded top-up: later credits settle it first.` }]
     : [];
-  const payments =
-    stripeMode() === "unconfigured" && appStoreMode() === "unconfigured" && googlePlayMode() === "unconfigured"
-      ? [{ code: paymentsErrors.PAYMENTS_UNAVAILABLE.code, message: "No payment provider is configured on this deployment." }]
-      : [];
+  const payments = !anyPaymentProvider()
+    ? [{ code: paymentsErrors.PAYMENTS_UNAVAILABLE.code, message: "No payment provider is configured on this deployment." }]
+    : [];
   const limitReason = (kind: LimitKind) => {
     const passed = limitPassed(rows, usage, kind, 1);
     return passed

@@ -138,6 +138,34 @@ describe("spending limits", () => {
   });
 });
 
+describe("top-up limits", () => {
+  const startTopup = (auth: Auth) =>
+    api("POST", "/api/v1/wallet/topups", { headers: { ...auth, "idempotency-key": randomUUID() }, json: { productId: "coins_500" } });
+
+  it("hold under concurrent checkouts: only as many as the limit allows start, counted in coins bought", async () => {
+    const f = await fan();
+    const coins = 50_000; // coins_500 (lib/db/seed-data.ts)
+    expect((await setLimits(f.auth, { topups: { day: 2 * coins } })).status).toBe(200);
+    const results = await Promise.all(Array.from({ length: 5 }, () => startTopup(f.auth)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409]);
+    expect(errorOf(results.find((r) => r.status === 409)!)).toMatchObject({ code: "SPENDING_LIMIT_REACHED" });
+    expect(await db().coinPurchase.count({ where: { userId: f.id } })).toBe(2);
+    expect((await limits(f.auth)).topups.day).toMatchObject({ used: 2 * coins, remaining: 0 });
+    expect((await eligibility(f.auth)).coins).toMatchObject({ allowed: false, reasons: [{ code: "SPENDING_LIMIT_REACHED" }] });
+  });
+
+  it("a frozen wallet (a debt from a refunded top-up) buys no pack, and eligibility says why", async () => {
+    const f = await fan(10 * PRICE);
+    const pack = await testPack();
+    await db().wallet.update({ where: { userId_currency: { userId: f.id, currency: "COIN" } }, data: { debt: 500 } });
+    const refused = await buy(f.auth, pack);
+    expect([refused.status, errorOf(refused).code]).toEqual([409, "WALLET_FROZEN"]);
+    expect(await eligibility(f.auth)).toMatchObject({ coins: { allowed: true }, packs: { allowed: false, reasons: [{ code: "WALLET_FROZEN" }] } });
+    await db().wallet.update({ where: { userId_currency: { userId: f.id, currency: "COIN" } }, data: { debt: 0 } });
+    expect((await buy(f.auth, pack)).status).toBe(201);
+  });
+});
+
 describe("pack sales by region", () => {
   it("refuses packs in a blocked country, from the request's country or the fan's setting, and says so in eligibility", async () => {
     const f = await fan(10 * PRICE);
