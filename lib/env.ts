@@ -112,6 +112,8 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_API_URL: z.string().url().optional(),
   STRIPE_RETURN_URL: z.string().url().optional(),
+  // The daily reconciliation leaves differences younger than this alone (a webhook may still be on its way).
+  PAYMENTS_RECONCILE_SETTLE_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   // In-app purchases on iOS (lib/payments/app-store.ts): the app's bundle id and Apple's root certificates (PEM text
   // or a file path: Apple Root CA - G3 from apple.com/certificateauthority) turn them on; APPLE_IAP_APP_APPLE_ID is
   // required in Production. Online checks (OCSP, the current date) are on unless turned off (tests' own chain).

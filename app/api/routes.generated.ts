@@ -227,6 +227,7 @@ import * as v1_wallet_iap_apple_2 from "@/app/api/v1/wallet/iap/apple/route";
 import * as v1_wallet_iap_google from "@/app/api/v1/wallet/iap/google/route";
 import * as webhooks_app_store_2 from "@/app/api/webhooks/app-store/route";
 import * as webhooks_google_play from "@/app/api/webhooks/google-play/route";
+import * as cron_payments_reconciliation from "@/app/api/cron/payments-reconciliation/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -454,4 +455,5 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/wallet/iap/google", module: v1_wallet_iap_google },
   { path: "/api/webhooks/app-store", module: webhooks_app_store_2 },
   { path: "/api/webhooks/google-play", module: webhooks_google_play },
+  { path: "/api/cron/payments-reconciliation", module: cron_payments_reconciliation },
 ];

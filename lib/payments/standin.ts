@@ -52,6 +52,7 @@ export async function startStripeStandIn(o: { secretKey?: string; webhookSecret?
   const sessions = new Map<string, Session>();
   const byIdempotencyKey = new Map<string, string>();
   const refunded = new Map<string, number>();
+  const disputed = new Set<string>();
   let base = "";
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -138,6 +139,26 @@ export async function startStripeStandIn(o: { secretKey?: string; webhookSecret?
           if (typeof key === "string") byIdempotencyKey.set(key, session.id);
           return json(res, 200, publicSession(session));
         }
+        if (req.method === "GET" && path === "/v1/charges") {
+          // The paid sessions' charges (one page: the stand-in's few), newest first, as the reconciliation lists them.
+          const gte = Number(new URL(req.url ?? "/", "http://standin").searchParams.get("created[gte]") ?? 0);
+          const data = [...sessions.values()]
+            .filter((x) => x.payment_intent && x.created >= gte)
+            .reverse()
+            .map((x) => ({
+              id: `ch_${x.payment_intent}`,
+              object: "charge",
+              payment_intent: x.payment_intent,
+              amount: x.amount_total,
+              amount_refunded: refunded.get(x.payment_intent!) ?? 0,
+              disputed: disputed.has(x.payment_intent!),
+              paid: true,
+              status: "succeeded",
+              currency: x.currency,
+              created: x.created,
+            }));
+          return json(res, 200, { object: "list", data, has_more: false, url: "/v1/charges" });
+        }
         if (req.method === "GET" && (m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path))) {
           const s = sessions.get(m[1]!);
           return s ? json(res, 200, publicSession(s)) : stripeError(res, 404, "No such checkout.session");
@@ -212,6 +233,7 @@ export async function startStripeStandIn(o: { secretKey?: string; webhookSecret?
             };
             return json(res, 200, await emit("charge.refunded", charge, deliver));
           }
+          disputed.add(pi);
           const dispute = {
             id: id("dp"),
             object: "dispute",

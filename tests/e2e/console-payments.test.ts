@@ -88,5 +88,23 @@ it("creates and changes a bundle, refuses a taken store id, and lists purchases 
   expect(await bought.count()).toBe(0);
   expect(await page.locator(`tr[data-user="${user.id}"] [data-testid=debt]`).textContent()).toBe("250.00");
   await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Payments" }).isVisible()).resolves.toBe(true);
+
+  // The latest reconciliation run and its differences (recorded by the cron; inserted here).
+  const txn = `pi_${uid()}`;
+  await db.paymentReconciliation.create({
+    data: {
+      provider: "stripe",
+      windowFrom: new Date(Date.now() - 3 * 86_400_000),
+      startedAt: new Date(Date.now() + 60_000),
+      checked: 7,
+      status: "differences",
+      discrepancies: { create: [{ kind: "not_credited", providerTxnId: txn, details: { stripeAmount: 499 } }] },
+    },
+  });
+  await page.goto(`${baseUrl}/admin/payments`);
+  const run = page.locator('[data-reconciliation="stripe"]');
+  expect(await run.getAttribute("data-status")).toBe("differences");
+  await expect(run.textContent()).resolves.toContain("1 difference(s)");
+  expect(await page.locator(`tr[data-txn="${txn}"]`).getAttribute("data-kind")).toBe("not_credited");
   await context.close();
 });

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client";
 import { UUID_PATTERN } from "@/lib/http/schemas";
 import { allProducts, frozenWallets, latestPurchases } from "@/lib/payments/console";
+import { latestReconciliations } from "@/lib/payments/reconciliation";
 import { PURCHASE_STATES } from "@/lib/payments/schemas";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
@@ -27,7 +28,12 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
   const state = stateFilter.parse(first(sp.state));
   const beforeParam = first(sp.before);
   const before = beforeParam && UUID_PATTERN.test(beforeParam) ? beforeParam : undefined;
-  const [products, purchases, frozen] = await Promise.all([allProducts(db), latestPurchases(db, state, before, PAGE + 1), frozenWallets(db, PAGE)]);
+  const [products, purchases, frozen, reconciliations] = await Promise.all([
+    allProducts(db),
+    latestPurchases(db, state, before, PAGE + 1),
+    frozenWallets(db, PAGE),
+    latestReconciliations(db),
+  ]);
   const shown = purchases.slice(0, PAGE);
   const more = purchases.length > PAGE ? shown.at(-1)!.id : undefined;
   const price = (p: Record<string, number>) =>
@@ -161,6 +167,47 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
             <a href={`/admin/payments?${new URLSearchParams({ ...(state ? { state } : {}), before: more })}`}>Older purchases</a>
           </p>
         ) : null}
+      </section>
+
+      <section aria-labelledby="reconciliation">
+        <h2 id="reconciliation">Reconciliation</h2>
+        <p style={styles.muted}>
+          The daily comparison of what each provider settled with the purchases here (<code>/api/cron/payments-reconciliation</code>): its latest run.
+        </p>
+        {reconciliations.length === 0 ? (
+          <p>No reconciliation has run yet.</p>
+        ) : (
+          reconciliations.map((r) => (
+            <div key={r.id} data-reconciliation={r.provider} data-status={r.status}>
+              <p>
+                <strong>{r.provider}</strong>:{" "}
+                {r.status === "ok" ? "no difference" : r.status === "failed" ? `failed (${r.error ?? "unknown"})` : `${r.discrepancies.length} difference(s)`}{" "}
+                <span style={styles.muted}>
+                  ({r.checked} compared since {when(r.windowFrom)}; run {when(r.startedAt)})
+                </span>
+              </p>
+              {r.discrepancies.length ? (
+                <table style={styles.table} aria-label={`Differences with ${r.provider}`}>
+                  <TableHead columns={["Kind", "Provider transaction", "Purchase", "Details"]} />
+                  <tbody>
+                    {r.discrepancies.map((d) => (
+                      <tr key={`${d.kind}:${d.providerTxnId}`} data-kind={d.kind} data-txn={d.providerTxnId}>
+                        <td style={styles.td}>{d.kind}</td>
+                        <td style={styles.td}>
+                          <code>{d.providerTxnId}</code>
+                        </td>
+                        <td style={styles.td}>{d.purchaseId ? <code style={{ fontSize: 12 }}>{d.purchaseId}</code> : "—"}</td>
+                        <td style={styles.td}>
+                          <code style={{ fontSize: 12 }}>{JSON.stringify(d.details)}</code>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              ) : null}
+            </div>
+          ))
+        )}
       </section>
 
       <section aria-labelledby="frozen">

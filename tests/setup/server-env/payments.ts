@@ -12,6 +12,8 @@ export default async function paymentsStandIn(): Promise<Fixture> {
       STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
       STRIPE_API_URL: standIn.url,
       STRIPE_RETURN_URL: "https://app.example.com/wallet",
+      // The reconciliation reports differences at once (tests/api/payments-reconciliation.test.ts).
+      PAYMENTS_RECONCILE_SETTLE_MINUTES: "0",
     },
     provided: { url: standIn.url, webhookSecret: standIn.webhookSecret },
     teardown: () => standIn.close(),
