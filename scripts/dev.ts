@@ -52,7 +52,9 @@ if (!process.env.STRIPE_SECRET_KEY) {
     STRIPE_WEBHOOK_SECRET: stripeStandIn.webhookSecret,
     STRIPE_API_URL: stripeStandIn.url,
   });
-  console.log(`payments: STRIPE_SECRET_KEY unset; card top-ups go to the Stripe stand-in at ${stripeStandIn.url} (its checkout page pays and calls the webhook)`);
+  console.log(
+    `payments: STRIPE_SECRET_KEY unset; card top-ups go to the Stripe stand-in at ${stripeStandIn.url} (its checkout page pays and calls the webhook)`,
+  );
 }
 if (!process.env.DATABASE_URL && !(await portAnswers(5432))) {
   try {

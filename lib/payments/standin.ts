@@ -62,13 +62,23 @@ export async function startStripeStandIn(o: { secretKey?: string; webhookSecret?
     json(res, status, { error: { type: status === 401 ? "invalid_request_error" : "api_error", message } });
   const html = (res: http.ServerResponse, status: number, body: string) => {
     res.writeHead(status, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Stripe stand-in</title></head><body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">${body}</body></html>`);
+    res.end(
+      `<!doctype html><html><head><meta charset="utf-8"><title>Stripe stand-in</title></head><body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">${body}</body></html>`,
+    );
   };
   const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
   /** Signs an event as Stripe does and, when asked and an endpoint is registered, POSTs it there. */
   async function emit(type: string, object: unknown, deliver: boolean) {
-    const event = { id: id("evt"), object: "event", type, api_version: "2025-01-01", created: Math.floor(Date.now() / 1000), livemode: false, data: { object } };
+    const event = {
+      id: id("evt"),
+      object: "event",
+      type,
+      api_version: "2025-01-01",
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object },
+    };
     const payload = JSON.stringify(event);
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
     let delivery: { status: number; body: unknown } | null = null;
@@ -150,7 +160,8 @@ export async function startStripeStandIn(o: { secretKey?: string; webhookSecret?
           );
         }
         if (req.method !== "POST") return json(res, 405, { error: "method" });
-        if (s.status !== "open") return wantsJson ? json(res, 409, { error: `session is ${s.status}` }) : html(res, 409, `<p>This checkout is ${s.status}.</p>`);
+        if (s.status !== "open")
+          return wantsJson ? json(res, 409, { error: `session is ${s.status}` }) : html(res, 409, `<p>This checkout is ${s.status}.</p>`);
         const deliver = body.deliver !== false;
         let sent;
         if (m[2] === "/pay") {
@@ -190,10 +201,26 @@ export async function startStripeStandIn(o: { secretKey?: string; webhookSecret?
           if (path === "/__control/refund") {
             const cumulative = Math.min(total, (refunded.get(pi) ?? 0) + amount);
             refunded.set(pi, cumulative);
-            const charge = { id: id("ch"), object: "charge", payment_intent: pi, amount: total, amount_refunded: cumulative, currency: s?.currency ?? "usd", refunded: cumulative >= total };
+            const charge = {
+              id: id("ch"),
+              object: "charge",
+              payment_intent: pi,
+              amount: total,
+              amount_refunded: cumulative,
+              currency: s?.currency ?? "usd",
+              refunded: cumulative >= total,
+            };
             return json(res, 200, await emit("charge.refunded", charge, deliver));
           }
-          const dispute = { id: id("dp"), object: "dispute", charge: id("ch"), payment_intent: pi, amount, currency: s?.currency ?? "usd", status: "needs_response" };
+          const dispute = {
+            id: id("dp"),
+            object: "dispute",
+            charge: id("ch"),
+            payment_intent: pi,
+            amount,
+            currency: s?.currency ?? "usd",
+            status: "needs_response",
+          };
           return json(res, 200, await emit("charge.dispute.created", dispute, deliver));
         }
         return json(res, 404, { error: "unknown control" });

@@ -25,7 +25,8 @@ export const readiness = z
       .object({
         stripe: z.object({
           status: z.enum(["configured", "unavailable"]).meta({
-            description: "`unavailable`: STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is unset, so card top-ups and the Stripe webhook answer 503 PAYMENTS_UNAVAILABLE.",
+            description:
+              "`unavailable`: STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is unset, so card top-ups and the Stripe webhook answer 503 PAYMENTS_UNAVAILABLE.",
           }),
           mode: z.enum(["live", "test", "standin", "unconfigured"]).meta({ description: "Live or test keys, the local stand-in (STRIPE_API_URL), or none." }),
         }),
