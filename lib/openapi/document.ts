@@ -283,7 +283,8 @@ function errorCatalogue(registry: RouteRegistry): Map<string, ErrorDef> {
   const catalogue = new Map<string, ErrorDef>(Object.values(sharedErrors).map((e) => [e.code, e]));
   for (const kind of ["public", "internal"] as const) {
     for (const { handler } of routeConfigs(registry, kind)) {
-      for (const e of [...(handler.config.errors ?? []), ...(handler.config.webhook?.verifier?.errors ?? [])]) if (!catalogue.has(e.code)) catalogue.set(e.code, e);
+      for (const e of [...(handler.config.errors ?? []), ...(handler.config.webhook?.verifier?.errors ?? [])])
+        if (!catalogue.has(e.code)) catalogue.set(e.code, e);
     }
   }
   return catalogue;

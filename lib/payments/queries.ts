@@ -99,7 +99,7 @@ export async function purchasesOf(db: RawDb | DbTx, userId: string, before: stri
  * and the wallet. A transaction-scoped advisory lock, so it also covers a transaction no row names yet.
  */
 export async function lockTransaction(tx: DbTx, provider: string, txnId: string): Promise<void> {
-  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`coin_purchase:${provider}:${txnId}`}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`coin_purchase:${provider}:${txnId}`}, 0))`;
 }
 
 /**
@@ -161,7 +161,15 @@ export async function markFailed(tx: DbTx, id: string): Promise<boolean> {
  */
 export async function claimEvent(
   tx: DbTx,
-  e: { provider: string; eventId: string; type: string; txnId: string | null; state: "applied" | "held" | "ignored"; clawKind?: "refund" | "dispute"; clawAmount?: number },
+  e: {
+    provider: string;
+    eventId: string;
+    type: string;
+    txnId: string | null;
+    state: "applied" | "held" | "ignored";
+    clawKind?: "refund" | "dispute";
+    clawAmount?: number;
+  },
 ): Promise<boolean> {
   const rows = await tx.$queryRaw<unknown[]>`
     INSERT INTO payment_events (provider, event_id, type, provider_txn_id, state, claw_kind, claw_amount, applied_at)

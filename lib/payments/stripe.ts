@@ -17,23 +17,24 @@ export { stripeMode, type StripeMode } from "./modes";
 export const paymentsUnavailable = () =>
   new DomainError(paymentsErrors.PAYMENTS_UNAVAILABLE, "Card top-ups are not available on this deployment (Stripe is not configured).");
 
-let client: { key: string; stripe: Stripe } | undefined;
+let client: Stripe | undefined;
 
-/** The Stripe client, or 503 PAYMENTS_UNAVAILABLE when Stripe is not configured. */
+/** The Stripe client (one per process), or 503 PAYMENTS_UNAVAILABLE when Stripe is not configured. */
 export function stripe(): Stripe {
-  const e = env();
   if (stripeMode() === "unconfigured") throw paymentsUnavailable();
-  if (client?.key !== e.STRIPE_SECRET_KEY) {
-    const api = e.STRIPE_API_URL ? new URL(e.STRIPE_API_URL) : undefined;
-    const stripe = new Stripe(e.STRIPE_SECRET_KEY!, {
-      maxNetworkRetries: 1,
-      timeout: 5_000,
-      telemetry: false,
-      ...(api ? { host: api.hostname, port: api.port || (api.protocol === "https:" ? 443 : 80), protocol: api.protocol === "https:" ? "https" : "http" } : {}),
-    });
-    client = { key: e.STRIPE_SECRET_KEY!, stripe };
+  return (client ??= createClient());
+}
+
+function createClient(): Stripe {
+  const e = env();
+  const config: NonNullable<ConstructorParameters<typeof Stripe>[1]> = { maxNetworkRetries: 1, timeout: 5_000, telemetry: false };
+  if (e.STRIPE_API_URL) {
+    const api = new URL(e.STRIPE_API_URL);
+    config.protocol = api.protocol === "https:" ? "https" : "http";
+    config.host = api.hostname;
+    config.port = api.port || (config.protocol === "https" ? 443 : 80);
   }
-  return client.stripe;
+  return new Stripe(e.STRIPE_SECRET_KEY!, config);
 }
 
 const invalid = (why: string) => new DomainError(paymentsErrors.INVALID_SIGNATURE, why);

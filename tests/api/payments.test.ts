@@ -24,7 +24,10 @@ async function standIn(method: string, path: string, json?: unknown) {
 
 const sign = (payload: string, timestamp?: number) => Stripe.webhooks.generateTestHeaderString({ payload, secret: fixture().webhookSecret, timestamp });
 const deliver = (payload: string, signature: string | null = sign(payload)) =>
-  api("POST", "/api/webhooks/stripe", { headers: { "content-type": "application/json", ...(signature ? { "stripe-signature": signature } : {}) }, body: payload });
+  api("POST", "/api/webhooks/stripe", {
+    headers: { "content-type": "application/json", ...(signature ? { "stripe-signature": signature } : {}) },
+    body: payload,
+  });
 
 async function startTopup(auth: Auth, productId = "coins_500", key: string = randomUUID()) {
   const res = await api("POST", "/api/v1/wallet/topups", { headers: { ...auth, "idempotency-key": key }, json: { productId } });
@@ -75,7 +78,15 @@ describe("starting a top-up", () => {
     expect(a.body.data).toEqual(b.body.data);
     expect([a.headers.get("idempotent-replayed"), b.headers.get("idempotent-replayed")].sort()).toEqual([null, "true"]);
     const { topup, checkoutUrl } = a.body.data;
-    expect(topup).toMatchObject({ provider: "stripe", productId: "coins_1200", state: "pending", coins: 120_000, amount: 999, currency: "eur", clawedBackCoins: 0 });
+    expect(topup).toMatchObject({
+      provider: "stripe",
+      productId: "coins_1200",
+      state: "pending",
+      coins: 120_000,
+      amount: 999,
+      currency: "eur",
+      clawedBackCoins: 0,
+    });
     expect(checkoutUrl).toMatch(new RegExp(`^${fixture().url}/checkout/cs_test_`));
     expect(topup.checkoutUrl).toBe(checkoutUrl);
     const list = await api("GET", "/api/v1/wallet/topups", { headers: u.auth });
@@ -92,7 +103,10 @@ describe("starting a top-up", () => {
     expect(errorOf(noKey).details).toEqual([{ path: "headers.idempotency-key", message: "required" }]);
     const unknown = await api("POST", "/api/v1/wallet/topups", { headers: { ...u.auth, "idempotency-key": randomUUID() }, json: { productId: "coins_9" } });
     expect(unknown.status).toBe(404);
-    const yen = await api("POST", "/api/v1/wallet/topups", { headers: { ...u.auth, "idempotency-key": randomUUID() }, json: { productId: "coins_500", currency: "jpy" } });
+    const yen = await api("POST", "/api/v1/wallet/topups", {
+      headers: { ...u.auth, "idempotency-key": randomUUID() },
+      json: { productId: "coins_500", currency: "jpy" },
+    });
     expect(yen.status).toBe(422);
     expect(errorOf(yen).code).toBe("CURRENCY_NOT_OFFERED");
     expect((await api("POST", "/api/v1/wallet/topups", { json: { productId: "coins_500" } })).status).toBe(401);
@@ -120,13 +134,18 @@ describe("the Stripe webhook", () => {
     const u = newUser();
     const { topup, checkoutUrl } = await startTopup(u.auth);
     const paid = await pay(checkoutUrl);
-    expect(paid.delivery).toEqual({ status: 200, body: { success: true, data: { received: true, eventId: paid.event.id, duplicate: false, outcome: "credited" } } });
+    expect(paid.delivery).toEqual({
+      status: 200,
+      body: { success: true, data: { received: true, eventId: paid.event.id, duplicate: false, outcome: "credited" } },
+    });
     expect(await wallet(u.auth)).toMatchObject({ balance: 50_000, debt: 0, frozen: false });
     const after = await topupOf(u.auth, topup.id);
     expect(after).toMatchObject({ state: "credited", checkoutUrl: null, amount: 499, currency: "usd" });
     expect(after.creditedAt).not.toBeNull();
     const ledger = (await api("GET", "/api/v1/wallet/transactions", { headers: u.auth })).body.data.transactions;
-    expect(ledger).toEqual([expect.objectContaining({ amount: 50_000, balanceAfter: 50_000, reason: "topup", referenceType: "coin_purchase", referenceId: topup.id })]);
+    expect(ledger).toEqual([
+      expect.objectContaining({ amount: 50_000, balanceAfter: 50_000, reason: "topup", referenceType: "coin_purchase", referenceId: topup.id }),
+    ]);
     // The browser page of the stand-in renders (a newcomer pays there under npm run dev).
     const page = await fetch(checkoutUrl);
     expect(await page.text()).toContain("Stripe stand-in checkout");
@@ -295,11 +314,19 @@ describe("without Stripe configured (production)", () => {
         await new Promise((r) => setTimeout(r, 200));
       }
       const u = newUser();
-      const topup = await api("POST", "/api/v1/wallet/topups", { base, headers: { ...u.auth, "idempotency-key": randomUUID() }, json: { productId: "coins_500" } });
+      const topup = await api("POST", "/api/v1/wallet/topups", {
+        base,
+        headers: { ...u.auth, "idempotency-key": randomUUID() },
+        json: { productId: "coins_500" },
+      });
       expect(topup.status).toBe(503);
       expect(errorOf(topup).code).toBe("PAYMENTS_UNAVAILABLE");
       const payload = JSON.stringify({ id: "evt_x", object: "event", type: "customer.created", data: { object: {} } });
-      const hook = await api("POST", "/api/webhooks/stripe", { base, headers: { "content-type": "application/json", "stripe-signature": sign(payload) }, body: payload });
+      const hook = await api("POST", "/api/webhooks/stripe", {
+        base,
+        headers: { "content-type": "application/json", "stripe-signature": sign(payload) },
+        body: payload,
+      });
       expect(hook.status).toBe(503);
       expect(errorOf(hook).code).toBe("PAYMENTS_UNAVAILABLE");
       expect((await api("GET", "/api/v1/wallet/products", { base })).status).toBe(200);

@@ -104,7 +104,7 @@ describe("OpenAPI: auth modes, limits, caching", () => {
     expect(internal.components.securitySchemes.stripeSignature).toMatchObject({ type: "apiKey", in: "header", name: "Stripe-Signature" });
     const stripe = internal.paths["/api/webhooks/stripe"].post;
     expect(stripe).toMatchObject({ "x-auth": "webhook", security: [{ stripeSignature: [] }] });
-    expect(Object.keys(stripe.responses).sort()).toEqual(["200", "400", "413", "500", "503"]);
+    expect(Object.keys(stripe.responses).sort()).toEqual(["200", "400", "409", "413", "500", "503"]);
     const hook = pub.paths["/api/webhooks/leagues-sync"].post;
     expect(hook).toMatchObject({ "x-auth": "webhook", security: [{ webhookSignature: [] }] });
     expect(Object.keys(hook.responses)).toEqual(expect.arrayContaining(["200", "201", "400", "401", "413", "429", "500"]));

@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { webhookAnswer } from "@/lib/payments/schemas";
 import { handleStripeEvent, stripeSignature } from "@/lib/payments/service";
 import { STRIPE_TOLERANCE_S } from "@/lib/payments/stripe";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -25,10 +26,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       // Not limited: Stripe's retries and bursts must not be refused; the signature check is the gate.
       rateLimit: false,
       response: webhookAnswer,
+      // A credit past the wallet ceiling (10^15 minor units) is refused; Stripe retries the event.
+      errors: [walletsErrors.BALANCE_LIMIT],
       openapi: {
         requestBody: {
           required: true,
-          content: { "application/json": { schema: { type: "object", description: "A Stripe Event object (id, type, data.object).", required: ["id", "type", "data"] } } },
+          content: {
+            "application/json": { schema: { type: "object", description: "A Stripe Event object (id, type, data.object).", required: ["id", "type", "data"] } },
+          },
         },
       },
     },
