@@ -121,7 +121,10 @@ const schema = z.object({
   APPLE_IAP_ROOT_CERTIFICATES: z.string().min(1).optional(),
   APPLE_IAP_ENVIRONMENT: z.enum(["Production", "Sandbox"]).default("Production"),
   APPLE_IAP_APP_APPLE_ID: z.coerce.number().int().positive().optional(),
-  APPLE_IAP_ONLINE_CHECKS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  APPLE_IAP_ONLINE_CHECKS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   // In-app purchases on Android (lib/payments/google-play.ts): the app's package name and a service account's JSON key
   // (the JSON or a file path) with access to the Play Developer API turn them on; GOOGLE_PLAY_API_URL points at a
   // stand-in (whose token endpoint is the key's token_uri). Test purchases (license testers) only when allowed.
@@ -134,7 +137,10 @@ const schema = z.object({
     .url()
     .transform((u) => u.replace(/\/+$/, ""))
     .default("https://androidpublisher.googleapis.com"),
-  GOOGLE_PLAY_ALLOW_TEST_PURCHASES: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  GOOGLE_PLAY_ALLOW_TEST_PURCHASES: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   GOOGLE_PLAY_PUSH_AUDIENCE: z.string().min(1).optional(),
   GOOGLE_PLAY_PUSH_SERVICE_ACCOUNT: z.string().min(1).optional(),
   GOOGLE_PLAY_PUSH_CERTS_URL: z.string().url().default("https://www.googleapis.com/oauth2/v1/certs"),

@@ -280,7 +280,11 @@ describe("the Stripe webhook", () => {
 
   it("readiness names Stripe as configured", async () => {
     const ready = await api("GET", "/api/health/ready");
-    expect(ready.body.data.providers).toEqual({ stripe: { status: "configured", mode: "standin" }, appStore: { status: "configured", mode: "sandbox" }, googlePlay: { status: "configured", mode: "standin" } });
+    expect(ready.body.data.providers).toEqual({
+      stripe: { status: "configured", mode: "standin" },
+      appStore: { status: "configured", mode: "sandbox" },
+      googlePlay: { status: "configured", mode: "standin" },
+    });
   });
 });
 
@@ -339,7 +343,11 @@ describe("without Stripe configured (production)", () => {
       }
       const ready = await api("GET", "/api/health/ready", { base });
       expect(ready.status).toBe(200);
-      expect(ready.body.data.providers).toEqual({ stripe: { status: "unavailable", mode: "unconfigured" }, appStore: { status: "unavailable", mode: "unconfigured" }, googlePlay: { status: "unavailable", mode: "unconfigured" } });
+      expect(ready.body.data.providers).toEqual({
+        stripe: { status: "unavailable", mode: "unconfigured" },
+        appStore: { status: "unavailable", mode: "unconfigured" },
+        googlePlay: { status: "unavailable", mode: "unconfigured" },
+      });
     } finally {
       server.kill("SIGTERM");
     }

@@ -111,7 +111,11 @@ describe("resilience", () => {
       data: {
         status: "ok",
         checks: { database: { status: "ok", latencyMs: expect.any(Number) }, rateLimiter: { status: "ok", latencyMs: expect.any(Number), backend: "redis" } },
-        providers: { stripe: { status: "unavailable", mode: "unconfigured" }, appStore: { status: "unavailable", mode: "unconfigured" }, googlePlay: { status: "unavailable", mode: "unconfigured" } },
+        providers: {
+          stripe: { status: "unavailable", mode: "unconfigured" },
+          appStore: { status: "unavailable", mode: "unconfigured" },
+          googlePlay: { status: "unavailable", mode: "unconfigured" },
+        },
       },
     });
 
