@@ -217,17 +217,15 @@ import * as cron_push_deliver from "@/app/api/cron/push-deliver/route";
 import * as v1_me_notification_preferences from "@/app/api/v1/me/notification-preferences/route";
 import * as v1_me_eligibility from "@/app/api/v1/me/eligibility/route";
 import * as v1_me_spending_limits from "@/app/api/v1/me/spending-limits/route";
+import * as cron_payments_reconciliation from "@/app/api/cron/payments-reconciliation/route";
 import * as v1_wallet_iap_apple from "@/app/api/v1/wallet/iap/apple/route";
+import * as v1_wallet_iap_google from "@/app/api/v1/wallet/iap/google/route";
 import * as v1_wallet_products from "@/app/api/v1/wallet/products/route";
 import * as v1_wallet_topups from "@/app/api/v1/wallet/topups/route";
 import * as v1_wallet_topups_$topupId from "@/app/api/v1/wallet/topups/[topupId]/route";
 import * as webhooks_app_store from "@/app/api/webhooks/app-store/route";
-import * as webhooks_stripe from "@/app/api/webhooks/stripe/route";
-import * as v1_wallet_iap_apple_2 from "@/app/api/v1/wallet/iap/apple/route";
-import * as v1_wallet_iap_google from "@/app/api/v1/wallet/iap/google/route";
-import * as webhooks_app_store_2 from "@/app/api/webhooks/app-store/route";
 import * as webhooks_google_play from "@/app/api/webhooks/google-play/route";
-import * as cron_payments_reconciliation from "@/app/api/cron/payments-reconciliation/route";
+import * as webhooks_stripe from "@/app/api/webhooks/stripe/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -445,15 +443,13 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/me/notification-preferences", module: v1_me_notification_preferences },
   { path: "/api/v1/me/eligibility", module: v1_me_eligibility },
   { path: "/api/v1/me/spending-limits", module: v1_me_spending_limits },
+  { path: "/api/cron/payments-reconciliation", module: cron_payments_reconciliation },
   { path: "/api/v1/wallet/iap/apple", module: v1_wallet_iap_apple },
+  { path: "/api/v1/wallet/iap/google", module: v1_wallet_iap_google },
   { path: "/api/v1/wallet/products", module: v1_wallet_products },
   { path: "/api/v1/wallet/topups", module: v1_wallet_topups },
   { path: "/api/v1/wallet/topups/{topupId}", module: v1_wallet_topups_$topupId },
   { path: "/api/webhooks/app-store", module: webhooks_app_store },
-  { path: "/api/webhooks/stripe", module: webhooks_stripe },
-  { path: "/api/v1/wallet/iap/apple", module: v1_wallet_iap_apple_2 },
-  { path: "/api/v1/wallet/iap/google", module: v1_wallet_iap_google },
-  { path: "/api/webhooks/app-store", module: webhooks_app_store_2 },
   { path: "/api/webhooks/google-play", module: webhooks_google_play },
-  { path: "/api/cron/payments-reconciliation", module: cron_payments_reconciliation },
+  { path: "/api/webhooks/stripe", module: webhooks_stripe },
 ];

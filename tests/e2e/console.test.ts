@@ -132,6 +132,7 @@ describe("staff console", () => {
       "Rewards",
       "Moderation",
       "Economy",
+      "Payments",
       "Deletions",
       "Push",
     ]);

@@ -192,6 +192,7 @@ describe("resilience", () => {
           database: { status: "ok", latencyMs: expect.any(Number) },
           rateLimiter: { status: "unavailable", latencyMs: expect.any(Number), backend: "redis" },
         },
+        providers: expect.any(Object),
       });
       expect(ready.body.data.checks.rateLimiter.latencyMs).toBeLessThanOrEqual(1_500);
 
