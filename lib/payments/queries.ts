@@ -64,7 +64,7 @@ type RawPurchase = Int8<PurchaseRow, (typeof PURCHASE_INT8)[number]>;
 const toRow = (r: RawPurchase) => int8(r, PURCHASE_INT8);
 
 export async function insertPending(
-  tx: DbTx,
+  tx: RawDb | DbTx,
   p: { id: string; userId: string; productId: string; provider: "stripe"; coins: number; amount: number; currency: string },
 ): Promise<void> {
   await tx.$executeRaw`
@@ -72,7 +72,7 @@ export async function insertPending(
     VALUES (${p.id}::uuid, ${p.userId}::uuid, ${p.productId}, ${p.provider}, ${p.coins}::int8, ${p.amount}::int8, ${p.currency})`;
 }
 
-export async function setCheckout(tx: DbTx, id: string, sessionId: string, url: string): Promise<PurchaseRow> {
+export async function setCheckout(tx: RawDb | DbTx, id: string, sessionId: string, url: string): Promise<PurchaseRow> {
   const [row] = await tx.$queryRaw<RawPurchase[]>`
     UPDATE coin_purchases SET provider_session_id = ${sessionId}, checkout_url = ${url}, updated_at = now()
     WHERE id = ${id}::uuid RETURNING ${PURCHASE_COLUMNS}`;
@@ -98,7 +98,7 @@ export async function purchasesOf(db: RawDb | DbTx, userId: string, before: stri
  * not) for the rest of the database transaction: the first lock of lib/payments' order, before the purchase row
  * and the wallet. A transaction-scoped advisory lock, so it also covers a transaction no row names yet.
  */
-export async function lockTransaction(tx: DbTx, provider: string, txnId: string): Promise<void> {
+export async function lockTransaction(tx: RawDb | DbTx, provider: string, txnId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`coin_purchase:${provider}:${txnId}`}, 0))`;
 }
 
@@ -109,7 +109,7 @@ export async function lockTransaction(tx: DbTx, provider: string, txnId: string)
  * for the same transaction.
  */
 export async function markCredited(
-  tx: DbTx,
+  tx: RawDb | DbTx,
   p: { id: string; userId: string; productId: string; provider: string; txnId: string; coins: number; amount: number; currency: string },
 ): Promise<PurchaseRow | undefined> {
   const [row] = await tx.$queryRaw<RawPurchase[]>`
@@ -123,7 +123,7 @@ export async function markCredited(
 }
 
 /** The purchase of a provider transaction, locked (after lockTransaction). */
-export async function lockPurchaseByTxn(tx: DbTx, provider: string, txnId: string): Promise<PurchaseRow | undefined> {
+export async function lockPurchaseByTxn(tx: RawDb | DbTx, provider: string, txnId: string): Promise<PurchaseRow | undefined> {
   const [row] = await tx.$queryRaw<RawPurchase[]>`
     SELECT ${PURCHASE_COLUMNS} FROM coin_purchases WHERE provider = ${provider} AND provider_txn_id = ${txnId} FOR UPDATE`;
   return row && toRow(row);
@@ -137,7 +137,7 @@ export async function purchaseByTxn(db: RawDb | DbTx, provider: string, txnId: s
 }
 
 export async function setClawback(
-  tx: DbTx,
+  tx: RawDb | DbTx,
   id: string,
   c: { refundedAmount: number; disputedAmount: number; clawedCoins: number; state: PurchaseState },
 ): Promise<void> {
@@ -148,7 +148,7 @@ export async function setClawback(
 }
 
 /** A checkout that expired or whose payment failed: pending → failed (a later payment still credits it). */
-export async function markFailed(tx: DbTx, id: string): Promise<boolean> {
+export async function markFailed(tx: RawDb | DbTx, id: string): Promise<boolean> {
   const n = await tx.$executeRaw`
     UPDATE coin_purchases SET state = 'failed', checkout_url = NULL, updated_at = now() WHERE id = ${id}::uuid AND state = 'pending'`;
   return n > 0;
@@ -160,7 +160,7 @@ export async function markFailed(tx: DbTx, id: string): Promise<boolean> {
  * wait on the primary key until the first commits.
  */
 export async function claimEvent(
-  tx: DbTx,
+  tx: RawDb | DbTx,
   e: {
     provider: string;
     eventId: string;
@@ -180,14 +180,14 @@ export async function claimEvent(
   return rows.length > 0;
 }
 
-export async function setEventState(tx: DbTx, provider: string, eventId: string, state: "applied" | "held" | "ignored"): Promise<void> {
+export async function setEventState(tx: RawDb | DbTx, provider: string, eventId: string, state: "applied" | "held" | "ignored"): Promise<void> {
   await tx.$executeRaw`
     UPDATE payment_events SET state = ${state}, applied_at = CASE WHEN ${state}::text = 'applied' THEN now() END
     WHERE provider = ${provider} AND event_id = ${eventId}`;
 }
 
 /** Claw-backs held for a transaction that had no credit yet; marked applied by the same statement. */
-export async function takeHeldClaws(tx: DbTx, provider: string, txnId: string): Promise<{ clawKind: "refund" | "dispute"; clawAmount: number }[]> {
+export async function takeHeldClaws(tx: RawDb | DbTx, provider: string, txnId: string): Promise<{ clawKind: "refund" | "dispute"; clawAmount: number }[]> {
   const rows = await tx.$queryRaw<{ clawKind: "refund" | "dispute"; clawAmount: bigint }[]>`
     UPDATE payment_events SET state = 'applied', applied_at = now()
     WHERE provider = ${provider} AND provider_txn_id = ${txnId} AND state = 'held'

@@ -2,8 +2,7 @@ import { z } from "zod";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
-import type { RawDb } from "../db/raw";
-import { txOptions } from "../db/tx";
+import { rawTransaction, type RawDb } from "../db/raw";
 import { env } from "../env";
 import { DomainError, notFound } from "../http/errors";
 import { UUID_PATTERN } from "../http/schemas";
@@ -216,7 +215,7 @@ type EventBase = { provider: string; eventId: string; type: string };
 
 /** An event this service does not act on: recorded once, so a re-delivery reads as one. */
 async function ignore(db: Db, e: EventBase & { txnId: string | null }) {
-  const fresh = await db.$transaction((tx) => claimEvent(tx, { ...e, state: "ignored" }), txOptions());
+  const fresh = await rawTransaction(db, (tx) => claimEvent(tx, { ...e, state: "ignored" }));
   return { duplicate: !fresh, outcome: "ignored" as const };
 }
 
@@ -228,7 +227,7 @@ export async function creditPurchase(
   db: Db,
   c: EventBase & { txnId: string; id: string; userId: string; productId: string; coins: number; amount: number; currency: string },
 ): Promise<{ duplicate: boolean; outcome: WebhookOutcome }> {
-  return db.$transaction(async (tx) => {
+  return rawTransaction(db, async (tx) => {
     await lockTransaction(tx, c.provider, c.txnId);
     if (!(await claimEvent(tx, { ...c, state: "applied" }))) return { duplicate: true, outcome: "ignored" as const };
     const existing = await lockPurchaseByTxn(tx, c.provider, c.txnId);
@@ -252,7 +251,7 @@ export async function creditPurchase(
     const most = (kind: string) => Math.max(0, ...held.filter((h) => h.clawKind === kind).map((h) => h.clawAmount));
     await applyClaw(tx, row, { refunded: most("refund"), disputed: most("dispute") });
     return { duplicate: false, outcome: "clawed_back" as const };
-  }, txOptions());
+  });
 }
 
 /**
@@ -260,7 +259,7 @@ export async function creditPurchase(
  * money returned, rounded up; held when the transaction has no credit yet.
  */
 export async function clawBack(db: Db, c: EventBase & { txnId: string; kind: "refund" | "dispute"; cumulative: number }) {
-  return db.$transaction(async (tx) => {
+  return rawTransaction(db, async (tx) => {
     await lockTransaction(tx, c.provider, c.txnId);
     const row = await lockPurchaseByTxn(tx, c.provider, c.txnId);
     const state = row?.creditedAt ? ("applied" as const) : ("held" as const);
@@ -268,11 +267,11 @@ export async function clawBack(db: Db, c: EventBase & { txnId: string; kind: "re
     if (!row?.creditedAt) return { duplicate: false, outcome: "held" as const };
     await applyClaw(tx, row, c.kind === "refund" ? { refunded: c.cumulative } : { disputed: c.cumulative });
     return { duplicate: false, outcome: "clawed_back" as const };
-  }, txOptions());
+  });
 }
 
 /** Brings a credited purchase's claw-back up to the money refunded and disputed so far (never down). */
-async function applyClaw(tx: DbTx, row: PurchaseRow, money: { refunded?: number; disputed?: number }) {
+async function applyClaw(tx: RawDb | DbTx, row: PurchaseRow, money: { refunded?: number; disputed?: number }) {
   const refunded = Math.max(row.refundedAmount, money.refunded ?? 0);
   const disputed = Math.max(row.disputedAmount, money.disputed ?? 0);
   const returned = Math.min(refunded + disputed, row.amount);
@@ -298,12 +297,12 @@ async function applyClaw(tx: DbTx, row: PurchaseRow, money: { refunded?: number;
 }
 
 async function failPurchase(db: Db, e: EventBase & { id: string }) {
-  return db.$transaction(async (tx) => {
+  return rawTransaction(db, async (tx) => {
     if (!(await claimEvent(tx, { ...e, txnId: null, state: "applied" }))) return { duplicate: true, outcome: "ignored" as const };
     if (!(await markFailed(tx, e.id))) {
       await setEventState(tx, e.provider, e.eventId, "ignored");
       return { duplicate: false, outcome: "ignored" as const };
     }
     return { duplicate: false, outcome: "failed" as const };
-  }, txOptions());
+  });
 }

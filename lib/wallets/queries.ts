@@ -51,7 +51,7 @@ const ceilingOf = (m: Movement) => (m.reason === "refund" ? Number.MAX_SAFE_INTE
  * Writes one ledger row and moves the balance by it; none when a debit is larger than the balance or a credit would
  * take it past its ceiling. `debt` is the wallet's debt after it (lib/payments: a credit then settles it).
  */
-export async function move(tx: DbTx, m: Movement): Promise<(TransactionRow & { debt: number }) | undefined> {
+export async function move(tx: RawDb | DbTx, m: Movement): Promise<(TransactionRow & { debt: number }) | undefined> {
   const wallet =
     m.amount > 0
       ? Prisma.sql`INSERT INTO wallets (user_id, currency, balance, updated_at)
@@ -76,7 +76,7 @@ export async function move(tx: DbTx, m: Movement): Promise<(TransactionRow & { d
  * Settles the wallet's debt from its balance (lib/payments): one `clawback` row of min(balance, debt), referencing
  * the credit that brought the money. Run right after a credit, whose statement holds the wallet's row lock.
  */
-export async function settleDebt(tx: DbTx, userId: string, currency: Currency, creditId: string): Promise<TransactionRow | undefined> {
+export async function settleDebt(tx: RawDb | DbTx, userId: string, currency: Currency, creditId: string): Promise<TransactionRow | undefined> {
   const [row] = await tx.$queryRaw<Int8<TransactionRow, (typeof TX_INT8)[number]>[]>`
     WITH s AS (SELECT least(balance, debt) AS amount FROM wallets WHERE user_id = ${userId}::uuid AND currency = ${currency}::"Currency"),
     w AS (
@@ -96,7 +96,7 @@ export async function settleDebt(tx: DbTx, userId: string, currency: Currency, c
  * the rest added to its debt. Answers what was taken and what is owed.
  */
 export async function clawFromWallet(
-  tx: DbTx,
+  tx: RawDb | DbTx,
   c: { userId: string; currency: Currency; amount: number; referenceType: string; referenceId: string; note: string },
 ): Promise<{ taken: number; owed: number }> {
   const [row] = await tx.$queryRaw<{ taken: string; owed: string }[]>`
@@ -163,7 +163,7 @@ export async function ledgerInvariant(db: RawDb | DbTx, limit = 100) {
 }
 
 /** Whether a sale's credit of `amount` would keep the wallet within its ceiling (read under the caller's wallet lock). */
-export async function fitsCeiling(tx: DbTx, userId: string, currency: Currency, amount: number): Promise<boolean> {
+export async function fitsCeiling(tx: RawDb | DbTx, userId: string, currency: Currency, amount: number): Promise<boolean> {
   const [row] = await tx.$queryRaw<{ fits: boolean }[]>`
     SELECT coalesce((SELECT balance FROM wallets WHERE user_id = ${userId}::uuid AND currency = ${currency}::"Currency"), 0) + ${amount}::int8
            <= ${WALLET_BALANCE_MAX}::int8 AS fits`;
@@ -174,7 +174,7 @@ export async function fitsCeiling(tx: DbTx, userId: string, currency: Currency, 
  * Locks the users' wallets of one currency (creating any that do not exist yet) in user-id order. A request that
  * moves money between two wallets takes this first, so two such requests never lock the same pair in opposite orders.
  */
-export async function lockWallets(tx: DbTx, userIds: string[], currency: Currency): Promise<void> {
+export async function lockWallets(tx: RawDb | DbTx, userIds: string[], currency: Currency): Promise<void> {
   const ids = [...new Set(userIds)].sort();
   await tx.$executeRaw`
     INSERT INTO wallets (user_id, currency) SELECT id, ${currency}::"Currency" FROM unnest(${ids}::uuid[]) AS id ORDER BY id

@@ -24,7 +24,7 @@ const insufficient = (amount: number, currency: string) =>
   );
 
 /** Debits `amount` (> 0) minor units in the caller's transaction, else 409 INSUFFICIENT_FUNDS (the transaction rolls back). */
-export async function pay(tx: DbTx, m: Omit<Movement, "amount"> & { amount: number }) {
+export async function pay(tx: RawDb | DbTx, m: Omit<Movement, "amount"> & { amount: number }) {
   const row = await move(tx, { ...m, amount: -m.amount });
   if (!row) throw insufficient(m.amount, m.currency);
   return row;
@@ -36,7 +36,7 @@ const coins = (minor: number) => (minor / 10 ** DECIMALS.COIN).toLocaleString("e
  * Credits `amount` (> 0) minor units in the caller's transaction, else 409 BALANCE_LIMIT (past the wallet ceiling).
  * A wallet in debt (a clawed-back top-up, lib/payments) settles it from the credit first, in the same transaction.
  */
-export async function credit(tx: DbTx, m: Movement) {
+export async function credit(tx: RawDb | DbTx, m: Movement) {
   const row = await move(tx, m);
   if (!row) {
     throw new DomainError(
