@@ -23,6 +23,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       ].join("\n"),
       tags: ["Webhooks"],
       auth: "public",
+      // A machine's endpoint like the other webhooks: in the internal document, not the public contract.
+      internal: true,
       body,
       bodyLimit: 256 * 1024,
       // Not limited: the App Store's retries must not be refused; the signature is the gate.
