@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { inject } from "vitest";
-import { signSessionToken } from "../lib/auth/sign";
+import { DEV_ISSUER, signSessionToken } from "../lib/auth/sign";
+import { freePort } from "../lib/ports";
 import { createDb } from "../lib/db/client";
 
 export const baseUrl = inject("baseUrl");
@@ -87,6 +88,43 @@ export function startProductionServer(env: Record<string, string | undefined>): 
       resolve({ code, output });
     });
   });
+}
+
+/**
+ * Runs `work` against a second production server of the build with only the settings production insists on (so no
+ * payment provider is configured), on this run's database, and stops it after.
+ */
+export async function withBareProductionServer(work: (base: string) => Promise<void>): Promise<void> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      PATH: process.env.PATH,
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_URL: inject("databaseUrl"),
+      REDIS_BACKEND: "memory",
+      CLERK_JWT_KEY: inject("publicKey"),
+      CLERK_ISSUER: DEV_ISSUER,
+      CLERK_SECRET_KEY: "sk_test_unused",
+      CLERK_AUTHORIZED_PARTIES: "https://app.example.com",
+      MOBILE_STATE_SECRET: randomBytes(32).toString("hex"),
+      LOG_LEVEL: "error",
+    } as NodeJS.ProcessEnv,
+    stdio: "ignore",
+  });
+  try {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if ((await fetch(`${base}/api/health`).catch(() => null))?.ok) break;
+      if (Date.now() > deadline) throw new Error("the second server did not start");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await work(base);
+  } finally {
+    server.kill("SIGTERM");
+  }
 }
 
 export interface SseEvent {

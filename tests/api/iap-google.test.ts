@@ -1,9 +1,6 @@
-import { spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { DEV_ISSUER } from "../../lib/auth/sign";
-import { freePort } from "../../lib/ports";
-import { api, baseUrl, errorOf, fan, newUser } from "../helpers";
+import { api, baseUrl, errorOf, fan, newUser, withBareProductionServer } from "../helpers";
 
 // In-app purchases on Android (lib/payments/google-play.ts) against the Google Play stand-in (tests/setup/server-env/
 // google-play.ts): the purchase read from the Play Developer API with the service account's token, credited once per
@@ -174,33 +171,7 @@ describe("Google Play purchases", () => {
 
 describe("without Google Play configured (production)", () => {
   it("the purchase route and the webhook answer 503 PAYMENTS_UNAVAILABLE", async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env: Record<string, string | undefined> = {
-      PATH: process.env.PATH,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_URL: inject("databaseUrl"),
-      REDIS_BACKEND: "memory",
-      CLERK_JWT_KEY: inject("publicKey"),
-      CLERK_ISSUER: DEV_ISSUER,
-      CLERK_SECRET_KEY: "sk_test_unused",
-      CLERK_AUTHORIZED_PARTIES: "https://app.example.com",
-      MOBILE_STATE_SECRET: randomBytes(32).toString("hex"),
-      LOG_LEVEL: "error",
-    };
-    const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-      env: env as NodeJS.ProcessEnv,
-      stdio: "ignore",
-    });
-    try {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        if ((await fetch(`${base}/api/health`).catch(() => null))?.ok) break;
-        if (Date.now() > deadline) throw new Error("the second server did not start");
-        await new Promise((r) => setTimeout(r, 200));
-      }
+    await withBareProductionServer(async (base) => {
       const redeemed = await api("POST", "/api/v1/wallet/iap/google", {
         base,
         headers: newUser().auth,
@@ -209,8 +180,6 @@ describe("without Google Play configured (production)", () => {
       expect([redeemed.status, errorOf(redeemed).code]).toEqual([503, "PAYMENTS_UNAVAILABLE"]);
       const pushed = await api("POST", WEBHOOK, { base, headers: { authorization: "Bearer x.y.z" }, json: { message: { data: "", messageId: "1" } } });
       expect([pushed.status, errorOf(pushed).code]).toEqual([503, "PAYMENTS_UNAVAILABLE"]);
-    } finally {
-      server.kill("SIGTERM");
-    }
+    });
   }, 60_000);
 });

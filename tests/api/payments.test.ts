@@ -1,10 +1,7 @@
-import { spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { DEV_ISSUER } from "../../lib/auth/sign";
-import { freePort } from "../../lib/ports";
-import { api, baseUrl, errorOf, newUser } from "../helpers";
+import { api, baseUrl, errorOf, newUser, withBareProductionServer } from "../helpers";
 
 // Money in (lib/payments) against the Stripe stand-in (tests/setup/server-env/payments.ts): bundles, card top-ups
 // through Checkout, the signed webhook (one credit under concurrent deliveries, tampered and replayed signatures),
@@ -290,33 +287,7 @@ describe("the Stripe webhook", () => {
 
 describe("without Stripe configured (production)", () => {
   it("card top-ups and the webhook answer 503 PAYMENTS_UNAVAILABLE, bundles still list, and readiness says so", async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env: Record<string, string | undefined> = {
-      PATH: process.env.PATH,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_URL: inject("databaseUrl"),
-      REDIS_BACKEND: "memory",
-      CLERK_JWT_KEY: inject("publicKey"),
-      CLERK_ISSUER: DEV_ISSUER,
-      CLERK_SECRET_KEY: "sk_test_unused",
-      CLERK_AUTHORIZED_PARTIES: "https://app.example.com",
-      MOBILE_STATE_SECRET: randomBytes(32).toString("hex"),
-      LOG_LEVEL: "error",
-    };
-    const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-      env: env as NodeJS.ProcessEnv,
-      stdio: "ignore",
-    });
-    try {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        if ((await fetch(`${base}/api/health`).catch(() => null))?.ok) break;
-        if (Date.now() > deadline) throw new Error("the second server did not start");
-        await new Promise((r) => setTimeout(r, 200));
-      }
+    await withBareProductionServer(async (base) => {
       const u = newUser();
       const topup = await api("POST", "/api/v1/wallet/topups", {
         base,
@@ -348,8 +319,6 @@ describe("without Stripe configured (production)", () => {
         appStore: { status: "unavailable", mode: "unconfigured" },
         googlePlay: { status: "unavailable", mode: "unconfigured" },
       });
-    } finally {
-      server.kill("SIGTERM");
-    }
+    });
   }, 60_000);
 });
