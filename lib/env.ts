@@ -125,6 +125,17 @@ const schema = z.object({
     .enum(["true", "false"])
     .default("true")
     .transform((v) => v === "true"),
+  // The App Store Server API (the reconciliation's App Store side): an in-app purchase key from App Store Connect
+  // (its .p8 PEM text or a file path), its id and the issuer id; without them the reconciliation leaves the App Store
+  // out. APPLE_IAP_API_URL points it elsewhere than Apple's server for APPLE_IAP_ENVIRONMENT (the stand-in).
+  APPLE_IAP_API_KEY: z.string().min(1).optional(),
+  APPLE_IAP_API_KEY_ID: z.string().min(1).optional(),
+  APPLE_IAP_API_ISSUER_ID: z.string().min(1).optional(),
+  APPLE_IAP_API_URL: z
+    .string()
+    .url()
+    .transform((u) => u.replace(/\/+$/, ""))
+    .optional(),
   // In-app purchases on Android (lib/payments/google-play.ts): the app's package name and a service account's JSON key
   // (the JSON or a file path) with access to the Play Developer API turn them on; GOOGLE_PLAY_API_URL points at a
   // stand-in (whose token endpoint is the key's token_uri). Test purchases (license testers) only when allowed.

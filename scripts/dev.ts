@@ -12,7 +12,7 @@ import { createDb } from "../lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
 import { startGooglePlayStandIn, type GooglePlayStandIn } from "../lib/payments/google-play-standin";
 import { startStripeStandIn, type StripeStandIn } from "../lib/payments/standin";
-import { appleChain, DEV_APPLE_BUNDLE_ID } from "../lib/payments/app-store-standin";
+import { appleChain, DEV_APPLE_BUNDLE_ID, startAppStoreStandIn, type AppStoreStandIn } from "../lib/payments/app-store-standin";
 import { portAnswers } from "../lib/ports";
 import { ensureDatabase, migrate } from "../lib/db/migrate";
 import { seed } from "../lib/db/seed";
@@ -21,6 +21,7 @@ import { databaseUrl } from "../lib/env";
 let embedded: EmbeddedPostgres | undefined;
 let stripeStandIn: StripeStandIn | undefined;
 let googlePlayStandIn: GooglePlayStandIn | undefined;
+let appStoreStandIn: AppStoreStandIn | undefined;
 /** next dev, once spawned. */
 const dev: { child?: ChildProcess } = {};
 let exiting = false;
@@ -37,6 +38,7 @@ async function shutdown(code: number, signal?: NodeJS.Signals) {
   }
   await stripeStandIn?.close();
   await googlePlayStandIn?.close();
+  await appStoreStandIn?.close();
   if (embedded) {
     await embedded.stop();
     console.log("database: embedded PostgreSQL stopped (data kept in .data/postgres)");
@@ -64,14 +66,19 @@ if (!process.env.STRIPE_SECRET_KEY) {
 }
 if (!process.env.APPLE_IAP_BUNDLE_ID) {
   const chain = appleChain(path.join(DEV_KEY_DIR, "app-store"), "dev");
+  appStoreStandIn = await startAppStoreStandIn({ chain, bundleId: DEV_APPLE_BUNDLE_ID });
   Object.assign(process.env, {
     APPLE_IAP_BUNDLE_ID: DEV_APPLE_BUNDLE_ID,
     APPLE_IAP_ENVIRONMENT: "Sandbox",
     APPLE_IAP_ROOT_CERTIFICATES: chain.rootPem,
     APPLE_IAP_ONLINE_CHECKS: "false",
+    APPLE_IAP_API_KEY: appStoreStandIn.apiKey,
+    APPLE_IAP_API_KEY_ID: appStoreStandIn.apiKeyId,
+    APPLE_IAP_API_ISSUER_ID: appStoreStandIn.apiIssuerId,
+    APPLE_IAP_API_URL: appStoreStandIn.url,
   });
   console.log(
-    "payments: APPLE_IAP_BUNDLE_ID unset; iOS purchases verify against the development chain in .dev-keys/app-store/ (`npm run iap:apple -- <userId>` signs one)",
+    `payments: APPLE_IAP_BUNDLE_ID unset; iOS purchases verify against the development chain in .dev-keys/app-store/ (\`npm run iap:apple -- <userId>\` signs one; the App Store Server API stand-in at ${appStoreStandIn.url} makes purchases and refunds: POST /__control/transactions)`,
   );
 }
 if (!process.env.GOOGLE_PLAY_PACKAGE_NAME) {

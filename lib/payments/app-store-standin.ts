@@ -1,8 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { createPrivateKey } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, randomInt, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { CompactSign } from "jose";
+import { CompactSign, jwtVerify } from "jose";
 
 // A stand-in for the App Store's signing, for tests and `npm run dev`: a certificate chain shaped as Apple's (a root,
 // an intermediate with Apple's WWDR marker extension, a leaf with the App Store receipt-signing one), made with
@@ -69,4 +71,151 @@ export function signAsAppStore(chain: AppleChain, payload: unknown): Promise<str
   return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
     .setProtectedHeader({ alg: "ES256", x5c: chain.x5c })
     .sign(createPrivateKey(chain.leafKey));
+}
+
+// The App Store Server API ---------------------------------------------------------------------------------------------
+// A local stand-in for the parts of Apple's App Store Server API the reconciliation reads (lib/payments/app-store-api.ts),
+// for tests (tests/setup/server-env/app-store.ts) and `npm run dev`. Requests carry the API key's JWT (ES256; issuer,
+// audience appstoreconnect-v1, bid), as Apple's library makes it; the stand-in signs what it answers with the chain.
+//  - GET  /inApps/v1/transactions/:id: { signedTransactionInfo }, 404 errorCode 4040010 for an unknown id
+//  - POST /inApps/v1/notifications/history[?paginationToken=]: { startDate, endDate } → the notifications sent in the
+//    range, 20 a page, with hasMore and paginationToken
+//  - control: POST /__control/transactions { appAccountToken, productId, price?, currency?, notify?, endpoint? } makes a
+//    consumable purchase and answers { transactionId, signedTransaction, delivered? }: with notify, its ONE_TIME_CHARGE
+//    goes into the history (and to the endpoint, when named, as Apple sends it); POST /__control/transactions/:id/refund
+//    { endpoint? } revokes it and records (and sends) its REFUND
+
+export interface AppStoreStandIn {
+  url: string;
+  /** The App Store Server API key: PKCS#8 PEM, its id, the issuer. */
+  apiKey: string;
+  apiKeyId: string;
+  apiIssuerId: string;
+  close(): Promise<void>;
+}
+
+interface Notification {
+  signedDate: number;
+  signedPayload: string;
+}
+
+const PAGE = 20;
+
+export async function startAppStoreStandIn(o: { chain: AppleChain; bundleId: string; environment?: "Sandbox" | "Production"; port?: number }) {
+  const environment = o.environment ?? "Sandbox";
+  const apiKeys = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const apiKeyId = "STANDIN01";
+  const apiIssuerId = randomUUID();
+  const transactions = new Map<string, Record<string, unknown>>();
+  const history: Notification[] = [];
+
+  const json = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  const authorized = async (req: http.IncomingMessage) => {
+    try {
+      const { payload } = await jwtVerify((req.headers.authorization ?? "").replace(/^Bearer /, ""), apiKeys.publicKey, {
+        algorithms: ["ES256"],
+        issuer: apiIssuerId,
+        audience: "appstoreconnect-v1",
+      });
+      return payload.bid === o.bundleId;
+    } catch {
+      return false;
+    }
+  };
+  /** Records a notification about `t` in the history and, with an endpoint, sends it there as Apple does. */
+  const notify = async (type: string, t: Record<string, unknown>, endpoint?: string) => {
+    const signedDate = Date.now();
+    const signedPayload = await signAsAppStore(o.chain, {
+      notificationType: type,
+      notificationUUID: randomUUID(),
+      version: "2.0",
+      signedDate,
+      data: { bundleId: o.bundleId, environment, signedTransactionInfo: await signAsAppStore(o.chain, { ...t, signedDate }) },
+    });
+    history.push({ signedDate, signedPayload });
+    if (!endpoint) return undefined;
+    const res = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signedPayload }) });
+    return { status: res.status, body: await res.text() };
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, body: string) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    const refund = /^\/__control\/transactions\/([^/]+)\/refund$/.exec(url.pathname);
+    if (req.method === "POST" && url.pathname === "/__control/transactions") {
+      const b = JSON.parse(body || "{}") as Record<string, unknown> & { notify?: boolean; endpoint?: string };
+      const now = Date.now();
+      const transactionId = `2000000${randomInt(1e9, 9e9)}${transactions.size}`;
+      const { notify: send, endpoint, ...fields } = b;
+      const t = {
+        transactionId,
+        originalTransactionId: transactionId,
+        bundleId: o.bundleId,
+        purchaseDate: now,
+        originalPurchaseDate: now,
+        quantity: 1,
+        type: "Consumable",
+        inAppOwnershipType: "PURCHASED",
+        environment,
+        transactionReason: "PURCHASE",
+        storefront: "USA",
+        storefrontId: "143441",
+        price: 4990,
+        currency: "USD",
+        ...fields,
+      };
+      transactions.set(transactionId, t);
+      const delivered = send ? await notify("ONE_TIME_CHARGE", t, endpoint) : undefined;
+      return json(res, 200, { transactionId, signedTransaction: await signAsAppStore(o.chain, { ...t, signedDate: now }), delivered });
+    }
+    if (req.method === "POST" && refund) {
+      const t = transactions.get(decodeURIComponent(refund[1]!));
+      if (!t) return json(res, 404, { error: "unknown transaction" });
+      Object.assign(t, { revocationDate: Date.now(), revocationReason: 0 });
+      const delivered = await notify("REFUND", t, (JSON.parse(body || "{}") as { endpoint?: string }).endpoint);
+      return json(res, 200, { delivered });
+    }
+    if (!(await authorized(req))) return json(res, 401, { errorCode: 4010000, errorMessage: "Unauthorized." });
+    const lookup = /^\/inApps\/v1\/transactions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && lookup) {
+      const t = transactions.get(decodeURIComponent(lookup[1]!));
+      if (!t) return json(res, 404, { errorCode: 4040010, errorMessage: "Transaction id not found." });
+      return json(res, 200, { signedTransactionInfo: await signAsAppStore(o.chain, { ...t, signedDate: Date.now() }) });
+    }
+    if (req.method === "POST" && url.pathname === "/inApps/v1/notifications/history") {
+      const { startDate = 0, endDate = Date.now() } = JSON.parse(body || "{}") as { startDate?: number; endDate?: number };
+      const from = Number(url.searchParams.get("paginationToken") ?? 0);
+      const matching = history.filter((n) => n.signedDate >= startDate && n.signedDate <= endDate);
+      const page = matching.slice(from, from + PAGE);
+      const hasMore = from + PAGE < matching.length;
+      return json(res, 200, {
+        notificationHistory: page.map((n) => ({ signedPayload: n.signedPayload, sendAttempts: [] })),
+        hasMore,
+        paginationToken: hasMore ? String(from + PAGE) : undefined,
+      });
+    }
+    json(res, 404, { errorCode: 4040000, errorMessage: "Not found." });
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      handle(req, res, Buffer.concat(chunks).toString("utf8")).catch((error: Error) => json(res, 500, { error: error.message }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(o.port ?? 0, "127.0.0.1", resolve));
+  const standIn: AppStoreStandIn = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey: apiKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    apiKeyId,
+    apiIssuerId,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return standIn;
 }

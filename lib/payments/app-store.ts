@@ -102,7 +102,7 @@ export async function verifyAppleNotification(
 const PROVIDER = "app_store";
 
 /** Apple's price (milliunits of the currency) in the currency's minor units (cents; yen for JPY). */
-function minorUnits(priceMilli: number | undefined, currency: string | undefined): number {
+export function minorUnits(priceMilli: number | undefined, currency: string | undefined): number {
   if (!priceMilli || !currency) return 0;
   const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return Math.round((priceMilli * 10 ** digits) / 1000);

@@ -10,10 +10,14 @@ import { exportJWK, jwtVerify, SignJWT } from "jose";
 //    exchanged for an access token ("ya29.standin-<n>")
 //  - GET  /androidpublisher/v3/applications/:package/purchases/products/:product/tokens/:token (401 without an issued
 //    token, 404 for a purchase not registered), POST …:acknowledge and …:consume (counted per purchase)
+//  - GET …/applications/:package/orders:batchGet?orderIds=… (the orders known, state PROCESSED, REFUNDED or
+//    CANCELED) and …/purchases/voidedpurchases?startTime=&token= (the voided ones, 2 a page to exercise paging)
 //  - GET /oauth2/v1/certs (PEM by kid) and /oauth2/v3/certs (JWKS): the keys Google signs Pub/Sub OIDC tokens with
 //  - control: POST /__control/purchases { productId, obfuscatedExternalAccountId?, purchaseToken?, orderId?,
 //    purchaseState?, purchaseType?, packageName? } registers (or updates, by token) a purchase and answers it;
-//    GET /__control/purchases/:token answers it with its acknowledge and consume counts; POST /__control/oidc-token
+//    GET /__control/purchases/:token answers it with its acknowledge and consume counts; POST
+//    /__control/purchases/:token/void { revoke? } refunds it (revoked unless `revoke: false`: then Play lists it as
+//    REFUNDED but not voided); POST /__control/oidc-token
 //    { audience, email?, emailVerified?, expiresIn?, untrusted? } answers { token } (untrusted: signed by a key the
 //    certificates do not list); POST /__control/notify { endpoint, notification, messageId? } pushes a
 //    DeveloperNotification to the endpoint as Pub/Sub would (with an OIDC token) and answers its status and body
@@ -42,6 +46,10 @@ interface Purchase {
   regionCode: string;
   acknowledgeCalls: number;
   consumeCalls: number;
+  priceMicros: number;
+  currency: string;
+  refundedAt?: number;
+  revoked?: boolean;
 }
 
 const SCOPE = "https://www.googleapis.com/auth/androidpublisher";
@@ -65,7 +73,17 @@ export async function startGooglePlayStandIn(o: { packageName?: string; port?: n
   };
   const apiError = (res: http.ServerResponse, code: number, status: string, message: string) => json(res, code, { error: { code, status, message } });
   const view = (p: Purchase) => {
-    const { acknowledgeCalls: _a, consumeCalls: _c, packageName: _p, purchaseToken: _t, ...rest } = p;
+    const {
+      acknowledgeCalls: _a,
+      consumeCalls: _c,
+      packageName: _p,
+      purchaseToken: _t,
+      priceMicros: _m,
+      currency: _u,
+      refundedAt: _r,
+      revoked: _v,
+      ...rest
+    } = p;
     return { kind: "androidpublisher#productPurchase", ...rest, quantity: 1 };
   };
 
@@ -111,6 +129,45 @@ export async function startGooglePlayStandIn(o: { packageName?: string; port?: n
     if (req.method === "GET" && path === "/oauth2/v3/certs") {
       return json(res, 200, { keys: [{ ...(await exportJWK(signing.publicKey)), kid: KID, alg: "RS256", use: "sig" }] });
     }
+    const orders = /^\/androidpublisher\/v3\/applications\/([^/]+)\/(orders:batchGet|purchases\/voidedpurchases)$/.exec(path);
+    if (orders && req.method === "GET") {
+      if (!issued.has((req.headers.authorization ?? "").replace(/^Bearer /, ""))) {
+        return apiError(res, 401, "UNAUTHENTICATED", "Request had invalid authentication credentials.");
+      }
+      const query = new URL(req.url ?? "/", "http://x").searchParams;
+      const ofApp = [...purchases.values()].filter((p) => p.packageName === decodeURIComponent(orders[1]!) && p.orderId);
+      if (orders[2] === "orders:batchGet") {
+        const ids = new Set(query.getAll("orderIds"));
+        const state = (p: Purchase) => (p.refundedAt ? "REFUNDED" : p.purchaseState === 1 ? "CANCELED" : p.purchaseState === 2 ? "PENDING" : "PROCESSED");
+        return json(res, 200, {
+          orders: ofApp
+            .filter((p) => ids.has(p.orderId!))
+            .map((p) => ({
+              orderId: p.orderId,
+              purchaseToken: p.purchaseToken,
+              state: state(p),
+              createTime: new Date(Number(p.purchaseTimeMillis)).toISOString(),
+              total: { currencyCode: p.currency, units: String(Math.floor(p.priceMicros / 1e6)), nanos: (p.priceMicros % 1e6) * 1000 },
+            })),
+        });
+      }
+      const since = Number(query.get("startTime") ?? 0);
+      const voided = ofApp.filter((p) => p.refundedAt && p.revoked && p.refundedAt >= since);
+      const from = Number(query.get("token") ?? 0);
+      const next = from + 2 < voided.length ? String(from + 2) : undefined;
+      return json(res, 200, {
+        voidedPurchases: voided.slice(from, from + 2).map((p) => ({
+          kind: "androidpublisher#voidedPurchase",
+          purchaseToken: p.purchaseToken,
+          orderId: p.orderId,
+          purchaseTimeMillis: p.purchaseTimeMillis,
+          voidedTimeMillis: String(p.refundedAt),
+          voidedSource: 0,
+          voidedReason: 1,
+        })),
+        ...(next ? { tokenPagination: { nextPageToken: next } } : {}),
+      });
+    }
     const api = /^\/androidpublisher\/v3\/applications\/([^/]+)\/purchases\/products\/([^/]+)\/tokens\/([^/:]+)(:acknowledge|:consume)?$/.exec(path);
     if (api) {
       if (!issued.has((req.headers.authorization ?? "").replace(/^Bearer /, ""))) {
@@ -149,10 +206,19 @@ export async function startGooglePlayStandIn(o: { packageName?: string; port?: n
         regionCode: "US",
         acknowledgeCalls: 0,
         consumeCalls: 0,
+        priceMicros: 4_990_000,
+        currency: "USD",
         ...existing,
         ...b,
       };
       purchases.set(token, p);
+      return json(res, 200, p);
+    }
+    const voiding = /^\/__control\/purchases\/([^/]+)\/void$/.exec(path);
+    if (req.method === "POST" && voiding) {
+      const p = purchases.get(decodeURIComponent(voiding[1]!));
+      if (!p) return json(res, 404, { error: "unknown purchase" });
+      Object.assign(p, { refundedAt: Date.now(), revoked: (JSON.parse(body || "{}") as { revoke?: boolean }).revoke !== false, purchaseState: 1 });
       return json(res, 200, p);
     }
     const control = /^\/__control\/purchases\/([^/]+)$/.exec(path);

@@ -81,7 +81,11 @@ const productPurchase = z.looseObject({
 });
 type ProductPurchase = z.infer<typeof productPurchase>;
 
-async function callPublisher(method: "GET" | "POST", productId: string, token: string, action = ""): Promise<Response> {
+/**
+ * A Play Developer API call for this app: `path` under /androidpublisher/v3/applications/<package>, as the service
+ * account. A refused token or an unreachable Play is 502 UPSTREAM_ERROR.
+ */
+export async function playApi(method: "GET" | "POST", path: string): Promise<Response> {
   const e = env();
   const headers = await publisherAuth()
     .getRequestHeaders()
@@ -89,9 +93,7 @@ async function callPublisher(method: "GET" | "POST", productId: string, token: s
       log("warn", { msg: "google play token failed", error: error.message });
       throw new DomainError(sharedErrors.UPSTREAM_ERROR, "Google Play refused this service's credentials; retry later.");
     });
-  const url =
-    `${e.GOOGLE_PLAY_API_URL}/androidpublisher/v3/applications/${encodeURIComponent(e.GOOGLE_PLAY_PACKAGE_NAME!)}` +
-    `/purchases/products/${encodeURIComponent(productId)}/tokens/${encodeURIComponent(token)}${action}`;
+  const url = `${e.GOOGLE_PLAY_API_URL}/androidpublisher/v3/applications/${encodeURIComponent(e.GOOGLE_PLAY_PACKAGE_NAME!)}${path}`;
   if (method === "POST") headers.set("content-type", "application/json");
   try {
     return await fetch(url, { method, headers, body: method === "POST" ? "{}" : undefined, signal: AbortSignal.timeout(10_000) });
@@ -100,6 +102,9 @@ async function callPublisher(method: "GET" | "POST", productId: string, token: s
     throw new DomainError(sharedErrors.UPSTREAM_ERROR, "Google Play did not answer; retry later.");
   }
 }
+
+const callPublisher = (method: "GET" | "POST", productId: string, token: string, action = "") =>
+  playApi(method, `/purchases/products/${encodeURIComponent(productId)}/tokens/${encodeURIComponent(token)}${action}`);
 
 /** purchases.products.get: the purchase a token names, or 422 RECEIPT_INVALID when Play does not know it. */
 async function getPurchase(productId: string, token: string): Promise<ProductPurchase> {

@@ -239,3 +239,24 @@ export async function purchaseMismatches(db: RawDb | DbTx, limit = 100): Promise
     balance: Number(r.balance),
   }));
 }
+
+/** One credited purchase, as the reconciliation compares it. */
+export interface CreditedPurchase {
+  id: string;
+  txnId: string;
+  amount: number;
+  refundedAmount: number;
+  disputedAmount: number;
+  creditedAt: Date;
+}
+
+/** A provider's purchases credited here: those credited since `since`, and those `txnIds` names. */
+export async function creditedPurchases(db: RawDb | DbTx, provider: string, since: Date, txnIds: string[]): Promise<CreditedPurchase[]> {
+  const rows = await raw(db).$queryRaw<Int8<CreditedPurchase, "amount" | "refundedAmount" | "disputedAmount">[]>`
+    SELECT id::text AS id, provider_txn_id AS "txnId", amount, refunded_amount AS "refundedAmount", disputed_amount AS "disputedAmount",
+           credited_at AS "creditedAt"
+    FROM coin_purchases
+    WHERE provider = ${provider} AND provider_txn_id IS NOT NULL AND credited_at IS NOT NULL
+      AND (credited_at >= ${since} OR provider_txn_id = ANY(${txnIds}::text[]))`;
+  return rows.map((r) => int8(r, ["amount", "refundedAmount", "disputedAmount"]));
+}

@@ -4,6 +4,8 @@ import { DomainError } from "../http/errors";
 import type { WebhookVerifier } from "../http/route";
 import { errors as paymentsErrors } from "./errors";
 import { stripeMode } from "./modes";
+import { creditedPurchases } from "./queries";
+import type { ProviderReconciliation, Settled } from "./reconciliation";
 
 // Stripe through its official library. Configured by STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (both, or its
 // routes answer 503 PAYMENTS_UNAVAILABLE); STRIPE_API_URL points the client at another address (the local stand-in,
@@ -60,5 +62,26 @@ export const stripeSignature: WebhookVerifier = {
     } catch (error) {
       throw invalid(`Invalid Stripe-Signature: ${(error as Error).message.split("\n")[0]!.slice(0, 200)}`);
     }
+  },
+};
+
+/** The reconciliation's Stripe side: its paid charges created since the window's start (the library's auto-pagination). */
+export const stripeReconciliation: ProviderReconciliation = {
+  provider: "stripe",
+  configured: () => stripeMode() !== "unconfigured",
+  async gather(db, since) {
+    const theirs: Settled[] = [];
+    for await (const c of stripe().charges.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 })) {
+      const txnId = typeof c.payment_intent === "string" ? c.payment_intent : c.payment_intent?.id;
+      if (!c.paid || !txnId) continue;
+      theirs.push({ txnId, amount: c.amount, refunded: c.amount_refunded, disputed: c.disputed, created: c.created * 1000 });
+    }
+    const ours = await creditedPurchases(
+      db,
+      "stripe",
+      since,
+      theirs.map((s) => s.txnId),
+    );
+    return { theirs, ours };
   },
 };

@@ -1,11 +1,13 @@
-import { randomUUID } from "node:crypto";
+import { createPrivateKey, randomUUID } from "node:crypto";
+import { CompactSign } from "jose";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, db, fan } from "../helpers";
 
-// The daily reconciliation (GET /api/cron/payments-reconciliation) against the Stripe stand-in: a payment whose
-// webhook never arrived, a refund the webhook never told, a dispute missed and a credit with no payment are each
-// reported once, the purchases that agree are not; the run is recorded for the console.
+// The daily reconciliation (GET /api/cron/payments-reconciliation) against the stand-ins of Stripe, the App Store
+// Server API and the Play Developer API: a payment whose webhook never arrived, a refund the webhook never told, a
+// dispute missed and a credit with no payment are each reported once, the purchases that agree are not; each
+// provider's run is recorded for the console.
 
 type Auth = Record<string, string>;
 const stripeFixture = () => inject("fixtures").payments as { url: string; webhookSecret: string };
@@ -26,6 +28,15 @@ async function paidTopup(auth: Auth, deliver: boolean) {
   return paid.event.data.object.payment_intent as string;
 }
 const reconcile = () => api("GET", "/api/cron/payments-reconciliation", { headers: { authorization: `Bearer ${cronSecret}` } });
+/** The kinds of difference one provider's run of a fresh reconciliation found, by transaction id. */
+async function differences(provider: string) {
+  const res = await reconcile();
+  expect(res.status, res.text).toBe(200);
+  const run = res.body.data.runs.find((r: { provider: string }) => r.provider === provider);
+  expect(run).toMatchObject({ provider, status: "differences" });
+  const found = await db().paymentDiscrepancy.findMany({ where: { reconciliationId: run.id } });
+  return { kinds: new Map(found.map((d) => [d.providerTxnId, d.kind])), found };
+}
 
 beforeAll(async () => {
   await standIn("POST", "/__control/endpoint", { url: `${baseUrl}/api/webhooks/stripe` });
@@ -65,12 +76,7 @@ describe("payments reconciliation", () => {
     });
     expect(credited.body.data.outcome).toBe("credited");
 
-    const res = await reconcile();
-    expect(res.status, res.text).toBe(200);
-    const [run] = res.body.data.runs;
-    expect(run).toMatchObject({ provider: "stripe", status: "differences" });
-    const found = await db().paymentDiscrepancy.findMany({ where: { reconciliationId: run.id } });
-    const byTxn = new Map(found.map((d) => [d.providerTxnId, d.kind]));
+    const { kinds: byTxn, found } = await differences("stripe");
     expect(byTxn.get(neverCredited)).toBe("not_credited");
     expect(byTxn.get(refundedThere)).toBe("refund_differs");
     expect(byTxn.get(disputedThere)).toBe("dispute_missed");
@@ -82,5 +88,106 @@ describe("payments reconciliation", () => {
     const before = await db().paymentReconciliation.count();
     expect((await api("GET", "/api/cron/payments-reconciliation")).status).toBe(401);
     expect(await db().paymentReconciliation.count()).toBe(before);
+  });
+
+  it("reports the App Store's differences: from its notification history, and one by one for credits it did not name", async () => {
+    const apple = inject("fixtures")["app-store"] as { apiUrl: string; leafKey: string; x5c: string };
+    const control = async (path: string, json: unknown) => {
+      const res = await fetch(`${apple.apiUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(json) });
+      expect(res.status, path).toBe(200);
+      return res.json() as Promise<{ transactionId: string; signedTransaction: string; delivered?: { status: number } }>;
+    };
+    const f = await fan();
+    const webhook = `${baseUrl}/api/webhooks/app-store`;
+    const buy = (o: Record<string, unknown>) => control("/__control/transactions", { appAccountToken: f.id, productId: "com.example.fanapp.coins500", ...o });
+    const redeem = (signedTransaction: string) => api("POST", "/api/v1/wallet/iap/apple", { headers: f.auth, json: { signedTransaction } });
+
+    const agreeing = await buy({ notify: true, endpoint: webhook });
+    expect(agreeing.delivered?.status).toBe(200);
+    const neverCredited = await buy({ notify: true });
+    const refundedThere = await buy({ notify: true, endpoint: webhook });
+    await control(`/__control/transactions/${refundedThere.transactionId}/refund`, {});
+    // Credited from the app's call alone (no notification in the history): Apple is asked for it by id and agrees.
+    const fromApp = await buy({});
+    expect((await redeem(fromApp.signedTransaction)).status).toBe(200);
+    // Refunded with the notification delivered: agrees.
+    const refundedBoth = await buy({ notify: true, endpoint: webhook });
+    await control(`/__control/transactions/${refundedBoth.transactionId}/refund`, { endpoint: webhook });
+    // Signed with the trusted chain but never sold by Apple: credited here, unknown there.
+    const ghostId = `2000000${Date.now()}9`;
+    const now = Date.now();
+    const ghost = await new CompactSign(
+      new TextEncoder().encode(
+        JSON.stringify({
+          transactionId: ghostId,
+          originalTransactionId: ghostId,
+          bundleId: "com.example.fans",
+          productId: "com.example.fanapp.coins500",
+          purchaseDate: now,
+          originalPurchaseDate: now,
+          signedDate: now,
+          quantity: 1,
+          type: "Consumable",
+          inAppOwnershipType: "PURCHASED",
+          environment: "Sandbox",
+          appAccountToken: f.id,
+          price: 4990,
+          currency: "USD",
+        }),
+      ),
+    )
+      .setProtectedHeader({ alg: "ES256", x5c: apple.x5c.split(",") })
+      .sign(createPrivateKey(apple.leafKey));
+    expect((await redeem(ghost)).status).toBe(200);
+
+    const { kinds } = await differences("app_store");
+    expect(kinds.get(neverCredited.transactionId)).toBe("not_credited");
+    expect(kinds.get(refundedThere.transactionId)).toBe("refund_differs");
+    expect(kinds.get(ghostId)).toBe("not_paid");
+    for (const t of [agreeing, fromApp, refundedBoth]) expect(kinds.has(t.transactionId), t.transactionId).toBe(false);
+  });
+
+  it("reports Google Play's differences: orders refunded or unknown there, voided purchases not clawed back", async () => {
+    const play = inject("fixtures")["google-play"] as { url: string };
+    const control = async (path: string, json: unknown) => {
+      const res = await fetch(`${play.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(json) });
+      expect(res.status, path).toBe(200);
+      return res.json() as Promise<{ purchaseToken: string; orderId: string }>;
+    };
+    const f = await fan();
+    const bought = async (o: Record<string, unknown> = {}) => {
+      const p = await control("/__control/purchases", { productId: "coins_500", obfuscatedExternalAccountId: f.id, ...o });
+      const res = await api("POST", "/api/v1/wallet/iap/google", { headers: f.auth, json: { productId: "coins_500", purchaseToken: p.purchaseToken } });
+      expect(res.status, res.text).toBe(200);
+      return p;
+    };
+    const agreeing = await bought();
+    // Voided (refunded and revoked) with no notification: listed by voidedpurchases, not clawed back here.
+    const voidedThere = await bought();
+    await control(`/__control/purchases/${voidedThere.purchaseToken}/void`, {});
+    // Refunded without revoking: Play's order says REFUNDED, no void is listed.
+    const refundedThere = await bought();
+    await control(`/__control/purchases/${refundedThere.purchaseToken}/void`, { revoke: false });
+    // Voided and told by a notification: clawed back here, agrees.
+    const voidedBoth = await bought();
+    await control(`/__control/purchases/${voidedBoth.purchaseToken}/void`, {});
+    const told = await fetch(`${play.url}/__control/notify`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        endpoint: `${baseUrl}/api/webhooks/google-play`,
+        notification: { voidedPurchaseNotification: { purchaseToken: voidedBoth.purchaseToken, orderId: voidedBoth.orderId, productType: 2, refundType: 1 } },
+      }),
+    });
+    expect(((await told.json()) as { status: number }).status).toBe(200);
+    // Credited here for an order Play never had (the stand-in's record changed to another order id after the credit).
+    const ghost = await bought();
+    await control("/__control/purchases", { purchaseToken: ghost.purchaseToken, orderId: `GPA.0000-0000-0000-${Date.now() % 100000}` });
+
+    const { kinds } = await differences("google_play");
+    expect(kinds.get(voidedThere.orderId)).toBe("refund_differs");
+    expect(kinds.get(refundedThere.orderId)).toBe("refund_differs");
+    expect(kinds.get(ghost.orderId)).toBe("not_paid");
+    for (const p of [agreeing, voidedBoth]) expect(kinds.has(p.orderId), p.orderId).toBe(false);
   });
 });

@@ -24,8 +24,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       summary: "Reconcile payments with the providers (cron)",
       description:
         "Called daily by Vercel Cron (vercel.json) with `Authorization: Bearer <CRON_SECRET>`; anything else answers 401. " +
-        `Lists Stripe's paid charges of the last ${WINDOW_DAYS} days with the stripe library and compares them with the purchases here: a payment not credited (not_credited), a credit without a payment (not_paid), refunded amounts that differ (refund_differs), a dispute not applied (dispute_missed); differences younger than PAYMENTS_RECONCILE_SETTLE_MINUTES are left to a later run. ` +
-        "Each run and its differences are recorded in one transaction and shown at /admin/payments; a provider that cannot be read records a failed run. Stripe not configured: no run. The App Store's and Google Play's transaction histories are not read yet.",
+        `For each configured provider, compares its transactions of the last ${WINDOW_DAYS} days with the purchases credited here: Stripe's paid charges (the stripe library); the App Store's notification history and, one by one, the credits it did not name (the App Store Server API through Apple's library; needs APPLE_IAP_API_KEY, _KEY_ID and _ISSUER_ID); Google Play's voided purchases and the orders credited here (orders.batchGet). ` +
+        "Differences: a payment not credited (not_credited; Google Play cannot list orders, so not there), a credit without a payment (not_paid), refunds that differ (refund_differs), a dispute not applied (dispute_missed, Stripe); differences younger than PAYMENTS_RECONCILE_SETTLE_MINUTES are left to a later run. " +
+        "Each provider's run and its differences are recorded in one transaction and shown at /admin/payments; a provider that cannot be read records a failed run; a provider not configured has no run.",
       tags: ["Cron"],
       auth: "cron",
       response: run,
