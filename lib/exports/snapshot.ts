@@ -109,11 +109,16 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
     "wallet-ledger.json",
     Prisma.sql`
       SELECT json_build_object('wallets', coalesce(json_agg(json_build_object(
-        'currency', w.currency, 'balance', w.balance, 'updatedAt', w.updated_at,
+        'currency', w.currency, 'balance', w.balance, 'debt', w.debt, 'updatedAt', w.updated_at,
         'transactions', (SELECT coalesce(json_agg(json_build_object('id', t.id, 'amount', t.amount, 'balanceAfter', t.balance_after, 'reason', t.reason,
                            'referenceType', t.reference_type, 'referenceId', t.reference_id, 'note', t.note, 'createdAt', t.created_at) ORDER BY t.id), '[]')
                          FROM wallet_transactions t WHERE t.user_id = w.user_id AND t.currency = w.currency)
-      ) ORDER BY w.currency), '[]')) AS v
+      ) ORDER BY w.currency), '[]'),
+        'coinPurchases', (SELECT coalesce(json_agg(json_build_object('id', p.id, 'provider', p.provider, 'providerTransactionId', p.provider_txn_id,
+                            'productId', p.product_id, 'coins', p.coins, 'amount', p.amount, 'currency', p.currency, 'state', p.state,
+                            'refundedAmount', p.refunded_amount, 'disputedAmount', p.disputed_amount, 'clawedCoins', p.clawed_coins,
+                            'createdAt', p.created_at, 'creditedAt', p.credited_at) ORDER BY p.id), '[]')
+                          FROM coin_purchases p WHERE p.user_id = ${u}::uuid)) AS v
       FROM wallets w WHERE w.user_id = ${u}::uuid`,
   ],
   [

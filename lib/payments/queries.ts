@@ -260,3 +260,19 @@ export async function creditedPurchases(db: RawDb | DbTx, provider: string, sinc
       AND (credited_at >= ${since} OR provider_txn_id = ANY(${txnIds}::text[]))`;
   return rows.map((r) => int8(r, ["amount", "refundedAmount", "disputedAmount"]));
 }
+
+/**
+ * Deletes provider events received before `before`, 5,000 a statement, except held claw-backs (they wait for their
+ * credit). An event's row is what makes a re-delivery a duplicate, so `before` must be older than any provider's
+ * redelivery window.
+ */
+export async function deleteOldEvents(db: RawDb | DbTx, before: Date): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const n = await raw(db).$executeRaw`
+      DELETE FROM payment_events WHERE (provider, event_id) IN (
+        SELECT provider, event_id FROM payment_events WHERE received_at < ${before} AND state <> 'held' LIMIT 5000)`;
+    deleted += n;
+    if (n < 5000) return deleted;
+  }
+}

@@ -6,7 +6,7 @@ import { env } from "../env";
 import { log } from "../kernel/log";
 import { appStoreReconciliation } from "./app-store-api";
 import { googlePlayReconciliation } from "./google-play-orders";
-import type { CreditedPurchase } from "./queries";
+import { deleteOldEvents, type CreditedPurchase } from "./queries";
 import { stripeReconciliation } from "./stripe";
 
 // The daily reconciliation (GET /api/cron/payments-reconciliation): each configured provider's transactions of the
@@ -15,6 +15,8 @@ import { stripeReconciliation } from "./stripe";
 // provider's module gathers both sides (`ProviderReconciliation`), the comparison and the record are here.
 
 export const WINDOW_DAYS = 3;
+/** How long a provider event is kept to recognise a re-delivery: past every provider's retries (Pub/Sub's 7 days). */
+export const EVENT_RETENTION_DAYS = 30;
 
 export type DiscrepancyKind = "not_credited" | "not_paid" | "refund_differs" | "dispute_missed";
 
@@ -73,12 +75,16 @@ export function compare(theirs: Settled[], ours: CreditedPurchase[], now: number
   return found;
 }
 
-/** One run per configured provider: compares, records the run and its differences in one transaction. */
+/**
+ * One run per configured provider (compares, records the run and its differences in one transaction), then deletes
+ * provider events past their retention.
+ */
 export async function reconcilePayments(db: Db, now = new Date()) {
   const since = new Date(now.getTime() - WINDOW_DAYS * 86_400_000);
   const runs = [];
   for (const p of PROVIDERS.filter((x) => x.configured())) runs.push(await reconcileProvider(db, p, since, now));
-  return { runs };
+  const eventsDeleted = await deleteOldEvents(db, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000));
+  return { runs, eventsDeleted };
 }
 
 async function reconcileProvider(db: Db, p: ProviderReconciliation, since: Date, now: Date) {

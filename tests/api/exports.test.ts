@@ -133,6 +133,10 @@ describe("building an export", () => {
     await db().userMute.create({ data: { muterId: a.id, mutedId: c.id } });
     const filter = { title: `filter ${tag}`, keywords: [{ keyword: `spoiler${tag}` }], contexts: ["feed"] };
     expect((await api("POST", "/api/v1/me/filters", { headers: a.auth, json: filter })).status).toBe(201);
+    // A card checkout that failed: in the export, never credited (so the economy invariant is untouched).
+    const purchase = await db().coinPurchase.create({
+      data: { userId: a.id, productId: "coins_500", provider: "stripe", coins: 50_000n, amount: 499n, currency: "usd", state: "failed" },
+    });
 
     const e = await readyExport(a.auth);
     expect(e.sizeBytes).toBeGreaterThan(0);
@@ -171,8 +175,14 @@ describe("building an export", () => {
       keywordFilters: [{ title: `filter ${tag}`, contexts: ["feed"] }],
     });
     expect(files["follows.json"]).toMatchObject({ following: [{ userId: c.id }], followers: [], requestsSent: [], requestsReceived: [] });
-    const wallet = (files["wallet-ledger.json"] as { wallets: { currency: string; balance: number; transactions: { amount: number }[] }[] }).wallets;
-    expect(wallet).toMatchObject([{ currency: "COIN", balance: 1_000, transactions: [{ amount: 1_000 }] }]);
+    const ledger = files["wallet-ledger.json"] as {
+      wallets: { currency: string; balance: number; transactions: { amount: number }[] }[];
+      coinPurchases: unknown[];
+    };
+    expect(ledger.wallets).toMatchObject([{ currency: "COIN", balance: 1_000, debt: 0, transactions: [{ amount: 1_000 }] }]);
+    expect(ledger.coinPurchases).toEqual([
+      expect.objectContaining({ id: purchase.id, provider: "stripe", productId: "coins_500", coins: 50_000, amount: 499, currency: "usd", state: "failed" }),
+    ]);
     // Nothing of anyone else's beyond a handle: not their private post, their comment, their e-mail or bio; no staff identity or verdict.
     for (const secret of [
       `their private post ${tag}`,

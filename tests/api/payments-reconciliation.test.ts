@@ -190,4 +190,18 @@ describe("payments reconciliation", () => {
     expect(kinds.get(ghost.orderId)).toBe("not_paid");
     for (const p of [agreeing, voidedBoth]) expect(kinds.has(p.orderId), p.orderId).toBe(false);
   });
+
+  it("deletes provider events past their 30 days, keeping recent ones and claw-backs still held", async () => {
+    const tag = randomUUID();
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    const event = (id: string, state: string, receivedAt: Date) => ({ provider: "stripe", eventId: `evt_${id}_${tag}`, type: "test", state, receivedAt });
+    await db().paymentEvent.createMany({
+      data: [event("old", "applied", old), event("oldheld", "held", old), event("recent", "applied", new Date(Date.now() - 29 * 86_400_000))],
+    });
+    const res = await reconcile();
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.eventsDeleted).toBeGreaterThanOrEqual(1);
+    const left = await db().paymentEvent.findMany({ where: { eventId: { endsWith: tag } }, select: { eventId: true } });
+    expect(left.map((e) => e.eventId.split("_")[1]).sort()).toEqual(["oldheld", "recent"]);
+  });
 });
