@@ -24,6 +24,10 @@ export const errors = defineErrors({
     status: 403,
     description: "The transaction was made for another fan: its account token (StoreKit's appAccountToken) is not the caller's user id; nothing was credited.",
   },
+  RECEIPT_PENDING: {
+    status: 409,
+    description: "The Play purchase is pending (a deferred payment, not paid yet); nothing was credited. Send it again once it completes.",
+  },
   RECEIPT_REVOKED: { status: 409, description: "The store refunded or revoked the transaction; nothing was credited." },
   UNKNOWN_PRODUCT: {
     status: 422,

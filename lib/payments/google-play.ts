@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { env } from "../env";
-import { defineErrors, DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../http/errors";
 import type { WebhookVerifier } from "../http/route";
 import { UUID_PATTERN } from "../http/schemas";
 import { log } from "../kernel/log";
@@ -19,13 +19,6 @@ import { clawBack, creditPurchase, toTopup } from "./service";
 // (GOOGLE_PLAY_PACKAGE_NAME); Real-time Developer Notifications arrive as Pub/Sub pushes whose OIDC token the same
 // library verifies. Unconfigured: the routes answer 503 PAYMENTS_UNAVAILABLE. Play's purchase carries no price: a
 // top-up records the bundle's list price (USD, else its first currency), which is also what a refund claws back.
-
-export const googlePlayErrors = defineErrors({
-  RECEIPT_PENDING: {
-    status: 409,
-    description: "The Play purchase is pending (a deferred payment, not paid yet); nothing was credited. Send it again once it completes.",
-  },
-});
 
 const PROVIDER = "google_play";
 const SCOPE = "https://www.googleapis.com/auth/androidpublisher";
@@ -160,7 +153,7 @@ export async function redeemGooglePurchase(db: Db, userId: string, productId: st
     throw new DomainError(paymentsErrors.RECEIPT_OTHER_ENVIRONMENT, "This is a test purchase (a license tester's); this deployment takes real purchases only.");
   if (accountOf(p) !== userId) throw new DomainError(paymentsErrors.RECEIPT_OTHER_USER, "This purchase was made for another account.");
   if (p.purchaseState === 1) throw new DomainError(paymentsErrors.RECEIPT_REVOKED, "Google Play canceled or refunded this purchase.");
-  if (p.purchaseState !== 0) throw new DomainError(googlePlayErrors.RECEIPT_PENDING, "This purchase is pending: its payment has not completed yet.");
+  if (p.purchaseState !== 0) throw new DomainError(paymentsErrors.RECEIPT_PENDING, "This purchase is pending: its payment has not completed yet.");
   const c = credited(product, userId, p, purchaseToken);
   await creditPurchase(db, { provider: PROVIDER, eventId: `purchase:${c.txnId}`, type: "purchase", ...c });
   const row = await purchaseByTxn(db, PROVIDER, c.txnId);

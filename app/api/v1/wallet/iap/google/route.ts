@@ -4,7 +4,7 @@ import { sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { errors as paymentsErrors } from "@/lib/payments/errors";
-import { googlePlayErrors, redeemGooglePurchase } from "@/lib/payments/google-play";
+import { redeemGooglePurchase } from "@/lib/payments/google-play";
 import { topupResponse } from "@/lib/payments/schemas";
 
 const body = z
@@ -37,7 +37,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         paymentsErrors.RECEIPT_OTHER_ENVIRONMENT,
         paymentsErrors.RECEIPT_OTHER_USER,
         paymentsErrors.RECEIPT_REVOKED,
-        googlePlayErrors.RECEIPT_PENDING,
+        paymentsErrors.RECEIPT_PENDING,
         paymentsErrors.UNKNOWN_PRODUCT,
         sharedErrors.UPSTREAM_ERROR,
         paymentsErrors.PAYMENTS_UNAVAILABLE,
