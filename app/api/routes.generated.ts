@@ -226,6 +226,11 @@ import * as v1_wallet_topups_$topupId from "@/app/api/v1/wallet/topups/[topupId]
 import * as webhooks_app_store from "@/app/api/webhooks/app-store/route";
 import * as webhooks_google_play from "@/app/api/webhooks/google-play/route";
 import * as webhooks_stripe from "@/app/api/webhooks/stripe/route";
+import * as v1_collectibles_cards_$cardId from "@/app/api/v1/collectibles/cards/[cardId]/route";
+import * as v1_collectibles_cards_$cardId_sales from "@/app/api/v1/collectibles/cards/[cardId]/sales/route";
+import * as v1_marketplace_alerts from "@/app/api/v1/marketplace/alerts/route";
+import * as v1_marketplace_alerts_$alertId from "@/app/api/v1/marketplace/alerts/[alertId]/route";
+import * as v1_marketplace_sales from "@/app/api/v1/marketplace/sales/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -452,4 +457,9 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/webhooks/app-store", module: webhooks_app_store },
   { path: "/api/webhooks/google-play", module: webhooks_google_play },
   { path: "/api/webhooks/stripe", module: webhooks_stripe },
+  { path: "/api/v1/collectibles/cards/{cardId}", module: v1_collectibles_cards_$cardId },
+  { path: "/api/v1/collectibles/cards/{cardId}/sales", module: v1_collectibles_cards_$cardId_sales },
+  { path: "/api/v1/marketplace/alerts", module: v1_marketplace_alerts },
+  { path: "/api/v1/marketplace/alerts/{alertId}", module: v1_marketplace_alerts_$alertId },
+  { path: "/api/v1/marketplace/sales", module: v1_marketplace_sales },
 ];

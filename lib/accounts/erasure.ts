@@ -98,6 +98,7 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "idempotency_keys", sql: (u) => Prisma.sql`DELETE FROM idempotency_keys WHERE user_id = ${u}` },
   { table: "cart_items", sql: (u) => Prisma.sql`DELETE FROM cart_items WHERE user_id = ${u}` },
   { table: "wishlist_items", sql: (u) => Prisma.sql`DELETE FROM wishlist_items WHERE user_id = ${u}` },
+  { table: "price_alerts", sql: (u) => Prisma.sql`DELETE FROM price_alerts WHERE user_id = ${u}` },
   { table: "quest_progress", sql: (u) => Prisma.sql`DELETE FROM quest_progress WHERE user_id = ${u}` },
   { table: "quest_step_progress", sql: (u) => Prisma.sql`DELETE FROM quest_step_progress WHERE user_id = ${u}` },
   { table: "quiz_sessions", sql: (u) => Prisma.sql`DELETE FROM quiz_sessions WHERE user_id = ${u}` },

@@ -170,6 +170,9 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
                  FROM cart_items c WHERE c.user_id = ${u}::uuid),
         'wishlist', (SELECT coalesce(json_agg(json_build_object('itemType', w.item_type, 'itemId', w.item_id, 'listingId', w.listing_id, 'addedAt', w.created_at) ORDER BY w.id), '[]')
                      FROM wishlist_items w WHERE w.user_id = ${u}::uuid),
+        'priceAlerts', (SELECT coalesce(json_agg(json_build_object('cardId', a.card_id, 'serialMin', a.serial_min, 'serialMax', a.serial_max, 'maxPrice', a.max_price,
+                          'createdAt', a.created_at) ORDER BY a.id), '[]')
+                        FROM price_alerts a WHERE a.user_id = ${u}::uuid),
         'rewardClaims', (SELECT coalesce(json_agg(json_build_object('id', r.id, 'rewardId', r.reward_id, 'kind', r.kind, 'costRep', r.cost_rep, 'claimedAt', r.claimed_at)
                            ORDER BY r.claimed_at, r.id), '[]') FROM reward_claims r WHERE r.user_id = ${u}::uuid)
       ) AS v`,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sellerReputation } from "../market/schemas";
 import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 import { favoriteTeam } from "../users/schemas";
 
@@ -73,6 +74,7 @@ export const publicProfile = z
     bannerThumbhash: z.string().nullable().optional(),
     favoriteTeams: z.array(favoriteTeam).optional().meta({ description: "In display order." }),
     joinedAt: isoDateTime.optional(),
+    sellerReputation: sellerReputation.optional().meta({ description: "The fan's record as a seller on the marketplace (full view; up to a minute old)." }),
   })
   .meta({ id: "PublicProfile", description: "A fan's public profile." });
 

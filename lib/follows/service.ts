@@ -29,6 +29,7 @@ import {
 } from "./queries";
 import type { Relationship, UserRef } from "./schemas";
 import { notePushSoon } from "../push/soon";
+import { sellerReputations } from "../market/service";
 
 // Following fans: profiles, follows, follow requests and relationships.
 //
@@ -83,6 +84,7 @@ export async function getUserProfile(db: DbTx, viewer: Viewer, ref: UserRef) {
     bannerThumbhash: p.bannerThumbhash,
     favoriteTeams: await favoriteTeamsOf(db, p.favoriteTeamIds),
     joinedAt: p.createdAt.toISOString(),
+    sellerReputation: (await sellerReputations(db, [p.id])).get(p.id),
   };
 }
 

@@ -38,6 +38,7 @@ import {
 } from "./ownership";
 import { AUCTION_MAX_DAYS, AUCTION_MIN_HOURS, type CreateListingInput, type ListingsQuery } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
+import { firePriceAlerts, markSaleRefunded, sellerReputations } from "../market/service";
 import { assertMayTrade } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
 
@@ -53,16 +54,27 @@ export async function browseListings(db: RawDb | DbTx, q: ListingsQuery) {
     else throw invalidCursor();
   }
   const rows = await listingsPage(db, { ...q, after, take: q.limit + 1 });
-  return keysetPage("listings", rows, q.limit, (r) => (q.sort === "price" ? encodeCursor(r.price, r.listingId) : encodeIdCursor(r.listingId)), toListing);
+  const page = keysetPage("listings", rows, q.limit, (r) => (q.sort === "price" ? encodeCursor(r.price, r.listingId) : encodeIdCursor(r.listingId)), toListing);
+  return { ...page, listings: await withReputation(db, page.listings) };
 }
 
 export async function getListing(db: RawDb | DbTx, id: string) {
   const row = await listingById(db, id);
   if (!row) throw notFound("Listing");
-  return { listing: toListing(row) };
+  const [listing] = await withReputation(db, [toListing(row)]);
+  return { listing: listing! };
 }
 
-/** Lists a collectible the caller owns, at a fixed price or as an auction; notifies the users who wishlisted it. */
+/** The listings with each seller's reputation (market data). */
+async function withReputation(db: RawDb | DbTx, listings: ReturnType<typeof toListing>[]) {
+  const reputation = await sellerReputations(
+    db,
+    listings.map((l) => l.seller.id),
+  );
+  return listings.map((l) => ({ ...l, seller: { ...l.seller, reputation: reputation.get(l.seller.id) } }));
+}
+
+/** Lists a collectible the caller owns, at a fixed price or as an auction; notifies the users who wishlisted it or have a price alert it matches. */
 export async function createListing(db: Db, userId: string, input: CreateListingInput) {
   await assertMayTrade(db, userId);
   let auction: Pick<LockedListing, "startingPrice" | "reservePrice" | "minIncrement"> & { endsAt: Date | null } = {
@@ -104,6 +116,7 @@ export async function createListing(db: Db, userId: string, input: CreateListing
     if (outcome === "not_owner") throw notFound("Collectible");
     if (outcome === "already_listed") throw new DomainError(marketplaceErrors.ALREADY_LISTED, "This collectible already has an active listing.");
     await notifyWishlisted(tx, id);
+    await firePriceAlerts(tx, id);
     notePushSoon();
   });
   return { listing: await listingOut(db, id) };
@@ -124,13 +137,17 @@ export async function cancelListing(db: Db, userId: string | null, listingId: st
   return { listing: await listingOut(db, listingId) };
 }
 
-/** The seller reprices an active fixed-price listing (carts holding it at the old price then refuse to check out). */
+/**
+ * The seller reprices an active fixed-price listing (carts holding it at the old price then refuse to check out);
+ * price alerts the new price matches fire.
+ */
 export async function repriceListing(db: Db, userId: string, listingId: string, price: number) {
   await db.$transaction(async (tx) => {
     const l = await lockListing(tx, listingId);
     if (!l || l.sellerId !== userId) throw notFound("Listing");
     if (l.status !== "active" || l.kind !== "fixed") throw unavailable("Only an active fixed-price listing can be repriced.");
     await setListingPrice(tx, listingId, price);
+    if ((await firePriceAlerts(tx, listingId)) > 0) notePushSoon();
   });
   return { listing: await listingOut(db, listingId) };
 }
@@ -165,6 +182,7 @@ export async function refundSale(db: Db, listingId: string, staffId: string) {
     if (!l) throw notFound("Listing");
     const sale = await markRefunded(tx, listingId);
     if (!sale) throw unavailable("Only a sale not refunded yet can be refunded.");
+    await markSaleRefunded(tx, listingId);
     const resale = await lockActiveListingOf(tx, l.collectibleId);
     await lockWallets(tx, [l.sellerId, sale.buyerId, ...(resale?.topBidderId ? [resale.topBidderId] : [])], l.currency);
     await refuseMinted(tx, l.collectibleId, "The buyer has minted the item to a wallet: the sale cannot be reversed here.");

@@ -7,6 +7,7 @@ import { lockCollectible, transferOwnership } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
 import { hasLiveMint } from "../economy/queries";
 import { DomainError } from "../http/errors";
+import { recordSale } from "../market/service";
 import { credit, pay } from "../wallets/service";
 import { closeListing, itemsOfListings, listingById, lockListing, releaseBid, type ListingRow, type LockedListing } from "./queries";
 import { FEE_BPS } from "./schemas";
@@ -83,8 +84,8 @@ export class ChangedHands extends Error {}
 
 /**
  * Moves the collectible from seller to buyer and the money with it: the buyer pays `price` (unless it is held
- * already), the seller gets it and pays the fee; `withdraw`, the item's other active listing, is closed with it.
- * The caller holds the locks (collectible, listings, both wallets). Returns the fee.
+ * already), the seller gets it and pays the fee; `withdraw`, the item's other active listing, is closed with it; the
+ * sale goes into the market's history. The caller holds the locks (collectible, listings, both wallets). Returns the fee.
  */
 export async function settle(
   tx: DbTx,
@@ -118,6 +119,7 @@ export async function settle(
   await credit(tx, { userId: s.sellerId, currency: s.currency, amount: s.price, reason: "sale", referenceType, referenceId: s.referenceId });
   const fee = feeOf(s.price);
   if (fee > 0) await pay(tx, { userId: s.sellerId, currency: s.currency, amount: fee, reason: "fee", referenceType, referenceId: s.referenceId });
+  await recordSale(tx, { ...s, fee });
   return fee;
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sellerReputation } from "../market/schemas";
 import { collectible, rarity } from "../collectibles/schemas";
 import { pageSchema } from "../kernel/page";
 import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
@@ -36,7 +37,9 @@ export const listing = z
     id: z.string(),
     kind: z.enum(["fixed", "auction"]),
     status: z.enum(["active", "sold", "cancelled", "expired"]),
-    seller: party,
+    seller: party.extend({
+      reputation: sellerReputation.optional().meta({ description: "The seller's record (browsing and a listing's detail; up to a minute old)." }),
+    }),
     collectible,
     currency: z.enum(["COIN"]),
     price: z.number().int().meta({ description: "Fixed: the price. Auction: the current bid, or the starting price before any bid." }),

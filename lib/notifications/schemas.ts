@@ -15,6 +15,7 @@ export const NOTIFICATION_TYPES = [
   "OFFER_UPDATE",
   "FOLLOW",
   "FOLLOW_REQUEST",
+  "PRICE_ALERT",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -130,6 +131,18 @@ export const outbidPayload = z
   .object({ listingId: z.string(), yourBid: z.number().int(), currentBid: z.number().int(), ...text })
   .meta({ id: "OutbidPayload", description: "Someone bid more on an auction the user led; the user's held funds are back in their wallet." });
 
+export const priceAlertPayload = z
+  .object({
+    alertId: z.string(),
+    listingId: z.string(),
+    cardId: z.string(),
+    serial: z.number().int(),
+    price: z.number().int(),
+    maxPrice: z.number().int(),
+    ...text,
+  })
+  .meta({ id: "PriceAlertPayload", description: "A copy of a card the user has a price alert for was listed (or repriced) at or below the alert's price." });
+
 export const offerUpdatePayload = z
   .object({ offerId: z.string(), collectibleId: z.string(), status: z.enum(["accepted", "declined"]), amount: z.number().int(), ...text })
   .meta({ id: "OfferUpdatePayload", description: "The owner accepted (the item is the user's) or declined (the funds are back) the user's offer." });
@@ -164,6 +177,7 @@ export const notification = z
     z.object({ ...base, type: z.literal("OFFER_UPDATE"), payload: offerUpdatePayload }),
     z.object({ ...base, type: z.literal("FOLLOW"), payload: followPayload }),
     z.object({ ...base, type: z.literal("FOLLOW_REQUEST"), payload: followRequestPayload }),
+    z.object({ ...base, type: z.literal("PRICE_ALERT"), payload: priceAlertPayload }),
   ])
   .meta({ id: "Notification" });
 

@@ -50,7 +50,11 @@ describe("listings", () => {
       sale: null,
     });
 
-    expect((await api("GET", `/api/v1/marketplace/listings/${listing.id}`)).body.data.listing).toEqual(listing);
+    // The detail adds the seller's reputation (market data).
+    expect((await api("GET", `/api/v1/marketplace/listings/${listing.id}`)).body.data.listing).toEqual({
+      ...listing,
+      seller: { ...listing.seller, reputation: expect.objectContaining({ completedSales: 0 }) },
+    });
     expect((await api("GET", `/api/v1/marketplace/listings/${randomUUID()}`)).status).toBe(404);
   });
 

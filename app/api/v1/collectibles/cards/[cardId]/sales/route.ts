@@ -1,0 +1,23 @@
+import { db } from "@/lib/db/client";
+import { sharedErrors } from "@/lib/http/errors";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { cardParams, salePage, salesQuery } from "@/lib/market/schemas";
+import { listSales } from "@/lib/market/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "A card's sales",
+      description:
+        "Every sale of a copy of the card, newest first: listings bought (fixed price, checkout, auction) and offers accepted, with the price the buyer paid; `refunded` when staff reversed it. Keyset: `limit` 1..100 (default 20). Unknown card: 404.",
+      tags: ["Collectibles"],
+      auth: "optional",
+      params: cardParams,
+      query: salesQuery,
+      response: salePage,
+      errors: [sharedErrors.NOT_FOUND],
+    },
+    ({ params, query }) => listSales(db, { ...query, cardId: params.cardId }, true),
+  ),
+});
