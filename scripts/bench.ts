@@ -59,7 +59,7 @@ const cases: Case[] = [
   { name: "GET /api/health", load: () => ({ url: `${base}/api/health` }) },
   ...leaderboardCases(base, privateKey),
   ...feedCases(base, privateKey),
-  ...marketCases(base),
+  ...marketCases(base, privateKey),
   ...readCases(base, privateKey, deepCursor),
   ...writeCases(base, privateKey, writers),
   ...followsCases(base, privateKey, relationships),

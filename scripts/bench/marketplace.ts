@@ -2,6 +2,7 @@
 // few listings, many buyers at once, and the database's count of whether any listing sold twice).
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { signSessionToken } from "../../lib/auth/sign";
 import { CONNECTIONS, DB_URL, PAGE, type Case } from "./common";
 
 // The marketplace: listings to browse (once per database), and the contention run: few listings, many buyers.
@@ -11,6 +12,10 @@ const MARKET_SELLER_SUB = (i: number) => `user_bench_seller_${i}`;
 const CONTENDED_LISTINGS = 50;
 const CONTENDING_BUYERS = 500;
 const BUYER_SUB = (i: number) => `user_bench_buyer_${i}`;
+// One card with DEEP_LISTINGS active listings and DEEP_SALES sales in the last day (its market data).
+const DEEP_CARD = "cc_bench_deep";
+const DEEP_LISTINGS = 100_000;
+const DEEP_SALES = 1_000;
 
 /** Bench cards (editions large enough) and MARKET_LISTINGS active fixed-price listings by MARKET_SELLERS sellers. */
 export async function prepareMarket(): Promise<void> {
@@ -50,7 +55,41 @@ export async function prepareMarket(): Promise<void> {
     );
     await client.query("ANALYZE collectibles; ANALYZE listings; ANALYZE collectible_cards");
   }
+  await prepareDeepCard(client);
   await client.end();
+}
+
+/** DEEP_CARD: DEEP_LISTINGS copies listed at a fixed price by the bench sellers, and DEEP_SALES sales of it today. */
+async function prepareDeepCard(client: pg.Client) {
+  const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM listings WHERE card_id = $1 AND status = 'active'`, [DEEP_CARD]);
+  if (Number(rows[0]!.n) >= DEEP_LISTINGS) return;
+  console.log(`bench: listing ${DEEP_LISTINGS.toLocaleString()} copies of one card (once per database)…`);
+  await client.query(
+    `INSERT INTO collectible_cards (id, kind, team_id, name, rarity, edition_size, minted_count)
+     SELECT $1, 'team', id, 'Deep market bench card', 'common', 1000000, $2 FROM teams WHERE archived_at IS NULL ORDER BY id LIMIT 1
+     ON CONFLICT (id) DO NOTHING`,
+    [DEEP_CARD, DEEP_LISTINGS],
+  );
+  await client.query(
+    `WITH sellers AS (SELECT array_agg(id ORDER BY external_id) AS ids FROM users WHERE external_id LIKE 'user_bench_seller_%'),
+          items AS (
+            INSERT INTO collectibles (id, card_id, serial, owner_id)
+            SELECT gen_random_uuid(), $1, i, sellers.ids[1 + i % array_length(sellers.ids, 1)] FROM generate_series(1, $2::int) AS i, sellers
+            ON CONFLICT (card_id, serial) DO NOTHING
+            RETURNING id, owner_id, serial
+          )
+     INSERT INTO listings (id, seller_id, collectible_id, active_item_id, kind, price, card_id, team_id, rarity, created_at)
+     SELECT gen_random_uuid(), items.owner_id, items.id, items.id, 'fixed', 500 + (items.serial * 37) % 50000, k.id, k.team_id, k.rarity, now()
+     FROM items JOIN collectible_cards k ON k.id = $1`,
+    [DEEP_CARD, DEEP_LISTINGS],
+  );
+  await client.query(
+    `INSERT INTO market_sales (id, card_id, collectible_id, serial, seller_id, buyer_id, price, fee, via, reference_id, created_at)
+     SELECT gen_random_uuid(), c.card_id, c.id, c.serial, c.owner_id, c.owner_id, 1000, 50, 'sale', gen_random_uuid(), now() - make_interval(secs => c.serial * 60)
+     FROM collectibles c WHERE c.card_id = $1 AND c.serial <= $2`,
+    [DEEP_CARD, DEEP_SALES],
+  );
+  await client.query("ANALYZE collectibles; ANALYZE listings; ANALYZE market_sales");
 }
 
 /**
@@ -129,10 +168,13 @@ export async function measureContention(base: string, token: (sub: string) => st
 }
 
 /** The marketplace cases, in the runner's order. */
-export function marketCases(base: string): Case[] {
+export function marketCases(base: string, privateKey: string): Case[] {
+  // Signed in, so the card's market is read fresh each time (anonymous callers share one answer a second).
+  const auth = { authorization: `Bearer ${signSessionToken(privateKey, MARKET_SELLER_SUB(0), { ttlSeconds: 3600 })}` };
   return [
     { name: "GET marketplace listings", target: 0.5, load: () => ({ url: `${base}/api/v1/marketplace/listings?limit=${PAGE}` }) },
     { name: "GET listings (team, by price)", load: () => ({ url: `${base}/api/v1/marketplace/listings?teamId=tm_hch&sort=price&limit=${PAGE}` }) },
+    { name: "GET card market (100k listed)", target: 0.5, load: () => ({ url: `${base}/api/v1/collectibles/cards/${DEEP_CARD}`, headers: auth }) },
   ];
 }
 
