@@ -226,6 +226,13 @@ import * as v1_wallet_topups_$topupId from "@/app/api/v1/wallet/topups/[topupId]
 import * as webhooks_app_store from "@/app/api/webhooks/app-store/route";
 import * as webhooks_google_play from "@/app/api/webhooks/google-play/route";
 import * as webhooks_stripe from "@/app/api/webhooks/stripe/route";
+import * as v1_marketplace_offer_settings from "@/app/api/v1/marketplace/offer-settings/route";
+import * as v1_marketplace_trades from "@/app/api/v1/marketplace/trades/route";
+import * as v1_marketplace_trades_$tradeId from "@/app/api/v1/marketplace/trades/[tradeId]/route";
+import * as v1_marketplace_trades_$tradeId_accept from "@/app/api/v1/marketplace/trades/[tradeId]/accept/route";
+import * as v1_marketplace_trades_$tradeId_cancel from "@/app/api/v1/marketplace/trades/[tradeId]/cancel/route";
+import * as v1_marketplace_trades_$tradeId_counter from "@/app/api/v1/marketplace/trades/[tradeId]/counter/route";
+import * as v1_marketplace_trades_$tradeId_decline from "@/app/api/v1/marketplace/trades/[tradeId]/decline/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -452,4 +459,11 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/webhooks/app-store", module: webhooks_app_store },
   { path: "/api/webhooks/google-play", module: webhooks_google_play },
   { path: "/api/webhooks/stripe", module: webhooks_stripe },
+  { path: "/api/v1/marketplace/offer-settings", module: v1_marketplace_offer_settings },
+  { path: "/api/v1/marketplace/trades", module: v1_marketplace_trades },
+  { path: "/api/v1/marketplace/trades/{tradeId}", module: v1_marketplace_trades_$tradeId },
+  { path: "/api/v1/marketplace/trades/{tradeId}/accept", module: v1_marketplace_trades_$tradeId_accept },
+  { path: "/api/v1/marketplace/trades/{tradeId}/cancel", module: v1_marketplace_trades_$tradeId_cancel },
+  { path: "/api/v1/marketplace/trades/{tradeId}/counter", module: v1_marketplace_trades_$tradeId_counter },
+  { path: "/api/v1/marketplace/trades/{tradeId}/decline", module: v1_marketplace_trades_$tradeId_decline },
 ];

@@ -52,13 +52,13 @@ export default async function setup(project: TestProject) {
   });
   provideServer(project, server, `test:${server.run}`);
   return async () => {
-    // After every test: each wallet's balance still equals the sum of its ledger, and no active listing's seller
-    // has lost the item (the economy invariant, lib/wallets).
+    // After every test: each wallet's balance still equals the sum of its ledger, no active listing's seller has
+    // lost the item, and every trade's held coins match its state (the economy invariant, lib/wallets).
     const report = await economyInvariant(server.databaseUrl);
     await server.stop();
     if (!report.ok) {
-      const { mismatches, staleListings } = report;
-      console.error(`economy invariant broken after the suite: ${JSON.stringify({ mismatches, staleListings })}`);
+      const { mismatches, staleListings, paymentMismatches, tradeMismatches } = report;
+      console.error(`economy invariant broken after the suite: ${JSON.stringify({ mismatches, staleListings, paymentMismatches, tradeMismatches })}`);
       process.exitCode = 1;
       throw new Error("economy invariant broken");
     }
