@@ -21,10 +21,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       summary: "Set my offer settings",
       description:
         `Replaces both lists: up to ${MINIMUMS_MAX} cards with the least offer taken for any copy (an offer below it on an item the caller owns: 409 OFFER_BELOW_MINIMUM), and up to ${REFUSED_MAX} users whose offers and trade proposals are refused (409 REFUSED_BY_USER). ` +
-        "An unknown card or user, one listed twice, or the caller among the refused: 400 naming it. Answers the settings as GET does.",
+        "An unknown card or user, one listed twice, or the caller among the refused: 400 naming it. Bodies up to 64 KB. Answers the settings as GET does.",
       tags: ["Marketplace"],
       auth: "bearer",
       body: offerSettingsBody,
+      // Full lists (500 user ids, 200 cards) pass the default 16 KB.
+      bodyLimit: 64 * 1024,
       rateLimit: "write",
       response: offerSettingsResponse,
     },
