@@ -13,6 +13,7 @@ import { DomainError, notFound, sharedErrors, type ErrorDetail } from "../http/e
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { limiterFor } from "../http/rate-limit";
+import { txOptions } from "../db/tx";
 import { credit, lockWallets, pay } from "../wallets/service";
 import { balancesOf } from "../wallets/queries";
 import { assertMayTrade, tradingStanding } from "../moderation/sanctions";
@@ -21,6 +22,7 @@ import { feeOf, HOUR } from "./ownership";
 import { errors as marketplaceErrors } from "./errors";
 import {
   closeTrade,
+  existingUsers,
   insertTrade,
   itemsOfTrades,
   itemStates,
@@ -158,7 +160,7 @@ export async function proposeTrade(db: Db, userId: string, input: TradeInput, id
   await limitGifts(userId, input);
   const result = await idempotent(db, { userId, ...idempotency, request: input }, async (tx) => {
     const { recipientId, ...p } = input;
-    if (recipientId !== userId && !(await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${recipientId}::uuid`).length) throw notFound("User");
+    if (recipientId !== userId && !(await existingUsers(tx, [recipientId])).has(recipientId)) throw notFound("User");
     const id = await propose(tx, userId, recipientId, p, null);
     return { trade: await tradeOut(tx, id) };
   });
@@ -246,7 +248,7 @@ export async function acceptTrade(db: Db, userId: string, tradeId: string) {
     await closeTrade(tx, t.id, "accepted", { recipientFee, proposerFee });
     await notifyTrade(tx, t.id, "accepted");
     return undefined;
-  });
+  }, txOptions());
   notePushSoon();
   if (voided) {
     throw new DomainError(
@@ -264,7 +266,7 @@ export async function declineTrade(db: Db, userId: string, tradeId: string) {
     await releaseHold(tx, t);
     await closeTrade(tx, t.id, "declined");
     await notifyTrade(tx, t.id, "declined");
-  });
+  }, txOptions());
   notePushSoon();
   return { trade: await tradeOut(db, tradeId) };
 }
@@ -274,7 +276,7 @@ export async function cancelTrade(db: Db, userId: string, tradeId: string) {
     const t = await openTrade(tx, userId, tradeId, "proposer");
     await releaseHold(tx, t);
     await closeTrade(tx, t.id, "cancelled");
-  });
+  }, txOptions());
   return { trade: await tradeOut(db, tradeId) };
 }
 
@@ -333,7 +335,7 @@ export async function expireTrades(db: Db, limit: number): Promise<number> {
       await releaseHold(tx, t);
       await closeTrade(tx, id, "expired");
       return true;
-    });
+    }, txOptions());
     if (!done) break;
   }
   return n;

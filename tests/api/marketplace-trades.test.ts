@@ -86,6 +86,27 @@ describe("proposing", () => {
     expect(errorOf(await act(b, t.id, "accept")).code).toBe("TRADE_CLOSED");
   });
 
+  it("replays a retried proposal (same Idempotency-Key) without a second hold; pages the caller's trades", async () => {
+    const a = await fan(1_000);
+    const b = await fan();
+    const headers = { ...a.auth, "idempotency-key": randomUUID() };
+    const json = { recipientId: b.id, offerCoins: 100, askedItems: [await card.give(b.id)] };
+    const [first, again] = [
+      await api("POST", "/api/v1/marketplace/trades", { headers, json }),
+      await api("POST", "/api/v1/marketplace/trades", { headers, json }),
+    ];
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.trade.id).toBe(first.body.data.trade.id);
+    expect(await balance(a)).toBe(900);
+    const more = [];
+    for (let i = 0; i < 3; i++) more.push((await propose(a, { recipientId: b.id, offerCoins: 10, askedItems: json.askedItems })).body.data.trade.id);
+    const page1 = (await api("GET", "/api/v1/marketplace/trades?limit=2", { headers: a.auth })).body.data;
+    const page2 = (await api("GET", `/api/v1/marketplace/trades?limit=2&cursor=${page1.nextCursor}`, { headers: a.auth })).body.data;
+    expect([...page1.trades, ...page2.trades].map((t: { id: string }) => t.id)).toEqual([...more.reverse(), first.body.data.trade.id]);
+    expect(page2.nextCursor).toBeUndefined();
+  });
+
   it("refuses bad proposals with a clear 4xx and holds nothing", async () => {
     const a = await fan(1_000);
     const b = await fan();
@@ -193,6 +214,23 @@ describe("accepting", () => {
     expect(errorOf(await act(b, second.id, "accept"))).toMatchObject({ code: "TRADE_ITEM_GONE" });
     expect([await balance(a), await ownerOf(mine)]).toEqual([1_000, other.id]);
     for (const id of [listed.id, short.id, minted.id, second.id]) expect(await tradeLedgerNet(id)).toBe(0);
+  });
+
+  it("voids the trade of a proposer barred from trading since proposing; a barred user cannot propose", async () => {
+    const a = await fan(500);
+    const b = await fan();
+    const item = await card.give(a.id);
+    const t = (await propose(a, { recipientId: b.id, offeredItems: [item], offerCoins: 500 })).body.data.trade;
+    const staff = newUser({ admin: true });
+    const imposed = await api("POST", "/api/admin/moderation/sanctions", {
+      headers: staff.auth,
+      json: { userId: a.id, kind: "trading", hours: 24, reason: "Test" },
+    });
+    expect(imposed.status).toBe(201);
+    expect(errorOf(await act(b, t.id, "accept")).code).toBe("TRADE_WALLET_FROZEN");
+    expect(await tradeRow(t.id)).toMatchObject({ status: "void", voidReason: "TRADE_WALLET_FROZEN" });
+    expect([await ownerOf(item), await balance(a), await balance(b)]).toEqual([a.id, 500, 0]);
+    expect(errorOf(await propose(a, { recipientId: b.id, offeredItems: [item] })).code).toBe("TRADING_RESTRICTED");
   });
 
   it("races acceptances of two trades, a listing and a sale of one item, 12 times at once: exactly one wins", async () => {
