@@ -133,6 +133,11 @@ describe("building an export", () => {
     await db().userMute.create({ data: { muterId: a.id, mutedId: c.id } });
     const filter = { title: `filter ${tag}`, keywords: [{ keyword: `spoiler${tag}` }], contexts: ["feed"] };
     expect((await api("POST", "/api/v1/me/filters", { headers: a.auth, json: filter })).status).toBe(201);
+    // A trade proposed to c (no coins or items: nothing held), and a's offer settings.
+    const trade = await db().trade.create({
+      data: { proposerId: a.id, recipientId: c.id, message: `trade note ${tag}`, expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    await db().tradeRefusal.create({ data: { userId: a.id, refusedId: c.id } });
 
     const e = await readyExport(a.auth);
     expect(e.sizeBytes).toBeGreaterThan(0);
@@ -169,6 +174,10 @@ describe("building an export", () => {
       blockedUsers: [{ userId: b.id, handle: bHandle }],
       mutedUsers: [{ userId: c.id }],
       keywordFilters: [{ title: `filter ${tag}`, contexts: ["feed"] }],
+    });
+    expect(files["orders.json"]).toMatchObject({
+      trades: [{ id: trade.id, role: "proposer", message: `trade note ${tag}`, status: "open", offeredItems: [], askedItems: [] }],
+      offerSettings: { minimumOffers: [], refusedUsers: [{ userId: c.id }] },
     });
     expect(files["follows.json"]).toMatchObject({ following: [{ userId: c.id }], followers: [], requestsSent: [], requestsReceived: [] });
     const wallet = (files["wallet-ledger.json"] as { wallets: { currency: string; balance: number; transactions: { amount: number }[] }[] }).wallets;
