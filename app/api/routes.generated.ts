@@ -231,6 +231,13 @@ import * as v1_collectibles_cards_$cardId_sales from "@/app/api/v1/collectibles/
 import * as v1_marketplace_alerts from "@/app/api/v1/marketplace/alerts/route";
 import * as v1_marketplace_alerts_$alertId from "@/app/api/v1/marketplace/alerts/[alertId]/route";
 import * as v1_marketplace_sales from "@/app/api/v1/marketplace/sales/route";
+import * as v1_marketplace_offer_settings from "@/app/api/v1/marketplace/offer-settings/route";
+import * as v1_marketplace_trades from "@/app/api/v1/marketplace/trades/route";
+import * as v1_marketplace_trades_$tradeId from "@/app/api/v1/marketplace/trades/[tradeId]/route";
+import * as v1_marketplace_trades_$tradeId_accept from "@/app/api/v1/marketplace/trades/[tradeId]/accept/route";
+import * as v1_marketplace_trades_$tradeId_cancel from "@/app/api/v1/marketplace/trades/[tradeId]/cancel/route";
+import * as v1_marketplace_trades_$tradeId_counter from "@/app/api/v1/marketplace/trades/[tradeId]/counter/route";
+import * as v1_marketplace_trades_$tradeId_decline from "@/app/api/v1/marketplace/trades/[tradeId]/decline/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -462,4 +469,11 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/marketplace/alerts", module: v1_marketplace_alerts },
   { path: "/api/v1/marketplace/alerts/{alertId}", module: v1_marketplace_alerts_$alertId },
   { path: "/api/v1/marketplace/sales", module: v1_marketplace_sales },
+  { path: "/api/v1/marketplace/offer-settings", module: v1_marketplace_offer_settings },
+  { path: "/api/v1/marketplace/trades", module: v1_marketplace_trades },
+  { path: "/api/v1/marketplace/trades/{tradeId}", module: v1_marketplace_trades_$tradeId },
+  { path: "/api/v1/marketplace/trades/{tradeId}/accept", module: v1_marketplace_trades_$tradeId_accept },
+  { path: "/api/v1/marketplace/trades/{tradeId}/cancel", module: v1_marketplace_trades_$tradeId_cancel },
+  { path: "/api/v1/marketplace/trades/{tradeId}/counter", module: v1_marketplace_trades_$tradeId_counter },
+  { path: "/api/v1/marketplace/trades/{tradeId}/decline", module: v1_marketplace_trades_$tradeId_decline },
 ];

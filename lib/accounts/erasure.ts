@@ -1,6 +1,7 @@
 // The erasure of one account, in the erasure cron's transaction (service.ts claims the deletion and commits):
 //   1. the marketplace: the user's listings cancelled, their leading bids and open offers refunded, offers on their
-//      items declined (refunded to the buyers), all with the marketplace's own statements and in its one lock order
+//      items declined (refunded to the buyers), their open trades cancelled and those proposed to them declined
+//      (every hold back), all with the marketplace's own statements and in its one lock order
 //      (docs/decisions/0024: collectibles → listings → offers → wallets in user-id order); an auction of theirs with
 //      bids, a leading bid on an auction that ended unsettled, or a mint under way makes the erasure wait (Deferred);
 //   2. pending mints failed (their items free again);
@@ -20,6 +21,7 @@ import { lockCollectibles } from "../collectibles/queries";
 import { closeListing, closeOffer, lockListing, lockOffer, offerById } from "../marketplace/queries";
 import { refundBid } from "../marketplace/ownership";
 import { refundOffer } from "../marketplace/offers";
+import { closeTradesOf, lockOpenTradesOf } from "../marketplace/trades";
 import { lockWallets, pay } from "../wallets/service";
 
 /** The erasure cannot run yet; the deletion is retried later (the transaction rolls back). */
@@ -112,6 +114,10 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "user_mutes", sql: (u) => Prisma.sql`DELETE FROM user_mutes WHERE muter_id = ${u} OR muted_id = ${u}` },
   { table: "keyword_filters", sql: (u) => Prisma.sql`DELETE FROM keyword_filters WHERE user_id = ${u}` },
   { table: "spending_limits", sql: (u) => Prisma.sql`DELETE FROM spending_limits WHERE user_id = ${u}` },
+  // Trades stay on the tombstone (the record of what changed hands); the notes the user wrote go, and their offer settings.
+  { table: "trades.message", sql: (u) => Prisma.sql`UPDATE trades SET message = NULL WHERE proposer_id = ${u}` },
+  { table: "offer_minimums", sql: (u) => Prisma.sql`DELETE FROM offer_minimums WHERE user_id = ${u}` },
+  { table: "trade_refusals", sql: (u) => Prisma.sql`DELETE FROM trade_refusals WHERE user_id = ${u} OR refused_id = ${u}` },
   // Their zips were collected with the uploads (uploadedFiles) and are deleted after the commit.
   { table: "data_exports", sql: (u) => Prisma.sql`DELETE FROM data_exports WHERE user_id = ${u}` },
   // Push: the outbox (and its deliveries, by cascade), preferences and quiet hours.
@@ -156,6 +162,8 @@ const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (
 
 /** Step 1: the marketplace, in the one lock order. Throws Deferred when an auction must settle first. */
 async function releaseMarketplace(tx: DbTx, userId: string, u: Prisma.Sql): Promise<void> {
+  // Open trades either side: their rows come first in the lock order; closed below with their holds back.
+  const trades = await lockOpenTradesOf(tx, userId);
   const h = await holdingsOf(tx, u);
   const offers = [...h.offersMade, ...h.offersReceived];
   await lockCollectibles(
@@ -165,7 +173,7 @@ async function releaseMarketplace(tx: DbTx, userId: string, u: Prisma.Sql): Prom
   const listings = new Map<string, Awaited<ReturnType<typeof lockListing>>>();
   for (const l of byId([...h.ownListings, ...h.leading])) listings.set(l.id, await lockListing(tx, l.id));
   for (const o of byId(offers)) await lockOffer(tx, o.id);
-  await lockWallets(tx, [userId, ...h.offersReceived.map((o) => o.buyerId)], "COIN");
+  await lockWallets(tx, [userId, ...h.offersReceived.map((o) => o.buyerId), ...trades.map((t) => t.proposerId)], "COIN");
 
   for (const { id } of h.ownListings) {
     const l = listings.get(id);
@@ -190,6 +198,7 @@ async function releaseMarketplace(tx: DbTx, userId: string, u: Prisma.Sql): Prom
     if (o.buyerId === userId) await closeOffer(tx, id, "cancelled");
     else await closeOffer(tx, id, "declined", { sellerId: userId });
   }
+  await closeTradesOf(tx, userId, trades);
 }
 
 /** Step 2: mints. Pending ones fail (the item is free again); one being minted right now makes the erasure wait. */

@@ -43,13 +43,14 @@ export async function lockDeletionForCancel(tx: RawDb | DbTx, userId: string): P
 export const deleteScheduledDeletion = (tx: RawDb | DbTx, userId: string) =>
   raw(tx).$executeRaw`DELETE FROM account_deletions WHERE user_id = ${userId}::uuid AND state = 'scheduled'`;
 
-/** The caller's coins: the COIN balance, and what open offers and leading bids hold (minor units). */
+/** The caller's coins: the COIN balance, and what open offers, leading bids and open trades hold (minor units). */
 export async function coinsOf(db: RawDb | DbTx, userId: string): Promise<{ balance: number; held: number }> {
   const [row] = await raw(db).$queryRaw<{ balance: string; held: string }[]>`
     SELECT coalesce((SELECT balance FROM wallets WHERE user_id = ${userId}::uuid AND currency = 'COIN'), 0)::text AS balance,
            (coalesce((SELECT sum(amount) FROM offers WHERE buyer_id = ${userId}::uuid AND status = 'open'), 0)
             + coalesce((SELECT sum(amount) FROM bids WHERE bidder_id = ${userId}::uuid AND released_at IS NULL
-                        AND EXISTS (SELECT 1 FROM listings l WHERE l.top_bid_id = bids.id AND l.status = 'active')), 0))::text AS held`;
+                        AND EXISTS (SELECT 1 FROM listings l WHERE l.top_bid_id = bids.id AND l.status = 'active')), 0)
+            + coalesce((SELECT sum(offer_coins) FROM trades WHERE proposer_id = ${userId}::uuid AND status = 'open'), 0))::text AS held`;
   return { balance: Number(row!.balance), held: Number(row!.held) };
 }
 

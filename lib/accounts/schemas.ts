@@ -17,7 +17,7 @@ export const forfeit = z
     held: z
       .number()
       .int()
-      .meta({ description: "Minor units held for the caller's open offers and leading bids: released at the erasure, then forfeited too." }),
+      .meta({ description: "Minor units held for the caller's open offers, leading bids and open trades: released at the erasure, then forfeited too." }),
     forfeited: z.number().int().meta({ description: "balance + held: what is forfeited if the erasure ran now (minor units)." }),
   })
   .meta({ id: "AccountDeletionForfeit", description: "The coins the erasure forfeits (no refund, no transfer)." });

@@ -161,7 +161,7 @@ export function cardsPage(db: RawDb | DbTx, f: CardFilter) {
  */
 export async function transferOwnership(
   tx: DbTx,
-  t: { collectibleId: string; from: string; to: string; reason: "sale" | "offer" | "staff"; referenceId: string; price: number | null },
+  t: { collectibleId: string; from: string; to: string; reason: "sale" | "offer" | "staff" | "trade" | "gift"; referenceId: string; price: number | null },
 ): Promise<boolean> {
   const [moved] = await tx.$queryRaw<{ id: string }[]>`
     WITH moved AS (

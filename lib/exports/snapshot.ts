@@ -173,6 +173,17 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'priceAlerts', (SELECT coalesce(json_agg(json_build_object('cardId', a.card_id, 'serialMin', a.serial_min, 'serialMax', a.serial_max, 'maxPrice', a.max_price,
                           'createdAt', a.created_at) ORDER BY a.id), '[]')
                         FROM price_alerts a WHERE a.user_id = ${u}::uuid),
+        'trades', (SELECT coalesce(json_agg(json_build_object('id', t.id, 'role', CASE WHEN t.proposer_id = ${u}::uuid THEN 'proposer' ELSE 'recipient' END,
+                     'proposer', ${handleOf(Prisma.sql`t.proposer_id`)}, 'recipient', ${handleOf(Prisma.sql`t.recipient_id`)},
+                     'offeredItems', (SELECT coalesce(json_agg(i.collectible_id ORDER BY i.collectible_id), '[]') FROM trade_items i WHERE i.trade_id = t.id AND i.side = 'offered'),
+                     'askedItems', (SELECT coalesce(json_agg(i.collectible_id ORDER BY i.collectible_id), '[]') FROM trade_items i WHERE i.trade_id = t.id AND i.side = 'asked'),
+                     'offerCoins', t.offer_coins, 'askCoins', t.ask_coins, 'gift', t.gift, 'message', CASE WHEN t.proposer_id = ${u}::uuid THEN t.message END,
+                     'status', t.status, 'voidReason', t.void_reason, 'expiresAt', t.expires_at, 'createdAt', t.created_at, 'closedAt', t.closed_at) ORDER BY t.id), '[]')
+                   FROM trades t WHERE t.proposer_id = ${u}::uuid OR t.recipient_id = ${u}::uuid),
+        'offerSettings', json_build_object(
+          'minimumOffers', (SELECT coalesce(json_agg(json_build_object('cardId', m.card_id, 'amount', m.amount) ORDER BY m.card_id), '[]') FROM offer_minimums m WHERE m.user_id = ${u}::uuid),
+          'refusedUsers', (SELECT coalesce(json_agg(json_build_object('userId', r.refused_id, 'handle', ${handleOf(Prisma.sql`r.refused_id`)}) ORDER BY r.refused_id), '[]')
+                           FROM trade_refusals r WHERE r.user_id = ${u}::uuid)),
         'rewardClaims', (SELECT coalesce(json_agg(json_build_object('id', r.id, 'rewardId', r.reward_id, 'kind', r.kind, 'costRep', r.cost_rep, 'claimedAt', r.claimed_at)
                            ORDER BY r.claimed_at, r.id), '[]') FROM reward_claims r WHERE r.user_id = ${u}::uuid)
       ) AS v`,

@@ -17,6 +17,8 @@ export const RATE_LIMIT_POLICIES = {
   signals: { tokens: 30, window: "60 s" },
   /** Routes that move money or ownership (buy, open, adjust): per user. */
   money: { tokens: 30, window: "60 s" },
+  /** Gifts proposed per sender (trades asking nothing back; checked inside POST /api/v1/marketplace/trades and …/counter). */
+  gifts: { tokens: 20, window: "1 h" },
   /** Mobile token exchanges by client address: slows down guessing. */
   exchange: { tokens: 20, window: "60 s" },
   /** Mobile session tokens minted per user by /api/mobile/callback (checked inside the flow, once the user is known). */

@@ -10,6 +10,7 @@ import { keysetPage } from "../kernel/page";
 import { fitsCeiling, lockWallets, pay } from "../wallets/service";
 import { ChangedHands, listingOut, minNextBid, own, refundBid, settle, unavailable } from "./ownership";
 import { refundOffer } from "./offers";
+import { expireTrades } from "./trades";
 import {
   bidsOf,
   claimEndedAuction,
@@ -108,6 +109,7 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
     if (!done) break;
     out.offersExpired++;
   }
+  const tradesExpired = await expireTrades(db, limit);
   out.idempotencyKeysDeleted = await sweepIdempotencyKeys(db);
-  return out;
+  return { ...out, tradesExpired };
 }

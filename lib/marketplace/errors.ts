@@ -19,4 +19,36 @@ export const errors = defineErrors({
   CART_EMPTY: { status: 409, description: "The cart has no lines to check out." },
   CART_CHANGED: { status: 409, description: "A cart line is no longer available or its price changed (details name each): nothing was bought." },
   CART_FULL: { status: 409, description: "The cart holds its maximum number of lines." },
+  // Trades and gifts (lib/marketplace/trades.ts). The TRADE_ITEM_*, TRADE_FUNDS_SHORT and TRADE_WALLET_FROZEN codes are
+  // also the void reasons: answered by an accept, the trade is then void and its held coins are back.
+  TRADE_CLOSED: { status: 409, description: "The trade is no longer open (accepted, declined, cancelled, expired, void or countered)." },
+  TRADE_ITEM_GONE: {
+    status: 409,
+    description:
+      "An item of the trade is not (or no longer) its side's: the proposer's offered items must be the proposer's, the asked items the recipient's (details name each). On accept the trade is now void, nothing moved and the held coins are back.",
+  },
+  TRADE_ITEM_LISTED: {
+    status: 409,
+    description:
+      "An item of the trade is in an active listing or a running auction (details name each). On accept the trade is now void, nothing moved and the held coins are back.",
+  },
+  TRADE_ITEM_MINTED: {
+    status: 409,
+    description:
+      "An item of the trade is minted to a wallet, or its mint is queued or running (details name each). On accept the trade is now void, nothing moved and the held coins are back.",
+  },
+  TRADE_FUNDS_SHORT: {
+    status: 409,
+    description: "Accepting: the recipient's balance does not cover the coins asked. The trade is now void, nothing moved and the held coins are back.",
+  },
+  TRADE_WALLET_FROZEN: {
+    status: 409,
+    description:
+      "Accepting: a party's wallet is frozen (it owes coins), or the proposer may no longer trade (restricted, or deleting the account). The trade is now void, nothing moved and the held coins are back.",
+  },
+  REFUSED_BY_USER: {
+    status: 409,
+    description: "The other user refuses the caller's offers and trade proposals (their offer settings), or one of them blocked the other.",
+  },
+  OFFER_BELOW_MINIMUM: { status: 409, description: "The offer is below the least the item's owner takes for its card (the minimum in details)." },
 });

@@ -14,6 +14,7 @@ import { closeOffer, insertOffer, lockActiveListingOf, lockOffer, notifyOfferUpd
 import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
+import { assertOfferWelcome } from "./offer-settings";
 
 const toOffer = (o: OfferRow) => ({
   id: o.id,
@@ -41,6 +42,7 @@ export async function makeOffer(db: Db, userId: string, input: { collectibleId: 
     const ownerId = await ownerOf(tx, input.collectibleId);
     if (!ownerId) throw notFound("Collectible");
     if (ownerId === userId) throw own();
+    await assertOfferWelcome(tx, ownerId, userId, input.collectibleId, input.amount);
     await refuseMinted(tx, input.collectibleId);
     const id = uuidv7();
     const inserted = await insertOffer(tx, {

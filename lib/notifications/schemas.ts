@@ -15,6 +15,7 @@ export const NOTIFICATION_TYPES = [
   "OFFER_UPDATE",
   "FOLLOW",
   "FOLLOW_REQUEST",
+  "TRADE_UPDATE",
   "PRICE_ALERT",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -147,6 +148,22 @@ export const offerUpdatePayload = z
   .object({ offerId: z.string(), collectibleId: z.string(), status: z.enum(["accepted", "declined"]), amount: z.number().int(), ...text })
   .meta({ id: "OfferUpdatePayload", description: "The owner accepted (the item is the user's) or declined (the funds are back) the user's offer." });
 
+export const tradeUpdatePayload = z
+  .object({
+    tradeId: z.string(),
+    event: z.enum(["proposed", "countered", "accepted", "declined", "void"]).meta({
+      description:
+        "proposed: a trade or gift was proposed to the user; countered: the user's trade was answered with this new one; accepted, declined: the user's proposal was; void: accepting it found an item or coin leg no longer good (nothing moved, held coins back).",
+    }),
+    gift: z.boolean(),
+    status: z.string().meta({ description: "The trade's status when the notification was written." }),
+    counterOfId: z.string().nullable(),
+    voidReason: z.string().nullable(),
+    actor,
+    ...text,
+  })
+  .meta({ id: "TradeUpdatePayload", description: "A trade or gift between the user and another fan changed (GET /api/v1/marketplace/trades/{tradeId})." });
+
 export const followPayload = z
   .object({ actor, ...text })
   .meta({ id: "FollowPayload", description: "Someone followed the user (with notifyCommunity on); grouped per UTC day." });
@@ -177,6 +194,7 @@ export const notification = z
     z.object({ ...base, type: z.literal("OFFER_UPDATE"), payload: offerUpdatePayload }),
     z.object({ ...base, type: z.literal("FOLLOW"), payload: followPayload }),
     z.object({ ...base, type: z.literal("FOLLOW_REQUEST"), payload: followRequestPayload }),
+    z.object({ ...base, type: z.literal("TRADE_UPDATE"), payload: tradeUpdatePayload }),
     z.object({ ...base, type: z.literal("PRICE_ALERT"), payload: priceAlertPayload }),
   ])
   .meta({ id: "Notification" });

@@ -137,6 +137,7 @@ const KEYED_BY: Record<RateLimitPolicy | "default", string> = {
   signals: "user",
   exchange: "client address",
   mobileCallback: "user",
+  gifts: "user",
   public: "client address",
   anonymous: "client address",
   user: "user",

@@ -4,7 +4,7 @@ import { NOTIFICATION_TYPES, type NotificationType } from "../notifications/sche
 /**
  * The account settings' notify_* booleans (PATCH /api/user/settings) and the notification types each one switches
  * in-app: a setting is on while any of its types is, turning it off turns them all off, turning it on turns them all
- * on (a trigger on users). Types in no list (POST_PUBLISHED and the marketplace's) have only their own preference.
+ * on (a trigger on users). Types in no list (POST_PUBLISHED and the marketplace's, trades included) have only their own preference.
  */
 export const SETTING_TYPES = {
   notifyTeams: ["GAME_ALERT", "RATING", "TEAM_POST"],

@@ -10,7 +10,7 @@ import { WALLET_BALANCE_MAX } from "./schemas";
 // queue on its row and never overdraw or overfill it.
 
 export type Currency = "COIN";
-export type WalletTxReason = "purchase" | "sale" | "fee" | "refund" | "reward" | "adjustment" | "hold" | "topup" | "clawback";
+export type WalletTxReason = "purchase" | "sale" | "fee" | "refund" | "reward" | "adjustment" | "hold" | "topup" | "clawback" | "trade";
 
 export interface Movement {
   userId: string;

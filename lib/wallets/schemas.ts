@@ -35,7 +35,7 @@ export const wallet = z
 
 export const walletsResponse = z.object({ wallets: z.array(wallet) }).meta({ id: "Wallets" });
 
-export const REASONS = ["purchase", "sale", "fee", "refund", "reward", "adjustment", "hold", "topup", "clawback"] as const;
+export const REASONS = ["purchase", "sale", "fee", "refund", "reward", "adjustment", "hold", "topup", "clawback", "trade"] as const;
 
 export const walletTransaction = z
   .object({
@@ -83,7 +83,7 @@ export const invariantReport = z
   .object({
     ok: z.boolean().meta({
       description:
-        "True when every wallet's balance equals the sum of its ledger, no active listing's seller has lost the item and the top-up books agree (the three lists empty).",
+        "True when every wallet's balance equals the sum of its ledger, no active listing's seller has lost the item, the top-up books agree and every trade's coins match its state (the four lists empty).",
     }),
     wallets: z.number().int(),
     transactions: z.number().int(),
@@ -117,6 +117,18 @@ export const invariantReport = z
         description:
           "Up to 100 users whose money-in books disagree: top-up credits differ from the coins of their credited purchases, coins clawed back differ from what the ledger took plus the debt, or a wallet holds a balance while in debt (none while the rules hold).",
       }),
+    tradeMismatches: z
+      .array(
+        z.object({
+          tradeId: z.string(),
+          status: z.string(),
+          expected: z
+            .number()
+            .meta({ description: "What the trade's ledger rows should net: minus the held coins while open, minus the fees once accepted, else 0." }),
+          ledger: z.number().meta({ description: "What they net." }),
+        }),
+      )
+      .meta({ description: "Up to 100 trades whose held or moved coins disagree with their state (none while the rules hold)." }),
     checkedAt: isoDateTime,
   })
   .meta({ id: "WalletInvariant" });

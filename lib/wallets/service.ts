@@ -5,6 +5,7 @@ import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound } from "../http/errors";
 import { keysetPage } from "../kernel/page";
 import { staleListings } from "../marketplace/queries";
+import { tradeLedgerMismatches } from "../marketplace/trade-queries";
 import { purchaseMismatches } from "../payments/queries";
 import { balancesOf, ledgerInvariant, move, settleDebt, transactionsOf, type Movement, type TransactionRow } from "./queries";
 
@@ -94,17 +95,20 @@ export async function adjust(db: Db, input: AdjustmentInput, staffId: string) {
  * The economy invariant: every wallet's balance is the sum of its ledger, no active listing outlives its seller's
  * ownership of the item (lib/marketplace: a change of owner withdraws the item's listings), and the money-in books
  * agree (lib/payments: top-up credits = the coins of credited purchases; coins clawed back = taken + debt; no wallet
- * both in debt and holding a balance).
+ * both in debt and holding a balance), and every trade's coins are where its state says (lib/marketplace/trades.ts:
+ * held while open, back once closed unaccepted, moved less the fees once accepted).
  */
 export async function checkInvariant(db: RawDb | DbTx) {
   const report = await ledgerInvariant(db);
   const stale = await staleListings(db);
   const payments = await purchaseMismatches(db);
+  const trades = await tradeLedgerMismatches(db);
   return {
-    ok: report.mismatches.length === 0 && stale.length === 0 && payments.length === 0,
+    ok: report.mismatches.length === 0 && stale.length === 0 && payments.length === 0 && trades.length === 0,
     ...report,
     staleListings: stale,
     paymentMismatches: payments,
+    tradeMismatches: trades,
     checkedAt: new Date().toISOString(),
   };
 }

@@ -137,6 +137,11 @@ describe("building an export", () => {
     const purchase = await db().coinPurchase.create({
       data: { userId: a.id, productId: "coins_500", provider: "stripe", coins: 50_000n, amount: 499n, currency: "usd", state: "failed" },
     });
+    // A trade proposed to c (no coins or items: nothing held), and a's offer settings.
+    const trade = await db().trade.create({
+      data: { proposerId: a.id, recipientId: c.id, message: `trade note ${tag}`, expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    await db().tradeRefusal.create({ data: { userId: a.id, refusedId: c.id } });
 
     const e = await readyExport(a.auth);
     expect(e.sizeBytes).toBeGreaterThan(0);
@@ -173,6 +178,10 @@ describe("building an export", () => {
       blockedUsers: [{ userId: b.id, handle: bHandle }],
       mutedUsers: [{ userId: c.id }],
       keywordFilters: [{ title: `filter ${tag}`, contexts: ["feed"] }],
+    });
+    expect(files["orders.json"]).toMatchObject({
+      trades: [{ id: trade.id, role: "proposer", message: `trade note ${tag}`, status: "open", offeredItems: [], askedItems: [] }],
+      offerSettings: { minimumOffers: [], refusedUsers: [{ userId: c.id }] },
     });
     expect(files["follows.json"]).toMatchObject({ following: [{ userId: c.id }], followers: [], requestsSent: [], requestsReceived: [] });
     const ledger = files["wallet-ledger.json"] as {

@@ -32,6 +32,8 @@ export default async function setup(project: TestProject) {
         // Low enough that one user can reach it (tests/api/lockerroom-posts.test.ts), above any other test's posting.
         ugc: { tokens: 40, window: "60 s" },
         public: { tokens: 5, window: "60 s" },
+        // Low enough that one sender reaches it (tests/api/marketplace-trades.test.ts); gifts come from fresh fans.
+        gifts: { tokens: 5, window: "60 s" },
         anonymous: { tokens: 1_000_000, window: "60 s" },
         user: { tokens: 1_000_000, window: "60 s" },
         machine: { tokens: 100_000, window: "60 s" },
@@ -52,13 +54,13 @@ export default async function setup(project: TestProject) {
   });
   provideServer(project, server, `test:${server.run}`);
   return async () => {
-    // After every test: each wallet's balance still equals the sum of its ledger, and no active listing's seller
-    // has lost the item (the economy invariant, lib/wallets).
+    // After every test: each wallet's balance still equals the sum of its ledger, no active listing's seller has
+    // lost the item, and every trade's held coins match its state (the economy invariant, lib/wallets).
     const report = await economyInvariant(server.databaseUrl);
     await server.stop();
     if (!report.ok) {
-      const { mismatches, staleListings } = report;
-      console.error(`economy invariant broken after the suite: ${JSON.stringify({ mismatches, staleListings })}`);
+      const { mismatches, staleListings, paymentMismatches, tradeMismatches } = report;
+      console.error(`economy invariant broken after the suite: ${JSON.stringify({ mismatches, staleListings, paymentMismatches, tradeMismatches })}`);
       process.exitCode = 1;
       throw new Error("economy invariant broken");
     }

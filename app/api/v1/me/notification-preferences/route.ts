@@ -6,7 +6,7 @@ import { getPreferences, putPreferences } from "@/lib/push/service";
 
 const MAPPING =
   "The account settings (GET and PATCH /api/user/settings) are the in-app switches of their types: notifyTeams of GAME_ALERT, RATING and TEAM_POST; notifyMilestones of MILESTONE; notifyCommunity of REPLY and REACTION (each type's `setting`). " +
-  "A setting is on while any of its types is in-app; turning a setting off turns its types off, turning it on turns them all on. POST_PUBLISHED, WISHLIST_LISTED, OUTBID, OFFER_UPDATE and PRICE_ALERT have only their own preference.";
+  "A setting is on while any of its types is in-app; turning a setting off turns its types off, turning it on turns them all on. POST_PUBLISHED, WISHLIST_LISTED, OUTBID, OFFER_UPDATE, TRADE_UPDATE and PRICE_ALERT have only their own preference.";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,0 +1,26 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { tradeParams, tradeResponse } from "@/lib/marketplace/trade-schemas";
+import { declineTrade } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(
+    {
+      summary: "Decline a trade",
+      description:
+        "The recipient declines an open trade or gift: the proposer's held coins go back and the proposer is notified (TRADE_UPDATE). Closed or expired: 409 TRADE_CLOSED; the proposer: 403; anyone else: 404.",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      params: tradeParams,
+      bodyRequired: false,
+      rateLimit: "write",
+      response: tradeResponse,
+      errors: [sharedErrors.NOT_FOUND, sharedErrors.FORBIDDEN, marketplaceErrors.TRADE_CLOSED, walletsErrors.BALANCE_LIMIT],
+    },
+    ({ user, params }) => declineTrade(db, user.id, params.tradeId),
+  ),
+});

@@ -1,0 +1,57 @@
+import { db } from "@/lib/db/client";
+import { methods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { tradeBody, tradePage, tradeResponse, tradesQuery } from "@/lib/marketplace/trade-schemas";
+import { listTrades, proposeTrade } from "@/lib/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { sharedErrors } from "@/lib/http/errors";
+import { errors as accountsErrors } from "@/lib/accounts/errors";
+import { errors as moderationErrors } from "@/lib/moderation/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(
+    {
+      summary: "My trades",
+      description:
+        "`role=sent` (default): trades and gifts the caller proposed; `received`: proposed to the caller. Optionally by `status` (open, accepted, declined, cancelled, expired, void, countered). Newest first, keyset.",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      query: tradesQuery,
+      response: tradePage,
+    },
+    ({ user, query }) => listTrades(db, user.id, query),
+  ),
+  POST: route(
+    {
+      summary: "Propose a trade or a gift",
+      description:
+        "Proposes to `recipientId` the caller's `offeredItems` and `offerCoins` for the recipient's `askedItems` and `askCoins` (each optional; something must be offered), open for `expiresInHours` (default 72, 1..168), with an optional `message`. " +
+        "The offered coins are held from the caller's wallet (`hold`) until the trade closes: accepted (they pay), declined, cancelled, countered, void or expired (refunded); the asked coins are paid by the recipient when they accept. " +
+        "A trade asking nothing back is a gift: the recipient still accepts it, and each sender may send 20 gifts an hour (policy `gifts`, 429 past it). " +
+        "Every offered item must be the caller's and every asked item the recipient's (409 TRADE_ITEM_GONE), none listed or in an auction (409 TRADE_ITEM_LISTED), none minted or being minted (409 TRADE_ITEM_MINTED); details name each item. " +
+        "400 for a trade with oneself, nothing offered, an item listed twice or on both sides, or one's own item asked for. A recipient who refuses the caller (their offer settings) or a block either way: 409 REFUSED_BY_USER. " +
+        "Items are not reserved: accepting re-checks everything. The recipient is notified (TRADE_UPDATE). Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
+      tags: ["Marketplace"],
+      auth: "bearer",
+      idempotency: "required",
+      body: tradeBody,
+      rateLimit: "money",
+      status: 201,
+      response: tradeResponse,
+      errors: [
+        moderationErrors.TRADING_RESTRICTED,
+        accountsErrors.ACCOUNT_DELETION_PENDING,
+        walletsErrors.WALLET_FROZEN,
+        sharedErrors.NOT_FOUND,
+        marketplaceErrors.REFUSED_BY_USER,
+        marketplaceErrors.TRADE_ITEM_GONE,
+        marketplaceErrors.TRADE_ITEM_LISTED,
+        marketplaceErrors.TRADE_ITEM_MINTED,
+        walletsErrors.INSUFFICIENT_FUNDS,
+        sharedErrors.IDEMPOTENCY_KEY_REUSED,
+      ],
+    },
+    ({ user, body, idempotency }) => proposeTrade(db, user.id, body, idempotency),
+  ),
+});
