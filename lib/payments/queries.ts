@@ -52,6 +52,7 @@ export interface PurchaseRow {
   refundedAmount: number;
   disputedAmount: number;
   clawedCoins: number;
+  disputeWonAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   creditedAt: Date | null;
@@ -59,7 +60,7 @@ export interface PurchaseRow {
 const PURCHASE_INT8 = ["coins", "amount", "refundedAmount", "disputedAmount", "clawedCoins"] as const;
 const PURCHASE_COLUMNS = Prisma.sql`id::text AS id, user_id::text AS "userId", product_id AS "productId", provider, provider_txn_id AS "providerTxnId",
   checkout_url AS "checkoutUrl", coins, amount, currency, state, refunded_amount AS "refundedAmount", disputed_amount AS "disputedAmount",
-  clawed_coins AS "clawedCoins", created_at AS "createdAt", updated_at AS "updatedAt", credited_at AS "creditedAt"`;
+  clawed_coins AS "clawedCoins", dispute_won_at AS "disputeWonAt", created_at AS "createdAt", updated_at AS "updatedAt", credited_at AS "creditedAt"`;
 type RawPurchase = Int8<PurchaseRow, (typeof PURCHASE_INT8)[number]>;
 const toRow = (r: RawPurchase) => int8(r, PURCHASE_INT8);
 
@@ -146,6 +147,18 @@ export async function setClawback(
       clawed_coins = ${c.clawedCoins}::int8, state = ${c.state}, updated_at = now()
     WHERE id = ${id}::uuid`;
 }
+
+/** A dispute won: what stays clawed back (the refunds' share), the state, and the time, once. */
+export async function setDisputeWon(tx: RawDb | DbTx, id: string, c: { clawedCoins: number; state: PurchaseState }): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE coin_purchases SET clawed_coins = ${c.clawedCoins}::int8, state = ${c.state}, dispute_won_at = now(), updated_at = now()
+    WHERE id = ${id}::uuid`;
+}
+
+/** Dispute claw-backs held for a transaction not credited yet, dropped (the dispute was won before the credit landed). */
+export const dropHeldDisputes = (tx: RawDb | DbTx, provider: string, txnId: string) =>
+  tx.$executeRaw`
+    UPDATE payment_events SET state = 'ignored' WHERE provider = ${provider} AND provider_txn_id = ${txnId} AND state = 'held' AND claw_kind = 'dispute'`;
 
 /** A checkout that expired or whose payment failed: pending → failed (a later payment still credits it). */
 export async function markFailed(tx: RawDb | DbTx, id: string): Promise<boolean> {

@@ -69,9 +69,9 @@ export const webhookAnswer = z
     received: z.literal(true),
     eventId: z.string(),
     duplicate: z.boolean().meta({ description: "True for a re-delivery of an event already processed: nothing changed." }),
-    outcome: z.enum(["credited", "clawed_back", "held", "failed", "ignored"]).meta({
+    outcome: z.enum(["credited", "clawed_back", "held", "restored", "failed", "ignored"]).meta({
       description:
-        "What the event did: credited a purchase, clawed one back, held a claw-back until its credit lands, marked a checkout failed, or nothing (an event type or a state it does not act on).",
+        "What the event did: credited a purchase, clawed one back, held a claw-back until its credit lands, returned the coins of a dispute won, marked a checkout failed, or nothing (an event type or a state it does not act on).",
     }),
   })
   .meta({ id: "StripeWebhookAnswer" });

@@ -14,6 +14,7 @@ import {
   activeProduct,
   activeProducts,
   claimEvent,
+  dropHeldDisputes,
   insertPending,
   lockPurchaseByTxn,
   lockTransaction,
@@ -23,6 +24,7 @@ import {
   purchasesOf,
   setCheckout,
   setClawback,
+  setDisputeWon,
   setEventState,
   takeHeldClaws,
   type ProductRow,
@@ -153,7 +155,7 @@ const sessionObject = z.looseObject({
   metadata: z.record(z.string(), z.string()).nullish(),
 });
 const chargeObject = z.looseObject({ payment_intent: ref, amount: z.number().int(), amount_refunded: z.number().int() });
-const disputeObject = z.looseObject({ payment_intent: ref, amount: z.number().int() });
+const disputeObject = z.looseObject({ payment_intent: ref, amount: z.number().int(), status: z.string().optional() });
 const eventSchema = z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ object: z.unknown() }) });
 
 type Answer = { received: true; eventId: string; duplicate: boolean; outcome: WebhookOutcome };
@@ -205,6 +207,13 @@ export async function handleStripeEvent(db: Db, rawBody: Buffer): Promise<Answer
       const txnId = d.success ? refId(d.data.payment_intent) : null;
       if (!d.success || !txnId) return answer(await ignore(db, { ...base, txnId }));
       return answer(await clawBack(db, { ...base, txnId, kind: "dispute", cumulative: d.data.amount }));
+    }
+    case "charge.dispute.closed": {
+      const d = disputeObject.safeParse(event.data.object);
+      const txnId = d.success ? refId(d.data.payment_intent) : null;
+      // Lost: the coins stay clawed back. Won (or an inquiry closed without a chargeback): they come back.
+      if (!d.success || !txnId || !["won", "warning_closed"].includes(d.data.status ?? "")) return answer(await ignore(db, { ...base, txnId }));
+      return answer(await restoreDispute(db, { ...base, txnId }));
     }
     default:
       return answer(await ignore(db, { ...base, txnId: null }));
@@ -270,12 +279,18 @@ export async function clawBack(db: Db, c: EventBase & { txnId: string; kind: "re
   });
 }
 
-/** Brings a credited purchase's claw-back up to the money refunded and disputed so far (never down). */
+/** The coins a purchase's money returned so far claws back: in proportion, rounded up (all of them for a free one). */
+const clawTarget = (row: PurchaseRow, returnedMoney: number) =>
+  row.amount > 0 ? Math.min(row.coins, Math.ceil((row.coins * Math.min(returnedMoney, row.amount)) / row.amount)) : row.coins;
+
+/**
+ * Brings a credited purchase's claw-back up to the money refunded and disputed so far (never down); a dispute won
+ * counts no more.
+ */
 async function applyClaw(tx: RawDb | DbTx, row: PurchaseRow, money: { refunded?: number; disputed?: number }) {
   const refunded = Math.max(row.refundedAmount, money.refunded ?? 0);
   const disputed = Math.max(row.disputedAmount, money.disputed ?? 0);
-  const returned = Math.min(refunded + disputed, row.amount);
-  const target = row.amount > 0 ? Math.min(row.coins, Math.ceil((row.coins * returned) / row.amount)) : row.coins;
+  const target = clawTarget(row, refunded + (row.disputeWonAt ? 0 : disputed));
   const delta = target - row.clawedCoins;
   if (delta > 0) {
     await lockWallets(tx, [row.userId], "COIN");
@@ -292,7 +307,42 @@ async function applyClaw(tx: RawDb | DbTx, row: PurchaseRow, money: { refunded?:
     refundedAmount: refunded,
     disputedAmount: disputed,
     clawedCoins: Math.max(target, row.clawedCoins),
-    state: disputed > 0 ? "disputed" : refunded > 0 ? "refunded" : row.state,
+    state: disputed > 0 && !row.disputeWonAt ? "disputed" : refunded > 0 ? "refunded" : row.state,
+  });
+}
+
+/**
+ * A dispute closed in the merchant's favour (Stripe: won, or an inquiry closed): the coins it clawed back are
+ * returned (a `clawback` credit, which settles the wallet's debt first), the refunds' share stays taken, once per
+ * purchase. Before the credit, the held dispute claw-backs are dropped instead.
+ */
+export async function restoreDispute(db: Db, c: EventBase & { txnId: string }) {
+  return rawTransaction(db, async (tx) => {
+    await lockTransaction(tx, c.provider, c.txnId);
+    const row = await lockPurchaseByTxn(tx, c.provider, c.txnId);
+    const applies = row?.creditedAt && !row.disputeWonAt && row.disputedAmount > 0;
+    if (!(await claimEvent(tx, { ...c, state: applies ? "applied" : "ignored" }))) return { duplicate: true, outcome: "ignored" as const };
+    if (!row?.creditedAt) {
+      await dropHeldDisputes(tx, c.provider, c.txnId);
+      return { duplicate: false, outcome: "ignored" as const };
+    }
+    if (!applies) return { duplicate: false, outcome: "ignored" as const };
+    const keep = clawTarget(row, row.refundedAmount);
+    const back = row.clawedCoins - keep;
+    if (back > 0) {
+      await lockWallets(tx, [row.userId], "COIN");
+      await credit(tx, {
+        userId: row.userId,
+        currency: "COIN",
+        amount: back,
+        reason: "clawback",
+        referenceType: "coin_purchase",
+        referenceId: row.id,
+        note: "Dispute won: coins returned",
+      });
+    }
+    await setDisputeWon(tx, row.id, { clawedCoins: keep, state: row.refundedAmount > 0 ? "refunded" : "credited" });
+    return { duplicate: false, outcome: "restored" as const };
   });
 }
 

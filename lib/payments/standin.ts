@@ -13,6 +13,7 @@ import Stripe from "stripe";
 //    POST /checkout/:id/expire sends checkout.session.expired
 //  - control: POST /__control/endpoint { url } (the webhook endpoint), POST /__control/refund and /__control/dispute
 //    { paymentIntent, amount?, deliver? } (charge.refunded with the cumulative amount, charge.dispute.created),
+//    POST /__control/dispute-close { paymentIntent, status: won | lost | warning_closed, deliver? } (charge.dispute.closed),
 //    POST /__control/fail { on } (session creation answers 500), GET /__control/sessions
 
 interface Session {
@@ -244,6 +245,20 @@ export async function startStripeStandIn(o: { secretKey?: string; webhookSecret?
             status: "needs_response",
           };
           return json(res, 200, await emit("charge.dispute.created", dispute, deliver));
+        }
+        if (req.method === "POST" && path === "/__control/dispute-close") {
+          const pi = String(body.paymentIntent);
+          const s = [...sessions.values()].find((x) => x.payment_intent === pi);
+          const dispute = {
+            id: id("dp"),
+            object: "dispute",
+            charge: id("ch"),
+            payment_intent: pi,
+            amount: Number(body.amount ?? s?.amount_total ?? 0),
+            currency: s?.currency ?? "usd",
+            status: String(body.status ?? "won"),
+          };
+          return json(res, 200, await emit("charge.dispute.closed", dispute, body.deliver !== false));
         }
         return json(res, 404, { error: "unknown control" });
       }

@@ -242,6 +242,33 @@ describe("the Stripe webhook", () => {
     expect((await tryBuy(u.auth)).status).toBe(404);
   });
 
+  it("returns a won dispute's coins (settling the debt first), keeps a refund's share, and ignores a lost one", async () => {
+    const u = newUser();
+    const { topup, checkoutUrl } = await startTopup(u.auth);
+    const pi = (await pay(checkoutUrl)).event.data.object.payment_intent;
+    // Spend half, refund a fifth of the money, dispute the rest: 10,000 coins taken for the refund, the rest owed.
+    expect((await api("POST", "/api/v1/packs/pk_gameday/purchases", { headers: { ...u.auth, "idempotency-key": randomUUID() } })).status).toBe(201);
+    expect((await standIn("POST", "/__control/refund", { paymentIntent: pi, amount: 100 })).delivery.body.data.outcome).toBe("clawed_back");
+    expect((await standIn("POST", "/__control/dispute", { paymentIntent: pi, amount: 399 })).delivery.body.data.outcome).toBe("clawed_back");
+    expect(await wallet(u.auth)).toMatchObject({ balance: 0, debt: 25_000, frozen: true });
+    expect(await topupOf(u.auth, topup.id)).toMatchObject({ state: "disputed", clawedBackCoins: 50_000 });
+
+    const lost = await standIn("POST", "/__control/dispute-close", { paymentIntent: pi, status: "lost" });
+    expect(lost.delivery.body.data).toMatchObject({ duplicate: false, outcome: "ignored" });
+    expect(await wallet(u.auth)).toMatchObject({ balance: 0, debt: 25_000 });
+
+    const won = await standIn("POST", "/__control/dispute-close", { paymentIntent: pi, status: "won" });
+    expect(won.delivery.body.data).toMatchObject({ duplicate: false, outcome: "restored" });
+    // 40,000 coins back (the refund's 10,021 stay taken: ceil(50,000 × 100 / 499)): 25,000 settle the debt, the rest is spendable.
+    const kept = Math.ceil((50_000 * 100) / 499);
+    expect(await wallet(u.auth)).toMatchObject({ balance: 50_000 - kept - 25_000, debt: 0, frozen: false });
+    expect(await topupOf(u.auth, topup.id)).toMatchObject({ state: "refunded", clawedBackCoins: kept });
+    // Delivered again, or won twice: nothing more.
+    expect((await deliver(won.payload)).body.data).toMatchObject({ duplicate: true });
+    expect((await standIn("POST", "/__control/dispute-close", { paymentIntent: pi, status: "won" })).delivery.body.data.outcome).toBe("ignored");
+    expect((await wallet(u.auth)).balance).toBe(50_000 - kept - 25_000);
+  });
+
   it("holds a refund that arrives before the credit and applies it when the credit lands", async () => {
     const u = newUser();
     const { topup, checkoutUrl } = await startTopup(u.auth);
