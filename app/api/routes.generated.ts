@@ -226,6 +226,8 @@ import * as v1_wallet_topups_$topupId from "@/app/api/v1/wallet/topups/[topupId]
 import * as webhooks_app_store from "@/app/api/webhooks/app-store/route";
 import * as webhooks_google_play from "@/app/api/webhooks/google-play/route";
 import * as webhooks_stripe from "@/app/api/webhooks/stripe/route";
+import * as v1_marketplace_bids from "@/app/api/v1/marketplace/bids/route";
+import * as v1_marketplace_listings_$listingId_stream from "@/app/api/v1/marketplace/listings/[listingId]/stream/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -452,4 +454,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/webhooks/app-store", module: webhooks_app_store },
   { path: "/api/webhooks/google-play", module: webhooks_google_play },
   { path: "/api/webhooks/stripe", module: webhooks_stripe },
+  { path: "/api/v1/marketplace/bids", module: v1_marketplace_bids },
+  { path: "/api/v1/marketplace/listings/{listingId}/stream", module: v1_marketplace_listings_$listingId_stream },
 ];
