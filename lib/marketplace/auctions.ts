@@ -28,7 +28,7 @@ import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
 import { env } from "../env";
-import { bidById, extendAuction, myAuctions, setBidAmount, type MyBidState } from "./bid-queries";
+import { bidById, myAuctions, setBidAmount, type MyBidState } from "./bid-queries";
 import { auctionState, publishAuctionEvents, type AuctionEvent } from "./auction-feed";
 
 /** A bid as shown to `viewerId`: its maximum only to its own bidder (a leader's maximum is never shown to others). */
@@ -87,16 +87,20 @@ export async function placeBid(db: Db, userId: string, listingId: string, amount
     const bidId = uuidv7();
     const { leads, price } = resolveBid(l, { bidderId: userId, amount, maxAmount: max });
     await pay(tx, { userId, currency: l.currency, amount: max, reason: "hold", referenceType: "bid", referenceId: bidId });
-    await insertBid(tx, {
-      id: bidId,
-      listingId,
-      bidderId: userId,
-      amount: leads ? price : max,
-      maxAmount: max,
-      price,
-      leadBidId: leads ? bidId : l.topBidId!,
-      leaderId: leads ? userId : l.topBidderId!,
-    });
+    const endsAt = await insertBid(
+      tx,
+      {
+        id: bidId,
+        listingId,
+        bidderId: userId,
+        amount: leads ? price : max,
+        maxAmount: max,
+        price,
+        leadBidId: leads ? bidId : l.topBidId!,
+        leaderId: leads ? userId : l.topBidderId!,
+      },
+      env().AUCTION_SOFT_CLOSE_MINUTES,
+    );
     if (!leads) {
       await setBidAmount(tx, l.topBidId!, price);
       await refundBid(tx, bidId, l.currency);
@@ -106,11 +110,11 @@ export async function placeBid(db: Db, userId: string, listingId: string, amount
       await refundBid(tx, l.topBidId, l.currency);
       if ((await notifyOutbid(tx, l.topBidId, listingId)) > 0) notePushSoon();
     }
-    const endsAt = await extendAuction(tx, listingId, env().AUCTION_SOFT_CLOSE_MINUTES);
     const listing = await listingOut(tx, listingId);
     const bid = (await bidById(tx, bidId))!;
     events.push({ type: "bid", listingId, data: { bid: toBid(bid, null), leading: leads, listing: auctionState(listing) } });
-    if (endsAt) events.push({ type: "extended", listingId, data: { endsAt: endsAt.toISOString(), listing: auctionState(listing) } });
+    if (endsAt.getTime() !== l.endsAt!.getTime())
+      events.push({ type: "extended", listingId, data: { endsAt: endsAt.toISOString(), listing: auctionState(listing) } });
     return { bid: toBid(bid, userId), leading: leads, listing };
   });
   await publishAuctionEvents(events);
@@ -120,13 +124,26 @@ export async function placeBid(db: Db, userId: string, listingId: string, amount
 export async function listBids(db: RawDb | DbTx, listingId: string, q: { cursor?: string; limit: number }, viewerId: string | null = null) {
   if (!(await listingById(db, listingId))) throw notFound("Listing");
   const rows = await bidsOf(db, listingId, q.cursor ? decodeIdCursor(q.cursor) : undefined, q.limit + 1);
-  return keysetPage("bids", rows, q.limit, (r) => encodeIdCursor(r.id), (r) => toBid(r, viewerId));
+  return keysetPage(
+    "bids",
+    rows,
+    q.limit,
+    (r) => encodeIdCursor(r.id),
+    (r) => toBid(r, viewerId),
+  );
 }
 
 /** The caller's auctions, one entry each with their state for the caller and the listing; newest bid first. */
 export async function listMyBids(db: RawDb | DbTx, userId: string, q: { state?: MyBidState; cursor?: string; limit: number }) {
   const rows = await myAuctions(db, userId, { state: q.state, before: q.cursor ? decodeIdCursor(q.cursor) : undefined, take: q.limit + 1 });
-  const listings = new Map((await listingsByIds(db, rows.map((r) => r.listingId))).map((l) => [l.listingId, toListing(l)]));
+  const listings = new Map(
+    (
+      await listingsByIds(
+        db,
+        rows.map((r) => r.listingId),
+      )
+    ).map((l) => [l.listingId, toListing(l)]),
+  );
   return keysetPage(
     "auctions",
     rows,

@@ -4,21 +4,8 @@ import { int8, raw, type Int8, type RawDb } from "../db/raw";
 import type { BidRow } from "./queries";
 import type { MY_BID_STATES } from "./schemas";
 
-// Auction statements beyond queries.ts: the soft close, a bid by id, a bid's standing amount, and the caller's bids
+// Auction statements beyond queries.ts: a bid by id, a bid's standing amount, and the caller's bids
 // grouped per auction (GET /api/v1/marketplace/bids).
-
-/**
- * Soft close, under the listing's row lock (the bid's transaction): an auction ending within `minutes` of now ends
- * `minutes` from now instead. The new end, or none when it ended later already.
- */
-export async function extendAuction(tx: DbTx, listingId: string, minutes: number): Promise<Date | undefined> {
-  if (minutes <= 0) return undefined;
-  const [row] = await tx.$queryRaw<{ endsAt: Date }[]>`
-    UPDATE listings SET ends_at = now() + make_interval(mins => ${minutes}::int)
-    WHERE id = ${listingId}::uuid AND ends_at < now() + make_interval(mins => ${minutes}::int)
-    RETURNING ends_at AS "endsAt"`;
-  return row?.endsAt;
-}
 
 /** Sets what a bid stands at (the leader's automatic raise, or a bid beaten at its maximum). */
 export const setBidAmount = (tx: DbTx, bidId: string, amount: number) => tx.$executeRaw`UPDATE bids SET amount = ${amount} WHERE id = ${bidId}::uuid`;
