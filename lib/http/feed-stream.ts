@@ -31,11 +31,7 @@ export interface FeedStream<C extends Change> {
 }
 
 /** `bearerUserId`: the user of the request's Bearer session, if any (counts the stream against them, else the address). */
-export async function feedStream<C extends Change>(
-  req: Request,
-  bearerUserId: string | null,
-  s: FeedStream<C>,
-): Promise<Response> {
+export async function feedStream<C extends Change>(req: Request, bearerUserId: string | null, s: FeedStream<C>): Promise<Response> {
   const lastEventId = req.headers.get("last-event-id");
   const { LEADERBOARD_STREAM_MAX_MS: maxMs, LEADERBOARD_STREAM_HEARTBEAT_MS: heartbeatMs } = env();
   // Last before the stream: nothing after it can throw (were it to, the slot, never refreshed, would lapse).

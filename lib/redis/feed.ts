@@ -125,7 +125,11 @@ class RedisFeed<In, C extends Change> extends PollingFeed<In, C> {
   }
 
   async append(changes: In[]) {
-    if (changes.length) await this.run("append", changes.flatMap((c) => this.codec.encode(c)));
+    if (changes.length)
+      await this.run(
+        "append",
+        changes.flatMap((c) => this.codec.encode(c)),
+      );
   }
 
   async lastId() {
@@ -172,9 +176,7 @@ export function changeFeed<In, C extends Change>(name: string, key: string, leng
   const feeds = (g.__changeFeeds ??= new Map());
   let feed = feeds.get(key) as Promise<ChangeFeed<In, C>> | undefined;
   if (!feed) {
-    feed = redisBackend().then((b) =>
-      b.kind === "memory" ? new MemoryFeed(name, codec, length) : new RedisFeed(name, codec, scriptRedis(b), key, length),
-    );
+    feed = redisBackend().then((b) => (b.kind === "memory" ? new MemoryFeed(name, codec, length) : new RedisFeed(name, codec, scriptRedis(b), key, length)));
     feeds.set(key, feed as unknown as Promise<ChangeFeed<never, Change>>);
   }
   return feed;

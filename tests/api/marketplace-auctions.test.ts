@@ -153,7 +153,9 @@ describe("soft close", () => {
     const bidders = await Promise.all(Array.from({ length: 20 }, () => fan(10_000)));
     const started = Date.now();
     // Bidder i offers 1,000 + 100 i with a maximum 50 above; the last one 5,000 up to 6,000, always enough to lead.
-    const results = await Promise.all(bidders.map((f, i) => (i === 19 ? bid(f, listing.id, 5_000, 6_000) : bid(f, listing.id, 1_000 + 100 * i, 1_050 + 100 * i))));
+    const results = await Promise.all(
+      bidders.map((f, i) => (i === 19 ? bid(f, listing.id, 5_000, 6_000) : bid(f, listing.id, 1_000 + 100 * i, 1_050 + 100 * i))),
+    );
     for (const r of results) expect([201, 409]).toContain(r.status);
     expect(results.filter((r) => r.status === 409).every((r) => errorOf(r).code === "BID_TOO_LOW")).toBe(true);
     expect(results[19]!.status).toBe(201);
