@@ -40,6 +40,7 @@ import { AUCTION_MAX_DAYS, AUCTION_MIN_HOURS, type CreateListingInput, type List
 import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
+import { auctionState, publishAuctionEvents } from "./auction-feed";
 
 export async function browseListings(db: RawDb | DbTx, q: ListingsQuery) {
   let after: { price: number; id: string } | { id: string } | undefined;
@@ -121,7 +122,9 @@ export async function cancelListing(db: Db, userId: string | null, listingId: st
     }
     await closeListing(tx, listingId, { status: "cancelled" });
   });
-  return { listing: await listingOut(db, listingId) };
+  const listing = await listingOut(db, listingId);
+  if (listing.kind === "auction") await publishAuctionEvents([{ type: "end", listingId, data: { listing: auctionState(listing) } }]);
+  return { listing };
 }
 
 /** The seller reprices an active fixed-price listing (carts holding it at the old price then refuse to check out). */

@@ -1,5 +1,6 @@
 // The soft close under load: AUCTION_BIDDERS funded bidders bid on one auction in its last minute, each with a
-// proxy bid at the current minimum (retrying on BID_TOO_LOW with the minimum it answers). Then the auction is
+// proxy bid at the current minimum up to a maximum a little above it (retrying on BID_TOO_LOW with the minimum it
+// answers, up to TRIES times). Then the auction is
 // settled by the marketplace cron, and the database must show one winner, the end moved to the last bid + 2 minutes
 // (AUCTION_SOFT_CLOSE_MINUTES' default), every loser's hold released and the ledger invariant true for everyone in it.
 import { randomBytes, randomUUID } from "node:crypto";
@@ -14,7 +15,9 @@ const SELLER_SUB = "user_bench_auction_seller";
 const START = 1_000;
 const INCREMENT = 100;
 const SOFT_CLOSE_MS = 2 * 60_000;
-const TRIES = 5;
+const TRIES = 10;
+// Each bidder's maximum: their bid plus up to this many increments (a spread like a real room's: most lose by a little).
+const MAX_SPREAD = 20;
 
 export async function measureAuctionClose(base: string, token: (sub: string) => string) {
   const client = new pg.Client({ connectionString: DB_URL });
@@ -49,6 +52,7 @@ export async function measureAuctionClose(base: string, token: (sub: string) => 
   const listing = listed[0]!;
 
   const statuses = new Map<number, number>();
+  const refusals = new Map<string, number>();
   let leads = 0;
   const queue = [...subs].sort(() => Math.random() - 0.5);
   const started = performance.now();
@@ -60,11 +64,12 @@ export async function measureAuctionClose(base: string, token: (sub: string) => 
           const res = await fetch(`${base}/api/v1/marketplace/listings/${listing.id}/bids`, {
             method: "POST",
             headers: { authorization: `Bearer ${token(sub)}`, "idempotency-key": randomUUID(), "content-type": "application/json" },
-            body: JSON.stringify({ amount, maxAmount: amount + Math.floor(Math.random() * 200_000) }),
+            body: JSON.stringify({ amount, maxAmount: amount + INCREMENT * Math.floor(Math.random() * (MAX_SPREAD + 1)) }),
           });
           const body = (await res.json()) as { data?: { leading: boolean }; error?: { code: string; details?: { message: string }[] } };
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           if (res.status === 201 && body.data?.leading) leads++;
+          if (body.error) refusals.set(body.error.code, (refusals.get(body.error.code) ?? 0) + 1);
           if (res.status !== 409 || body.error?.code !== "BID_TOO_LOW") break;
           amount = Number(/\d+/.exec(body.error.details?.[0]?.message ?? "")?.[0] ?? amount + INCREMENT);
         }
@@ -117,6 +122,7 @@ export async function measureAuctionClose(base: string, token: (sub: string) => 
     requests: total,
     accepted: statuses.get(201) ?? 0,
     refused: statuses.get(409) ?? 0,
+    refusals: [...refusals].map(([code, n]) => `${n} ${code}`).join(", "),
     other: total - (statuses.get(201) ?? 0) - (statuses.get(409) ?? 0),
     leads,
     seconds,
@@ -134,9 +140,16 @@ export function reportAuctionClose(a: Awaited<ReturnType<typeof measureAuctionCl
   const extendedOk = a.endsAt.getTime() === a.lastBid.getTime() + SOFT_CLOSE_MS && a.endsAt > a.endsAtBefore;
   const winnerOk = a.status === "sold" && a.buyer === a.topBidderId && a.sales === 1 && a.winnerPaid === a.price;
   const holdsOk = a.unreleasedOther === 0 && a.unreleased <= 1 && a.losersHolding === 0;
-  const ok = a.cronStatus === 200 && a.other === 0 && extendedOk && winnerOk && holdsOk && a.mismatches === 0;
+  const ok =
+    a.cronStatus === 200 &&
+    a.other === 0 &&
+    extendedOk &&
+    winnerOk &&
+    holdsOk &&
+    a.mismatches === 0 &&
+    a.refusals.split(",").every((r) => r === "" || r.includes("BID_TOO_LOW"));
   console.log(
-    `  ${AUCTION_CASE}: ${a.requests} bids (${a.accepted} accepted, ${a.leads} took the lead, ${a.refused} refused as too low, ${a.other} other) in ${a.seconds.toFixed(2)} s: ` +
+    `  ${AUCTION_CASE}: ${a.requests} bids (${a.accepted} accepted, ${a.leads} took the lead, ${a.refused} refused: ${a.refusals || "none"}; ${a.other} other) in ${a.seconds.toFixed(2)} s: ` +
       `${rps.toFixed(0)} bids/s, ${pct(rps / healthRps)} of /api/health throughput; ` +
       `${winnerOk ? `one winner at ${a.price}` : `WINNER WRONG (${a.status}, ${a.sales} sales, paid ${a.winnerPaid} of ${a.price})`}, ` +
       `${extendedOk ? "the end at the last bid + 2 min" : `END WRONG (${a.endsAt.toISOString()} after a last bid at ${a.lastBid.toISOString()})`}, ` +

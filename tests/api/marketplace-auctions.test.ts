@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { api, db, errorOf, fan, openEventStream, testCard } from "../helpers";
+import { api, db, errorOf, fan, newUser, openEventStream, testCard } from "../helpers";
 
 // Auctions that cannot be sniped: proxy bids (the maximum held, eBay's arithmetic, ties to the earlier bid), the soft
 // close (a late bid moves the end, the cron re-reads it under its claim), OUTBID once per displaced leader, the
@@ -188,7 +188,7 @@ describe("soft close", () => {
     await bid(a, listing.id, 1_000);
     expect((await getListing(listing.id)).endsAt).toBe(listing.endsAt);
 
-    await db().$executeRaw`UPDATE listings SET ends_at = now() + interval '2 seconds' WHERE id = ${listing.id}::uuid`;
+    await db().$executeRaw`UPDATE listings SET ends_at = now() + interval '3 seconds' WHERE id = ${listing.id}::uuid`;
     const endsAt = (await db().listing.findUniqueOrThrow({ where: { id: listing.id } })).endsAt!.getTime();
     let late: ReturnType<typeof bid> | undefined;
     let run: ReturnType<typeof cron> | undefined;
@@ -273,6 +273,24 @@ describe("GET /api/v1/marketplace/listings/{listingId}/stream", () => {
     });
     expect(errorOf(await api("GET", `/api/v1/marketplace/listings/${fixed.body.data.listing.id}/stream`)).code).toBe("LISTING_UNAVAILABLE");
     expect((await api("GET", `/api/v1/marketplace/listings/${randomUUID()}/stream`)).status).toBe(404);
+  });
+
+  it("a staff cancel ends the stream", async () => {
+    const seller = await fan();
+    const listing = await auction(seller);
+    const a = await fan(5_000);
+    await bid(a, listing.id, 1_000);
+    const s = await stream(listing.id);
+    try {
+      await s.next((e) => e.event === "snapshot");
+      const staff = newUser({ admin: true });
+      expect((await api("POST", `/api/admin/marketplace/listings/${listing.id}/cancel`, { headers: staff.auth })).status).toBe(200);
+      expect((await s.next((e) => e.event === "end")).data.listing).toMatchObject({ status: "cancelled", sale: null });
+      await s.ended();
+    } finally {
+      s.close();
+    }
+    expect(await balance(a)).toBe(5_000);
   });
 
   it("counts against the same per-caller cap as the leaderboard stream", async () => {
