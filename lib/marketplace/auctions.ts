@@ -5,7 +5,7 @@ import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError } from "../http/errors";
-import { idempotent, sweepIdempotencyKeys, type IdempotencyKey } from "../db/idempotency";
+import { idempotent, keyInUse, sweepIdempotencyKeys, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { credit, fitsCeiling, lockWallets, pay } from "../wallets/service";
 import { ChangedHands, listingOut, minNextBid, own, refundBid, settle, toListing, unavailable } from "./ownership";
@@ -28,8 +28,11 @@ import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
 import { env } from "../env";
-import { bidById, myAuctions, setBidAmount, type MyBidState } from "./bid-queries";
+import { bidById, myAuctions, openAuctionMinimum, setBidAmount, type MyBidState } from "./bid-queries";
 import { auctionState, publishAuctionEvents, type AuctionEvent } from "./auction-feed";
+
+const tooLow = (min: number) =>
+  new DomainError(marketplaceErrors.BID_TOO_LOW, `The next bid must be at least ${min}.`, [{ path: "body.amount", message: `at least ${min}` }]);
 
 /** A bid as shown to `viewerId`: its maximum only to its own bidder (a leader's maximum is never shown to others). */
 const toBid = (b: BidRow, viewerId: string | null) => ({
@@ -72,6 +75,11 @@ export async function placeBid(db: Db, userId: string, listingId: string, amount
   if (maxAmount !== undefined && maxAmount < amount)
     throw validationError("maxAmount must be at least amount.", [{ path: "body.maxAmount", message: "at least amount" }]);
   const max = maxAmount ?? amount;
+  // A bid below the minimum now is below it later too (a running auction's price only rises): refused without
+  // queueing on the listing's lock, where a hot auction's late bids would wait, unless its key was used already (a
+  // retry is answered as its first request was).
+  const floor = await openAuctionMinimum(db, listingId, userId);
+  if (floor !== undefined && amount < floor && !(await keyInUse(db, userId, idempotency.key))) throw tooLow(floor);
   const events: AuctionEvent[] = [];
   const request = maxAmount === undefined ? { listingId, amount } : { listingId, amount, maxAmount };
   const out = await idempotent(db, { userId, ...idempotency, request }, async (tx) => {
@@ -81,8 +89,7 @@ export async function placeBid(db: Db, userId: string, listingId: string, amount
     if (l.ended) throw new DomainError(marketplaceErrors.AUCTION_ENDED, "This auction has ended.");
     if (l.sellerId === userId) throw own();
     const min = minNextBid(l);
-    if (amount < min)
-      throw new DomainError(marketplaceErrors.BID_TOO_LOW, `The next bid must be at least ${min}.`, [{ path: "body.amount", message: `at least ${min}` }]);
+    if (amount < min) throw tooLow(min);
     await lockWallets(tx, l.topBidderId ? [userId, l.topBidderId] : [userId], l.currency);
     const bidId = uuidv7();
     const { leads, price } = resolveBid(l, { bidderId: userId, amount, maxAmount: max });

@@ -4,8 +4,19 @@ import { int8, raw, type Int8, type RawDb } from "../db/raw";
 import type { BidRow } from "./queries";
 import type { MY_BID_STATES } from "./schemas";
 
-// Auction statements beyond queries.ts: a bid by id, a bid's standing amount, and the caller's bids
+// Auction statements beyond queries.ts: an open auction's minimum (unlocked), a bid by id, a bid's standing amount, and the caller's bids
 // grouped per auction (GET /api/v1/marketplace/bids).
+
+/**
+ * The least the next bid may be on an open auction of someone other than `bidderId`, read without a lock (none
+ * otherwise: the locked path answers why). It only rises while the auction runs.
+ */
+export async function openAuctionMinimum(db: RawDb | DbTx, listingId: string, bidderId: string): Promise<number | undefined> {
+  const [row] = await raw(db).$queryRaw<{ min: bigint }[]>`
+    SELECT CASE WHEN bid_count = 0 THEN starting_price ELSE price + min_increment END AS min FROM listings
+    WHERE id = ${listingId}::uuid AND kind = 'auction' AND status = 'active' AND ends_at > now() AND seller_id <> ${bidderId}::uuid`;
+  return row ? Number(row.min) : undefined;
+}
 
 /** Sets what a bid stands at (the leader's automatic raise, or a bid beaten at its maximum). */
 export const setBidAmount = (tx: DbTx, bidId: string, amount: number) => tx.$executeRaw`UPDATE bids SET amount = ${amount} WHERE id = ${bidId}::uuid`;
