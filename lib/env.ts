@@ -20,6 +20,8 @@ const schema = z.object({
   // retry hint, and sends a comment this often so proxies keep an idle stream open.
   LEADERBOARD_STREAM_MAX_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(270_000),
   LEADERBOARD_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  // Soft close: a bid within this many minutes of an auction's end moves the end to now + this (0: no soft close).
+  AUCTION_SOFT_CLOSE_MINUTES: z.coerce.number().int().min(0).max(60).default(2),
   // Live streams (Server-Sent Events) one caller may hold open at once, across instances (lib/http/streams.ts): a
   // Bearer session's user, else (session cookie or anonymous) the client address.
   STREAMS_PER_CALLER: z.coerce.number().int().min(1).max(1_000).default(5),

@@ -1,6 +1,7 @@
 // npm run bench: load-tests the production build on a seeded database and prints, per route,
 // requests/s and p50/p99 latency, then the ratios the foundation issue sets as targets, the live stream's delivery
-// and the marketplace's buying under contention (BENCH_ONLY=contention for that alone).
+// the marketplace's buying under contention (BENCH_ONLY=contention for that alone) and 500 bidders closing one
+// auction (BENCH_ONLY="500 bidders").
 // Options (env): BENCH_DURATION seconds per route (default 10), BENCH_CONNECTIONS (default 16), BENCH_ONLY (parts
 // of route names, comma-separated: run only those, and GET /api/health), BENCH_TARGET_ROUNDS (default 3: how many
 // times each route with a target is measured, in passes spread over the bench; its ratio is the median),
@@ -22,6 +23,7 @@ import { measureWebhookBurst, paymentCases, preparePayments } from "./bench/paym
 import { followsCases, prepareFollows } from "./bench/follows";
 import { leaderboardCases, prepareBoard, reportLeaderboard } from "./bench/leaderboard";
 import { marketCases, measureContention, prepareMarket, reportContention } from "./bench/marketplace";
+import { AUCTION_CASE, measureAuctionClose, reportAuctionClose } from "./bench/auction";
 import { LEDGER_ENTRIES, prepareDatabase, readCases, reportLedger } from "./bench/reads";
 import { startServer } from "./bench/server";
 import { measureStreams, reportStreams } from "./bench/streams";
@@ -83,6 +85,7 @@ const healthRuns: Row[] = [];
 let streams: Awaited<ReturnType<typeof measureStreams>> | null = null;
 let contention: Awaited<ReturnType<typeof measureContention>> | null = null;
 let burst: Awaited<ReturnType<typeof measureWebhookBurst>> | null = null;
+let auctionClose: Awaited<ReturnType<typeof measureAuctionClose>> | null = null;
 try {
   const [healthCase, ...rest] = selected;
   if (rest.some((c) => c.name.includes("Stripe webhook"))) burst = await measureWebhookBurst(base, privateKey, payments);
@@ -113,6 +116,9 @@ try {
   if (!only || only.some((o) => "stream".includes(o))) streams = await measureStreams(base, pid);
   if (!only || only.some((o) => "contention".includes(o))) {
     contention = await measureContention(base, (sub) => signSessionToken(privateKey, sub, { ttlSeconds: 3600 }));
+  }
+  if (!only || only.some((o) => AUCTION_CASE.toLowerCase().includes(o))) {
+    auctionClose = await measureAuctionClose(base, (sub) => signSessionToken(privateKey, sub, { ttlSeconds: 3600 }));
   }
 } finally {
   stop();
@@ -146,6 +152,7 @@ reportLeaderboard(rows);
 reportFeed(rows);
 if (streams) reportStreams(streams);
 if (contention) reportContention(contention);
+if (auctionClose) reportAuctionClose(auctionClose, median(healthRps));
 if (burst) {
   const ok = burst.creditedOnce === burst.events && burst.failed === 0;
   console.log(

@@ -238,6 +238,8 @@ import * as v1_marketplace_trades_$tradeId_accept from "@/app/api/v1/marketplace
 import * as v1_marketplace_trades_$tradeId_cancel from "@/app/api/v1/marketplace/trades/[tradeId]/cancel/route";
 import * as v1_marketplace_trades_$tradeId_counter from "@/app/api/v1/marketplace/trades/[tradeId]/counter/route";
 import * as v1_marketplace_trades_$tradeId_decline from "@/app/api/v1/marketplace/trades/[tradeId]/decline/route";
+import * as v1_marketplace_bids from "@/app/api/v1/marketplace/bids/route";
+import * as v1_marketplace_listings_$listingId_stream from "@/app/api/v1/marketplace/listings/[listingId]/stream/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -476,4 +478,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/marketplace/trades/{tradeId}/cancel", module: v1_marketplace_trades_$tradeId_cancel },
   { path: "/api/v1/marketplace/trades/{tradeId}/counter", module: v1_marketplace_trades_$tradeId_counter },
   { path: "/api/v1/marketplace/trades/{tradeId}/decline", module: v1_marketplace_trades_$tradeId_decline },
+  { path: "/api/v1/marketplace/bids", module: v1_marketplace_bids },
+  { path: "/api/v1/marketplace/listings/{listingId}/stream", module: v1_marketplace_listings_$listingId_stream },
 ];

@@ -69,6 +69,12 @@ export async function idempotent<T>(db: Db, r: IdempotencyKey & { userId: string
   }
 }
 
+/** Whether the caller's key was used already (a request with it may be a retry to replay, not refuse). */
+export async function keyInUse(db: Db | DbTx, userId: string, key: string): Promise<boolean> {
+  const rows = await db.$queryRaw<unknown[]>`SELECT 1 FROM idempotency_keys WHERE user_id = ${userId}::uuid AND key = ${key}`;
+  return rows.length > 0;
+}
+
 /** Deletes keys past their expiry, at most `limit` (the economy's daily cron). */
 export async function sweepIdempotencyKeys(db: DbTx, limit = 5_000): Promise<number> {
   return db.$executeRaw`

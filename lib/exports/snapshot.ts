@@ -153,7 +153,7 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
                        'endsAt', l.ends_at, 'bidCount', l.bid_count, 'buyer', ${handleOf(Prisma.sql`l.buyer_id`)}, 'salePrice', l.sale_price, 'fee', l.fee,
                        'createdAt', l.created_at, 'closedAt', l.closed_at, 'refundedAt', l.refunded_at) ORDER BY l.id), '[]')
                      FROM listings l WHERE l.seller_id = ${u}::uuid),
-        'bids', (SELECT coalesce(json_agg(json_build_object('id', b.id, 'listingId', b.listing_id, 'amount', b.amount, 'releasedAt', b.released_at, 'createdAt', b.created_at)
+        'bids', (SELECT coalesce(json_agg(json_build_object('id', b.id, 'listingId', b.listing_id, 'amount', b.amount, 'maxAmount', b.max_amount, 'releasedAt', b.released_at, 'createdAt', b.created_at)
                    ORDER BY b.id), '[]') FROM bids b WHERE b.bidder_id = ${u}::uuid)
       ) AS v`,
   ],

@@ -4,11 +4,11 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound } from "../http/errors";
-import { idempotent, sweepIdempotencyKeys, type IdempotencyKey } from "../db/idempotency";
+import { DomainError, notFound, validationError } from "../http/errors";
+import { idempotent, keyInUse, sweepIdempotencyKeys, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
-import { fitsCeiling, lockWallets, pay } from "../wallets/service";
-import { ChangedHands, listingOut, minNextBid, own, refundBid, settle, unavailable } from "./ownership";
+import { credit, fitsCeiling, lockWallets, pay } from "../wallets/service";
+import { ChangedHands, listingOut, minNextBid, own, refundBid, settle, toListing, unavailable } from "./ownership";
 import { refundOffer } from "./offers";
 import { expireTrades } from "./trades";
 import {
@@ -18,6 +18,7 @@ import {
   closeOffer,
   insertBid,
   listingById,
+  listingsByIds,
   lockExpiredOffers,
   lockListing,
   notifyOutbid,
@@ -27,39 +28,145 @@ import {
 import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
+import { env } from "../env";
+import { bidById, myAuctions, openAuctionMinimum, setBidAmount, type MyBidState } from "./bid-queries";
+import { auctionState, publishAuctionEvents, type AuctionEvent } from "./auction-feed";
 
-const toBid = (b: BidRow) => ({ ...b, createdAt: b.createdAt.toISOString() });
+const tooLow = (min: number) =>
+  new DomainError(marketplaceErrors.BID_TOO_LOW, `The next bid must be at least ${min}.`, [{ path: "body.amount", message: `at least ${min}` }]);
 
-/** Bids on an auction: holds the amount, gives the previous top bid its funds back and tells its bidder. */
-export async function placeBid(db: Db, userId: string, listingId: string, amount: number, idempotency: IdempotencyKey) {
+/** A bid as shown to `viewerId`: its maximum only to its own bidder (a leader's maximum is never shown to others). */
+const toBid = (b: BidRow, viewerId: string | null) => ({
+  id: b.id,
+  bidderId: b.bidderId,
+  handle: b.handle,
+  amount: b.amount,
+  maxAmount: b.bidderId === viewerId ? b.maxAmount : null,
+  createdAt: b.createdAt.toISOString(),
+});
+
+/**
+ * Proxy bidding (eBay's rule) against the auction's leading bid: who leads after a bid of `amount` up to `maxAmount`,
+ * and the price. A higher maximum leads at the second-highest maximum plus the increment, capped at its own maximum
+ * (and at least its `amount`); an equal or lower one loses to the earlier bid, which rises to that maximum plus the
+ * increment, capped at its own. A leader whose maximum meets the reserve stands at least at the reserve. The leader
+ * bidding again replaces their bid. Pure: the caller holds the listing's row lock.
+ */
+export function resolveBid(
+  l: { topBidId: string | null; topBidderId: string | null; topMax: number | null; minIncrement: number | null; reservePrice: number | null },
+  b: { bidderId: string; amount: number; maxAmount: number },
+): { leads: boolean; price: number } {
+  const inc = l.minIncrement!;
+  let leads: boolean, price: number, leaderMax: number;
+  if (!l.topBidId || l.topBidderId === b.bidderId) [leads, price, leaderMax] = [true, b.amount, b.maxAmount];
+  else if (b.maxAmount > l.topMax!) [leads, price, leaderMax] = [true, Math.max(b.amount, Math.min(l.topMax! + inc, b.maxAmount)), b.maxAmount];
+  else [leads, price, leaderMax] = [false, Math.min(l.topMax!, b.maxAmount + inc), l.topMax!];
+  if (l.reservePrice !== null && leaderMax >= l.reservePrice) price = Math.max(price, l.reservePrice);
+  return { leads, price };
+}
+
+/**
+ * Bids on an auction, up to `maxAmount` (default: the amount): holds the maximum, then settles who leads by proxy
+ * bidding (resolveBid). A displaced leader gets its funds back and one OUTBID; a bid that does not beat the leader's
+ * maximum is refunded at once (the leader's automatic raise notifies nobody). A bid in the last
+ * AUCTION_SOFT_CLOSE_MINUTES moves the end to now plus that many minutes. All under the listing's row lock.
+ */
+export async function placeBid(db: Db, userId: string, listingId: string, amount: number, idempotency: IdempotencyKey, maxAmount?: number) {
   await assertMayTrade(db, userId);
-  return idempotent(db, { userId, ...idempotency, request: { listingId, amount } }, async (tx) => {
+  if (maxAmount !== undefined && maxAmount < amount)
+    throw validationError("maxAmount must be at least amount.", [{ path: "body.maxAmount", message: "at least amount" }]);
+  const max = maxAmount ?? amount;
+  // A bid below the minimum now is below it later too (a running auction's price only rises): refused without
+  // queueing on the listing's lock, where a hot auction's late bids would wait, unless its key was used already (a
+  // retry is answered as its first request was).
+  const floor = await openAuctionMinimum(db, listingId, userId);
+  if (floor !== undefined && amount < floor && !(await keyInUse(db, userId, idempotency.key))) throw tooLow(floor);
+  const events: AuctionEvent[] = [];
+  const request = maxAmount === undefined ? { listingId, amount } : { listingId, amount, maxAmount };
+  const out = await idempotent(db, { userId, ...idempotency, request }, async (tx) => {
     const l = await lockListing(tx, listingId);
     if (!l) throw notFound("Listing");
     if (l.kind !== "auction" || l.status !== "active") throw unavailable();
     if (l.ended) throw new DomainError(marketplaceErrors.AUCTION_ENDED, "This auction has ended.");
     if (l.sellerId === userId) throw own();
     const min = minNextBid(l);
-    if (amount < min)
-      throw new DomainError(marketplaceErrors.BID_TOO_LOW, `The next bid must be at least ${min}.`, [{ path: "body.amount", message: `at least ${min}` }]);
+    if (amount < min) throw tooLow(min);
     await lockWallets(tx, l.topBidderId ? [userId, l.topBidderId] : [userId], l.currency);
     const bidId = uuidv7();
-    await pay(tx, { userId, currency: l.currency, amount, reason: "hold", referenceType: "bid", referenceId: bidId });
-    await insertBid(tx, { id: bidId, listingId, bidderId: userId, amount });
-    if (l.topBidId) {
+    const { leads, price } = resolveBid(l, { bidderId: userId, amount, maxAmount: max });
+    await pay(tx, { userId, currency: l.currency, amount: max, reason: "hold", referenceType: "bid", referenceId: bidId });
+    const endsAt = await insertBid(
+      tx,
+      {
+        id: bidId,
+        listingId,
+        bidderId: userId,
+        amount: leads ? price : max,
+        maxAmount: max,
+        price,
+        leadBidId: leads ? bidId : l.topBidId!,
+        leaderId: leads ? userId : l.topBidderId!,
+      },
+      env().AUCTION_SOFT_CLOSE_MINUTES,
+    );
+    if (!leads) {
+      await setBidAmount(tx, l.topBidId!, price);
+      await refundBid(tx, bidId, l.currency);
+    } else if (l.topBidId) {
+      // A displaced leader's bid stood, at the end, at its maximum; the leader's own earlier bid is just replaced.
+      if (l.topBidderId !== userId) await setBidAmount(tx, l.topBidId, l.topMax!);
       await refundBid(tx, l.topBidId, l.currency);
-      await notifyOutbid(tx, l.topBidId, listingId);
-      notePushSoon();
+      if ((await notifyOutbid(tx, l.topBidId, listingId)) > 0) notePushSoon();
     }
-    const [bid] = await bidsOf(tx, listingId, undefined, 1);
-    return { bid: toBid(bid!), listing: await listingOut(tx, listingId) };
+    const listing = await listingOut(tx, listingId);
+    const bid = (await bidById(tx, bidId))!;
+    events.push({ type: "bid", listingId, data: { bid: toBid(bid, null), leading: leads, listing: auctionState(listing) } });
+    if (endsAt.getTime() !== l.endsAt!.getTime())
+      events.push({ type: "extended", listingId, data: { endsAt: endsAt.toISOString(), listing: auctionState(listing) } });
+    return { bid: toBid(bid, userId), leading: leads, listing };
   });
+  await publishAuctionEvents(events);
+  return out;
 }
 
-export async function listBids(db: RawDb | DbTx, listingId: string, q: { cursor?: string; limit: number }) {
+export async function listBids(db: RawDb | DbTx, listingId: string, q: { cursor?: string; limit: number }, viewerId: string | null = null) {
   if (!(await listingById(db, listingId))) throw notFound("Listing");
   const rows = await bidsOf(db, listingId, q.cursor ? decodeIdCursor(q.cursor) : undefined, q.limit + 1);
-  return keysetPage("bids", rows, q.limit, (r) => encodeIdCursor(r.id), toBid);
+  return keysetPage(
+    "bids",
+    rows,
+    q.limit,
+    (r) => encodeIdCursor(r.id),
+    (r) => toBid(r, viewerId),
+  );
+}
+
+/** The caller's auctions, one entry each with their state for the caller and the listing; newest bid first. */
+export async function listMyBids(db: RawDb | DbTx, userId: string, q: { state?: MyBidState; cursor?: string; limit: number }) {
+  const rows = await myAuctions(db, userId, { state: q.state, before: q.cursor ? decodeIdCursor(q.cursor) : undefined, take: q.limit + 1 });
+  const listings = new Map(
+    (
+      await listingsByIds(
+        db,
+        rows.map((r) => r.listingId),
+      )
+    ).map((l) => [l.listingId, toListing(l)]),
+  );
+  return keysetPage(
+    "auctions",
+    rows,
+    q.limit,
+    (r) => encodeIdCursor(r.lastBidId),
+    (r) => ({
+      listingId: r.listingId,
+      state: r.state,
+      bidCount: r.bidCount,
+      highestAmount: r.highestAmount,
+      maxAmount: r.maxAmount,
+      lastBidAt: r.lastBidAt.toISOString(),
+      listing: listings.get(r.listingId)!,
+    }),
+  );
 }
 
 /**
@@ -69,10 +176,13 @@ export async function listBids(db: RawDb | DbTx, listingId: string, q: { cursor?
  */
 export async function runMarketplaceCron(db: Db, limit = 200) {
   const out = { auctionsSold: 0, auctionsExpired: 0, offersExpired: 0, idempotencyKeysDeleted: 0 };
+  const settled: string[] = [];
   for (let i = 0; i < limit; i++) {
     const result = await db.$transaction(async (tx) => {
       const id = await claimEndedAuction(tx);
       if (!id) return null;
+      // The listing's lock waits for a bid in flight; `ended` is then re-read from the row that bid left (a soft
+      // close may have moved the end past this transaction's now()).
       const l = (await lockListing(tx, id))!;
       if (l.status !== "active" || !l.ended) return "skipped" as const; // closed or extended since it was selected
       const wins = l.topBidId !== null && (l.reservePrice === null || l.price >= l.reservePrice);
@@ -83,7 +193,18 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
           try {
             const fee = await settle(tx, { ...l, buyerId: l.topBidderId!, via: "sale", referenceId: l.id, held: true });
             await closeListing(tx, l.id, { status: "sold", buyerId: l.topBidderId!, salePrice: l.price, fee });
-            return "sold" as const;
+            // The winner held their maximum and pays the price: the rest goes back.
+            if (l.topMax! > l.price) {
+              await credit(tx, {
+                userId: l.topBidderId!,
+                currency: l.currency,
+                amount: l.topMax! - l.price,
+                reason: "refund",
+                referenceType: "bid",
+                referenceId: l.topBidId!,
+              });
+            }
+            return { outcome: "sold" as const, id };
           } catch (e) {
             if (!(e instanceof ChangedHands)) throw e;
           }
@@ -91,12 +212,16 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
       }
       if (l.topBidId) await refundBid(tx, l.topBidId, l.currency);
       await closeListing(tx, l.id, { status: wins ? "cancelled" : "expired" });
-      return "expired" as const;
+      return { outcome: "expired" as const, id };
     });
     if (!result) break;
-    if (result === "sold") out.auctionsSold++;
-    else if (result === "expired") out.auctionsExpired++;
+    if (result === "skipped") continue;
+    settled.push(result.id);
+    if (result.outcome === "sold") out.auctionsSold++;
+    else out.auctionsExpired++;
   }
+  const ended = await listingsByIds(db, settled);
+  await publishAuctionEvents(ended.map((r) => ({ type: "end", listingId: r.listingId, data: { listing: auctionState(toListing(r)) } })));
   for (let i = 0; i < limit; i++) {
     const done = await db.$transaction(async (tx) => {
       const [id] = await lockExpiredOffers(tx, 1);

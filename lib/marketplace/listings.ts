@@ -41,6 +41,7 @@ import { errors as marketplaceErrors } from "./errors";
 import { firePriceAlerts, markSaleRefunded, sellerReputations } from "../market/service";
 import { assertMayTrade } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
+import { auctionState, publishAuctionEvents } from "./auction-feed";
 
 export async function browseListings(db: RawDb | DbTx, q: ListingsQuery) {
   let after: { price: number; id: string } | { id: string } | undefined;
@@ -134,7 +135,9 @@ export async function cancelListing(db: Db, userId: string | null, listingId: st
     }
     await closeListing(tx, listingId, { status: "cancelled" });
   });
-  return { listing: await listingOut(db, listingId) };
+  const listing = await listingOut(db, listingId);
+  if (listing.kind === "auction") await publishAuctionEvents([{ type: "end", listingId, data: { listing: auctionState(listing) } }]);
+  return { listing };
 }
 
 /**

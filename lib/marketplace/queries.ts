@@ -108,19 +108,24 @@ export interface LockedListing {
   ended: boolean;
   topBidId: string | null;
   topBidderId: string | null;
+  /** The top bid's maximum (proxy bidding; never shown to others). */
+  topMax: number | null;
   bidCount: number;
 }
 
 const LOCKED_INT8 = ["price", "reservePrice", "minIncrement", "startingPrice"] as const;
 
 export async function lockListing(tx: DbTx, id: string): Promise<LockedListing | undefined> {
-  const [row] = await tx.$queryRaw<Int8<LockedListing, (typeof LOCKED_INT8)[number]>[]>`
+  const [row] = await tx.$queryRaw<Int8<Omit<LockedListing, "topMax">, (typeof LOCKED_INT8)[number]>[]>`
     SELECT id::text AS id, seller_id::text AS "sellerId", collectible_id::text AS "collectibleId", kind::text AS kind, status::text AS status,
            price, currency::text AS currency, reserve_price AS "reservePrice", min_increment AS "minIncrement", starting_price AS "startingPrice",
            ends_at AS "endsAt", ends_at IS NOT NULL AND ends_at <= now() AS ended, top_bid_id::text AS "topBidId",
            top_bidder_id::text AS "topBidderId", bid_count AS "bidCount"
     FROM listings WHERE id = ${id}::uuid FOR UPDATE`;
-  return row && int8(row, LOCKED_INT8);
+  if (!row) return undefined;
+  // A statement of its own, after the lock: a subquery of the locking read would see the bids as they were before its wait.
+  const [top] = row.topBidId ? await tx.$queryRaw<{ max: bigint }[]>`SELECT max_amount AS max FROM bids WHERE id = ${row.topBidId}::uuid` : [];
+  return { ...int8(row, LOCKED_INT8), topMax: top ? Number(top.max) : null };
 }
 
 /** Locks the active listing of a collectible, if any. */
@@ -184,19 +189,33 @@ export async function closeListing(
     WHERE id = ${id}::uuid AND status = 'active'`;
 }
 
-export async function insertBid(tx: DbTx, b: { id: string; listingId: string; bidderId: string; amount: number }): Promise<void> {
-  await tx.$executeRaw`
+/**
+ * Inserts a bid (`amount`: what it stands at; `maxAmount`: what it holds) and sets the auction's price and leader
+ * (the new bid, or the leading bid it did not beat) and, the soft close, an end within `softCloseMinutes` of now to
+ * now + that; answers the end. One UPDATE of the listing per bid: a second one in the same transaction would re-check
+ * its foreign key to the collectible (KEY SHARE), against the one lock order, and deadlock with the cron's claim.
+ */
+export async function insertBid(
+  tx: DbTx,
+  b: { id: string; listingId: string; bidderId: string; amount: number; maxAmount: number; price: number; leadBidId: string; leaderId: string },
+  softCloseMinutes: number,
+): Promise<Date> {
+  const [row] = await tx.$queryRaw<{ endsAt: Date }[]>`
     WITH bid AS (
-      INSERT INTO bids (id, listing_id, bidder_id, amount) VALUES (${b.id}::uuid, ${b.listingId}::uuid, ${b.bidderId}::uuid, ${b.amount})
+      INSERT INTO bids (id, listing_id, bidder_id, amount, max_amount)
+      VALUES (${b.id}::uuid, ${b.listingId}::uuid, ${b.bidderId}::uuid, ${b.amount}, ${b.maxAmount})
     )
-    UPDATE listings SET price = ${b.amount}, top_bid_id = ${b.id}::uuid, top_bidder_id = ${b.bidderId}::uuid, bid_count = bid_count + 1
-    WHERE id = ${b.listingId}::uuid`;
+    UPDATE listings SET price = ${b.price}, top_bid_id = ${b.leadBidId}::uuid, top_bidder_id = ${b.leaderId}::uuid, bid_count = bid_count + 1,
+           ends_at = greatest(ends_at, now() + make_interval(mins => ${softCloseMinutes}::int))
+    WHERE id = ${b.listingId}::uuid
+    RETURNING ends_at AS "endsAt"`;
+  return row!.endsAt;
 }
 
-/** Marks a bid's held funds as given back; its amount and bidder. */
+/** Marks a bid's held funds (its maximum) as given back; that amount and the bidder. */
 export async function releaseBid(tx: DbTx, bidId: string): Promise<{ bidderId: string; amount: number } | undefined> {
   const [row] = await tx.$queryRaw<{ bidderId: string; amount: bigint }[]>`
-    UPDATE bids SET released_at = now() WHERE id = ${bidId}::uuid AND released_at IS NULL RETURNING bidder_id::text AS "bidderId", amount`;
+    UPDATE bids SET released_at = now() WHERE id = ${bidId}::uuid AND released_at IS NULL RETURNING bidder_id::text AS "bidderId", max_amount AS amount`;
   return row && int8(row, ["amount"]);
 }
 
@@ -205,17 +224,18 @@ export interface BidRow {
   bidderId: string;
   handle: string | null;
   amount: number;
+  maxAmount: number;
   createdAt: Date;
 }
 
 export async function bidsOf(db: RawDb | DbTx, listingId: string, before: string | undefined, take: number) {
   const keyset = before ? Prisma.sql`AND b.id < ${before}::uuid` : Prisma.empty;
-  const rows = await raw(db).$queryRaw<Int8<BidRow, "amount">[]>`
-    SELECT b.id::text AS id, b.bidder_id::text AS "bidderId", u.handle, b.amount, b.created_at AS "createdAt"
+  const rows = await raw(db).$queryRaw<Int8<BidRow, "amount" | "maxAmount">[]>`
+    SELECT b.id::text AS id, b.bidder_id::text AS "bidderId", u.handle, b.amount, b.max_amount AS "maxAmount", b.created_at AS "createdAt"
     FROM bids b JOIN users u ON u.id = b.bidder_id
     WHERE b.listing_id = ${listingId}::uuid ${keyset}
     ORDER BY b.id DESC LIMIT ${take}`;
-  return rows.map((r) => int8(r, ["amount"]));
+  return rows.map((r) => int8(r, ["amount", "maxAmount"]));
 }
 
 /**

@@ -99,11 +99,55 @@ export const listingParams = z.strictObject({ listingId: uuid("Listing id") });
 export const repriceBody = z.strictObject({ price: money("The new price") }).meta({ id: "ListingReprice" });
 
 export const bid = z
-  .object({ id: z.string(), bidderId: z.string(), handle: z.string().nullable(), amount: z.number().int(), createdAt: isoDateTime })
+  .object({
+    id: z.string(),
+    bidderId: z.string(),
+    handle: z.string().nullable(),
+    amount: z.number().int().meta({
+      description: "What the bid stands at: the leading bid at the auction's price (its automatic raises included); a beaten bid at its maximum.",
+    }),
+    maxAmount: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The bidder's maximum (what the bid holds): shown only to the bidder themself, null to everyone else." }),
+    createdAt: isoDateTime,
+  })
   .meta({ id: "Bid" });
 export const bidPage = pageSchema("bids", bid, { id: "BidPage" });
-export const bidBody = z.strictObject({ amount: money("The bid") }).meta({ id: "BidCreate" });
-export const bidResult = z.object({ bid, listing }).meta({ id: "BidResult" });
+export const bidBody = z
+  .strictObject({
+    amount: money("The bid: at least the listing's minNextBid"),
+    maxAmount: money("The most the caller will pay (a proxy bid, default: the amount): held until outbid; the bid rises automatically up to it").optional(),
+  })
+  .meta({ id: "BidCreate" });
+export const bidResult = z
+  .object({
+    bid,
+    listing,
+    leading: z.boolean().meta({ description: "Whether the caller leads now (false: an earlier bid's maximum was at least as high; this bid was refunded)." }),
+  })
+  .meta({ id: "BidResult" });
+export const MY_BID_STATES = ["leading", "outbid", "won", "lost"] as const;
+export const myAuction = z
+  .object({
+    listingId: z.string(),
+    state: z.enum(MY_BID_STATES).meta({
+      description: "leading or outbid while the auction is active (also between its end and its settlement); won (sold to the caller) or lost once closed.",
+    }),
+    bidCount: z.number().int().meta({ description: "How many bids the caller made on it." }),
+    highestAmount: z.number().int().meta({ description: "The most any of the caller's bids stands (or stood) at." }),
+    maxAmount: z.number().int().meta({ description: "The caller's highest maximum on it (theirs alone to see)." }),
+    lastBidAt: isoDateTime,
+    listing,
+  })
+  .meta({ id: "MyAuction" });
+export const myAuctionPage = pageSchema("auctions", myAuction, { id: "MyAuctionPage" });
+export const myBidsQuery = z.strictObject({
+  state: z.enum(MY_BID_STATES).optional().meta({ description: "Only auctions in this state for the caller." }),
+  cursor: cursorQuery,
+  limit: intQuery(1, 100, 20),
+});
 export const pageQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 100, 20) });
 
 export const OFFER_STATUSES = ["open", "accepted", "declined", "cancelled", "expired"] as const;

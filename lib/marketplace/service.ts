@@ -3,7 +3,8 @@
 // wishlist.ts, trades.ts (trades and gifts), offer-settings.ts, and ownership.ts (the lock order, settle, the fee, toListing: what every change of owner shares).
 export { feeOf, toListing } from "./ownership";
 export { browseListings, buyListing, cancelListing, createListing, getListing, refundSale, repriceListing } from "./listings";
-export { listBids, placeBid, runMarketplaceCron } from "./auctions";
+export { listBids, listMyBids, placeBid, runMarketplaceCron } from "./auctions";
+export { openAuctionStream } from "./auction-feed";
 export { acceptOffer, cancelOffer, declineOffer, getOffer, listOffers, makeOffer } from "./offers";
 export { addToCart, checkout, getCart, removeFromCart } from "./cart";
 export { addWish, listWishes, removeWish } from "./wishlist";

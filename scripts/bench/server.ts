@@ -7,6 +7,7 @@ import { freePort } from "../../lib/ports";
 import { BOARD_PREFIX } from "../bench-env";
 import { DB_URL } from "./common";
 import { BENCH_STRIPE_WEBHOOK_SECRET } from "./payments";
+import { BENCH_CRON_SECRET } from "./auction";
 
 // One client at thousands of requests a second: lift the default policies (the limiter still runs, its cost is measured).
 const LIFTED = { tokens: 100_000_000, window: "60 s" };
@@ -22,6 +23,8 @@ const PRODUCTION_SETTINGS = {
   // Stripe's webhook is measured with events the bench signs; no call reaches Stripe.
   STRIPE_SECRET_KEY: "sk_test_bench_unused",
   STRIPE_WEBHOOK_SECRET: BENCH_STRIPE_WEBHOOK_SECRET,
+  // The auction bench settles its auction through the marketplace cron.
+  CRON_SECRET: BENCH_CRON_SECRET,
 };
 
 export async function startServer(dir: string, publicKey: string): Promise<{ base: string; pid: number; stop: () => void }> {
