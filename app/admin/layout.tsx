@@ -17,6 +17,7 @@ const NAV = [
   ["/admin/rewards", "Rewards"],
   ["/admin/moderation", "Moderation"],
   ["/admin/economy", "Economy"],
+  ["/admin/market", "Market"],
   ["/admin/payments", "Payments"],
   ["/admin/deletions", "Deletions"],
   ["/admin/push", "Push"],

@@ -8,5 +8,5 @@ export { openAuctionStream } from "./auction-feed";
 export { acceptOffer, cancelOffer, declineOffer, getOffer, listOffers, makeOffer } from "./offers";
 export { addToCart, checkout, getCart, removeFromCart } from "./cart";
 export { addWish, listWishes, removeWish } from "./wishlist";
-export { acceptTrade, cancelTrade, counterTrade, declineTrade, getTrade, listTrades, proposeTrade } from "./trades";
+export { acceptTrade, cancelTrade, counterTrade, declineTrade, getTrade, listTrades, proposeTrade, voidTradeAsStaff } from "./trades";
 export { getOfferSettings, putOfferSettings } from "./offer-settings";

@@ -242,3 +242,12 @@ export const notifyTrade = (tx: DbTx, tradeId: string, event: "proposed" | "coun
     FROM trades t JOIN users a ON a.id = CASE WHEN ${event} IN ('proposed', 'countered') THEN t.proposer_id ELSE t.recipient_id END
     WHERE t.id = ${tradeId}::uuid
     ON CONFLICT (user_id, cause_key) DO NOTHING`;
+
+/** The console's trades: newest first, optionally of one status (keyset on the time-ordered id). */
+export async function tradesForConsole(db: RawDb | DbTx, status: TradeStatus | undefined, before: string | undefined, take: number): Promise<TradeRow[]> {
+  const where = [Prisma.sql`true`];
+  if (status) where.push(Prisma.sql`t.status = ${status}::"TradeStatus"`);
+  if (before) where.push(Prisma.sql`t.id < ${before}::uuid`);
+  const rows = await raw(db).$queryRaw<TradeDbRow[]>`${TRADE} WHERE ${Prisma.join(where, " AND ")} ORDER BY t.id DESC LIMIT ${take}`;
+  return rows.map((r) => int8(r, TRADE_INT8));
+}

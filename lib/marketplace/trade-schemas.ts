@@ -16,7 +16,15 @@ export const MINIMUMS_MAX = 200;
 export const REFUSED_MAX = 500;
 
 export const TRADE_STATUSES = ["open", "accepted", "declined", "cancelled", "expired", "void", "countered"] as const;
-export const TRADE_VOID_REASONS = ["TRADE_ITEM_GONE", "TRADE_ITEM_LISTED", "TRADE_ITEM_MINTED", "TRADE_FUNDS_SHORT", "TRADE_WALLET_FROZEN"] as const;
+export const TRADE_VOID_REASONS = [
+  "TRADE_ITEM_GONE",
+  "TRADE_ITEM_LISTED",
+  "TRADE_ITEM_MINTED",
+  "TRADE_FUNDS_SHORT",
+  "TRADE_WALLET_FROZEN",
+  // Staff voided it (a dispute); not an error code an accept answers.
+  "TRADE_VOIDED_BY_STAFF",
+] as const;
 
 const uuid = (what: string) => uuidString(`${what} (UUID).`);
 const coins = (what: string) =>
@@ -100,7 +108,10 @@ export const trade = z
     gift: z.boolean().meta({ description: "Nothing asked back." }),
     message: z.string().nullable(),
     status: z.enum(TRADE_STATUSES),
-    voidReason: z.enum(TRADE_VOID_REASONS).nullable().meta({ description: "Why accepting voided it (the error code the accept answered); null unless void." }),
+    voidReason: z
+      .enum(TRADE_VOID_REASONS)
+      .nullable()
+      .meta({ description: "Why accepting voided it (the error code the accept answered), or TRADE_VOIDED_BY_STAFF (a dispute); null unless void." }),
     counterOfId: z.string().nullable().meta({ description: "The trade this one counters." }),
     counteredById: z.string().nullable().meta({ description: "The counter-proposal that replaced this one." }),
     fees: z

@@ -40,6 +40,7 @@ import {
 import type { CounterInput, TradeInput } from "./trade-schemas";
 
 type VoidReason = "TRADE_ITEM_GONE" | "TRADE_ITEM_LISTED" | "TRADE_ITEM_MINTED" | "TRADE_FUNDS_SHORT" | "TRADE_WALLET_FROZEN";
+type StaffVoid = "TRADE_VOIDED_BY_STAFF";
 
 const party = (id: string, handle: string | null, displayName: string | null) => ({ id, handle, displayName });
 
@@ -55,7 +56,7 @@ function toTrade(t: TradeRow, items: TradeItemRow[]) {
     gift: t.gift,
     message: t.message,
     status: t.status,
-    voidReason: t.voidReason as VoidReason | null,
+    voidReason: t.voidReason as VoidReason | StaffVoid | null,
     counterOfId: t.counterOfId,
     counteredById: t.counteredById,
     fees: t.status === "accepted" ? { recipient: t.recipientFee ?? 0, proposer: t.proposerFee ?? 0 } : null,
@@ -266,6 +267,23 @@ export async function declineTrade(db: Db, userId: string, tradeId: string) {
     await releaseHold(tx, t);
     await closeTrade(tx, t.id, "declined");
     await notifyTrade(tx, t.id, "declined");
+  }, txOptions());
+  notePushSoon();
+  return { trade: await tradeOut(db, tradeId) };
+}
+
+/**
+ * Staff void an open trade (a dispute: a scam proposal, a mistake reported): its held coins go back to the proposer,
+ * who is told (TRADE_UPDATE, void). Refused once it is closed (409 TRADE_CLOSED).
+ */
+export async function voidTradeAsStaff(db: Db, tradeId: string) {
+  await db.$transaction(async (tx) => {
+    if (!(await lockTrade(tx, tradeId))) throw notFound("Trade");
+    const t = (await tradeById(tx, tradeId))!;
+    if (t.status !== "open") throw new DomainError(marketplaceErrors.TRADE_CLOSED, `This trade is ${t.status}.`);
+    await releaseHold(tx, t);
+    await closeTrade(tx, t.id, "void", { voidReason: "TRADE_VOIDED_BY_STAFF" });
+    await notifyTrade(tx, t.id, "void");
   }, txOptions());
   notePushSoon();
   return { trade: await tradeOut(db, tradeId) };

@@ -1,0 +1,30 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { db } from "@/lib/db/client";
+import { DomainError } from "@/lib/http/errors";
+import { log } from "@/lib/kernel/log";
+import { voidTradeAsStaff } from "@/lib/marketplace/service";
+import { requireStaffAction } from "../_lib/gate";
+import { fields, issueCode } from "../_lib/form";
+import { voidForm } from "./shared";
+
+// Server actions of the market page: each re-checks the staff session, validates with zod, calls the service the API
+// uses and redirects back with a result code.
+
+const back = (extra: Record<string, string>) => `/admin/market?${new URLSearchParams(extra)}`;
+
+export async function voidTradeAction(form: FormData) {
+  const staff = await requireStaffAction();
+  const parsed = voidForm.safeParse(fields(form, ["tradeId", "reason"]));
+  if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
+  const { tradeId, reason } = parsed.data;
+  try {
+    await voidTradeAsStaff(db, tradeId);
+  } catch (error) {
+    if (error instanceof DomainError) redirect(back({ error: error.code }));
+    throw error;
+  }
+  log("info", { msg: "trade voided", actor: staff.externalId, trade: tradeId, reason });
+  redirect(back({ done: "voided" }));
+}
