@@ -238,6 +238,10 @@ import * as v1_marketplace_trades_$tradeId_accept from "@/app/api/v1/marketplace
 import * as v1_marketplace_trades_$tradeId_cancel from "@/app/api/v1/marketplace/trades/[tradeId]/cancel/route";
 import * as v1_marketplace_trades_$tradeId_counter from "@/app/api/v1/marketplace/trades/[tradeId]/counter/route";
 import * as v1_marketplace_trades_$tradeId_decline from "@/app/api/v1/marketplace/trades/[tradeId]/decline/route";
+import * as admin_challenges from "@/app/api/admin/challenges/route";
+import * as v1_engage_challenges from "@/app/api/v1/engage/challenges/route";
+import * as v1_engage_challenges_$challengeId from "@/app/api/v1/engage/challenges/[challengeId]/route";
+import * as v1_engage_challenges_$challengeId_entry from "@/app/api/v1/engage/challenges/[challengeId]/entry/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -476,4 +480,8 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/marketplace/trades/{tradeId}/cancel", module: v1_marketplace_trades_$tradeId_cancel },
   { path: "/api/v1/marketplace/trades/{tradeId}/counter", module: v1_marketplace_trades_$tradeId_counter },
   { path: "/api/v1/marketplace/trades/{tradeId}/decline", module: v1_marketplace_trades_$tradeId_decline },
+  { path: "/api/admin/challenges", module: admin_challenges },
+  { path: "/api/v1/engage/challenges", module: v1_engage_challenges },
+  { path: "/api/v1/engage/challenges/{challengeId}", module: v1_engage_challenges_$challengeId },
+  { path: "/api/v1/engage/challenges/{challengeId}/entry", module: v1_engage_challenges_$challengeId_entry },
 ];
