@@ -16,7 +16,14 @@ export const MINIMUMS_MAX = 200;
 export const REFUSED_MAX = 500;
 
 export const TRADE_STATUSES = ["open", "accepted", "declined", "cancelled", "expired", "void", "countered"] as const;
-export const TRADE_VOID_REASONS = ["TRADE_ITEM_GONE", "TRADE_ITEM_LISTED", "TRADE_ITEM_MINTED", "TRADE_FUNDS_SHORT", "TRADE_WALLET_FROZEN"] as const;
+export const TRADE_VOID_REASONS = [
+  "TRADE_ITEM_GONE",
+  "TRADE_ITEM_LISTED",
+  "TRADE_ITEM_MINTED",
+  "TRADE_ITEM_LOCKED",
+  "TRADE_FUNDS_SHORT",
+  "TRADE_WALLET_FROZEN",
+] as const;
 
 const uuid = (what: string) => uuidString(`${what} (UUID).`);
 const coins = (what: string) =>
