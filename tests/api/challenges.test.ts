@@ -48,14 +48,16 @@ describe("creating and reading challenges", () => {
     const c = await createChallenge({ cards: [{ cardId: cardA.id }, { cardId: cardB.id, count: 2 }], reward: { cardId: prize.id, supply: 3, rep: 10 } });
     expect(c).toMatchObject({
       status: "open",
-      cards: [
-        { card: { id: cardA.id }, count: 1 },
-        { card: { id: cardB.id }, count: 2 },
-      ],
       reward: { card: { id: prize.id }, supply: 3, firstSerial: before + 1, remaining: 3, rep: 10 },
       completions: 0,
       fairness: { seedHash: expect.stringMatching(/^[0-9a-f]{64}$/), seed: null },
     });
+    // Cards in id order.
+    const asked = [
+      { id: cardA.id, count: 1 },
+      { id: cardB.id, count: 2 },
+    ].sort((x, y) => (x.id < y.id ? -1 : 1));
+    expect((c as unknown as { cards: { card: { id: string }; count: number }[] }).cards.map((x) => ({ id: x.card.id, count: x.count }))).toEqual(asked);
     expect((await db().collectibleCard.findUniqueOrThrow({ where: { id: prize.id } })).mintedCount).toBe(before + 3);
     const anonymous = await detail(null, c.id);
     expect(anonymous.status).toBe(200);
@@ -232,7 +234,7 @@ describe("locks", () => {
     // Another challenge asking for the same card: the item counts toward one entry only.
     const other = await createChallenge({ cards: [{ cardId: cardA.id }, { cardId: cardB.id }] });
     locked(await enter(f, other.id, [item]));
-    const shown = (await detail(f, other.id)).body.data.progress.cards[0].owned[0];
+    const shown = (await detail(f, other.id)).body.data.progress.cards.find((x: { cardId: string }) => x.cardId === cardA.id).owned[0];
     expect(shown).toMatchObject({ eligible: false, inEntry: false, lockedBy: { challengeId: c.id, title: c.title } });
     expect(await db().collectible.findUniqueOrThrow({ where: { id: item } })).toMatchObject({ ownerId: f.id });
 
@@ -244,6 +246,25 @@ describe("locks", () => {
     expect(await db().challengeEntryItem.count({ where: { collectibleId: item } })).toBe(1);
     expect((await withdraw(f, other.id)).status).toBe(200);
     expect((await list(f, item)).status).toBe(201);
+  });
+
+  it("staff cannot refund a sale whose item the buyer locked in an entry", async () => {
+    const seller = await fan();
+    const buyer = await fan(2_000);
+    const c = await createChallenge({ cards: [{ cardId: cardA.id }, { cardId: cardB.id }] });
+    const item = await cardA.give(seller.id);
+    const listing = (await list(seller, item)).body.data.listing;
+    const bought = await api("POST", `/api/v1/marketplace/listings/${listing.id}/buy`, { headers: { ...buyer.auth, "idempotency-key": randomUUID() } });
+    expect(bought.status, bought.text).toBe(200);
+    expect((await enter(buyer, c.id, [item])).status).toBe(200);
+    const refund = await api("POST", `/api/admin/marketplace/listings/${listing.id}/refund`, { headers: staff.auth });
+    expect(refund.status, refund.text).toBe(409);
+    expect(errorOf(refund).code).toBe("ITEM_LOCKED");
+    expect(await db().collectible.findUniqueOrThrow({ where: { id: item } })).toMatchObject({ ownerId: buyer.id });
+    expect((await db().listing.findUniqueOrThrow({ where: { id: listing.id } })).refundedAt).toBeNull();
+    expect((await withdraw(buyer, c.id)).status).toBe(200);
+    expect((await api("POST", `/api/admin/marketplace/listings/${listing.id}/refund`, { headers: staff.auth })).status).toBe(200);
+    expect(await db().collectible.findUniqueOrThrow({ where: { id: item } })).toMatchObject({ ownerId: seller.id });
   });
 
   it("a listed or minted item cannot go in an entry", async () => {
