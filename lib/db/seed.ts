@@ -4,6 +4,7 @@
 // written at all, so a re-run changes nothing, not even the physical order of rows (pg_dump stays byte-identical).
 // Rows the seed does not own (users, follows, …) are never touched.
 
+import { createHash, randomBytes } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 import {
   ACHIEVEMENTS,
@@ -26,7 +27,6 @@ import {
   SEED_TIMESTAMP,
   TEAMS,
 } from "./seed-data";
-import { challengeSeedHash, newChallengeSeed } from "../challenges/shuffle";
 
 export interface SeedCounts {
   challenges: number;
@@ -150,14 +150,16 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
       await sync(tx.teamAchievement, achievements);
       // Demo challenges, inserted once (their seed is secret and their reward serials taken from the edition then).
       for (const c of CHALLENGES) {
-        const seed = newChallengeSeed();
+        // A secret 32-byte seed and its SHA-256, as lib/challenges/shuffle.ts draws them (a base layer imports no domain module).
+        const seed = randomBytes(32).toString("hex");
+        const seedHash = createHash("sha256").update(Buffer.from(seed, "hex")).digest("hex");
         await tx.$executeRaw`
           WITH k AS (
             SELECT minted_count FROM collectible_cards WHERE id = ${c.rewardCardId} AND minted_count + ${c.rewardSupply} <= edition_size FOR UPDATE
           ), ins AS (
             INSERT INTO challenges (id, title, description, starts_at, ends_at, reward_card_id, reward_supply, first_serial, rep_reward, seed, seed_hash, created_at)
             SELECT ${c.id}::uuid, ${c.title}, ${c.description}, ${c.startsAt}::timestamptz, ${c.endsAt}::timestamptz, ${c.rewardCardId},
-                   ${c.rewardSupply}, k.minted_count + 1, ${c.repReward}, ${seed}, ${challengeSeedHash(seed)}, ${stamp}::timestamptz
+                   ${c.rewardSupply}, k.minted_count + 1, ${c.repReward}, ${seed}, ${seedHash}, ${stamp}::timestamptz
             FROM k
             ON CONFLICT (id) DO NOTHING
             RETURNING reward_card_id, reward_supply
