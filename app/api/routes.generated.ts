@@ -240,6 +240,10 @@ import * as v1_marketplace_trades_$tradeId_counter from "@/app/api/v1/marketplac
 import * as v1_marketplace_trades_$tradeId_decline from "@/app/api/v1/marketplace/trades/[tradeId]/decline/route";
 import * as v1_marketplace_bids from "@/app/api/v1/marketplace/bids/route";
 import * as v1_marketplace_listings_$listingId_stream from "@/app/api/v1/marketplace/listings/[listingId]/stream/route";
+import * as admin_challenges from "@/app/api/admin/challenges/route";
+import * as v1_engage_challenges from "@/app/api/v1/engage/challenges/route";
+import * as v1_engage_challenges_$challengeId from "@/app/api/v1/engage/challenges/[challengeId]/route";
+import * as v1_engage_challenges_$challengeId_entry from "@/app/api/v1/engage/challenges/[challengeId]/entry/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -480,4 +484,8 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/marketplace/trades/{tradeId}/decline", module: v1_marketplace_trades_$tradeId_decline },
   { path: "/api/v1/marketplace/bids", module: v1_marketplace_bids },
   { path: "/api/v1/marketplace/listings/{listingId}/stream", module: v1_marketplace_listings_$listingId_stream },
+  { path: "/api/admin/challenges", module: admin_challenges },
+  { path: "/api/v1/engage/challenges", module: v1_engage_challenges },
+  { path: "/api/v1/engage/challenges/{challengeId}", module: v1_engage_challenges_$challengeId },
+  { path: "/api/v1/engage/challenges/{challengeId}/entry", module: v1_engage_challenges_$challengeId_entry },
 ];

@@ -36,7 +36,7 @@ export const transfer = z
     toUserId: z.string(),
     toHandle: z.string().nullable(),
     toDisplayName: z.string().nullable(),
-    reason: z.string().meta({ description: "pack_opening, sale, offer, staff, trade, gift." }),
+    reason: z.string().meta({ description: "pack_opening, sale, offer, staff, trade, gift, challenge_reward." }),
     referenceId: z.string().nullable(),
     price: z.number().int().nullable().meta({ description: "Minor units, for sales." }),
     at: isoDateTime,

@@ -1398,3 +1398,37 @@ export const COIN_PRODUCTS: readonly SeedCoinProduct[] = [
     sortOrder: 3,
   },
 ];
+
+export interface SeedChallenge {
+  id: string;
+  title: string;
+  description: string;
+  startsAt: string;
+  endsAt: string;
+  cards: { cardId: string; count: number }[];
+  rewardCardId: string;
+  rewardSupply: number;
+  repReward: number;
+}
+
+/**
+ * Collection challenges (lib/challenges). Inserted once: the secret seed ordering the reward serials is drawn when the
+ * row is first written and the reward's serials are taken from the card's edition then; a re-run leaves both alone.
+ */
+export const CHALLENGES: readonly SeedChallenge[] = [
+  {
+    id: "01980000-0000-7000-8000-00000000c001",
+    title: "Hawks front line",
+    description: "Collect the Hawks' first three players before the end of the season; the first 50 collectors get a numbered Hawks crest.",
+    startsAt: SEED_TIMESTAMP,
+    endsAt: "2027-06-30T00:00:00.000Z",
+    cards: [
+      { cardId: "cc_pl_hch_01", count: 1 },
+      { cardId: "cc_pl_hch_02", count: 1 },
+      { cardId: "cc_pl_hch_03", count: 1 },
+    ],
+    rewardCardId: "cc_tm_hch",
+    rewardSupply: 50,
+    repReward: 100,
+  },
+];

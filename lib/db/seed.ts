@@ -4,10 +4,12 @@
 // written at all, so a re-run changes nothing, not even the physical order of rows (pg_dump stays byte-identical).
 // Rows the seed does not own (users, follows, …) are never touched.
 
+import { createHash, randomBytes } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 import {
   ACHIEVEMENTS,
   CARDS,
+  CHALLENGES,
   COIN_PRODUCTS,
   CONFERENCES,
   DIVISIONS,
@@ -27,6 +29,7 @@ import {
 } from "./seed-data";
 
 export interface SeedCounts {
+  challenges: number;
   leagues: number;
   teams: number;
   players: number;
@@ -145,6 +148,30 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
       await sync(tx.collectibleCard, cards);
       await tx.packOddsTable.createMany({ data: oddsTables, skipDuplicates: true });
       await sync(tx.teamAchievement, achievements);
+      // Demo challenges, inserted once (their seed is secret and their reward serials taken from the edition then).
+      for (const c of CHALLENGES) {
+        // A secret 32-byte seed and its SHA-256, as lib/challenges/shuffle.ts draws them (a base layer imports no domain module).
+        const seed = randomBytes(32).toString("hex");
+        const seedHash = createHash("sha256").update(Buffer.from(seed, "hex")).digest("hex");
+        await tx.$executeRaw`
+          WITH k AS (
+            SELECT minted_count FROM collectible_cards WHERE id = ${c.rewardCardId} AND minted_count + ${c.rewardSupply} <= edition_size FOR UPDATE
+          ), ins AS (
+            INSERT INTO challenges (id, title, description, starts_at, ends_at, reward_card_id, reward_supply, first_serial, rep_reward, seed, seed_hash, created_at)
+            SELECT ${c.id}::uuid, ${c.title}, ${c.description}, ${c.startsAt}::timestamptz, ${c.endsAt}::timestamptz, ${c.rewardCardId},
+                   ${c.rewardSupply}, k.minted_count + 1, ${c.repReward}, ${seed}, ${seedHash}, ${stamp}::timestamptz
+            FROM k
+            ON CONFLICT (id) DO NOTHING
+            RETURNING reward_card_id, reward_supply
+          )
+          UPDATE collectible_cards k SET minted_count = k.minted_count + ins.reward_supply FROM ins WHERE k.id = ins.reward_card_id`;
+        await tx.$executeRaw`
+          INSERT INTO challenge_cards (challenge_id, card_id, count)
+          SELECT ch.id, x.card_id, x.count
+          FROM challenges ch, unnest(${c.cards.map((x) => x.cardId)}::text[], ${c.cards.map((x) => x.count)}::int[]) AS x(card_id, count)
+          WHERE ch.id = ${c.id}::uuid
+          ON CONFLICT DO NOTHING`;
+      }
       // Coin bundles by one upsert that writes only rows that differ (prices are JSON, which sync compares by reference).
       const products = JSON.stringify(COIN_PRODUCTS);
       await tx.$executeRaw`
@@ -176,5 +203,6 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
     cards: CARDS.length,
     achievements: ACHIEVEMENTS.length,
     coinProducts: COIN_PRODUCTS.length,
+    challenges: CHALLENGES.length,
   };
 }

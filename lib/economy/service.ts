@@ -5,6 +5,7 @@ import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } fr
 import { DomainError, notFound } from "../http/errors";
 import { keysetPage } from "../kernel/page";
 import { lockCollectible } from "../collectibles/queries";
+import { refuseLocked } from "../marketplace/ownership";
 import { MintError, mintProvider } from "./provider";
 import {
   claimMints,
@@ -83,7 +84,8 @@ export async function requestMint(db: Db, userId: string, collectibleId: string)
   const wallet = await linkedWallet(db, userId);
   if (!wallet?.address) throw new DomainError(economyErrors.WALLET_NOT_LINKED, "Link a wallet with PUT /api/v1/nfts/wallet before minting.");
   const r = await db.$transaction(async (tx) => {
-    await lockCollectible(tx, collectibleId); // listing takes it too: an item is never both listed and minted
+    // Listing and challenge entries take it too: an item is never both listed and minted, nor minted while locked.
+    if ((await lockCollectible(tx, collectibleId)) === userId) await refuseLocked(tx, [collectibleId]);
     return insertMint(tx, { id: uuidv7(), userId, collectibleId, walletAddress: wallet.address! });
   });
   if (r.outcome === "not_owner") throw notFound("Collectible");

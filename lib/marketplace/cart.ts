@@ -7,7 +7,7 @@ import { lockCollectibles } from "../collectibles/queries";
 import { DomainError, notFound } from "../http/errors";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { getWallets, lockWallets } from "../wallets/service";
-import { ChangedHands, own, settle, toListing, unavailable } from "./ownership";
+import { ChangedHands, own, refuseLocked, settle, toListing, unavailable } from "./ownership";
 import { cartOf, closeListing, deleteCartLines, insertCartLine, itemsOfListings, listingById, listingsByIds, lockListing, type LockedListing } from "./queries";
 import { CART_MAX_LINES } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
@@ -89,6 +89,10 @@ export async function checkout(db: Db, userId: string, idempotency: IdempotencyK
     }
     if (problems.length > 0)
       throw new DomainError(marketplaceErrors.CART_CHANGED, "Some cart lines changed since you added them: nothing was bought.", problems);
+    await refuseLocked(
+      tx,
+      locked.map((l) => l.collectibleId),
+    );
     await lockWallets(tx, [userId, ...locked.map((l) => l.sellerId)], "COIN");
     const orders = [];
     for (const l of locked) {

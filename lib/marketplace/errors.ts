@@ -37,6 +37,11 @@ export const errors = defineErrors({
     description:
       "An item of the trade is minted to a wallet, or its mint is queued or running (details name each). On accept the trade is now void, nothing moved and the held coins are back.",
   },
+  TRADE_ITEM_LOCKED: {
+    status: 409,
+    description:
+      "An item of the trade is in an entry of a collection challenge that has not ended (details name each). On accept the trade is now void, nothing moved and the held coins are back.",
+  },
   TRADE_FUNDS_SHORT: {
     status: 409,
     description: "Accepting: the recipient's balance does not cover the coins asked. The trade is now void, nothing moved and the held coins are back.",

@@ -29,6 +29,7 @@ import {
   lockListingAndItem,
   own,
   refundBid,
+  refuseLocked,
   refuseMinted,
   settle,
   toListing,
@@ -106,6 +107,7 @@ export async function createListing(db: Db, userId: string, input: CreateListing
   await db.$transaction(async (tx) => {
     if ((await lockCollectible(tx, input.collectibleId)) !== userId) throw notFound("Collectible");
     await refuseMinted(tx, input.collectibleId);
+    await refuseLocked(tx, [input.collectibleId]);
     const outcome = await insertListing(tx, {
       id,
       sellerId: userId,
@@ -189,6 +191,7 @@ export async function refundSale(db: Db, listingId: string, staffId: string) {
     const resale = await lockActiveListingOf(tx, l.collectibleId);
     await lockWallets(tx, [l.sellerId, sale.buyerId, ...(resale?.topBidderId ? [resale.topBidderId] : [])], l.currency);
     await refuseMinted(tx, l.collectibleId, "The buyer has minted the item to a wallet: the sale cannot be reversed here.");
+    await refuseLocked(tx, [l.collectibleId]);
     const back = await transferOwnership(tx, {
       collectibleId: l.collectibleId,
       from: sale.buyerId,

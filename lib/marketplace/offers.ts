@@ -9,7 +9,7 @@ import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { credit, lockWallets, pay } from "../wallets/service";
-import { ChangedHands, HOUR, own, refuseMinted, settle } from "./ownership";
+import { ChangedHands, HOUR, own, refuseLocked, refuseMinted, settle } from "./ownership";
 import { closeOffer, insertOffer, lockActiveListingOf, lockOffer, notifyOfferUpdate, offerById, offersOf, type OfferRow } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
 import { assertMayTrade } from "../moderation/sanctions";
@@ -87,6 +87,7 @@ export async function acceptOffer(db: Db, userId: string, offerId: string) {
       throw new DomainError(marketplaceErrors.ITEM_IN_AUCTION, "This item is in a running auction: it can only change hands there.");
     await lockWallets(tx, [userId, o.buyerId], o.currency);
     await refuseMinted(tx, o.collectibleId);
+    await refuseLocked(tx, [o.collectibleId]);
     let fee: number;
     try {
       fee = await settle(tx, {

@@ -20,6 +20,7 @@ export const TRADE_VOID_REASONS = [
   "TRADE_ITEM_GONE",
   "TRADE_ITEM_LISTED",
   "TRADE_ITEM_MINTED",
+  "TRADE_ITEM_LOCKED",
   "TRADE_FUNDS_SHORT",
   "TRADE_WALLET_FROZEN",
   // Staff voided it (a dispute); not an error code an accept answers.

@@ -19,6 +19,7 @@ import { balancesOf } from "../wallets/queries";
 import { assertMayTrade, tradingStanding } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
 import { feeOf, HOUR } from "./ownership";
+import { lockedItems } from "../challenges/queries";
 import { errors as marketplaceErrors } from "./errors";
 import {
   closeTrade,
@@ -39,7 +40,7 @@ import {
 } from "./trade-queries";
 import type { CounterInput, TradeInput } from "./trade-schemas";
 
-type VoidReason = "TRADE_ITEM_GONE" | "TRADE_ITEM_LISTED" | "TRADE_ITEM_MINTED" | "TRADE_FUNDS_SHORT" | "TRADE_WALLET_FROZEN";
+type VoidReason = "TRADE_ITEM_GONE" | "TRADE_ITEM_LISTED" | "TRADE_ITEM_MINTED" | "TRADE_ITEM_LOCKED" | "TRADE_FUNDS_SHORT" | "TRADE_WALLET_FROZEN";
 type StaffVoid = "TRADE_VOIDED_BY_STAFF";
 
 const party = (id: string, handle: string | null, displayName: string | null) => ({ id, handle, displayName });
@@ -76,17 +77,19 @@ const VOID_MESSAGES: Record<VoidReason, string> = {
   TRADE_ITEM_GONE: "An item of this trade is no longer its side's.",
   TRADE_ITEM_LISTED: "An item of this trade is in an active listing or a running auction.",
   TRADE_ITEM_MINTED: "An item of this trade is minted to a wallet, or its mint is under way.",
+  TRADE_ITEM_LOCKED: "An item of this trade is in an entry of a collection challenge that has not ended.",
   TRADE_FUNDS_SHORT: "The recipient's balance does not cover the coins asked.",
   TRADE_WALLET_FROZEN: "A party's wallet is frozen, or the proposer can no longer trade.",
 };
 
 /**
  * The items' checks, read in the caller's transaction (under their locks when accepting): each offered item the
- * proposer's and each asked item the recipient's, none listed or in an auction, none minted or being minted. The
- * first failing check's reason, with every item it names.
+ * proposer's and each asked item the recipient's, none listed or in an auction, none minted or being minted, none
+ * locked in a collection challenge's entry. The first failing check's reason, with every item it names.
  */
 async function checkItems(tx: DbTx, t: { proposerId: string; recipientId: string; offered: string[]; asked: string[] }) {
   const states = new Map((await itemStates(tx, [...t.offered, ...t.asked])).map((s) => [s.id, s]));
+  const locked = new Map((await lockedItems(tx, [...t.offered, ...t.asked])).map((l) => [l.collectibleId, l]));
   const failing = (reason: VoidReason, bad: (id: string, owner: string) => boolean) => {
     const details: ErrorDetail[] = [];
     for (const [key, ids, owner] of [
@@ -94,7 +97,9 @@ async function checkItems(tx: DbTx, t: { proposerId: string; recipientId: string
       ["askedItems", t.asked, t.recipientId],
     ] as const) {
       ids.forEach((id, i) => {
-        if (bad(id, owner)) details.push({ path: `${key}.${i}`, message: `${id}: ${VOID_MESSAGES[reason]}` });
+        const lock = reason === "TRADE_ITEM_LOCKED" ? locked.get(id) : undefined;
+        const why = lock ? ` (challenge ${lock.challengeId}, "${lock.title}", until ${lock.endsAt.toISOString()})` : "";
+        if (bad(id, owner)) details.push({ path: `${key}.${i}`, message: `${id}: ${VOID_MESSAGES[reason]}${why}` });
       });
     }
     return details.length ? { reason, details } : undefined;
@@ -102,7 +107,8 @@ async function checkItems(tx: DbTx, t: { proposerId: string; recipientId: string
   return (
     failing("TRADE_ITEM_GONE", (id, owner) => states.get(id)?.ownerId !== owner) ??
     failing("TRADE_ITEM_LISTED", (id) => states.get(id)?.listingKind != null) ??
-    failing("TRADE_ITEM_MINTED", (id) => states.get(id)?.minted === true)
+    failing("TRADE_ITEM_MINTED", (id) => states.get(id)?.minted === true) ??
+    failing("TRADE_ITEM_LOCKED", (id) => locked.has(id))
   );
 }
 

@@ -25,6 +25,7 @@ const TABLES = [
   "collectible_cards",
   "team_achievements",
   "coin_products",
+  "challenges",
 ];
 
 async function snapshot(): Promise<string> {
@@ -95,5 +96,10 @@ describe("demo seed", () => {
     expect(await db.pass.count()).toBe(2);
     expect(await db.quest.count({ where: { scope: "pass", passId: { not: null } } })).toBeGreaterThanOrEqual(1);
     expect(await db.pack.count({ where: { isFreeStarter: true, active: true } })).toBe(1);
+    // A demo collection challenge: three cards, its 50 reward serials taken from the crest's edition once.
+    const challenge = await db.challenge.findFirstOrThrow({ include: { cards: true } });
+    expect(challenge).toMatchObject({ rewardCardId: "cc_tm_hch", rewardSupply: 50, firstSerial: 1, seedHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(challenge.cards).toHaveLength(3);
+    expect((await db.collectibleCard.findUniqueOrThrow({ where: { id: "cc_tm_hch" } })).mintedCount).toBe(50);
   });
 });

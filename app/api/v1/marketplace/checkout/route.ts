@@ -8,13 +8,14 @@ import { sharedErrors } from "@/lib/http/errors";
 import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { errors as challengesErrors } from "@/lib/challenges/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
     {
       summary: "Check out my cart",
       description:
-        "Buys every line of the cart at the price it was added, all or none: each listing is re-checked under its lock, and a line sold, withdrawn or repriced since is 409 CART_CHANGED naming it (`lines.<listingId>`) with nothing bought; a balance short of the total is 409 INSUFFICIENT_FUNDS. Each line settles like a single purchase (debit, seller credit minus fee, ownership). Bought lines leave the cart. Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
+        "Buys every line of the cart at the price it was added, all or none: each listing is re-checked under its lock, and a line sold, withdrawn or repriced since is 409 CART_CHANGED naming it (`lines.<listingId>`) with nothing bought; a balance short of the total is 409 INSUFFICIENT_FUNDS; an item locked in a collection challenge's entry (which a listed item never is: entries refuse listed items and listing refuses locked ones) is 409 ITEM_LOCKED. Each line settles like a single purchase (debit, seller credit minus fee, ownership). Bought lines leave the cart. Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
       idempotency: "required",
@@ -28,6 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.VALIDATION_ERROR,
         marketplaceErrors.CART_EMPTY,
         marketplaceErrors.CART_CHANGED,
+        challengesErrors.ITEM_LOCKED,
         walletsErrors.INSUFFICIENT_FUNDS,
         walletsErrors.BALANCE_LIMIT,
         sharedErrors.IDEMPOTENCY_KEY_REUSED,

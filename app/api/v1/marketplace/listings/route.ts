@@ -8,6 +8,7 @@ import { sharedErrors } from "@/lib/http/errors";
 import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
+import { errors as challengesErrors } from "@/lib/challenges/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -28,7 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "List a collectible",
       description:
-        "Lists a collectible the caller owns: `kind: fixed` with a `price`, or `kind: auction` with a `startingPrice`, an optional undisclosed `reservePrice`, a `minIncrement` (default 1% of the start, at least 1.00) and `endsAt` (1 hour to 14 days ahead). A listed item is locked: it cannot be listed again (409 ALREADY_LISTED) and, while in an auction, cannot change hands outside it. An item minted to a wallet, or whose mint is queued or running, cannot be listed (409 ITEM_MINTED). Users who wishlisted the item or its card are notified (WISHLIST_LISTED). Someone else's or an unknown collectible: 404.",
+        "Lists a collectible the caller owns: `kind: fixed` with a `price`, or `kind: auction` with a `startingPrice`, an optional undisclosed `reservePrice`, a `minIncrement` (default 1% of the start, at least 1.00) and `endsAt` (1 hour to 14 days ahead). A listed item is locked: it cannot be listed again (409 ALREADY_LISTED) and, while in an auction, cannot change hands outside it. An item minted to a wallet, or whose mint is queued or running, cannot be listed (409 ITEM_MINTED), nor an item in an entry of a collection challenge that has not ended (409 ITEM_LOCKED, naming the challenge). Users who wishlisted the item or its card are notified (WISHLIST_LISTED). Someone else's or an unknown collectible: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
       body: createListingBody,
@@ -42,6 +43,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.NOT_FOUND,
         marketplaceErrors.ALREADY_LISTED,
         marketplaceErrors.ITEM_MINTED,
+        challengesErrors.ITEM_LOCKED,
       ],
     },
     ({ user, body }) => createListing(db, user.id, body),

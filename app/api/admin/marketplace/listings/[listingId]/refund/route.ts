@@ -6,13 +6,14 @@ import { refundSale } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { errors as challengesErrors } from "@/lib/challenges/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
     {
       summary: "Refund a sale (staff)",
       description:
-        "Reverses a sale with compensating transactions, once: the buyer is credited the price (`refund`), the seller debited what they were paid net of the fee (`refund`), and the item returns to the seller (owner history reason `staff`); the ledger rows carry the staff member's id. Nothing is edited or deleted. Refused, changing nothing: not a sale or already refunded (409 LISTING_UNAVAILABLE), the buyer no longer owns the item (409 LISTING_UNAVAILABLE), the seller's balance is short (409 INSUFFICIENT_FUNDS), the buyer minted the item to a wallet (409 ITEM_MINTED).",
+        "Reverses a sale with compensating transactions, once: the buyer is credited the price (`refund`), the seller debited what they were paid net of the fee (`refund`), and the item returns to the seller (owner history reason `staff`); the ledger rows carry the staff member's id. Nothing is edited or deleted. Refused, changing nothing: not a sale or already refunded (409 LISTING_UNAVAILABLE), the buyer no longer owns the item (409 LISTING_UNAVAILABLE), the seller's balance is short (409 INSUFFICIENT_FUNDS), the buyer minted the item to a wallet (409 ITEM_MINTED), the buyer put it in an entry of a collection challenge that has not ended (409 ITEM_LOCKED).",
       tags: ["Admin"],
       auth: "admin",
       params: listingParams,
@@ -24,6 +25,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         marketplaceErrors.LISTING_UNAVAILABLE,
         walletsErrors.INSUFFICIENT_FUNDS,
         marketplaceErrors.ITEM_MINTED,
+        challengesErrors.ITEM_LOCKED,
         walletsErrors.BALANCE_LIMIT,
       ],
     },

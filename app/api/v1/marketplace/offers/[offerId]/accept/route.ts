@@ -8,13 +8,14 @@ import { sharedErrors } from "@/lib/http/errors";
 import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { errors as challengesErrors } from "@/lib/challenges/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
     {
       summary: "Accept an offer",
       description:
-        "The item's owner accepts an open offer: it settles like a sale with the buyer's held funds (the owner is credited the amount minus the fee, the item moves to the buyer), withdrawing a fixed-price listing of the item; an item in a running auction cannot (409 ITEM_IN_AUCTION), nor an item the owner minted (or is minting) to a wallet since the offer was made (409 ITEM_MINTED; the offer stays open until the buyer cancels or it expires). The buyer is notified (OFFER_UPDATE). Closed or expired: 409 OFFER_CLOSED; the buyer: 403; anyone else: 404.",
+        "The item's owner accepts an open offer: it settles like a sale with the buyer's held funds (the owner is credited the amount minus the fee, the item moves to the buyer), withdrawing a fixed-price listing of the item; an item in a running auction cannot (409 ITEM_IN_AUCTION), nor an item the owner minted (or is minting) to a wallet since the offer was made (409 ITEM_MINTED; the offer stays open until the buyer cancels or it expires), nor an item in an entry of a collection challenge that has not ended (409 ITEM_LOCKED, naming the challenge; the offer stays open). The buyer is notified (OFFER_UPDATE). Closed or expired: 409 OFFER_CLOSED; the buyer: 403; anyone else: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
       params: offerParams,
@@ -30,6 +31,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         marketplaceErrors.OFFER_CLOSED,
         marketplaceErrors.ITEM_IN_AUCTION,
         marketplaceErrors.ITEM_MINTED,
+        challengesErrors.ITEM_LOCKED,
         walletsErrors.BALANCE_LIMIT,
       ],
     },

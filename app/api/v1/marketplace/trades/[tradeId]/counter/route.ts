@@ -36,6 +36,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         marketplaceErrors.TRADE_ITEM_GONE,
         marketplaceErrors.TRADE_ITEM_LISTED,
         marketplaceErrors.TRADE_ITEM_MINTED,
+        marketplaceErrors.TRADE_ITEM_LOCKED,
         walletsErrors.INSUFFICIENT_FUNDS,
         walletsErrors.BALANCE_LIMIT,
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
