@@ -238,6 +238,11 @@ import * as v1_marketplace_trades_$tradeId_accept from "@/app/api/v1/marketplace
 import * as v1_marketplace_trades_$tradeId_cancel from "@/app/api/v1/marketplace/trades/[tradeId]/cancel/route";
 import * as v1_marketplace_trades_$tradeId_counter from "@/app/api/v1/marketplace/trades/[tradeId]/counter/route";
 import * as v1_marketplace_trades_$tradeId_decline from "@/app/api/v1/marketplace/trades/[tradeId]/decline/route";
+import * as admin_drops from "@/app/api/admin/drops/route";
+import * as cron_drops from "@/app/api/cron/drops/route";
+import * as v1_drops from "@/app/api/v1/drops/route";
+import * as v1_drops_$dropId from "@/app/api/v1/drops/[dropId]/route";
+import * as v1_drops_$dropId_entry from "@/app/api/v1/drops/[dropId]/entry/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -476,4 +481,9 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/marketplace/trades/{tradeId}/cancel", module: v1_marketplace_trades_$tradeId_cancel },
   { path: "/api/v1/marketplace/trades/{tradeId}/counter", module: v1_marketplace_trades_$tradeId_counter },
   { path: "/api/v1/marketplace/trades/{tradeId}/decline", module: v1_marketplace_trades_$tradeId_decline },
+  { path: "/api/admin/drops", module: admin_drops },
+  { path: "/api/cron/drops", module: cron_drops },
+  { path: "/api/v1/drops", module: v1_drops },
+  { path: "/api/v1/drops/{dropId}", module: v1_drops_$dropId },
+  { path: "/api/v1/drops/{dropId}/entry", module: v1_drops_$dropId_entry },
 ];
