@@ -91,7 +91,7 @@ async function queueBuy(tx: DbTx, d: DropRow, userId: string, quantity: number) 
   }
   if (now < start.at.getTime()) {
     if (joined) return answer(tx, d.id, userId);
-    throw notYet(d, start.at);
+    throw already(); // in the waiting room already, before buying starts
   }
   if (!start.allowlisted) {
     const servingUpTo = d.servedCount + d.queueWindow;

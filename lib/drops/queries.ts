@@ -277,3 +277,18 @@ export const toDrop = (d: DropRow) => ({
   orderedAt: d.orderedAt?.toISOString() ?? null,
   createdAt: d.createdAt.toISOString(),
 });
+
+/**
+ * The economy invariant's part for drops: draw entries whose ledger rows (reference drop_entry) do not net what the
+ * entry's state says: minus the hold while entered, minus the packs won at the price once won, 0 once lost or withdrawn.
+ */
+export function dropLedgerMismatches(db: RawDb | DbTx, limit = 100) {
+  return raw(db).$queryRaw<{ entryId: string; status: string; expected: number; ledger: number }[]>`
+    SELECT e.id::text AS "entryId", e.status::text AS status, x.expected::float8 AS expected, coalesce(w.net, 0)::float8 AS ledger
+    FROM drop_entries e JOIN drops d ON d.id = e.drop_id
+    CROSS JOIN LATERAL (SELECT CASE e.status WHEN 'entered' THEN -e.held WHEN 'won' THEN -(e.won_quantity * d.price) ELSE 0 END AS expected) x
+    LEFT JOIN (SELECT reference_id, sum(amount) AS net FROM wallet_transactions WHERE reference_type = 'drop_entry' GROUP BY reference_id) w
+      ON w.reference_id = e.id::text
+    WHERE d.mode = 'draw' AND coalesce(w.net, 0) <> x.expected
+    ORDER BY e.id LIMIT ${limit}`;
+}

@@ -23,7 +23,10 @@ export const dropEntry = z
     held: z.number().int().meta({ description: "Draw: coins (minor units) held for the entry: price × quantity." }),
     won: z.number().int().meta({ description: "Packs this entry got: won in the draw, or bought from the waiting room." }),
     position: z.number().int().nullable().meta({ description: "Place in the drop's order (1-based), once fixed." }),
-    ineligibleCode: z.string().nullable().meta({ description: "Draw: why a drawn fan got nothing (WALLET_FROZEN, REGION_RESTRICTED, SPENDING_LIMIT_REACHED, …)." }),
+    ineligibleCode: z
+      .string()
+      .nullable()
+      .meta({ description: "Draw: why a drawn fan got nothing (WALLET_FROZEN, REGION_RESTRICTED, SPENDING_LIMIT_REACHED, …)." }),
     purchases: z.array(z.string()).meta({ description: "The pack purchases this entry got (open them with POST /api/v1/packs/purchases/{purchaseId}/open)." }),
     createdAt: isoDateTime,
     settledAt: isoDateTime.nullable(),
@@ -109,7 +112,13 @@ export const createDropBody = z
     perUserCap: z.number().int().min(1).max(DROP_CAP_MAX),
     opensAt: at("Draw: entries open; queue: buying starts (the waiting room takes fans before)."),
     closesAt: at("Draw: entries close and the draw runs; queue: sales end."),
-    queueWindow: z.number().int().min(1).max(DROP_QUANTITY_MAX).optional().meta({ description: "Queue mode: positions served beyond fans who bought (default: quantity)." }),
+    queueWindow: z
+      .number()
+      .int()
+      .min(1)
+      .max(DROP_QUANTITY_MAX)
+      .optional()
+      .meta({ description: "Queue mode: positions served beyond fans who bought (default: quantity)." }),
     allowlist: z
       .strictObject({
         opensAt: at("When allowlisted fans may start (before opensAt)."),
