@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan, newUser } from "../helpers";
 
@@ -126,6 +127,8 @@ describe("draw mode", () => {
     const late = await withdraw(winner.auth, drop.id);
     expect([late.status, errorOf(late).code]).toEqual([409, "DROP_ENTRY_CLOSED"]);
     expect(errorOf(await enter(fans[6]!.auth, drop.id)).code).toBe("DROP_NOT_OPEN");
+    const invariant = await api("GET", "/api/admin/wallets/invariant", { headers: newUser({ admin: true }).auth });
+    expect(invariant.body.data).toMatchObject({ ok: true, dropMismatches: [] });
   });
 
   it("the first read after the close runs the draw once, even read concurrently", async () => {
@@ -346,5 +349,17 @@ describe("validation and 404s", () => {
     expect((await api("POST", "/api/admin/drops", { headers: staff.auth, json: { ...base, packId: "pk_nope" } })).status).toBe(404);
     expect((await api("POST", "/api/admin/drops", { headers: f.auth, json: base })).status).toBe(403);
     expect((await api("GET", "/api/cron/drops")).status).toBe(401);
+  });
+});
+
+describe("the drops cron", () => {
+  it("is scheduled every minute in vercel.json and documented only in the internal document", async () => {
+    const { crons } = JSON.parse(readFileSync("vercel.json", "utf8")) as { crons: { path: string; schedule: string }[] };
+    expect(crons).toContainEqual({ path: "/api/cron/drops", schedule: "* * * * *" });
+    const internal = await api("GET", "/api/admin/openapi.json", { headers: newUser({ admin: true }).auth });
+    expect(internal.body.paths["/api/cron/drops"].get.description).toMatch(/SKIP LOCKED/);
+    const publicDoc = await api("GET", "/api/openapi.json");
+    expect(publicDoc.body.paths["/api/cron/drops"]).toBeUndefined();
+    expect(Object.keys(publicDoc.body.paths["/api/v1/drops/{dropId}/entry"]).sort()).toEqual(["delete", "get", "post"]);
   });
 });
