@@ -127,7 +127,7 @@ async function queueBuy(tx: DbTx, d: DropRow, userId: string, quantity: number) 
  * POST /api/v1/drops/{dropId}/entry: enters the draw, or joins the waiting room and buys when the fan's turn has come.
  * The trading gate and the region are checked first; spending limits under the wallet's lock in the transaction.
  */
-export async function enterDrop(db: Db, userId: string, dropId: string, quantity: number, country: string | null, idempotency?: IdempotencyKey) {
+export async function enterDrop(db: Db, userId: string, dropId: string, quantity: number, country: string | null, idempotency: IdempotencyKey) {
   const found = await dropById(db, dropId);
   if (!found) throw notFound("Drop");
   await assertMayTrade(db, userId);
@@ -139,8 +139,7 @@ export async function enterDrop(db: Db, userId: string, dropId: string, quantity
     if (!(await lockUser(tx, userId))) throw notFound("User");
     return d.mode === "draw" ? enterDraw(tx, d, userId, quantity) : queueBuy(tx, d, userId, quantity);
   };
-  if (idempotency) return idempotent(db, { userId, ...idempotency, request: { dropId, quantity } }, work);
-  return { data: await db.$transaction(work, txOptions()), replayed: false };
+  return idempotent(db, { userId, ...idempotency, request: { dropId, quantity } }, work);
 }
 
 /** DELETE /api/v1/drops/{dropId}/entry: withdraws before the draw (the hold refunded once), or leaves the waiting room before buying. */

@@ -14,7 +14,7 @@ const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
 
 const balance = async (userId: string) => Number((await db().wallet.findUnique({ where: { userId_currency: { userId, currency: "COIN" } } }))?.balance ?? 0);
 const enter = (auth: Auth, dropId: string, json?: unknown, headers: Auth = {}) =>
-  api("POST", `/api/v1/drops/${dropId}/entry`, { headers: { ...auth, ...headers }, json });
+  api("POST", `/api/v1/drops/${dropId}/entry`, { headers: { "idempotency-key": randomUUID(), ...auth, ...headers }, json });
 const withdraw = (auth: Auth, dropId: string) => api("DELETE", `/api/v1/drops/${dropId}/entry`, { headers: auth });
 const show = (dropId: string, auth: Auth = {}) => api("GET", `/api/v1/drops/${dropId}`, { headers: auth });
 
@@ -201,6 +201,17 @@ describe("draw mode", () => {
     expect(await balance(second!.id)).toBe(0);
   });
 
+  it("concurrent withdrawals release the hold exactly once", async () => {
+    const drop = await createDrop({ perUserCap: 2 });
+    const f = await fan(3 * PRICE);
+    const entered = await enter(f.auth, drop.id, { quantity: 2 });
+    expect(entered.status).toBe(201);
+    const results = await Promise.all(Array.from({ length: 10 }, () => withdraw(f.auth, drop.id)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(404)]);
+    expect(await balance(f.id)).toBe(3 * PRICE);
+    expect(await refundsOf(entered.body.data.entry.id)).toBe(1);
+  });
+
   it("allowlist window: allowlisted fans enter early, the others are refused until opensAt", async () => {
     const [a, b] = [await fan(PRICE), await fan(PRICE)];
     const drop = await createDrop({ opensAt: minutes(30), closesAt: minutes(60), allowlist: { opensAt: minutes(-1), userIds: [a.id] } });
@@ -251,6 +262,21 @@ describe("waiting room (queue mode)", () => {
     expect(joined.status).toBe(201);
     expect(joined.body.data.entry).toMatchObject({ position: 6, won: 0 });
     expect((await show(drop.id)).body.data.drop).toMatchObject({ sold: 2, queue: { window: 2, servingUpTo: 4, length: 6 } });
+  });
+
+  it("a retry with the same Idempotency-Key buys once and answers the first result", async () => {
+    const drop = await createDrop({ mode: "queue", quantity: 10, perUserCap: 5, opensAt: minutes(-1), closesAt: minutes(60) });
+    const f = await fan(10 * PRICE);
+    const k = { "idempotency-key": randomUUID() };
+    const results = await Promise.all(Array.from({ length: 5 }, () => enter(f.auth, drop.id, { quantity: 2 }, k)));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(results.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(4);
+    expect(new Set(results.map((r) => JSON.stringify(r.body.data)))).toHaveProperty("size", 1);
+    expect(await balance(f.id)).toBe(8 * PRICE);
+    const reused = await enter(f.auth, drop.id, { quantity: 1 }, k);
+    expect([reused.status, errorOf(reused).code]).toEqual([409, "IDEMPOTENCY_KEY_REUSED"]);
+    const missing = await api("POST", `/api/v1/drops/${drop.id}/entry`, { headers: f.auth });
+    expect(missing.status).toBe(400);
   });
 
   it("the per-fan cap holds under concurrent purchases by one fan", async () => {

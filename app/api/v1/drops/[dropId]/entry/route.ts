@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
+import { IDEMPOTENCY_TTL_HOURS } from "@/lib/db/idempotency";
 import { sharedErrors } from "@/lib/http/errors";
 import { errors as dropsErrors } from "@/lib/drops/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
@@ -15,7 +16,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
     {
       summary: "The caller's entry in a drop",
-      description: "The caller's entry: status, packs asked for and held coins (draw), position once the order is fixed, packs got and their purchases. 404 without one.",
+      description:
+        "The caller's entry: status, packs asked for and held coins (draw), position once the order is fixed, packs got and their purchases. 404 without one.",
       tags: ["Drops"],
       auth: "bearer",
       params: dropParams,
@@ -31,13 +33,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "**Draw** (`mode: draw`): enters the draw with `quantity` packs (default 1, at most the per-fan cap), from opensAt (allowlisted fans from allowlistOpensAt) until closesAt; price × quantity is held from the caller's wallet (a `hold` ledger row referencing the entry) until the draw, which buys the packs won with it and refunds the rest once (a `refund` row). One entry per fan: 409 DROP_ALREADY_ENTERED (a withdrawn fan may enter again). " +
         "**Waiting room** (`mode: queue`): joins the waiting room (before opensAt: the position comes from the shuffle at opensAt; later joiners queue behind, in arrival order) and buys `quantity` packs when the caller may: allowlisted fans from allowlistOpensAt, everyone else from opensAt while their position is at most the fans served + the drop's window (`queue.servingUpTo`; 409 DROP_NOT_YOUR_TURN otherwise). A join that cannot buy yet answers the entry with its position. Each pack is a pack purchase paid like a bought one (`purchase` rows), open it with POST /api/v1/packs/purchases/{purchaseId}/open; the drop's stock is counted under its row lock (409 DROP_SOLD_OUT), the per-fan cap under the caller's row lock (409 DROP_CAP_REACHED). " +
         "Eligibility at every entry and purchase (and again at the draw): 403 TRADING_RESTRICTED, 409 ACCOUNT_DELETION_PENDING, 409 WALLET_FROZEN, 403 REGION_RESTRICTED (the request's country or the caller's setting), 409 SPENDING_LIMIT_REACHED (under the wallet's lock), 409 INSUFFICIENT_FUNDS. Outside the windows: 409 DROP_NOT_OPEN (details: when it opens for the caller, or that it closed). Refusals write nothing. " +
-        "An optional `Idempotency-Key` makes a retry answer the first result (`Idempotent-Replayed: true`). Rate-limited per user (policy money).",
+        `Requires an \`Idempotency-Key\` header (1..255 visible ASCII): the first successful answer is stored for ${IDEMPOTENCY_TTL_HOURS} h and a retry with the key gets it again with \`Idempotent-Replayed: true\`; the key with another drop or quantity is 409 IDEMPOTENCY_KEY_REUSED; a refused request stores nothing. Rate-limited per user (policy money).`,
       tags: ["Drops"],
       auth: "bearer",
       params: dropParams,
       body: entryBody,
       bodyRequired: false,
-      idempotency: "optional",
+      idempotency: "required",
       rateLimit: "money",
       status: 201,
       response: entryResponse,
@@ -58,7 +60,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
       ],
     },
-    ({ user, params, body, idempotency, req }) => enterDrop(db, user.id, params.dropId, body?.quantity ?? 1, requestCountry(req), idempotency ?? undefined),
+    ({ user, params, body, idempotency, req }) => enterDrop(db, user.id, params.dropId, body?.quantity ?? 1, requestCountry(req), idempotency),
   ),
   DELETE: route(
     {
