@@ -146,6 +146,29 @@ describe("draw mode", () => {
     for (const e of entries) expect(await refundsOf(e.id)).toBe(e.status === "lost" ? 1 : 0);
   });
 
+  it("entries racing the close and the draw: each is either in the draw or refused, no hold left behind", async () => {
+    const fans = await Promise.all(Array.from({ length: 12 }, () => fan(PRICE)));
+    const drop = await createDrop({ quantity: 2, perUserCap: 1, closesAt: new Date(Date.now() + 1_500).toISOString() });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const until = Date.parse(drop.closesAt as string) - Date.now();
+    const entries = fans.map(async (f, i) => (await sleep(Math.max(0, until - 300 + i * 50)), enter(f.auth, drop.id)));
+    const runs = Array.from({ length: 8 }, async (_, i) => (await sleep(Math.max(0, until - 100 + i * 60)), cron()));
+    const [answers] = await Promise.all([Promise.all(entries), Promise.all(runs)]);
+    for (const r of answers) expect([201, 409]).toContain(r.status);
+    for (const r of answers.filter((x) => x.status === 409)) expect(errorOf(r).code).toBe("DROP_NOT_OPEN");
+    await cron();
+    const seen = (await show(drop.id)).body.data;
+    expect(seen.drop.status).toBe("drawn");
+    const rows = await db().dropEntry.findMany({ where: { dropId: drop.id } });
+    expect(rows).toHaveLength(answers.filter((r) => r.status === 201).length);
+    expect(rows.every((e) => e.status === "won" || e.status === "lost")).toBe(true);
+    expect(seen.order).toHaveLength(rows.length);
+    for (const f of fans) {
+      const e = rows.find((x) => x.userId === f.id);
+      expect(await balance(f.id)).toBe(PRICE - (e?.wonQuantity ?? 0) * PRICE);
+    }
+  });
+
   it("one entry per fan under concurrent requests: one hold, the rest 409; quantity over the cap is 409", async () => {
     const drop = await createDrop({ perUserCap: 2 });
     const f = await fan(10 * PRICE);
