@@ -244,6 +244,11 @@ import * as admin_challenges from "@/app/api/admin/challenges/route";
 import * as v1_engage_challenges from "@/app/api/v1/engage/challenges/route";
 import * as v1_engage_challenges_$challengeId from "@/app/api/v1/engage/challenges/[challengeId]/route";
 import * as v1_engage_challenges_$challengeId_entry from "@/app/api/v1/engage/challenges/[challengeId]/entry/route";
+import * as admin_drops from "@/app/api/admin/drops/route";
+import * as cron_drops from "@/app/api/cron/drops/route";
+import * as v1_drops from "@/app/api/v1/drops/route";
+import * as v1_drops_$dropId from "@/app/api/v1/drops/[dropId]/route";
+import * as v1_drops_$dropId_entry from "@/app/api/v1/drops/[dropId]/entry/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -488,4 +493,9 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/engage/challenges", module: v1_engage_challenges },
   { path: "/api/v1/engage/challenges/{challengeId}", module: v1_engage_challenges_$challengeId },
   { path: "/api/v1/engage/challenges/{challengeId}/entry", module: v1_engage_challenges_$challengeId_entry },
+  { path: "/api/admin/drops", module: admin_drops },
+  { path: "/api/cron/drops", module: cron_drops },
+  { path: "/api/v1/drops", module: v1_drops },
+  { path: "/api/v1/drops/{dropId}", module: v1_drops_$dropId },
+  { path: "/api/v1/drops/{dropId}/entry", module: v1_drops_$dropId_entry },
 ];

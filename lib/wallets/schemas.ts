@@ -129,6 +129,10 @@ export const invariantReport = z
         }),
       )
       .meta({ description: "Up to 100 trades whose held or moved coins disagree with their state (none while the rules hold)." }),
+    dropMismatches: z.array(z.object({ entryId: z.string(), status: z.string(), expected: z.number(), ledger: z.number() })).meta({
+      description:
+        "Up to 100 drop draw entries whose ledger rows disagree with their state: minus the hold while entered, minus the packs won at the price once won, else 0 (none while the rules hold).",
+    }),
     checkedAt: isoDateTime,
   })
   .meta({ id: "WalletInvariant" });

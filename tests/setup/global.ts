@@ -59,8 +59,10 @@ export default async function setup(project: TestProject) {
     const report = await economyInvariant(server.databaseUrl);
     await server.stop();
     if (!report.ok) {
-      const { mismatches, staleListings, paymentMismatches, tradeMismatches } = report;
-      console.error(`economy invariant broken after the suite: ${JSON.stringify({ mismatches, staleListings, paymentMismatches, tradeMismatches })}`);
+      const { mismatches, staleListings, paymentMismatches, tradeMismatches, dropMismatches } = report;
+      console.error(
+        `economy invariant broken after the suite: ${JSON.stringify({ mismatches, staleListings, paymentMismatches, tradeMismatches, dropMismatches })}`,
+      );
       process.exitCode = 1;
       throw new Error("economy invariant broken");
     }
