@@ -18,6 +18,7 @@ const NAV = [
   ["/admin/moderation", "Moderation"],
   ["/admin/economy", "Economy"],
   ["/admin/market", "Market"],
+  ["/admin/drops", "Drops"],
   ["/admin/payments", "Payments"],
   ["/admin/deletions", "Deletions"],
   ["/admin/push", "Push"],
