@@ -38,6 +38,7 @@ import {
 } from "./queries";
 import { PROGRESS_COPIES_MAX, type ChallengeCreateInput, type EntryInput } from "./schemas";
 import { errors as challengesErrors } from "./errors";
+import { recordAudit, type StaffActor } from "../audit/service";
 
 // Collection challenges: a set of cards to complete before a deadline. A collector's entry (PUT) names their
 // collectibles; under the items' row locks (after the entry's, in id order: the marketplace's lock order with the entry
@@ -297,7 +298,7 @@ export async function withdrawEntry(db: Db, userId: string, challengeId: string)
 }
 
 /** Staff create a challenge: its cards, its reward (the serials taken from the reward card's edition at once) and its committed seed. */
-export async function createChallenge(db: Db, input: ChallengeCreateInput) {
+export async function createChallenge(db: Db, input: ChallengeCreateInput, actor: StaffActor) {
   const startsAt = new Date(input.startsAt);
   const endsAt = new Date(input.endsAt);
   if (endsAt <= startsAt) throw validationError("endsAt must be after startsAt.", [{ path: "body.endsAt", message: "after startsAt" }]);
@@ -335,6 +336,12 @@ export async function createChallenge(db: Db, input: ChallengeCreateInput) {
       },
       input.cards,
     );
+    await recordAudit(tx, actor, {
+      action: "challenge.create",
+      targetType: "challenge",
+      targetId: id,
+      after: { ...input, firstSerial, seedHash: challengeSeedHash(seed) },
+    });
   }, txOptions());
   return { challenge: (await oneChallenge(db, id)).challenge };
 }

@@ -10,6 +10,7 @@ import { newSeed, orderKey, seedHashOf } from "./order";
 import { orderIfDue } from "./ordering";
 import { dropById, dropsPage, entryOf, insertAllowlist, insertDrop, orderedEntries, toDrop, toEntry, type DropRow, type EntryRow } from "./queries";
 import type { CreateDropBody } from "./schemas";
+import { recordAudit, type StaffActor } from "../audit/service";
 
 // Drops: a quantity of a pack sold at a set time by draw or by waiting room, in a verifiable seeded order (order.ts).
 // Entering, buying and withdrawing: entries.ts; the draw and the queue's order: ordering.ts.
@@ -52,7 +53,7 @@ export async function getEntry(db: RawDb | DbTx, userId: string, dropId: string)
 }
 
 /** POST /api/admin/drops: a drop of an active pack (not the starter pack), its seed drawn and its hash published now. */
-export async function createDrop(db: Db, body: CreateDropBody, staffId: string) {
+export async function createDrop(db: Db, body: CreateDropBody, actor: StaffActor) {
   const pack = await packById(db, body.packId);
   if (!pack) throw notFound("Pack");
   if (pack.isFreeStarter) throw validationError("The starter pack is granted, never sold.", [{ path: "body.packId", message: "The starter pack" }]);
@@ -73,9 +74,10 @@ export async function createDrop(db: Db, body: CreateDropBody, staffId: string) 
       queueWindow: body.queueWindow ?? body.quantity,
       seed,
       seedHash: seedHashOf(seed),
-      createdBy: staffId,
+      createdBy: actor.id,
     });
     if (body.allowlist) await insertAllowlist(tx, id, body.allowlist.userIds ?? [], body.allowlist.teamId);
+    await recordAudit(tx, actor, { action: "drop.create", targetType: "drop", targetId: id, after: { ...body, seedHash: seedHashOf(seed) } });
   }, txOptions());
   return { drop: toDrop((await dropById(db, id))!) };
 }

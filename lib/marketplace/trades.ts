@@ -3,6 +3,7 @@
 // coins are held from the proposal until the trade closes, as an offer's are. Accepting is one transaction in the one
 // lock order (trade → collectibles → listings → wallets) that re-checks every item and coin leg: any check failing
 // voids the trade (nothing moves, the hold goes back) and answers 409 with the reason's code.
+import { recordAudit, type StaffActor } from "../audit/service";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
@@ -280,9 +281,9 @@ export async function declineTrade(db: Db, userId: string, tradeId: string) {
 
 /**
  * Staff void an open trade (a dispute: a scam proposal, a mistake reported): its held coins go back to the proposer,
- * who is told (TRADE_UPDATE, void). Refused once it is closed (409 TRADE_CLOSED).
+ * who is told (TRADE_UPDATE, void); audited with the reason. Refused once it is closed (409 TRADE_CLOSED).
  */
-export async function voidTradeAsStaff(db: Db, tradeId: string) {
+export async function voidTradeAsStaff(db: Db, tradeId: string, actor: StaffActor, reason: string) {
   await db.$transaction(async (tx) => {
     if (!(await lockTrade(tx, tradeId))) throw notFound("Trade");
     const t = (await tradeById(tx, tradeId))!;
@@ -290,6 +291,14 @@ export async function voidTradeAsStaff(db: Db, tradeId: string) {
     await releaseHold(tx, t);
     await closeTrade(tx, t.id, "void", { voidReason: "TRADE_VOIDED_BY_STAFF" });
     await notifyTrade(tx, t.id, "void");
+    await recordAudit(tx, actor, {
+      action: "trade.void",
+      targetType: "trade",
+      targetId: t.id,
+      before: { status: "open", offerCoins: t.offerCoins, proposerId: t.proposerId, recipientId: t.recipientId },
+      after: { status: "void", voidReason: "TRADE_VOIDED_BY_STAFF", refunded: t.offerCoins },
+      note: reason,
+    });
   }, txOptions());
   notePushSoon();
   return { trade: await tradeOut(db, tradeId) };

@@ -85,6 +85,12 @@ it("creates a drop and a challenge through the forms, refusing an invalid one", 
   const listed = page.locator(`tr[data-challenge="${challenge.id}"]`);
   expect(await listed.locator("[data-testid=status]").textContent()).toBe("open");
   expect(await listed.locator("[data-testid=reward]").textContent()).toContain("5 of 5 left");
+  // Each creation is audited in its own transaction (the refused one wrote nothing).
+  const audited = await db.auditEntry.findMany({ where: { targetId: { in: [created.id, challenge.id] } }, orderBy: { id: "asc" } });
+  expect(audited.map((a) => [a.action, a.targetId])).toEqual([
+    ["drop.create", created.id],
+    ["challenge.create", challenge.id],
+  ]);
   await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Drops" }).isVisible()).resolves.toBe(true);
   await context.close();
 });

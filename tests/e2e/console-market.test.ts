@@ -60,6 +60,9 @@ it("shows the most watched cards, filters trades, and voids an open trade with a
   await expect(page.getByRole("main").getByRole("status").textContent()).resolves.toContain("Trade voided");
   expect(await db.trade.findUniqueOrThrow({ where: { id: open.id } })).toMatchObject({ status: "void", voidReason: "TRADE_VOIDED_BY_STAFF" });
   expect(await db.notification.count({ where: { userId: fans[0]!.id, type: "TRADE_UPDATE" } })).toBe(1);
+  expect(await db.auditEntry.findMany({ where: { targetType: "trade", targetId: open.id } })).toEqual([
+    expect.objectContaining({ action: "trade.void", actorRole: "admin", note: "Reported as a scam", after: expect.objectContaining({ status: "void" }) }),
+  ]);
   await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Market" }).isVisible()).resolves.toBe(true);
   await context.close();
 });

@@ -7,7 +7,7 @@ import { db } from "@/lib/db/client";
 import { createDropBody } from "@/lib/drops/schemas";
 import { createDrop, runDropsCron } from "@/lib/drops/service";
 import { DomainError } from "@/lib/http/errors";
-import { log } from "@/lib/kernel/log";
+import { recordAudit } from "@/lib/audit/service";
 import { requireStaffAction } from "../_lib/gate";
 import { fields, issueCode } from "../_lib/form";
 import { challengeBody, dropBody } from "./shared";
@@ -32,8 +32,7 @@ export async function createDropAction(form: FormData) {
     dropBody(fields(form, ["name", "packId", "mode", "price", "quantity", "perUserCap", "opensAt", "closesAt", "queueWindow"])),
   );
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  await attempt(() => createDrop(db, parsed.data, staff.externalId));
-  log("info", { msg: "drop created", actor: staff.externalId, name: parsed.data.name, pack: parsed.data.packId });
+  await attempt(() => createDrop(db, parsed.data, { id: staff.externalId, role: "admin" }));
   redirect(back({ done: "drop" }));
 }
 
@@ -43,14 +42,14 @@ export async function createChallengeAction(form: FormData) {
     challengeBody(fields(form, ["title", "description", "startsAt", "endsAt", "cards", "rewardCardId", "rewardSupply", "rewardRep"])),
   );
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  await attempt(() => createChallenge(db, parsed.data));
-  log("info", { msg: "challenge created", actor: staff.externalId, title: parsed.data.title });
+  await attempt(() => createChallenge(db, parsed.data, { id: staff.externalId, role: "admin" }));
   redirect(back({ done: "challenge" }));
 }
 
 export async function runDrawsAction() {
   const staff = await requireStaffAction();
   const result = await runDropsCron(db);
-  log("info", { msg: "drops cron run from the console", actor: staff.externalId, ...result });
+  // Each draw is the cron's own work (the same as a scheduled run): the entry records who asked for it early.
+  await recordAudit(db, { id: staff.externalId, role: "admin" }, { action: "drops.run", targetType: "drops", targetId: "due", after: result });
   redirect(back({ done: "ran" }));
 }

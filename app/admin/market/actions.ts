@@ -3,7 +3,6 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/http/errors";
-import { log } from "@/lib/kernel/log";
 import { voidTradeAsStaff } from "@/lib/marketplace/service";
 import { requireStaffAction } from "../_lib/gate";
 import { fields, issueCode } from "../_lib/form";
@@ -20,11 +19,10 @@ export async function voidTradeAction(form: FormData) {
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   const { tradeId, reason } = parsed.data;
   try {
-    await voidTradeAsStaff(db, tradeId);
+    await voidTradeAsStaff(db, tradeId, { id: staff.externalId, role: "admin" }, reason);
   } catch (error) {
     if (error instanceof DomainError) redirect(back({ error: error.code }));
     throw error;
   }
-  log("info", { msg: "trade voided", actor: staff.externalId, trade: tradeId, reason });
   redirect(back({ done: "voided" }));
 }

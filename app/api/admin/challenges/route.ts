@@ -20,6 +20,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: challengeResponse,
       errors: [challengesErrors.REWARD_CARD_SHORT],
     },
-    ({ body }) => createChallenge(db, body),
+    ({ user, body, requestId }) => createChallenge(db, body, { id: user.externalId, role: "admin", requestId }),
   ),
 });

@@ -20,6 +20,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: dropResponse,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, body }) => createDrop(db, body, user.externalId),
+    ({ user, body, requestId }) => createDrop(db, body, { id: user.externalId, role: "admin", requestId }),
   ),
 });
