@@ -132,6 +132,8 @@ describe("staff console", () => {
       "Rewards",
       "Moderation",
       "Economy",
+      "Market",
+      "Drops",
       "Payments",
       "Deletions",
       "Push",
