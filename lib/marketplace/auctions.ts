@@ -50,15 +50,17 @@ const toBid = (b: BidRow, viewerId: string | null) => ({
  * and the price. A higher maximum leads at the second-highest maximum plus the increment, capped at its own maximum
  * (and at least its `amount`); an equal or lower one loses to the earlier bid, which rises to that maximum plus the
  * increment, capped at its own. A leader whose maximum meets the reserve stands at least at the reserve. The leader
- * bidding again replaces their bid. Pure: the caller holds the listing's row lock.
+ * bidding again replaces their bid: a new maximum at the same price. Pure: the caller holds the listing's row lock.
  */
 export function resolveBid(
-  l: { topBidId: string | null; topBidderId: string | null; topMax: number | null; minIncrement: number | null; reservePrice: number | null },
+  l: { topBidId: string | null; topBidderId: string | null; topMax: number | null; price: number; minIncrement: number | null; reservePrice: number | null },
   b: { bidderId: string; amount: number; maxAmount: number },
 ): { leads: boolean; price: number } {
   const inc = l.minIncrement!;
   let leads: boolean, price: number, leaderMax: number;
-  if (!l.topBidId || l.topBidderId === b.bidderId) [leads, price, leaderMax] = [true, b.amount, b.maxAmount];
+  if (!l.topBidId) [leads, price, leaderMax] = [true, b.amount, b.maxAmount];
+  // The leader raising their own maximum: the second-highest maximum has not moved, so neither does the price.
+  else if (l.topBidderId === b.bidderId) [leads, price, leaderMax] = [true, l.price, b.maxAmount];
   else if (b.maxAmount > l.topMax!) [leads, price, leaderMax] = [true, Math.max(b.amount, Math.min(l.topMax! + inc, b.maxAmount)), b.maxAmount];
   else [leads, price, leaderMax] = [false, Math.min(l.topMax!, b.maxAmount + inc), l.topMax!];
   if (l.reservePrice !== null && leaderMax >= l.reservePrice) price = Math.max(price, l.reservePrice);

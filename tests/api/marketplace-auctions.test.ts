@@ -137,6 +137,22 @@ describe("proxy bids", () => {
     expect((await api("GET", "/api/v1/marketplace/bids")).status).toBe(401);
   });
 
+  it("a leader who bids again raises their maximum, not the price", async () => {
+    const seller = await fan();
+    const listing = await auction(seller);
+    const [a, b] = await Promise.all([fan(10_000), fan(10_000)]);
+    expect((await bid(a, listing.id, 1_000, 3_000)).status).toBe(201);
+    expect((await bid(b, listing.id, 1_100, 2_000)).body.data.listing).toMatchObject({ price: 2_100, topBidderId: a.id });
+    // A raises the maximum to 5,000 (the amount must still be at least the next minimum): the price stays 2,100.
+    const again = await bid(a, listing.id, 2_200, 5_000);
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.data).toMatchObject({ leading: true, listing: { price: 2_100, minNextBid: 2_200, topBidderId: a.id } });
+    expect(await balance(a)).toBe(5_000);
+    // B needs more than 5,000 now; at 4,000 A rises to 4,100.
+    expect((await bid(b, listing.id, 2_200, 4_000)).body.data.listing).toMatchObject({ price: 4_100, topBidderId: a.id });
+    expect(await outbids(a.id, listing.id)).toBe(0);
+  });
+
   it("a maximum that meets the reserve stands at the reserve", async () => {
     const seller = await fan();
     const listing = await auction(seller, { reservePrice: 4_000 });
