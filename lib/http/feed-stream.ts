@@ -28,6 +28,8 @@ export interface FeedStream<C extends Change> {
   endWhen?: (batch: C[]) => boolean;
   /** Asked after the snapshot was sent: whether it was all there is (the stream closes). */
   endAfterSnapshot?: () => boolean;
+  /** Asked after a resume's replay: whether nothing more can come (the stream closes). */
+  endAfterReplay?: () => boolean;
 }
 
 /** `bearerUserId`: the user of the request's Bearer session, if any (counts the stream against them, else the address). */
@@ -94,6 +96,7 @@ export async function feedStream<C extends Change>(req: Request, bearerUserId: s
           sentUpTo = lastEventId!;
           if (missed.length) await sendAll(missed);
           if (missed.length) sentUpTo = missed[missed.length - 1]!.id;
+          if (s.endAfterReplay?.()) return cleanup();
         } else {
           // The feed's position first, then the snapshot: a change between the two comes as an event after it.
           const at = await feed.lastId();

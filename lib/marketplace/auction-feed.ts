@@ -73,5 +73,8 @@ export async function openAuctionStream(db: RawDb | DbTx, req: Request, bearerUs
     },
     endWhen: (batch) => batch.some((c) => c.listingId === listingId && c.type === "end"),
     endAfterSnapshot: () => closed,
+    // Resuming a stream of an auction that had closed before the request: the replay held its end (or the client has
+    // it), nothing more can come.
+    endAfterReplay: () => first.status !== "active",
   });
 }

@@ -239,6 +239,7 @@ describe("GET /api/v1/marketplace/listings/{listingId}/stream", () => {
     const [a, b] = await Promise.all([fan(10_000), fan(10_000)]);
     const s = await stream(listing.id);
     let snapshotId: string;
+    let endId = "";
     try {
       expect(s.res.status).toBe(200);
       expect(s.res.headers.get("content-type")).toMatch(/^text\/event-stream/);
@@ -275,9 +276,15 @@ describe("GET /api/v1/marketplace/listings/{listingId}/stream", () => {
       const end = await resumed.next((e) => e.event === "end");
       expect(end.data.listing).toMatchObject({ status: "sold", sale: { buyerId: b.id, price: 4_100 } });
       await resumed.ended();
+      endId = end.id!;
     } finally {
       resumed.close();
     }
+
+    // Resuming after the end (a client that got it and reconnects): nothing more comes, the stream closes at once.
+    const after = await stream(listing.id, { "last-event-id": endId });
+    await after.ended(3_000); // well before the streams' time limit (6 s in the tests)
+    expect(after.seen.filter((e) => e.event === "bid" || e.event === "snapshot")).toEqual([]);
 
     // A closed auction: snapshot, end, closed. A fixed-price listing has no stream.
     const closed = await stream(listing.id);
