@@ -9,11 +9,14 @@ import type { RawDb } from "./raw";
 export const txOptions = (timeoutMs = 15_000) => ({ maxWait: 15_000, timeout: timeoutMs });
 
 /**
- * Locks the user's row for the rest of the transaction (SELECT … FOR UPDATE), serializing every write of one user:
- * caps, once-only grants and quotas are counted under it. False when the user does not exist.
+ * Locks the user's row for the rest of the transaction, serializing every write of one user: caps, once-only grants
+ * and quotas are counted under it. False when the user does not exist. FOR NO KEY UPDATE, not FOR UPDATE: a
+ * transaction has often taken FOR KEY SHARE on the row already by inserting a row that references the user (an
+ * idempotency key, a ledger row), and two concurrent requests of one fan upgrading those to FOR UPDATE deadlock; NO KEY
+ * UPDATE conflicts with itself (so it serializes just the same) but not with key-share locks.
  */
 export async function lockUser(tx: RawDb, userId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
   return rows.length > 0;
 }
 

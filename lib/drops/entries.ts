@@ -1,5 +1,5 @@
 import type { Db, DbTx } from "../db/client";
-import { txOptions } from "../db/tx";
+import { lockUser, txOptions } from "../db/tx";
 import { uuidv7 } from "../db/ids";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { DomainError, notFound } from "../http/errors";
@@ -17,7 +17,6 @@ import {
   insertEntry,
   isAllowlisted,
   lockDrop,
-  lockFan,
   nextPosition,
   reenter,
   settleEntry,
@@ -137,7 +136,7 @@ export async function enterDrop(db: Db, userId: string, dropId: string, quantity
     // The mode never changes: lock once in the mode it needs (upgrading a shared lock could deadlock).
     let d = (await lockDrop(tx, dropId, found.mode === "queue" ? "update" : "share"))!;
     if (d.mode === "queue" && (await orderLocked(tx, d))) d = (await lockDrop(tx, dropId, "update"))!;
-    if (!(await lockFan(tx, userId))) throw notFound("User");
+    if (!(await lockUser(tx, userId))) throw notFound("User");
     return d.mode === "draw" ? enterDraw(tx, d, userId, quantity) : queueBuy(tx, d, userId, quantity);
   };
   return idempotent(db, { userId, ...idempotency, request: { dropId, quantity } }, work);
@@ -148,7 +147,7 @@ export async function withdrawEntry(db: Db, userId: string, dropId: string) {
   return db.$transaction(async (tx) => {
     const d = await lockDrop(tx, dropId, "share");
     if (!d) throw notFound("Drop");
-    await lockFan(tx, userId);
+    await lockUser(tx, userId);
     const e = await entryOf(tx, dropId, userId, true);
     if (!e || e.status === "withdrawn") throw notFound("Entry");
     const over = d.now.getTime() >= d.closesAt.getTime();

@@ -1,12 +1,12 @@
 import type { Db, DbTx } from "../db/client";
-import { txOptions } from "../db/tx";
+import { lockUser, txOptions } from "../db/tx";
 import { uuidv7 } from "../db/ids";
 import { DomainError } from "../http/errors";
 import { assertMayTrade } from "../moderation/sanctions";
 import { assertPackSalesAllowed, assertWithinLimits } from "../spending/service";
 import { credit } from "../wallets/service";
 import { shuffle } from "./order";
-import { claimDueDrop, entriesOf, insertDropPurchases, lockDrop, lockFan, markOrdered, setPositions, settleEntry, type DropRow } from "./queries";
+import { claimDueDrop, entriesOf, insertDropPurchases, lockDrop, markOrdered, setPositions, settleEntry, type DropRow } from "./queries";
 
 // Fixing a drop's order once: the draw at closesAt (draw mode) or the waiting room's positions at opensAt (queue
 // mode). Each runs in one transaction under the drop's row lock, claimed with SKIP LOCKED by the cron and by the first
@@ -49,7 +49,7 @@ async function runDraw(tx: DbTx, d: DropRow) {
   let sold = 0;
   for (const o of order) {
     const e = byUser.get(o.userId)!;
-    await lockFan(tx, e.userId);
+    await lockUser(tx, e.userId);
     let code: string | null = null;
     if (left > 0) {
       const n = Math.min(e.quantity, left);

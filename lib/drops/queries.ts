@@ -292,14 +292,3 @@ export function dropLedgerMismatches(db: RawDb | DbTx, limit = 100) {
     WHERE d.mode = 'draw' AND coalesce(w.net, 0) <> x.expected
     ORDER BY e.id LIMIT ${limit}`;
 }
-
-/**
- * The user's row lock under which drops count caps: FOR NO KEY UPDATE, not lockUser's FOR UPDATE, because the same
- * transaction (and the fan's others) first takes FOR KEY SHARE on that row by inserting rows that reference the user
- * (the idempotency key, pack purchases, ledger rows): two FOR UPDATE requests over two key-share locks deadlock,
- * which the concurrent tests caught. NO KEY UPDATE still serializes every drops write of one fan.
- */
-export async function lockFan(tx: RawDb | DbTx, userId: string): Promise<boolean> {
-  const rows = await raw(tx).$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-  return rows.length > 0;
-}
