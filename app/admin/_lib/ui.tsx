@@ -89,6 +89,28 @@ export function Select({ name, label, options, defaultValue }: { name: string; l
   );
 }
 
+/** A list's filter: a GET form with one select over `options` and "all" (the empty value), `value` selected. */
+export function FilterForm({ name, label, options, value }: { name: string; label: string; options: readonly string[]; value?: string }) {
+  return (
+    <form method="get" style={styles.form}>
+      <label style={styles.label}>
+        {label}
+        <select name={name} defaultValue={value ?? ""} style={styles.input}>
+          <option value="">all</option>
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" style={styles.secondary}>
+        Show
+      </button>
+    </form>
+  );
+}
+
 /** The title, slug and description every catalog entry (quest, reward) is created with. */
 export function CatalogFields() {
   return (

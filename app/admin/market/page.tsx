@@ -4,7 +4,7 @@ import { alertsLoad } from "@/lib/market/console";
 import { tradesForConsole } from "@/lib/marketplace/trade-queries";
 import { TRADE_STATUSES } from "@/lib/marketplace/trade-schemas";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, Stat, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { FilterForm, first, Notice, Stat, styles, TableHead, when, type SearchParams } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { voidTradeAction } from "./actions";
 import { MARKET_DONE, MARKET_ERRORS, tradeStatusFilter } from "./shared";
@@ -68,22 +68,7 @@ export default async function MarketPage({ searchParams }: { searchParams: Searc
 
       <section aria-labelledby="trades">
         <h2 id="trades">Trades and gifts</h2>
-        <form method="get" style={styles.form}>
-          <label style={styles.label}>
-            Status
-            <select name="status" defaultValue={status ?? ""} style={styles.input}>
-              <option value="">all</option>
-              {TRADE_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" style={styles.secondary}>
-            Show
-          </button>
-        </form>
+        <FilterForm name="status" label="Status" options={TRADE_STATUSES} value={status} />
         {shown.length === 0 ? (
           <p>No trade{status ? ` is ${status}` : " yet"}.</p>
         ) : (

@@ -4,7 +4,7 @@ import { allProducts, frozenWallets, latestPurchases } from "@/lib/payments/cons
 import { latestReconciliations } from "@/lib/payments/reconciliation";
 import { PURCHASE_STATES } from "@/lib/payments/schemas";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { FilterForm, first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { saveProductAction } from "./actions";
 import { PAYMENTS_DONE, PAYMENTS_ERRORS, stateFilter } from "./shared";
@@ -117,22 +117,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
 
       <section aria-labelledby="purchases">
         <h2 id="purchases">Purchases</h2>
-        <form method="get" style={styles.form}>
-          <label style={styles.label}>
-            State
-            <select name="state" defaultValue={state ?? ""} style={styles.input}>
-              <option value="">all</option>
-              {PURCHASE_STATES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" style={styles.secondary}>
-            Show
-          </button>
-        </form>
+        <FilterForm name="state" label="State" options={PURCHASE_STATES} value={state} />
         {shown.length === 0 ? (
           <p>No purchase{state ? ` is ${state}` : " yet"}.</p>
         ) : (
