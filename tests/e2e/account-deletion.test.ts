@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
-import { launchBrowser, signedIn } from "./harness";
+import { expect, inject, it } from "vitest";
+import { browserSuite, signedIn } from "./harness";
 
 // The fans' account deletion page (/account/delete, Google Play's web link) in headless Chromium: a signed-out
 // visitor is sent to sign in; a signed-in fan goes through the confirmation step, which states the date and the coins
@@ -10,17 +8,8 @@ import { launchBrowser, signedIn } from "./harness";
 // cancels it.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
 
 /** A fan with 12.34 coins (a wallet and the ledger row that explains it). */
 async function fanWithCoins() {
@@ -43,7 +32,7 @@ it("sends a signed-out visitor to sign in, and back here afterwards", async () =
 
 it("a fan schedules the deletion through the confirmation step (date and forfeited coins stated), then cancels it", async () => {
   const fan = await fanWithCoins();
-  const { context, page } = await signedIn(browser, fan.sub);
+  const { context, page } = await signedIn(browser(), fan.sub);
   await page.goto(`${baseUrl}/account/delete`);
   await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Delete your account");
   expect(await db.accountDeletion.count({ where: { userId: fan.id } })).toBe(0);

@@ -1,24 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
-import { launchBrowser, signedIn } from "./harness";
+import { expect, inject, it } from "vitest";
+import { browserSuite, signedIn } from "./harness";
 
 // The staff console's deletion queue (/admin/deletions) in headless Chromium: scheduled deletions, the next the
 // erasure cron may take first, with why one waits; fans get the 403 page. Rows are inserted directly.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
 
 async function scheduled(handle: string, minutesAhead: number, lastError: string | null) {
   const user = await db.user.create({ data: { externalId: `user_fan${uid()}`, handle, handleKey: handle.toLowerCase() } });
@@ -30,7 +19,7 @@ async function scheduled(handle: string, minutesAhead: number, lastError: string
 }
 
 it("refuses a signed-in fan (403 page)", async () => {
-  const { context, page } = await signedIn(browser, `user_fan${uid()}`, false);
+  const { context, page } = await signedIn(browser(), `user_fan${uid()}`, false);
   const response = await page.goto(`${baseUrl}/admin/deletions`);
   expect(response!.status()).toBe(403);
   await context.close();
@@ -39,7 +28,7 @@ it("refuses a signed-in fan (403 page)", async () => {
 it("lists scheduled deletions, the next attempt first, with why one waits", async () => {
   const waiting = await scheduled(`waits${uid()}`, 5, "auction 1 has bids: the deletion waits until it settles");
   const later = await scheduled(`later${uid()}`, 60 * 24 * 6, null);
-  const { context, page } = await signedIn(browser, `user_staff${uid()}`, true);
+  const { context, page } = await signedIn(browser(), `user_staff${uid()}`, true);
   await page.goto(`${baseUrl}/admin/deletions`);
   await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Deletion queue");
   const rows = page.getByRole("table", { name: "Scheduled deletions" }).locator("tbody tr");

@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
-import { launchBrowser, signedIn } from "./harness";
+import type { Page } from "playwright";
+import { beforeAll, expect, inject, it } from "vitest";
+import { browserSuite, signedIn } from "./harness";
 
 // The staff console's drops page (/admin/drops) in headless Chromium: a drop and a collection challenge created
 // through its forms (validated by the API's own schemas: a close before the opening refused, nothing created), both
 // listed with their state. The browser tests' database is not seeded: a team, cards and a pack of their own.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 10);
 const PACK = `pk_e2e_${uid()}`;
 const CARD = `cc_e2e_${uid()}`;
@@ -17,9 +16,7 @@ const REWARD = `cc_e2e_${uid()}`;
 /** A datetime-local value `hours` from now (UTC). */
 const local = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString().slice(0, 16);
 
-let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
   const team = await db.team.create({ data: { id: `tm_e2e_${uid()}`, slug: `e2e-${uid()}`, name: "Drop Testers" } });
   for (const id of [CARD, REWARD]) {
     await db.collectibleCard.create({ data: { id, kind: "team", teamId: team.id, name: `Drop card ${id}`, rarity: "rare", editionSize: 1_000 } });
@@ -34,10 +31,6 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
 
 async function submit(page: Page, formName: string, values: Record<string, string>, button: string) {
   await page.goto(`${baseUrl}/admin/drops`);
@@ -51,13 +44,13 @@ async function submit(page: Page, formName: string, values: Record<string, strin
 }
 
 it("refuses a signed-in fan (403 page)", async () => {
-  const { context, page } = await signedIn(browser, `user_fan${uid()}`, false);
+  const { context, page } = await signedIn(browser(), `user_fan${uid()}`, false);
   expect((await page.goto(`${baseUrl}/admin/drops`))!.status()).toBe(403);
   await context.close();
 });
 
 it("creates a drop and a challenge through the forms, refusing an invalid one", async () => {
-  const { context, page } = await signedIn(browser, `user_staff${uid()}`, true);
+  const { context, page } = await signedIn(browser(), `user_staff${uid()}`, true);
   const name = `Friday drop ${uid()}`;
   const drop = { name, packId: PACK, mode: "draw", price: "5000", quantity: "3", perUserCap: "1" };
 

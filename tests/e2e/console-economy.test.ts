@@ -1,27 +1,23 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright";
+import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
 import { buyListing, createListing } from "../../lib/marketplace/service";
 import { adjust } from "../../lib/wallets/service";
-import { launchBrowser, signedIn as signedInAs } from "./harness";
+import { browserSuite, signedIn as signedInAs } from "./harness";
 
 // The staff console's economy page in headless Chromium: the ledger invariant, wallet adjustments (a debit past the
 // balance refused), the packs with their odds, and marketplace oversight (cancel a listing, refund a sale). The
 // sellers, buyers and their items are arranged through the same services the API uses.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 const STAFF = `user_staff${uid()}`;
 const CARD = `cc_e2e_${uid()}`;
 const PACK = `pk_e2e_${uid()}`;
 let serial = 0;
 
-let browser: Browser;
-
 beforeAll(async () => {
-  browser = await launchBrowser();
   // The browser tests' database is not seeded: a team, its card and a pack of their own.
   const team = await db.team.create({ data: { id: `tm_e2e_${uid()}`, slug: `e2e-${uid()}`, name: "Console Testers" } });
   await db.collectibleCard.create({ data: { id: CARD, kind: "team", teamId: team.id, name: `Console card ${uid()}`, rarity: "rare", editionSize: 1_000 } });
@@ -36,12 +32,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
-
-const signedIn = (sub: string, admin: boolean) => signedInAs(browser, sub, admin, { width: 1280, height: 900 });
+const signedIn = (sub: string, admin: boolean) => signedInAs(browser(), sub, admin, { width: 1280, height: 900 });
 const fan = () => db.user.create({ data: { externalId: `user_fan${uid()}` } });
 const balance = async (userId: string) => Number((await db.wallet.findUnique({ where: { userId_currency: { userId, currency: "COIN" } } }))?.balance ?? 0);
 async function item(ownerId: string) {

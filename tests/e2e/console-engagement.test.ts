@@ -1,30 +1,18 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright";
+import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
 import { award, debit } from "../../lib/rep/grants";
-import { launchBrowser, signedIn as signedInAs } from "./harness";
+import { browserSuite, signedIn as signedInAs } from "./harness";
 
 // The staff console's engagement pages in headless Chromium: quests and their question bank, rewards and stock, a
 // user's Rep ledger and reversals.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 const STAFF = `user_staff${uid()}`;
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
-
-const signedIn = (sub: string, admin: boolean) => signedInAs(browser, sub, admin, { width: 1280, height: 900 });
+const signedIn = (sub: string, admin: boolean) => signedInAs(browser(), sub, admin, { width: 1280, height: 900 });
 
 it("refuses a signed-in fan on every engagement page", async () => {
   const { context, page } = await signedIn(`user_fan${uid()}`, false);

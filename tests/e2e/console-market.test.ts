@@ -1,28 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
-import { launchBrowser, signedIn } from "./harness";
+import { expect, inject, it } from "vitest";
+import { browserSuite, signedIn } from "./harness";
 
 // The staff console's market page (/admin/market) in headless Chromium: the price alerts' load (the most watched
 // cards), trades filtered by status, and voiding an open trade (a reason required; then its proposer is told).
 // The browser tests' database is not seeded: cards, alerts and trades are inserted directly.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 10);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
-
 it("refuses a signed-in fan (403 page)", async () => {
-  const { context, page } = await signedIn(browser, `user_fan${uid()}`, false);
+  const { context, page } = await signedIn(browser(), `user_fan${uid()}`, false);
   expect((await page.goto(`${baseUrl}/admin/market`))!.status()).toBe(403);
   await context.close();
 });
@@ -41,7 +30,7 @@ it("shows the most watched cards, filters trades, and voids an open trade with a
     data: { proposerId: fans[1]!.id, recipientId: fans[2]!.id, status: "declined", closedAt: new Date(), expiresAt: new Date(Date.now() + 3_600_000) },
   });
 
-  const { context, page } = await signedIn(browser, `user_staff${uid()}`, true);
+  const { context, page } = await signedIn(browser(), `user_staff${uid()}`, true);
   await page.goto(`${baseUrl}/admin/market`);
   await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Market");
   expect(await page.locator(`tr[data-card="${card.id}"] [data-testid=alert-count]`).textContent()).toBe("3");

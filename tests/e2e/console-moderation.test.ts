@@ -1,29 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright";
+import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
-import { launchBrowser, signedIn as signedInAs } from "./harness";
+import { browserSuite, signedIn as signedInAs } from "./harness";
 
 // The staff console's moderation page in headless Chromium: the queue of reported posts and comments (hide,
 // restore, dismiss) and posting suspensions (suspend, lift). Posts, comments and reports are inserted directly.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 const STAFF = `user_staff${uid()}`;
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
-
-const signedIn = (sub: string, admin: boolean) => signedInAs(browser, sub, admin, { width: 1280, height: 900 });
+const signedIn = (sub: string, admin: boolean) => signedInAs(browser(), sub, admin, { width: 1280, height: 900 });
 
 async function fan(handle = `fan${uid()}`) {
   return db.user.create({ data: { externalId: `user_fan${uid()}`, handle, handleKey: handle.toLowerCase() } });

@@ -1,35 +1,24 @@
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
-import { launchBrowser, signedIn } from "./harness";
+import { expect, inject, it } from "vitest";
+import { browserSuite, signedIn } from "./harness";
 
 // The staff console's payments page (/admin/payments) in headless Chromium: bundles created and changed through its
 // form (a store product id taken by another bundle refused), purchases filtered by state, and frozen wallets. The
 // browser tests' database is not seeded: purchases and debts are inserted directly.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 10);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
-
 it("refuses a signed-in fan (403 page)", async () => {
-  const { context, page } = await signedIn(browser, `user_fan${uid()}`, false);
+  const { context, page } = await signedIn(browser(), `user_fan${uid()}`, false);
   expect((await page.goto(`${baseUrl}/admin/payments`))!.status()).toBe(403);
   await context.close();
 });
 
 it("creates and changes a bundle, refuses a taken store id, and lists purchases by state and frozen wallets", async () => {
   const id = `b_${uid()}`;
-  const { context, page } = await signedIn(browser, `user_staff${uid()}`, true);
+  const { context, page } = await signedIn(browser(), `user_staff${uid()}`, true);
   await page.goto(`${baseUrl}/admin/payments`);
   await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Payments");
 

@@ -1,27 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
+import { expect, inject, it } from "vitest";
 import { uuidv7 } from "../../lib/db/ids";
-import { launchBrowser, signedIn as signedInAs } from "./harness";
+import { browserSuite, signedIn as signedInAs } from "./harness";
 
 // The staff console's push outbox page in headless Chromium: counts per state, the latest rows (all, or one state),
 // and the development stand-in's deliveries.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
-
-const signedIn = (sub: string, admin: boolean) => signedInAs(browser, sub, admin, { width: 1280, height: 900 });
+const signedIn = (sub: string, admin: boolean) => signedInAs(browser(), sub, admin, { width: 1280, height: 900 });
 
 it("refuses a signed-in fan", async () => {
   const { context, page } = await signedIn(`user_fan${uid()}`, false);

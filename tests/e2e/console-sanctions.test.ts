@@ -1,29 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright";
+import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDb } from "../../lib/db/client";
-import { launchBrowser, signedIn as signedInAs } from "./harness";
+import { browserSuite, signedIn as signedInAs } from "./harness";
 
 // The console's reports, sanctions and appeals page in headless Chromium: impose and lift a sanction, grant and
 // deny appeals (a grant restores the posts the action hid), resolve reports of users, review a team staff hide.
 // Users, actions, appeals and reports are inserted directly.
 
 const baseUrl = inject("baseUrl");
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 const STAFF = `user_staff${uid()}`;
 const PAGE = `${baseUrl}/admin/moderation/accounts`;
-
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
 
 async function fan() {
   const handle = `fan${uid()}`;
@@ -58,7 +46,7 @@ describe("staff console: reports, sanctions and appeals", () => {
   let page: Page;
 
   beforeAll(async () => {
-    ({ context, page } = await signedInAs(browser, STAFF, true, { width: 1400, height: 900 }));
+    ({ context, page } = await signedInAs(browser(), STAFF, true, { width: 1400, height: 900 }));
   });
   afterAll(async () => {
     await context?.close();

@@ -1,31 +1,19 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright";
+import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
-import { createDb } from "../../lib/db/client";
-import { consoleSessionToken, launchBrowser, signedIn as signedInAs } from "./harness";
+import { consoleSessionToken, browserSuite, signedIn as signedInAs } from "./harness";
 
 // The staff console in real headless Chromium (Debian's, driven by playwright) against `next start`.
 
 const baseUrl = inject("baseUrl");
 const clerkUrl = inject("fixtures").clerk!.url!;
-const db = createDb(inject("databaseUrl"), 2);
+const { db, browser } = browserSuite();
 const uid = () => randomUUID().replace(/-/g, "").slice(0, 12);
 const STAFF = `user_staff${uid()}`;
 const sessionToken = consoleSessionToken;
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await db.$disconnect();
-});
-
-const signedIn = (sub: string | null, admin = false) => signedInAs(browser, sub, admin);
+const signedIn = (sub: string | null, admin = false) => signedInAs(browser(), sub, admin);
 
 async function publicTeamSlugs(): Promise<string[]> {
   const res = await fetch(`${baseUrl}/api/teams`);

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
+import { createDb } from "../../lib/db/client";
 import { CONSOLE_ORIGIN } from "./setup";
 
 // What every browser test starts from: the run's Chromium, and a context signed in as a console user.
@@ -12,6 +13,23 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
   });
+}
+
+/**
+ * What a browser test file shares, opened before its tests and closed after them: the run's Chromium (`browser()`)
+ * and a client of the browser tests' database (`db`; it is not seeded: tests insert what they need).
+ */
+export function browserSuite() {
+  const db = createDb(inject("databaseUrl"), 2);
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await db.$disconnect();
+  });
+  return { db, browser: () => browser! };
 }
 
 /** A Clerk browser session's token: it names the console's origin in azp. */
