@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { createPrivateKey, generateKeyPairSync, randomInt, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import path from "node:path";
 import { CompactSign, jwtVerify } from "jose";
+import { sendJson, serveStandIn } from "./standin-http";
 
 // A stand-in for the App Store's signing, for tests and `npm run dev`: a certificate chain shaped as Apple's (a root,
 // an intermediate with Apple's WWDR marker extension, a leaf with the App Store receipt-signing one), made with
@@ -66,6 +66,30 @@ export function appleChain(dir: string, name: string): AppleChain {
   };
 }
 
+/** A consumable purchase as StoreKit 2 records it, made now with a fresh transaction id; `fields` override any part. */
+export function consumableTransaction(bundleId: string, fields: Record<string, unknown> = {}) {
+  const now = Date.now();
+  const transactionId = `2000000${randomInt(1e9, 9e9)}${randomInt(1e3, 9e3)}`;
+  return {
+    transactionId,
+    originalTransactionId: transactionId,
+    bundleId,
+    purchaseDate: now,
+    originalPurchaseDate: now,
+    signedDate: now,
+    quantity: 1,
+    type: "Consumable",
+    inAppOwnershipType: "PURCHASED",
+    environment: "Sandbox",
+    transactionReason: "PURCHASE",
+    storefront: "USA",
+    storefrontId: "143441",
+    price: 4990,
+    currency: "USD",
+    ...fields,
+  };
+}
+
 /** `payload` signed as the App Store signs (ES256, the chain in x5c). */
 export function signAsAppStore(chain: AppleChain, payload: unknown): Promise<string> {
   return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
@@ -109,10 +133,7 @@ export async function startAppStoreStandIn(o: { chain: AppleChain; bundleId: str
   const transactions = new Map<string, Record<string, unknown>>();
   const history: Notification[] = [];
 
-  const json = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { "Content-Type": "application/json" });
-    res.end(JSON.stringify(body));
-  };
+  const json = sendJson;
   const authorized = async (req: http.IncomingMessage) => {
     try {
       const { payload } = await jwtVerify((req.headers.authorization ?? "").replace(/^Bearer /, ""), apiKeys.publicKey, {
@@ -146,29 +167,12 @@ export async function startAppStoreStandIn(o: { chain: AppleChain; bundleId: str
     const refund = /^\/__control\/transactions\/([^/]+)\/refund$/.exec(url.pathname);
     if (req.method === "POST" && url.pathname === "/__control/transactions") {
       const b = JSON.parse(body || "{}") as Record<string, unknown> & { notify?: boolean; endpoint?: string };
-      const now = Date.now();
-      const transactionId = `2000000${randomInt(1e9, 9e9)}${transactions.size}`;
       const { notify: send, endpoint, ...fields } = b;
-      const t = {
-        transactionId,
-        originalTransactionId: transactionId,
-        bundleId: o.bundleId,
-        purchaseDate: now,
-        originalPurchaseDate: now,
-        quantity: 1,
-        type: "Consumable",
-        inAppOwnershipType: "PURCHASED",
-        environment,
-        transactionReason: "PURCHASE",
-        storefront: "USA",
-        storefrontId: "143441",
-        price: 4990,
-        currency: "USD",
-        ...fields,
-      };
+      const t: Record<string, unknown> = consumableTransaction(o.bundleId, { environment, ...fields });
+      const transactionId = String(t.transactionId);
       transactions.set(transactionId, t);
       const delivered = send ? await notify("ONE_TIME_CHARGE", t, endpoint) : undefined;
-      return json(res, 200, { transactionId, signedTransaction: await signAsAppStore(o.chain, { ...t, signedDate: now }), delivered });
+      return json(res, 200, { transactionId, signedTransaction: await signAsAppStore(o.chain, t), delivered });
     }
     if (req.method === "POST" && refund) {
       const t = transactions.get(decodeURIComponent(refund[1]!));
@@ -199,23 +203,13 @@ export async function startAppStoreStandIn(o: { chain: AppleChain; bundleId: str
     json(res, 404, { errorCode: 4040000, errorMessage: "Not found." });
   };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      handle(req, res, Buffer.concat(chunks).toString("utf8")).catch((error: Error) => json(res, 500, { error: error.message }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(o.port ?? 0, "127.0.0.1", resolve));
+  const server = await serveStandIn(o.port, handle);
   const standIn: AppStoreStandIn = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     apiKey: apiKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
     apiKeyId,
     apiIssuerId,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: server.close,
   };
   return standIn;
 }

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { exportJWK, jwtVerify, SignJWT } from "jose";
+import { sendJson, serveStandIn } from "./standin-http";
 
 // A local stand-in for the parts of Google that Android purchases use (lib/payments/google-play.ts), for tests
 // (tests/setup/server-env/google-play.ts) and `npm run dev`. The service talks to it with google-auth-library and
@@ -67,10 +67,7 @@ export async function startGooglePlayStandIn(o: { packageName?: string; port?: n
   const purchases = new Map<string, Purchase>();
   let base = "";
 
-  const json = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-    res.end(JSON.stringify(body));
-  };
+  const json = (res: http.ServerResponse, status: number, body: unknown) => sendJson(res, status, body, { "Cache-Control": "no-store" });
   const apiError = (res: http.ServerResponse, code: number, status: string, message: string) => json(res, code, { error: { code, status, message } });
   const view = (p: Purchase) => {
     const {
@@ -251,15 +248,8 @@ export async function startGooglePlayStandIn(o: { packageName?: string; port?: n
     json(res, 404, { error: "unknown" });
   };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      handle(req, res, Buffer.concat(chunks).toString("utf8")).catch((error: Error) => json(res, 500, { error: error.message }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(o.port ?? 0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await serveStandIn(o.port, handle);
+  base = server.url;
   const serviceAccount = JSON.stringify({
     type: "service_account",
     project_id: "standin-project",
@@ -274,9 +264,6 @@ export async function startGooglePlayStandIn(o: { packageName?: string; port?: n
     serviceAccount,
     pushAudience,
     pushServiceAccount,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: server.close,
   };
 }

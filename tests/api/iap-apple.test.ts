@@ -1,6 +1,6 @@
-import { createPrivateKey, randomUUID } from "node:crypto";
-import { CompactSign } from "jose";
+import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
+import { consumableTransaction, signAsAppStore } from "../../lib/payments/app-store-standin";
 import { api, errorOf, fan } from "../helpers";
 
 // In-app purchases on iOS (lib/payments/app-store.ts) against a chain made for the run (tests/setup/server-env/
@@ -12,35 +12,11 @@ const chain = () => inject("fixtures")["app-store"] as { leafKey: string; x5c: s
 const BUNDLE = "com.example.fans";
 const PRODUCT = { id: "coins_500", appStoreId: "com.example.fanapp.coins500", coins: 50_000 };
 
-let serial = 0;
 /** A StoreKit 2 transaction as the App Store signs it (defaults: a fresh consumable purchase of PRODUCT). */
-function transaction(o: Record<string, unknown> = {}) {
-  const now = Date.now();
-  return {
-    transactionId: `2000000${Date.now()}${++serial}`,
-    originalTransactionId: `2000000${Date.now()}${serial}`,
-    bundleId: BUNDLE,
-    productId: PRODUCT.appStoreId,
-    purchaseDate: now,
-    originalPurchaseDate: now,
-    quantity: 1,
-    type: "Consumable",
-    inAppOwnershipType: "PURCHASED",
-    signedDate: now,
-    environment: "Sandbox",
-    transactionReason: "PURCHASE",
-    storefront: "USA",
-    storefrontId: "143441",
-    price: 4990,
-    currency: "USD",
-    ...o,
-  };
-}
+const transaction = (o: Record<string, unknown> = {}) => consumableTransaction(BUNDLE, { productId: PRODUCT.appStoreId, ...o });
 async function sign(payload: unknown, other = false) {
   const { leafKey, x5c } = other ? { leafKey: chain().otherLeafKey, x5c: chain().otherX5c } : chain();
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader({ alg: "ES256", x5c: x5c.split(",") })
-    .sign(createPrivateKey(leafKey));
+  return signAsAppStore({ rootPem: "", leafKey, x5c: x5c.split(",") }, payload);
 }
 const redeem = async (auth: Auth, signed: string) => api("POST", "/api/v1/wallet/iap/apple", { headers: auth, json: { signedTransaction: signed } });
 async function notify(type: string, tx: Record<string, unknown>, uuid: string = randomUUID()) {

@@ -1,7 +1,7 @@
-import { createPrivateKey, randomUUID } from "node:crypto";
-import { CompactSign } from "jose";
+import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { consumableTransaction, signAsAppStore } from "../../lib/payments/app-store-standin";
 import { api, baseUrl, db, fan } from "../helpers";
 
 // The daily reconciliation (GET /api/cron/payments-reconciliation) against the stand-ins of Stripe, the App Store
@@ -114,30 +114,9 @@ describe("payments reconciliation", () => {
     const refundedBoth = await buy({ notify: true, endpoint: webhook });
     await control(`/__control/transactions/${refundedBoth.transactionId}/refund`, { endpoint: webhook });
     // Signed with the trusted chain but never sold by Apple: credited here, unknown there.
-    const ghostId = `2000000${Date.now()}9`;
-    const now = Date.now();
-    const ghost = await new CompactSign(
-      new TextEncoder().encode(
-        JSON.stringify({
-          transactionId: ghostId,
-          originalTransactionId: ghostId,
-          bundleId: "com.example.fans",
-          productId: "com.example.fanapp.coins500",
-          purchaseDate: now,
-          originalPurchaseDate: now,
-          signedDate: now,
-          quantity: 1,
-          type: "Consumable",
-          inAppOwnershipType: "PURCHASED",
-          environment: "Sandbox",
-          appAccountToken: f.id,
-          price: 4990,
-          currency: "USD",
-        }),
-      ),
-    )
-      .setProtectedHeader({ alg: "ES256", x5c: apple.x5c.split(",") })
-      .sign(createPrivateKey(apple.leafKey));
+    const sold = consumableTransaction("com.example.fans", { productId: "com.example.fanapp.coins500", appAccountToken: f.id });
+    const ghostId = sold.transactionId;
+    const ghost = await signAsAppStore({ rootPem: "", leafKey: apple.leafKey, x5c: apple.x5c.split(",") }, sold);
     expect((await redeem(ghost)).status).toBe(200);
 
     const { kinds } = await differences("app_store");
