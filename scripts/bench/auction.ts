@@ -5,7 +5,7 @@
 // (AUCTION_SOFT_CLOSE_MINUTES' default), every loser's hold released and the ledger invariant true for everyone in it.
 import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
-import { CONNECTIONS, DB_URL, pct } from "./common";
+import { CONNECTIONS, DB_URL, ensureUsers, fundUsers, pct } from "./common";
 
 export const AUCTION_CASE = "500 bidders in the last minute of one auction";
 export const BENCH_CRON_SECRET = randomBytes(24).toString("hex");
@@ -23,19 +23,8 @@ export async function measureAuctionClose(base: string, token: (sub: string) => 
   const client = new pg.Client({ connectionString: DB_URL });
   await client.connect();
   const subs = Array.from({ length: AUCTION_BIDDERS }, (_, i) => BIDDER_SUB(i));
-  await client.query(
-    `INSERT INTO users (id, external_id, updated_at) SELECT gen_random_uuid(), s, now() FROM unnest($1::text[]) AS s ON CONFLICT (external_id) DO NOTHING`,
-    [[...subs, SELLER_SUB]],
-  );
-  // Every bidder gets 1,000,000 (a staff adjustment, so the ledger and the balance agree).
-  await client.query(
-    `WITH b AS (SELECT id FROM users WHERE external_id = ANY($1::text[])),
-          w AS (INSERT INTO wallets (user_id, currency, balance) SELECT id, 'COIN', 1000000 FROM b
-                ON CONFLICT (user_id, currency) DO UPDATE SET balance = wallets.balance + 1000000 RETURNING user_id, balance)
-     INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note)
-     SELECT gen_random_uuid(), w.user_id, 'COIN', 1000000, w.balance, 'adjustment', 'staff', 'bench', 'bench funds' FROM w`,
-    [subs],
-  );
+  await ensureUsers(client, [...subs, SELLER_SUB]);
+  await fundUsers(client, subs, 1_000_000);
   const { rows: listed } = await client.query<{ id: string; endsAt: Date }>(
     `WITH seller AS (SELECT id FROM users WHERE external_id = $1),
           item AS (

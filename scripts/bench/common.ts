@@ -3,12 +3,33 @@
 // write requests that differ per request (postEach), and the helpers the reports use.
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import type pg from "pg";
 import { BENCH_DATABASE_URL } from "../bench-env";
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 export const DB_URL = BENCH_DATABASE_URL;
 export const PAGE = 20;
+
+/** Users for these identity-provider subjects, made once (existing ones are kept). */
+export async function ensureUsers(client: pg.Client, subs: string[]): Promise<void> {
+  await client.query(
+    `INSERT INTO users (id, external_id, updated_at) SELECT gen_random_uuid(), s, now() FROM unnest($1::text[]) AS s ON CONFLICT (external_id) DO NOTHING`,
+    [subs],
+  );
+}
+
+/** Gives each of these users `amount` COIN as a staff adjustment, so the ledger and the balance agree. */
+export async function fundUsers(client: pg.Client, subs: string[], amount: number): Promise<void> {
+  await client.query(
+    `WITH b AS (SELECT id FROM users WHERE external_id = ANY($1::text[])),
+          w AS (INSERT INTO wallets (user_id, currency, balance) SELECT id, 'COIN', $2::int8 FROM b
+                ON CONFLICT (user_id, currency) DO UPDATE SET balance = wallets.balance + $2::int8 RETURNING user_id, balance)
+     INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note)
+     SELECT gen_random_uuid(), w.user_id, 'COIN', $2::int8, w.balance, 'adjustment', 'staff', 'bench', 'bench funds' FROM w`,
+    [subs, amount],
+  );
+}
 
 export interface Case {
   name: string;

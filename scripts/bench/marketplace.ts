@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { signSessionToken } from "../../lib/auth/sign";
-import { CONNECTIONS, DB_URL, PAGE, type Case } from "./common";
+import { CONNECTIONS, DB_URL, ensureUsers, fundUsers, PAGE, type Case } from "./common";
 
 // The marketplace: listings to browse (once per database), and the contention run: few listings, many buyers.
 const MARKET_LISTINGS = 20_000;
@@ -101,19 +101,8 @@ export async function measureContention(base: string, token: (sub: string) => st
   const client = new pg.Client({ connectionString: DB_URL });
   await client.connect();
   const subs = Array.from({ length: CONTENDING_BUYERS }, (_, i) => BUYER_SUB(i));
-  await client.query(
-    `INSERT INTO users (id, external_id, updated_at) SELECT gen_random_uuid(), s, now() FROM unnest($1::text[]) AS s ON CONFLICT (external_id) DO NOTHING`,
-    [subs],
-  );
-  // Every buyer gets 1,000,000 (a staff adjustment, so the ledger and the balance agree).
-  await client.query(
-    `WITH b AS (SELECT id FROM users WHERE external_id = ANY($1::text[])),
-          w AS (INSERT INTO wallets (user_id, currency, balance) SELECT id, 'COIN', 1000000 FROM b
-                ON CONFLICT (user_id, currency) DO UPDATE SET balance = wallets.balance + 1000000 RETURNING user_id, balance)
-     INSERT INTO wallet_transactions (id, user_id, currency, amount, balance_after, reason, reference_type, reference_id, note)
-     SELECT gen_random_uuid(), w.user_id, 'COIN', 1000000, w.balance, 'adjustment', 'staff', 'bench', 'bench funds' FROM w`,
-    [subs],
-  );
+  await ensureUsers(client, subs);
+  await fundUsers(client, subs, 1_000_000);
   const { rows: seller } = await client.query<{ id: string }>(`SELECT id::text FROM users WHERE external_id = $1`, [MARKET_SELLER_SUB(0)]);
   const { rows: listed } = await client.query<{ id: string }>(
     `WITH items AS (

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import Stripe from "stripe";
 import { signSessionToken } from "../../lib/auth/sign";
-import { DB_URL, postEach, type Case } from "./common";
+import { type Case, DB_URL, ensureUsers, postEach } from "./common";
 
 const PAYERS = 1_000;
 const PAYER_SUB = (i: number) => `user_bench_payer_${i}`;
@@ -22,10 +22,7 @@ export async function preparePayments(): Promise<{ payers: string[] }> {
   const client = new pg.Client({ connectionString: DB_URL });
   await client.connect();
   const subs = Array.from({ length: PAYERS }, (_, i) => PAYER_SUB(i));
-  await client.query(
-    `INSERT INTO users (id, external_id, updated_at) SELECT gen_random_uuid(), s, now() FROM unnest($1::text[]) AS s ON CONFLICT (external_id) DO NOTHING`,
-    [subs],
-  );
+  await ensureUsers(client, subs);
   const { rows } = await client.query<{ id: string }>(`SELECT id::text FROM users WHERE external_id = ANY($1::text[]) ORDER BY external_id`, [subs]);
   await client.query(
     `INSERT INTO coin_products (id, name, coins, prices, active, sort_order) VALUES ($1, 'Bench coins', $2, $3::jsonb, false, 99) ON CONFLICT (id) DO NOTHING`,
