@@ -233,6 +233,22 @@ export async function fan(coins = 0) {
   return { ...user, id };
 }
 
+/** A pack of one test's own (its store stock and sales untouched by others): one common card a pack, at `price`. */
+export async function testPack(name: string, price: number): Promise<string> {
+  const id = `pk_${name}_${randomUUID().slice(0, 8)}`;
+  const cards = await db().collectibleCard.findMany({ where: { rarity: "common" }, orderBy: { id: "asc" }, take: 5, select: { id: true } });
+  await db().pack.create({ data: { id, slug: id, name: `${name} ${id}`, price, itemsPerPack: 1, oddsVersion: 1 } });
+  await db().packOddsTable.create({
+    data: {
+      packId: id,
+      version: 1,
+      weights: { common: 10_000, rare: 0, epic: 0, legendary: 0 },
+      pool: { common: cards.map((c) => c.id), rare: [], epic: [], legendary: [] },
+    },
+  });
+  return id;
+}
+
 /**
  * A catalog card of one test file's own (so its copies and listings never meet another file's), created on first
  * use; `give(ownerId)` inserts its next serial for the user and answers the collectible's id.

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { api, db, errorOf, fan, newUser } from "../helpers";
+import { api, db, errorOf, fan, newUser, testPack } from "../helpers";
 
 // Drops end to end: the committed seeded order recomputed from the revealed seed, holds released exactly once (two
 // cron runs at once), caps and stock under concurrency, eligibility at purchase, allowlist windows.
@@ -18,26 +18,10 @@ const enter = (auth: Auth, dropId: string, json?: unknown, headers: Auth = {}) =
 const withdraw = (auth: Auth, dropId: string) => api("DELETE", `/api/v1/drops/${dropId}/entry`, { headers: auth });
 const show = (dropId: string, auth: Auth = {}) => api("GET", `/api/v1/drops/${dropId}`, { headers: auth });
 
-/** A pack of this file's own (its store stock untouched by drops). */
-async function testPack() {
-  const id = `pk_drop_${randomUUID().slice(0, 8)}`;
-  const cards = await db().collectibleCard.findMany({ where: { rarity: "common" }, orderBy: { id: "asc" }, take: 5, select: { id: true } });
-  await db().pack.create({ data: { id, slug: id, name: `Drop ${id}`, price: 5_000, itemsPerPack: 1, oddsVersion: 1 } });
-  await db().packOddsTable.create({
-    data: {
-      packId: id,
-      version: 1,
-      weights: { common: 10_000, rare: 0, epic: 0, legendary: 0 },
-      pool: { common: cards.map((c) => c.id), rare: [], epic: [], legendary: [] },
-    },
-  });
-  return id;
-}
-
 async function createDrop(o: Record<string, unknown> = {}) {
   const body = {
     name: "Test drop",
-    packId: await testPack(),
+    packId: await testPack("drop", 5_000),
     mode: "draw",
     price: PRICE,
     quantity: 3,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { api, db, errorOf, fan } from "../helpers";
+import { api, db, errorOf, fan, testPack } from "../helpers";
 
 // Spending limits (GET, PUT /api/v1/me/spending-limits), eligibility (GET /api/v1/me/eligibility) and pack sales by
 // region: defaults on, lowering at once, raising after 24 hours, limits held under concurrent purchases, countries
@@ -12,20 +12,6 @@ const PRICE = 1_000;
 // The configured defaults (lib/env.ts).
 const DEFAULTS = { topups: { day: 500_000, month: 2_000_000 }, packs: { day: 500_000, month: 2_000_000 } };
 
-async function testPack(price = PRICE) {
-  const id = `pk_spend_${randomUUID().slice(0, 8)}`;
-  const cards = await db().collectibleCard.findMany({ where: { rarity: "common" }, orderBy: { id: "asc" }, take: 5, select: { id: true } });
-  await db().pack.create({ data: { id, slug: id, name: `Spend ${id}`, price, itemsPerPack: 1, oddsVersion: 1 } });
-  await db().packOddsTable.create({
-    data: {
-      packId: id,
-      version: 1,
-      weights: { common: 10_000, rare: 0, epic: 0, legendary: 0 },
-      pool: { common: cards.map((c) => c.id), rare: [], epic: [], legendary: [] },
-    },
-  });
-  return id;
-}
 const buy = (auth: Auth, packId: string, headers: Record<string, string> = {}) =>
   api("POST", `/api/v1/packs/${packId}/purchases`, { headers: { ...auth, ...headers, "idempotency-key": randomUUID() } });
 const limits = async (auth: Auth) => {
@@ -55,7 +41,7 @@ describe("spending limits", () => {
     expect(before.packs.day.resetsAt).toBe(midnight.toISOString());
     expect(new Date(before.packs.month.resetsAt).getUTCDate()).toBe(1);
 
-    const pack = await testPack();
+    const pack = await testPack("spend", PRICE);
     expect((await buy(f.auth, pack)).status).toBe(201);
     const after = await limits(f.auth);
     expect(after.packs.day).toMatchObject({ used: PRICE, remaining: DEFAULTS.packs.day - PRICE });
@@ -66,7 +52,7 @@ describe("spending limits", () => {
   it("hold under concurrent purchases: exactly as many packs as the limit allows, the rest 409 with nothing charged", async () => {
     const f = await fan(20 * PRICE);
     expect((await setLimits(f.auth, { packs: { day: 3 * PRICE } })).status).toBe(200);
-    const pack = await testPack();
+    const pack = await testPack("spend", PRICE);
     const results = await Promise.all(Array.from({ length: 8 }, () => buy(f.auth, pack)));
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
     const refused = results.find((r) => r.status === 409)!;
@@ -86,7 +72,7 @@ describe("spending limits", () => {
 
   it("lowering takes effect at once; raising after 24 hours, the lower limit in force until then", async () => {
     const f = await fan(20 * PRICE);
-    const pack = await testPack();
+    const pack = await testPack("spend", PRICE);
     const lowered = await setLimits(f.auth, { packs: { day: PRICE } });
     expect(lowered.status, lowered.text).toBe(200);
     expect(lowered.body.data.packs.day).toMatchObject({ amount: PRICE, default: false, pending: null });
@@ -156,7 +142,7 @@ describe("top-up limits", () => {
 
   it("a frozen wallet (a debt from a refunded top-up) buys no pack, and eligibility says why", async () => {
     const f = await fan(10 * PRICE);
-    const pack = await testPack();
+    const pack = await testPack("spend", PRICE);
     await db().wallet.update({ where: { userId_currency: { userId: f.id, currency: "COIN" } }, data: { debt: 500 } });
     const refused = await buy(f.auth, pack);
     expect([refused.status, errorOf(refused).code]).toEqual([409, "WALLET_FROZEN"]);
@@ -169,7 +155,7 @@ describe("top-up limits", () => {
 describe("pack sales by region", () => {
   it("refuses packs in a blocked country, from the request's country or the fan's setting, and says so in eligibility", async () => {
     const f = await fan(10 * PRICE);
-    const pack = await testPack();
+    const pack = await testPack("spend", PRICE);
     expect(await eligibility(f.auth)).toEqual({ coins: { allowed: true, reasons: [] }, packs: { allowed: true, reasons: [] }, country: null });
 
     const fromBelgium = { "x-vercel-ip-country": "be" };
