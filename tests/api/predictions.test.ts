@@ -225,6 +225,21 @@ describe("settlement", () => {
     expect((await entriesOf(wasExact.id, gameId)).map((e) => e.grantKey)).toEqual([1, 2, 3].map((v) => `prediction:${gameId}:${v}`));
   });
 
+  it("a settled game canceled afterwards is settled back to zero with a debit entry", async () => {
+    const f = await fan();
+    const gameId = await predictionGame(new Date(Date.now() + hour));
+    expect((await predict(f.auth, gameId, 1, 0)).status).toBe(201);
+    const before = await repOf(f.id);
+    await finish(gameId, 1, 0);
+    await settle();
+    expect(await repOf(f.id)).toBe(before + 10);
+    await db().game.update({ where: { id: gameId }, data: { status: "canceled" } });
+    await Promise.all([settle(), settle()]);
+    expect(await repOf(f.id)).toBe(before);
+    expect((await entriesOf(f.id, gameId)).map((e) => Number(e.amount))).toEqual([10, -10]);
+    expect((await mine(f.auth, gameId)).body.data.prediction).toMatchObject({ state: "void", points: 0 });
+  });
+
   it("the cron needs its secret", async () => {
     expect((await api("GET", "/api/cron/predictions-settle")).status).toBe(401);
   });
