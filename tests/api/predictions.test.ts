@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { api, db, errorOf, fan } from "../helpers";
+import { api, db, errorOf, fan, newUser } from "../helpers";
 import { finish, predict, predictionGame, settle } from "./prediction-games";
 
 // Predictions: the lock at kick-off on the server's clock (also a kick-off moved earlier), voiding, the crowd split
@@ -240,8 +241,18 @@ describe("settlement", () => {
     expect((await mine(f.auth, gameId)).body.data.prediction).toMatchObject({ state: "void", points: 0 });
   });
 
-  it("the cron needs its secret", async () => {
+  it("the cron needs its secret, is scheduled in vercel.json and documented only in the internal document; the routes are public contract", async () => {
     expect((await api("GET", "/api/cron/predictions-settle")).status).toBe(401);
+    const { crons } = JSON.parse(readFileSync("vercel.json", "utf8")) as { crons: { path: string; schedule: string }[] };
+    expect(crons).toContainEqual({ path: "/api/cron/predictions-settle", schedule: "*/5 * * * *" });
+    const internal = await api("GET", "/api/admin/openapi.json", { headers: newUser({ admin: true }).auth });
+    expect(internal.body.paths["/api/cron/predictions-settle"].get.description).toMatch(/SKIP LOCKED/);
+    const publicDoc = await api("GET", "/api/openapi.json");
+    expect(publicDoc.body.paths["/api/cron/predictions-settle"]).toBeUndefined();
+    expect(Object.keys(publicDoc.body.paths["/api/events/{gameId}/prediction"]).sort()).toEqual(["get", "put"]);
+    expect(publicDoc.body.paths["/api/events/{gameId}/prediction"].put.description).toMatch(/exact score 10/);
+    for (const path of ["/api/events/{gameId}/predictions", "/api/v1/engage/predictions", "/api/v1/private-leagues/{leagueId}/standings"])
+      expect(publicDoc.body.paths[path].get).toBeDefined();
   });
 });
 
