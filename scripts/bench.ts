@@ -10,7 +10,7 @@
 // GET /api/health, on both builds in alternating rounds (BENCH_ROUNDS, default 3; both servers up throughout),
 // and prints NEXT_DIST_DIR's throughput and each server's CPU time per request (Linux /proc: a second view, less
 // swayed than throughput by other processes competing for the cores) as shares of the other build's.
-// The runner: the scenarios (scripts/bench/: reads, writes, leaderboard, streams, feed, marketplace, follows) prepare their
+// The runner: the scenarios (scripts/bench/: reads, writes, leaderboard, streams, feed, marketplace, follows, predictions) prepare their
 // data, then their cases run in one list against one server and each scenario reports its own ratios.
 import "./bench-env";
 import { generateKeyPairSync } from "node:crypto";
@@ -28,6 +28,7 @@ import { LEDGER_ENTRIES, prepareDatabase, readCases, reportLedger } from "./benc
 import { startServer } from "./bench/server";
 import { measureStreams, reportStreams } from "./bench/streams";
 import { prepareWriters, reportPools, writeCases } from "./bench/writes";
+import { predictionCases, preparePredictions } from "./bench/predictions";
 
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 if (!existsSync(`${distDir}/BUILD_ID`)) {
@@ -48,6 +49,7 @@ await prepareFeed();
 await prepareMarket();
 const relationships = await prepareFollows();
 const payments = await preparePayments();
+const predictors = await preparePredictions();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
   publicKeyEncoding: { type: "spki", format: "pem" },
@@ -66,6 +68,7 @@ const cases: Case[] = [
   ...writeCases(base, privateKey, writers),
   ...followsCases(base, privateKey, relationships),
   ...paymentCases(base, payments),
+  ...predictionCases(base, privateKey, predictors),
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.
 const only = process.env.BENCH_ONLY?.toLowerCase()

@@ -249,6 +249,16 @@ import * as cron_drops from "@/app/api/cron/drops/route";
 import * as v1_drops from "@/app/api/v1/drops/route";
 import * as v1_drops_$dropId from "@/app/api/v1/drops/[dropId]/route";
 import * as v1_drops_$dropId_entry from "@/app/api/v1/drops/[dropId]/entry/route";
+import * as cron_predictions_settle from "@/app/api/cron/predictions-settle/route";
+import * as events_$gameId_prediction from "@/app/api/events/[gameId]/prediction/route";
+import * as events_$gameId_predictions from "@/app/api/events/[gameId]/predictions/route";
+import * as v1_engage_predictions from "@/app/api/v1/engage/predictions/route";
+import * as v1_private_leagues from "@/app/api/v1/private-leagues/route";
+import * as v1_private_leagues_join from "@/app/api/v1/private-leagues/join/route";
+import * as v1_private_leagues_$leagueId from "@/app/api/v1/private-leagues/[leagueId]/route";
+import * as v1_private_leagues_$leagueId_code from "@/app/api/v1/private-leagues/[leagueId]/code/route";
+import * as v1_private_leagues_$leagueId_membership from "@/app/api/v1/private-leagues/[leagueId]/membership/route";
+import * as v1_private_leagues_$leagueId_standings from "@/app/api/v1/private-leagues/[leagueId]/standings/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -498,4 +508,14 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/drops", module: v1_drops },
   { path: "/api/v1/drops/{dropId}", module: v1_drops_$dropId },
   { path: "/api/v1/drops/{dropId}/entry", module: v1_drops_$dropId_entry },
+  { path: "/api/cron/predictions-settle", module: cron_predictions_settle },
+  { path: "/api/events/{gameId}/prediction", module: events_$gameId_prediction },
+  { path: "/api/events/{gameId}/predictions", module: events_$gameId_predictions },
+  { path: "/api/v1/engage/predictions", module: v1_engage_predictions },
+  { path: "/api/v1/private-leagues", module: v1_private_leagues },
+  { path: "/api/v1/private-leagues/join", module: v1_private_leagues_join },
+  { path: "/api/v1/private-leagues/{leagueId}", module: v1_private_leagues_$leagueId },
+  { path: "/api/v1/private-leagues/{leagueId}/code", module: v1_private_leagues_$leagueId_code },
+  { path: "/api/v1/private-leagues/{leagueId}/membership", module: v1_private_leagues_$leagueId_membership },
+  { path: "/api/v1/private-leagues/{leagueId}/standings", module: v1_private_leagues_$leagueId_standings },
 ];
