@@ -249,6 +249,15 @@ import * as cron_drops from "@/app/api/cron/drops/route";
 import * as v1_drops from "@/app/api/v1/drops/route";
 import * as v1_drops_$dropId from "@/app/api/v1/drops/[dropId]/route";
 import * as v1_drops_$dropId_entry from "@/app/api/v1/drops/[dropId]/entry/route";
+import * as cron_badges from "@/app/api/cron/badges/route";
+import * as cron_streaks_at_risk from "@/app/api/cron/streaks-at-risk/route";
+import * as v1_badges from "@/app/api/v1/badges/route";
+import * as v1_engage_streak from "@/app/api/v1/engage/streak/route";
+import * as v1_engage_streak_freezes from "@/app/api/v1/engage/streak/freezes/route";
+import * as v1_engage_tiers from "@/app/api/v1/engage/tiers/route";
+import * as v1_me_badges_featured from "@/app/api/v1/me/badges/featured/route";
+import * as v1_me_tier from "@/app/api/v1/me/tier/route";
+import * as v1_users_$userId_badges from "@/app/api/v1/users/[userId]/badges/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -498,4 +507,13 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/drops", module: v1_drops },
   { path: "/api/v1/drops/{dropId}", module: v1_drops_$dropId },
   { path: "/api/v1/drops/{dropId}/entry", module: v1_drops_$dropId_entry },
+  { path: "/api/cron/badges", module: cron_badges },
+  { path: "/api/cron/streaks-at-risk", module: cron_streaks_at_risk },
+  { path: "/api/v1/badges", module: v1_badges },
+  { path: "/api/v1/engage/streak", module: v1_engage_streak },
+  { path: "/api/v1/engage/streak/freezes", module: v1_engage_streak_freezes },
+  { path: "/api/v1/engage/tiers", module: v1_engage_tiers },
+  { path: "/api/v1/me/badges/featured", module: v1_me_badges_featured },
+  { path: "/api/v1/me/tier", module: v1_me_tier },
+  { path: "/api/v1/users/{userId}/badges", module: v1_users_$userId_badges },
 ];
