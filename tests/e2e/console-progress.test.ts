@@ -19,9 +19,13 @@ async function fill(form: Locator, values: Record<string, string>) {
   }
 }
 
-async function submit(page: Page, form: Locator, values: Record<string, string>, button: string, confirm = true) {
+/** Opens the page afresh (so the redirect after the save is a new URL to wait for), then fills and sends a form. */
+async function submit(page: Page, formName: string, values: Record<string, string>, button: string, open?: string) {
+  await page.goto(`${baseUrl}/admin/progress`);
+  if (open) await page.locator("summary", { hasText: open }).first().click();
+  const form = page.getByRole("form", { name: formName });
   await fill(form, values);
-  if (confirm) await form.locator("[name=confirm]").check();
+  await form.locator("[name=confirm]").check();
   await Promise.all([page.waitForURL(/\/admin\/progress\?/), form.getByRole("button", { name: button }).click()]);
 }
 
@@ -38,21 +42,20 @@ it("creates and edits tiers and badges through the forms, confirmed and audited"
 
   const slug = `diamond-${uid()}`;
   const minRep = String(10_000 + Math.floor(Math.random() * 80_000));
-  await submit(page, page.getByRole("form", { name: "Create a tier" }), { slug, name: "Diamond", minRep, perks: "Lounge access, Signed shirt" }, "Create tier");
+  await submit(page, "Create a tier", { slug, name: "Diamond", minRep, perks: "Lounge access, Signed shirt" }, "Create tier");
   await expect(page.getByRole("main").getByRole("status").textContent()).resolves.toContain("Tier saved");
   const tier = await db.tier.findUniqueOrThrow({ where: { slug } });
   expect(tier).toMatchObject({ name: "Diamond", minRep: Number(minRep), perks: ["Lounge access", "Signed shirt"] });
 
   // Edit it in place.
-  await page.locator("summary", { hasText: "Edit Diamond" }).first().click();
-  await submit(page, page.getByRole("form", { name: `Edit tier ${slug}` }), { name: "Diamond plus" }, "Save tier");
+  await submit(page, `Edit tier ${slug}`, { name: "Diamond plus" }, "Save tier", "Edit Diamond");
   await expect(page.getByRole("main").getByRole("status").textContent()).resolves.toContain("Tier saved");
   expect((await db.tier.findUniqueOrThrow({ where: { slug } })).name).toBe("Diamond plus");
 
   // A streak badge without its days is refused; nothing is created.
   const badgeSlug = `streak-30-${uid()}`;
   const create = () => page.getByRole("form", { name: "Create a badge" });
-  await submit(page, create(), { slug: badgeSlug, name: "Thirty days", description: "A 30-day streak.", rule: "streak" }, "Create badge");
+  await submit(page, "Create a badge", { slug: badgeSlug, name: "Thirty days", description: "A 30-day streak.", rule: "streak" }, "Create badge");
   await expect(page.getByRole("main").getByRole("alert").textContent()).resolves.toContain("needs a threshold");
   expect(await db.badge.count({ where: { slug: badgeSlug } })).toBe(0);
 
@@ -61,7 +64,12 @@ it("creates and edits tiers and badges through the forms, confirmed and audited"
   await create().getByRole("button", { name: "Create badge" }).click();
   expect(await db.badge.count({ where: { slug: badgeSlug } })).toBe(0);
 
-  await submit(page, create(), { slug: badgeSlug, name: "Thirty days", description: "A 30-day streak.", rule: "streak", threshold: "30" }, "Create badge");
+  await submit(
+    page,
+    "Create a badge",
+    { slug: badgeSlug, name: "Thirty days", description: "A 30-day streak.", rule: "streak", threshold: "30" },
+    "Create badge",
+  );
   await expect(page.getByRole("main").getByRole("status").textContent()).resolves.toContain("Badge saved");
   const badge = await db.badge.findUniqueOrThrow({ where: { slug: badgeSlug } });
   expect(badge).toMatchObject({ rule: "streak", threshold: 30, repeatable: false, active: true });
