@@ -4,10 +4,12 @@
 // (user, badge, grant key)), so it is a backfill that is safe to run twice or concurrently. It runs for everyone in
 // the badges cron and for one user before their badges are read, never on the Rep credit path. A reversal removes the
 // grants of the reversed credit at once when the badge says so (the trigger rep_entries_reversal_progress), and a
-// reversed credit never qualifies again.
+// reversed credit never qualifies again. A verified arena check-in at a game also gets an "I was there" keepsake,
+// numbered per game in arrival order (grantKeepsakes), kept apart from the marketplace's collectibles so it is never
+// tradable.
 import type { Db, DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
-import { raw, type RawDb } from "../db/raw";
+import { raw, rawTransaction, type RawDb } from "../db/raw";
 import { lockUser, txOptions } from "../db/tx";
 import { DomainError, notFound } from "../http/errors";
 import { Prisma } from "../generated/prisma/client";
@@ -16,7 +18,7 @@ import { targetOf } from "../follows/queries";
 import type { UserRef } from "../follows/schemas";
 import type { AuthUser } from "../auth/users";
 import { errors as progressErrors } from "./errors";
-import { badgesOf, ownedBadgesOf, toBadge, toOwnedBadge } from "./queries";
+import { badgesOf, keepsakesOf, ownedBadgesOf, toBadge, toKeepsake, toOwnedBadge } from "./queries";
 import { refreshSeasonPeaks } from "./tiers";
 
 /** GET /api/v1/badges: the active badges. */
@@ -65,29 +67,59 @@ export async function grantBadges(db: RawDb | DbTx, userId?: string): Promise<nu
   return once + repeated + streaks + tiers;
 }
 
-/** The badges cron: the current season's peaks, then every missing grant. */
+/**
+ * "I was there" keepsakes for verified check-ins at a game that have none (everyone's, or only at the games `userId`
+ * checked in at and has none for), numbered per game after the game's highest, in arrival order (check-in time, then
+ * id). One statement under a transaction-scoped advisory lock, so concurrent runs never give a number twice.
+ */
+export async function grantKeepsakes(db: Db, userId?: string): Promise<number> {
+  const pending = Prisma.sql`c.game_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM arena_keepsakes k WHERE k.check_in_id = c.id)`;
+  if (userId) {
+    const [row] = await raw(db).$queryRaw<{ any: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM arena_check_ins c WHERE c.user_id = ${userId}::uuid AND ${pending}) AS any`;
+    if (!row?.any) return 0;
+  }
+  const games = userId
+    ? Prisma.sql`AND c.game_id IN (SELECT c2.game_id FROM arena_check_ins c2 WHERE c2.user_id = ${userId}::uuid AND c2.game_id IS NOT NULL)`
+    : Prisma.empty;
+  return rawTransaction(db, async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('arena_keepsakes'))`;
+    return tx.$executeRaw`
+      INSERT INTO arena_keepsakes (id, user_id, game_id, check_in_id, serial)
+      SELECT ${UUIDV7_SQL}, c.user_id, c.game_id, c.id,
+             (coalesce((SELECT max(k.serial) FROM arena_keepsakes k WHERE k.game_id = c.game_id), 0)
+               + row_number() OVER (PARTITION BY c.game_id ORDER BY c.created_at, c.id))::int
+      FROM arena_check_ins c WHERE ${pending} ${games}
+      ON CONFLICT DO NOTHING`;
+  });
+}
+
+/** The badges cron: the current season's peaks, every missing grant, then the keepsakes. */
 export async function runBadgesCron(db: Db, now = new Date()) {
   await refreshSeasonPeaks(db, now);
-  return { granted: await grantBadges(db) };
+  const granted = await grantBadges(db);
+  return { granted, keepsakes: await grantKeepsakes(db) };
 }
 
 async function badgesView(db: RawDb | DbTx, userId: string) {
-  const owned = (await ownedBadgesOf(db, userId)).map(toOwnedBadge);
-  const featured = owned.filter((b) => b.featuredPosition !== null).sort((a, b) => a.featuredPosition! - b.featuredPosition!);
-  return { featured, badges: owned };
+  const [owned, keepsakes] = await Promise.all([ownedBadgesOf(db, userId), keepsakesOf(db, userId)]);
+  const badges = owned.map(toOwnedBadge);
+  const featured = badges.filter((b) => b.featuredPosition !== null).sort((a, b) => a.featuredPosition! - b.featuredPosition!);
+  return { featured, badges, keepsakes: keepsakes.map(toKeepsake) };
 }
 
 /**
  * GET /api/v1/users/{userId}/badges: 404 for an unknown user or a block either way (staff excepted); a private
  * profile's badges only to its followers, itself and staff (403 PROFILE_PRIVATE), as its follow lists.
  */
-export async function userBadges(db: RawDb | DbTx, viewer: Pick<AuthUser, "id" | "isAdmin"> | null, ref: UserRef) {
+export async function userBadges(db: Db, viewer: Pick<AuthUser, "id" | "isAdmin"> | null, ref: UserRef) {
   const t = await targetOf(db, viewer?.id ?? null, ref);
   if (!t || (t.blocked && !viewer?.isAdmin)) throw notFound("User");
   if (t.isPrivate && !t.viewerFollows && viewer?.id !== t.id && !viewer?.isAdmin) {
     throw new DomainError(followsErrors.PROFILE_PRIVATE, "This profile is private: only its followers see its badges.");
   }
   await grantBadges(db, t.id);
+  await grantKeepsakes(db, t.id);
   return badgesView(db, t.id);
 }
 

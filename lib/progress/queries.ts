@@ -78,3 +78,32 @@ export const toOwnedBadge = (b: OwnedBadgeRow) => ({
   lastGrantedAt: b.lastGrantedAt.toISOString(),
   featuredPosition: b.featuredPosition,
 });
+
+export interface KeepsakeRow {
+  gameId: string;
+  serial: number;
+  checkedInAt: Date;
+  grantedAt: Date;
+  homeTeam: string;
+  awayTeam: string;
+  startsAt: Date;
+}
+
+/** The user's "I was there" keepsakes, newest game first. */
+export function keepsakesOf(db: RawDb | DbTx, userId: string): Promise<KeepsakeRow[]> {
+  return raw(db).$queryRaw<KeepsakeRow[]>`
+    SELECT k.game_id AS "gameId", k.serial, c.created_at AS "checkedInAt", k.granted_at AS "grantedAt",
+           ht.name AS "homeTeam", awt.name AS "awayTeam", g.starts_at AS "startsAt"
+    FROM arena_keepsakes k JOIN arena_check_ins c ON c.id = k.check_in_id JOIN games g ON g.id = k.game_id
+    JOIN teams ht ON ht.id = g.home_team_id JOIN teams awt ON awt.id = g.away_team_id
+    WHERE k.user_id = ${userId}::uuid ORDER BY g.starts_at DESC, k.id`;
+}
+
+export const toKeepsake = (k: KeepsakeRow) => ({
+  gameId: k.gameId,
+  serial: k.serial,
+  title: `I was there: ${k.homeTeam} vs ${k.awayTeam}`,
+  startsAt: k.startsAt.toISOString(),
+  checkedInAt: k.checkedInAt.toISOString(),
+  grantedAt: k.grantedAt.toISOString(),
+});

@@ -120,10 +120,26 @@ export const ownedBadge = z
   })
   .meta({ id: "OwnedBadge" });
 
+export const keepsake = z
+  .object({
+    gameId: z.string(),
+    serial: z.number().int().meta({ description: "Its number among the game's keepsakes: 1 for the first fan checked in, in arrival order." }),
+    title: z.string(),
+    startsAt: isoDateTime,
+    checkedInAt: isoDateTime,
+    grantedAt: isoDateTime,
+  })
+  .meta({
+    id: "Keepsake",
+    description:
+      'An "I was there" collectible for a verified arena check-in at a game. Not tradable: it is not a marketplace collectible, so nothing lists, trades or mints it.',
+  });
+
 export const userBadges = z
   .object({
     featured: z.array(ownedBadge).meta({ description: "Featured badges in order (only ones still held)." }),
     badges: z.array(ownedBadge).meta({ description: "Every badge held, most recently granted first." }),
+    keepsakes: z.array(keepsake).meta({ description: '"I was there" keepsakes, newest game first.' }),
   })
   .meta({ id: "UserBadges" });
 
@@ -137,7 +153,9 @@ export const featuredPut = z
   })
   .meta({ id: "FeaturedBadgesPut" });
 
-export const grantResult = z.object({ granted: z.number().int() }).meta({ id: "BadgeGrantResult" });
+export const grantResult = z
+  .object({ granted: z.number().int(), keepsakes: z.number().int().meta({ description: '"I was there" keepsakes numbered in this run.' }) })
+  .meta({ id: "BadgeGrantResult" });
 
 // Console inputs (the staff console's server actions) ----------------------------------------------------------------
 

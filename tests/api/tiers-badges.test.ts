@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { api, db, errorOf, fan } from "../helpers";
+import { api, db, errorOf, fan, matchday } from "../helpers";
 import { award, debit } from "../../lib/rep/grants";
 
 // Tiers from Rep earned in a season (spending never demotes, a reversal only at the season's end) and badges:
@@ -162,5 +162,32 @@ describe("badges", () => {
     expect((await badgesOf(open, stranger)).status).toBe(200);
     expect((await api("POST", "/api/user/blocks", { headers: open.auth, json: { blockedUserId: stranger.id } })).status).toBeLessThan(300);
     expect((await badgesOf(open, stranger)).status).toBe(404);
+  });
+
+  it('"I was there": a verified check-in at a game gets a keepsake numbered in arrival order, once under concurrent runs', async () => {
+    const gameId = await matchday("tm_irf");
+    const fans = [await fan(), await fan(), await fan()];
+    const checkIn = (f: Fan, at: Date) =>
+      db().$executeRaw`INSERT INTO arena_check_ins (id, user_id, team_id, game_id, day, created_at)
+                       VALUES (${randomUUID()}::uuid, ${f.id}::uuid, 'tm_irf', ${gameId}, CURRENT_DATE, ${at})`;
+    // They arrive in the order 2, 0, 1.
+    const arrival = [fans[2]!, fans[0]!, fans[1]!];
+    const t0 = Date.now() - 600_000;
+    for (const [i, f] of arrival.entries()) await checkIn(f, new Date(t0 + i * 1000));
+
+    const runs = await Promise.all([badgesCron(), badgesCron(), badgesOf(fans[0]!), badgesOf(fans[1]!), badgesOf(fans[2]!)]);
+    expect(runs.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const rows = await db().arenaKeepsake.findMany({ where: { gameId }, orderBy: { serial: "asc" } });
+    expect(rows.map((k) => [k.userId, k.serial])).toEqual(arrival.map((f, i) => [f.id, i + 1]));
+
+    const first = (await badgesOf(arrival[0]!)).body.data.keepsakes;
+    expect(first).toEqual([expect.objectContaining({ gameId, serial: 1, title: expect.stringContaining("I was there") })]);
+
+    // A later arrival is next; running again numbers nothing twice.
+    const late = await fan();
+    await checkIn(late, new Date());
+    expect((await badgesOf(late)).body.data.keepsakes).toEqual([expect.objectContaining({ gameId, serial: 4 })]);
+    expect((await badgesCron()).status).toBe(200);
+    expect(await db().arenaKeepsake.count({ where: { gameId } })).toBe(4);
   });
 });

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "A fan's badges",
       description:
-        "`{userId}` is the user's id or `@handle`. The badges the fan holds (count: times granted), most recently granted first, and the ones they feature, in order. " +
+        '`{userId}` is the user\'s id or `@handle`. The badges the fan holds (count: times granted), most recently granted first, and the ones they feature, in order, and their "I was there" keepsakes (one per verified arena check-in at a game, numbered per game in arrival order; not tradable). ' +
         "A private profile's badges only to its followers, the fan themselves and staff (else 403 PROFILE_PRIVATE); 404 for an unknown user or a block either way.",
       tags: ["Follows"],
       auth: "optional",
