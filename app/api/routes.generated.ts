@@ -259,6 +259,15 @@ import * as v1_private_leagues_$leagueId from "@/app/api/v1/private-leagues/[lea
 import * as v1_private_leagues_$leagueId_code from "@/app/api/v1/private-leagues/[leagueId]/code/route";
 import * as v1_private_leagues_$leagueId_membership from "@/app/api/v1/private-leagues/[leagueId]/membership/route";
 import * as v1_private_leagues_$leagueId_standings from "@/app/api/v1/private-leagues/[leagueId]/standings/route";
+import * as cron_badges from "@/app/api/cron/badges/route";
+import * as cron_streaks_at_risk from "@/app/api/cron/streaks-at-risk/route";
+import * as v1_badges from "@/app/api/v1/badges/route";
+import * as v1_engage_streak from "@/app/api/v1/engage/streak/route";
+import * as v1_engage_streak_freezes from "@/app/api/v1/engage/streak/freezes/route";
+import * as v1_engage_tiers from "@/app/api/v1/engage/tiers/route";
+import * as v1_me_badges_featured from "@/app/api/v1/me/badges/featured/route";
+import * as v1_me_tier from "@/app/api/v1/me/tier/route";
+import * as v1_users_$userId_badges from "@/app/api/v1/users/[userId]/badges/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -518,4 +527,13 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/private-leagues/{leagueId}/code", module: v1_private_leagues_$leagueId_code },
   { path: "/api/v1/private-leagues/{leagueId}/membership", module: v1_private_leagues_$leagueId_membership },
   { path: "/api/v1/private-leagues/{leagueId}/standings", module: v1_private_leagues_$leagueId_standings },
+  { path: "/api/cron/badges", module: cron_badges },
+  { path: "/api/cron/streaks-at-risk", module: cron_streaks_at_risk },
+  { path: "/api/v1/badges", module: v1_badges },
+  { path: "/api/v1/engage/streak", module: v1_engage_streak },
+  { path: "/api/v1/engage/streak/freezes", module: v1_engage_streak_freezes },
+  { path: "/api/v1/engage/tiers", module: v1_engage_tiers },
+  { path: "/api/v1/me/badges/featured", module: v1_me_badges_featured },
+  { path: "/api/v1/me/tier", module: v1_me_tier },
+  { path: "/api/v1/users/{userId}/badges", module: v1_users_$userId_badges },
 ];

@@ -108,6 +108,11 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "arena_check_ins", sql: (u) => Prisma.sql`DELETE FROM arena_check_ins WHERE user_id = ${u}` },
   { table: "user_passes", sql: (u) => Prisma.sql`DELETE FROM user_passes WHERE user_id = ${u}` },
   { table: "user_streaks", sql: (u) => Prisma.sql`DELETE FROM user_streaks WHERE user_id = ${u}` },
+  // Progress (lib/progress): freezes, season peaks, badges and the featured ones.
+  { table: "streak_freezes", sql: (u) => Prisma.sql`DELETE FROM streak_freezes WHERE user_id = ${u}` },
+  { table: "user_season_peaks", sql: (u) => Prisma.sql`DELETE FROM user_season_peaks WHERE user_id = ${u}` },
+  { table: "featured_badges", sql: (u) => Prisma.sql`DELETE FROM featured_badges WHERE user_id = ${u}` },
+  { table: "badge_grants", sql: (u) => Prisma.sql`DELETE FROM badge_grants WHERE user_id = ${u}` },
   // Follows both ways (the trigger on user_follows moves the other fans' counts), requests both ways.
   { table: "user_follows", sql: (u) => Prisma.sql`DELETE FROM user_follows WHERE follower_id = ${u} OR followee_id = ${u}` },
   { table: "follow_requests", sql: (u) => Prisma.sql`DELETE FROM follow_requests WHERE requester_id = ${u} OR target_id = ${u}` },
@@ -130,7 +135,7 @@ export const ERASURE_STATEMENTS: Statement[] = [
 const TOMBSTONE = (u: Prisma.Sql) => Prisma.sql`
   UPDATE users SET handle = NULL, display_name = NULL, email = NULL, bio = NULL, avatar_url = NULL, avatar_key = NULL,
          avatar_thumbhash = NULL, banner_url = NULL, banner_key = NULL, banner_thumbhash = NULL, is_private = true,
-         notify_teams = false, notify_milestones = false, notify_community = false, analytics_personalization = false, country = NULL,
+         notify_teams = false, notify_milestones = false, notify_community = false, analytics_personalization = false, country = NULL, timezone = NULL, timezone_changed_at = NULL,
          ugc_terms_version = NULL, ugc_terms_accepted_at = NULL, idp_synced_at = NULL, nft_wallet_address = NULL,
          nft_wallet_linked_at = NULL, updated_at = now()
   WHERE id = ${u}

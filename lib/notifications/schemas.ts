@@ -17,6 +17,7 @@ export const NOTIFICATION_TYPES = [
   "FOLLOW_REQUEST",
   "TRADE_UPDATE",
   "PRICE_ALERT",
+  "STREAK_AT_RISK",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -173,6 +174,18 @@ export const followRequestPayload = z.object({ actor, ...text }).meta({
   description: "Someone asked to follow the user's private profile (with notifyCommunity on): GET /api/v1/me/follow-requests; grouped per UTC day.",
 });
 
+export const streakAtRiskPayload = z
+  .object({
+    day: z.string().meta({ description: "The UTC day (YYYY-MM-DD) the streak needs a completed daily quest on." }),
+    streak: z.number().int().meta({ description: "The streak's length when it was written." }),
+    endsAt: isoDateTime.meta({ description: "When that UTC day ends." }),
+    ...text,
+  })
+  .meta({
+    id: "StreakAtRiskPayload",
+    description: "The fan's daily streak ends with today's UTC day unless they complete a daily quest (GET /api/v1/engage/streak).",
+  });
+
 const base = {
   id: z.string().meta({ description: "UUIDv7: time-ordered." }),
   createdAt: isoDateTime,
@@ -196,6 +209,7 @@ export const notification = z
     z.object({ ...base, type: z.literal("FOLLOW_REQUEST"), payload: followRequestPayload }),
     z.object({ ...base, type: z.literal("TRADE_UPDATE"), payload: tradeUpdatePayload }),
     z.object({ ...base, type: z.literal("PRICE_ALERT"), payload: priceAlertPayload }),
+    z.object({ ...base, type: z.literal("STREAK_AT_RISK"), payload: streakAtRiskPayload }),
   ])
   .meta({ id: "Notification" });
 

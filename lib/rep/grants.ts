@@ -37,13 +37,15 @@ export const CLIENT_EARN_KINDS = {
   post_shared: { amount: 10, source: "fanAmp", reason: "Shared a post", scope: "perTarget", dailyCap: 5 },
 } as const satisfies Record<string, EarnKind>;
 
+/** The debit that is spending Rep on a streak freeze (lib/progress). */
+export const STREAK_FREEZE = "streak_freeze";
 /** The debit that is spending Rep on a reward (what redeem writes). */
 export const REWARD_REDEMPTION = "reward_redemption";
 /**
  * Ledger kinds that are spending, as opposed to credits and staff reversals of credits: Rep earned is every entry but
  * these, so spending never lowers it while a reversal does.
  */
-export const SPENDING_KINDS: string[] = [REWARD_REDEMPTION];
+export const SPENDING_KINDS: string[] = [REWARD_REDEMPTION, STREAK_FREEZE];
 
 /** Awarded by the server itself when the action happens, with server-chosen amount and Rep type; refused on the earn route. */
 export const SERVER_AWARDED_KINDS = ["arena_check_in", "daily_quest_completion", "game_rating"] as const;

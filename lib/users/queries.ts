@@ -10,6 +10,15 @@ import { raw } from "../db/raw";
 
 export const currentTermsVersion = () => env().UGC_TERMS_VERSION;
 
+/** The time zone changes at most once per this interval (24 hours). */
+export const TIMEZONE_CHANGE_INTERVAL_MS = 24 * 3_600_000;
+
+/** When the time zone may change again after a change at `changedAt`, or null when it may now. */
+export function timezoneChangeableAt(changedAt: Date | null, now: Date): Date | null {
+  const at = changedAt ? new Date(changedAt.getTime() + TIMEZONE_CHANGE_INTERVAL_MS) : null;
+  return at && at > now ? at : null;
+}
+
 export const SETTINGS_SELECT = {
   isPrivate: true,
   notifyTeams: true,
@@ -17,6 +26,8 @@ export const SETTINGS_SELECT = {
   notifyCommunity: true,
   analyticsPersonalization: true,
   country: true,
+  timezone: true,
+  timezoneChangedAt: true,
 } as const;
 
 export function toSettings(u: {
@@ -26,6 +37,8 @@ export function toSettings(u: {
   notifyCommunity: boolean;
   analyticsPersonalization: boolean;
   country: string | null;
+  timezone: string | null;
+  timezoneChangedAt: Date | null;
 }) {
   return {
     privateProfile: u.isPrivate,
@@ -34,6 +47,8 @@ export function toSettings(u: {
     notifyCommunity: u.notifyCommunity,
     analyticsPersonalization: u.analyticsPersonalization,
     country: u.country,
+    timezone: u.timezone,
+    timezoneChangeableAt: timezoneChangeableAt(u.timezoneChangedAt, new Date())?.toISOString() ?? null,
   };
 }
 

@@ -2,6 +2,17 @@ import { z } from "zod";
 import { teamSummary } from "../teams/schemas";
 import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 
+/** The IANA name Intl knows `tz` by (canonical case), or null when it knows none. */
+export function canonicalTimeZone(tz: string): string | null {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz)) return null;
+  try {
+    return new Intl.DateTimeFormat("en", { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+const validTimeZone = (tz: string) => canonicalTimeZone(tz) !== null;
+
 export const settings = z
   .object({
     privateProfile: z.boolean().meta({ description: "Mirrors the user's private flag." }),
@@ -13,6 +24,13 @@ export const settings = z
       .string()
       .nullable()
       .meta({ description: "The country the fan lives in (ISO 3166-1 alpha-2), or null: packs are not sold in some countries (GET /api/v1/me/eligibility)." }),
+    timezone: z.string().nullable().meta({
+      description:
+        "The fan's IANA time zone (e.g. Europe/London), or null (UTC). It times what the fan feels (the streak-at-risk notification in the local evening, the UTC day's end in local time), never what counts (daily quests and the streak count UTC days).",
+    }),
+    timezoneChangeableAt: isoDateTime
+      .nullable()
+      .meta({ description: "From when timezone may change again (24 hours after the last change); null when it may now." }),
   })
   .meta({ id: "UserSettings" });
 
@@ -29,6 +47,18 @@ export const settingsPatch = z
       .transform((c) => c.toUpperCase())
       .nullable()
       .optional(),
+    timezone: z
+      .string()
+      .min(1)
+      .max(64)
+      .refine(validTimeZone, "An IANA time zone name, e.g. Europe/London")
+      .transform((tz) => canonicalTimeZone(tz)!)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "An IANA time zone name (unknown: 400 VALIDATION_ERROR), or null for UTC. Changes at most once per 24 hours (409 TIMEZONE_CHANGE_TOO_SOON); sending the current value is no change.",
+      }),
   })
   .refine((v) => Object.keys(v).length > 0, { message: "Send at least one setting." })
   .meta({ id: "UserSettingsPatch" });

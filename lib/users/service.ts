@@ -11,7 +11,7 @@ import { keysetPage } from "../kernel/page";
 import { identityProvider, type IdentityProvider, type IdpUser } from "../identity/provider";
 import { grantOnce } from "../rep/grants";
 import { isReservedHandle } from "./handles";
-import { blocksOf, currentTermsVersion, getProfile, SETTINGS_SELECT, toBlocked, toSettings } from "./queries";
+import { blocksOf, currentTermsVersion, getProfile, SETTINGS_SELECT, timezoneChangeableAt, toBlocked, toSettings } from "./queries";
 import { DISPLAY_NAME_MAX, FAVORITE_TEAMS_CAP, type BlockInput, type OnboardingInput, type ProfilePatch, type SettingsPatch } from "./schemas";
 import { errors as usersErrors } from "./errors";
 
@@ -82,15 +82,17 @@ export async function getSettings(db: DbTx, userId: string) {
  * notifications_enabled Rep in the same transaction, once ever (grantOnce: the earn route's grant key, so a later
  * claim there is ALREADY_EARNED).
  */
-export async function updateSettings(db: Db, userId: string, patch: SettingsPatch) {
-  const { privateProfile, ...rest } = patch;
+export async function updateSettings(db: Db, userId: string, patch: SettingsPatch, now = new Date()) {
+  const { privateProfile, timezone, ...rest } = patch;
+  if (timezone) await assertDatabaseKnowsZone(db, timezone);
   return db.$transaction(async (tx) => {
     // Going public accepts the pending follow requests (lib/follows); it takes the rows it needs in id order, so first.
     if (privateProfile === false) await acceptPendingRequests(tx, userId);
     await lockUserOrThrow(tx, userId);
+    const zone = timezone !== undefined ? await timezoneChange(tx, userId, timezone, now) : {};
     const user = await tx.user.update({
       where: { id: userId },
-      data: { ...rest, ...(privateProfile !== undefined ? { isPrivate: privateProfile } : {}) },
+      data: { ...rest, ...zone, ...(privateProfile !== undefined ? { isPrivate: privateProfile } : {}) },
       select: SETTINGS_SELECT,
     });
     if (NOTIFICATION_SETTINGS.some((s) => patch[s] === true)) {
@@ -98,6 +100,34 @@ export async function updateSettings(db: Db, userId: string, patch: SettingsPatc
     }
     return toSettings(user);
   }, txOptions());
+}
+
+/** PostgreSQL times the streak-at-risk notification in the zone: one it does not know is refused like one Intl does not. */
+async function assertDatabaseKnowsZone(db: Db, timezone: string) {
+  const [row] = await db.$queryRaw<{ known: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${timezone}) AS known`;
+  if (!row?.known) {
+    throw new DomainError(sharedErrors.VALIDATION_ERROR, `Unknown time zone "${timezone}": send an IANA time zone name, e.g. Europe/London.`, [
+      { path: "body.timezone", message: "An IANA time zone name, e.g. Europe/London" },
+    ]);
+  }
+}
+
+/**
+ * The time zone write of a settings PATCH, under the user's row lock: the same value is no change (nothing written);
+ * another one is refused within 24 hours of the last change (409 TIMEZONE_CHANGE_TOO_SOON, naming when it may).
+ */
+async function timezoneChange(tx: DbTx, userId: string, timezone: string | null, now: Date) {
+  const current = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { timezone: true, timezoneChangedAt: true } });
+  if (current.timezone === timezone) return {};
+  const next = timezoneChangeableAt(current.timezoneChangedAt, now);
+  if (next) {
+    throw new DomainError(
+      usersErrors.TIMEZONE_CHANGE_TOO_SOON,
+      `Your time zone changed less than 24 hours ago; it may change again from ${next.toISOString()}.`,
+      [{ path: "body.timezone", message: `changeable from ${next.toISOString()}` }],
+    );
+  }
+  return { timezone, timezoneChangedAt: now };
 }
 
 export async function isUsernameAvailable(db: DbTx, username: string) {

@@ -10,6 +10,8 @@ const DEFAULT_SETTINGS = {
   notifyCommunity: true,
   analyticsPersonalization: true,
   country: null,
+  timezone: null,
+  timezoneChangeableAt: null,
 };
 
 let ipSeq = 0;

@@ -122,6 +122,7 @@ describe("staff console", () => {
       "Economy",
       "Market",
       "Drops",
+      "Tiers & badges",
       "Payments",
       "Deletions",
       "Push",

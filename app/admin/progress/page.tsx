@@ -1,0 +1,202 @@
+import { db } from "@/lib/db/client";
+import { BADGE_RULES } from "@/lib/progress/schemas";
+import { badgesOf, tiersOf } from "@/lib/progress/service";
+import type { BadgeRow, TierRow } from "@/lib/progress/queries";
+import { requireStaff } from "../_lib/gate";
+import { first, Notice, styles, TableHead, type SearchParams } from "../_lib/ui";
+import { saveBadgeAction, saveTierAction } from "./actions";
+import { PROGRESS_DONE, PROGRESS_ERRORS } from "./shared";
+
+// Tiers and badges (lib/progress): every one, editable in place, and creating one. Each save needs the confirmation
+// box and is written with its audit entry. A badge is retired (active off), never deleted: its grants stay.
+
+function Confirm() {
+  return (
+    <label style={styles.label}>
+      <span>
+        <input type="checkbox" name="confirm" value="yes" required /> Confirm
+      </span>
+    </label>
+  );
+}
+
+function TierForm({ tier }: { tier?: TierRow }) {
+  const label = tier ? `Edit tier ${tier.slug}` : "Create a tier";
+  return (
+    <form action={saveTierAction} style={styles.form} aria-label={label}>
+      {tier ? <input type="hidden" name="id" value={tier.id} /> : null}
+      <label style={styles.label}>
+        Slug
+        <input name="slug" required maxLength={40} defaultValue={tier?.slug} style={styles.input} />
+      </label>
+      <label style={styles.label}>
+        Name
+        <input name="name" required maxLength={60} defaultValue={tier?.name} style={styles.input} />
+      </label>
+      <label style={styles.label}>
+        Min Rep
+        <input name="minRep" required inputMode="numeric" defaultValue={tier?.minRep} style={styles.input} />
+      </label>
+      <label style={styles.label}>
+        Perks (comma-separated)
+        <input name="perks" defaultValue={tier?.perks.join(", ")} style={{ ...styles.input, width: 280 }} />
+      </label>
+      <Confirm />
+      <button type="submit" style={styles.button}>
+        {tier ? "Save tier" : "Create tier"}
+      </button>
+    </form>
+  );
+}
+
+function BadgeForm({ badge, tiers }: { badge?: BadgeRow; tiers: TierRow[] }) {
+  const label = badge ? `Edit badge ${badge.slug}` : "Create a badge";
+  return (
+    <form action={saveBadgeAction} style={styles.form} aria-label={label}>
+      {badge ? <input type="hidden" name="id" value={badge.id} /> : null}
+      <label style={styles.label}>
+        Slug
+        <input name="slug" required maxLength={40} defaultValue={badge?.slug} style={styles.input} />
+      </label>
+      <label style={styles.label}>
+        Name
+        <input name="name" required maxLength={60} defaultValue={badge?.name} style={styles.input} />
+      </label>
+      <label style={styles.label}>
+        Description
+        <input name="description" required maxLength={280} defaultValue={badge?.description} style={{ ...styles.input, width: 260 }} />
+      </label>
+      <label style={styles.label}>
+        Rule
+        <select name="rule" defaultValue={badge?.rule ?? "rep_kind"} style={styles.input}>
+          {BADGE_RULES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label style={styles.label}>
+        Earn kinds (rep_kind)
+        <input name="earnKinds" defaultValue={badge?.earnKinds.join(", ")} style={styles.input} />
+      </label>
+      <label style={styles.label}>
+        Days (streak)
+        <input name="threshold" inputMode="numeric" defaultValue={badge?.threshold ?? ""} style={styles.input} />
+      </label>
+      <label style={styles.label}>
+        Tier (tier)
+        <select name="tierId" defaultValue={badge?.tierId ?? ""} style={styles.input}>
+          <option value="">—</option>
+          {tiers.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label style={styles.label}>
+        <span>
+          <input type="checkbox" name="repeatable" defaultChecked={badge?.repeatable} /> Repeatable
+        </span>
+      </label>
+      <label style={styles.label}>
+        <span>
+          <input type="checkbox" name="revokeOnReversal" defaultChecked={badge?.revokeOnReversal ?? true} /> Revoke on reversal
+        </span>
+      </label>
+      {badge ? (
+        <label style={styles.label}>
+          <span>
+            <input type="checkbox" name="active" defaultChecked={badge.active} /> Active
+          </span>
+        </label>
+      ) : null}
+      <Confirm />
+      <button type="submit" style={styles.button}>
+        {badge ? "Save badge" : "Create badge"}
+      </button>
+    </form>
+  );
+}
+
+export default async function ProgressPage({ searchParams }: { searchParams: SearchParams }) {
+  await requireStaff("/admin/progress");
+  const sp = await searchParams;
+  const done = first(sp.done);
+  const error = first(sp.error);
+  const [tiers, badges] = await Promise.all([tiersOf(db), badgesOf(db, true)]);
+
+  return (
+    <>
+      <h1>Tiers and badges</h1>
+      {done && PROGRESS_DONE[done] ? <Notice>{PROGRESS_DONE[done]}</Notice> : null}
+      {error ? <Notice kind="error">{`${PROGRESS_ERRORS[error] ?? "That request was not valid."} Nothing changed.`}</Notice> : null}
+
+      <section aria-labelledby="tiers">
+        <h2 id="tiers">Tiers</h2>
+        <p style={styles.muted}>A fan&apos;s tier is the highest whose minimum they reached with Rep earned in the season (a UTC month).</p>
+        <table style={styles.table} aria-label="Tiers">
+          <TableHead columns={["Tier", "Min Rep", "Perks"]} />
+          <tbody>
+            {tiers.map((t) => (
+              <tr key={t.id} data-tier={t.slug}>
+                <th scope="row" style={styles.rowHead}>
+                  {t.name}
+                </th>
+                <td style={styles.td} data-testid="min-rep">
+                  {t.minRep}
+                </td>
+                <td style={styles.td}>{t.perks.join(", ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {tiers.map((t) => (
+          <details key={t.id}>
+            <summary>Edit {t.name}</summary>
+            <TierForm tier={t} />
+          </details>
+        ))}
+        <h3>Create a tier</h3>
+        <TierForm />
+      </section>
+
+      <section aria-labelledby="badges">
+        <h2 id="badges">Badges</h2>
+        <table style={styles.table} aria-label="Badges">
+          <TableHead columns={["Badge", "Rule", "Repeatable", "Revoked on reversal", "Active"]} />
+          <tbody>
+            {badges.map((b) => (
+              <tr key={b.id} data-badge={b.slug}>
+                <th scope="row" style={styles.rowHead}>
+                  {b.name}
+                </th>
+                <td style={styles.td}>
+                  {b.rule === "rep_kind"
+                    ? `Rep: ${b.earnKinds.join(", ")}`
+                    : b.rule === "streak"
+                      ? `${b.threshold}-day streak`
+                      : `Tier ${tiers.find((t) => t.id === b.tierId)?.name ?? "?"}`}
+                </td>
+                <td style={styles.td}>{b.repeatable ? "yes" : "no"}</td>
+                <td style={styles.td}>{b.revokeOnReversal ? "yes" : "no"}</td>
+                <td style={styles.td} data-testid="active">
+                  {b.active ? "yes" : "no"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {badges.map((b) => (
+          <details key={b.id}>
+            <summary>Edit {b.name}</summary>
+            <BadgeForm badge={b} tiers={tiers} />
+          </details>
+        ))}
+        <h3>Create a badge</h3>
+        <BadgeForm tiers={tiers} />
+      </section>
+    </>
+  );
+}
