@@ -249,6 +249,12 @@ import * as cron_drops from "@/app/api/cron/drops/route";
 import * as v1_drops from "@/app/api/v1/drops/route";
 import * as v1_drops_$dropId from "@/app/api/v1/drops/[dropId]/route";
 import * as v1_drops_$dropId_entry from "@/app/api/v1/drops/[dropId]/entry/route";
+import * as admin_contests from "@/app/api/admin/contests/route";
+import * as cron_contests_settle from "@/app/api/cron/contests-settle/route";
+import * as v1_contests from "@/app/api/v1/contests/route";
+import * as v1_contests_$contestId from "@/app/api/v1/contests/[contestId]/route";
+import * as v1_contests_$contestId_leaderboard from "@/app/api/v1/contests/[contestId]/leaderboard/route";
+import * as v1_contests_$contestId_lineup from "@/app/api/v1/contests/[contestId]/lineup/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -498,4 +504,10 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/drops", module: v1_drops },
   { path: "/api/v1/drops/{dropId}", module: v1_drops_$dropId },
   { path: "/api/v1/drops/{dropId}/entry", module: v1_drops_$dropId_entry },
+  { path: "/api/admin/contests", module: admin_contests },
+  { path: "/api/cron/contests-settle", module: cron_contests_settle },
+  { path: "/api/v1/contests", module: v1_contests },
+  { path: "/api/v1/contests/{contestId}", module: v1_contests_$contestId },
+  { path: "/api/v1/contests/{contestId}/leaderboard", module: v1_contests_$contestId_leaderboard },
+  { path: "/api/v1/contests/{contestId}/lineup", module: v1_contests_$contestId_lineup },
 ];
