@@ -19,6 +19,7 @@ const NAV = [
   ["/admin/economy", "Economy"],
   ["/admin/market", "Market"],
   ["/admin/drops", "Drops"],
+  ["/admin/contests", "Contests"],
   ["/admin/payments", "Payments"],
   ["/admin/deletions", "Deletions"],
   ["/admin/push", "Push"],
