@@ -204,7 +204,7 @@ async function putLineupTx(tx: DbTx, userId: string, contestId: string, input: L
     { id: lineup.id, contestId, captainId },
     input.cards.map((x) => ({ collectibleId: x.collectibleId, slot: x.slot, playerId: states.get(x.collectibleId)!.playerId! })),
   );
-  return { contest: await contestOut(tx, c), lineup: await lineupOut(tx, (await lineupOf(tx, contestId, userId))!) };
+  return { contest: await contestOut(tx, (await contestById(tx, contestId))!), lineup: await lineupOut(tx, (await lineupOf(tx, contestId, userId))!) };
 }
 
 export async function putLineup(db: Db, userId: string, contestId: string, input: LineupInput) {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan, newUser, testCard, type Res } from "../helpers";
 
@@ -229,11 +230,19 @@ describe("lineups", () => {
     expectError(await api("GET", `/api/v1/contests/${c.id}/lineup`, { headers: other.auth }), 404, "NOT_FOUND");
     expect(await db().contestLineupCard.count({ where: { lockedItemId: { in: [s.qb, s.rb, s.wr] } } })).toBe(3);
 
+    // A new PUT replaces the cards: the one left out is unlocked.
+    const wr2 = await w.give(w.p.wr.cardId, f.id);
+    const changed = await put(f, c.id, [...lineupOf(s, "rb").slice(0, 2), { collectibleId: wr2, slot: 2 }]);
+    expect(changed.status, changed.text).toBe(200);
+    expect(await db().contestLineupCard.count({ where: { lockedItemId: s.wr } })).toBe(0);
+    expect(await db().contestLineupCard.count({ where: { lockedItemId: wr2 } })).toBe(1);
+    expect(changed.body.data.contest.lineupCount).toBe(1);
+
     // Withdrawal before the lock unlocks the cards at once.
     const out = await withdraw(f, c.id);
     expect(out.status, out.text).toBe(200);
     expect(out.body.data).toMatchObject({ lineup: null, contest: { lineupCount: 0 } });
-    expect(await db().contestLineupCard.count({ where: { collectibleId: { in: [s.qb, s.rb, s.wr] } } })).toBe(0);
+    expect(await db().contestLineupCard.count({ where: { collectibleId: { in: [s.qb, s.rb, s.wr, wr2] } } })).toBe(0);
     expectError(await withdraw(f, c.id), 404, "NOT_FOUND");
   });
 
@@ -467,5 +476,22 @@ describe("settlement", () => {
     // QB captain 10 * 2; the RB's slot void; the canceled game's RB 0.
     expect(mine.body.data.lineup).toMatchObject({ score: 20, captainScore: 20, rank: 1, prize: 10 });
     expect(mine.body.data.lineup.cards.map((x: { void: boolean }) => x.void)).toEqual([false, true, false]);
+  });
+});
+
+describe("the contests cron and the documents", () => {
+  it("is scheduled every minute in vercel.json, documented only internally; every contest path is in the public document", async () => {
+    const { crons } = JSON.parse(readFileSync("vercel.json", "utf8")) as { crons: { path: string; schedule: string }[] };
+    expect(crons).toContainEqual({ path: "/api/cron/contests-settle", schedule: "* * * * *" });
+    const internal = await api("GET", "/api/admin/openapi.json", { headers: staff.auth });
+    expect(internal.body.paths["/api/cron/contests-settle"].get.description).toMatch(/SKIP LOCKED/);
+    expect(Object.keys(internal.body.paths["/api/admin/contests"])).toEqual(["post"]);
+    const publicDoc = await api("GET", "/api/openapi.json");
+    expect(publicDoc.body.paths["/api/cron/contests-settle"]).toBeUndefined();
+    expect(Object.keys(publicDoc.body.paths["/api/v1/contests"])).toEqual(["get"]);
+    expect(Object.keys(publicDoc.body.paths["/api/v1/contests/{contestId}"])).toEqual(["get"]);
+    expect(Object.keys(publicDoc.body.paths["/api/v1/contests/{contestId}/lineup"]).sort()).toEqual(["delete", "get", "put"]);
+    expect(Object.keys(publicDoc.body.paths["/api/v1/contests/{contestId}/leaderboard"])).toEqual(["get"]);
+    expect((await api("GET", "/api/cron/contests-settle")).status).toBe(401);
   });
 });
