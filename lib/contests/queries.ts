@@ -195,8 +195,14 @@ export const standingsPage = (db: RawDb | DbTx, contestId: string, q: { afterRan
   raw(db).$queryRaw<StandingRow[]>`
     ${STANDING} WHERE l.contest_id = ${contestId}::uuid AND l.rank > ${q.afterRank} ORDER BY l.rank LIMIT ${q.take}`;
 
-export async function standingOf(db: RawDb | DbTx, contestId: string, userId: string): Promise<StandingRow | undefined> {
-  const [row] = await raw(db).$queryRaw<StandingRow[]>`
-    ${STANDING} WHERE l.contest_id = ${contestId}::uuid AND l.user_id = ${userId}::uuid AND l.rank IS NOT NULL`;
+/**
+ * What every leaderboard read needs fresh, in one statement: whether (and how many times) the contest settled, and the
+ * caller's own standing (none for no caller or no lineup). Undefined for an unknown contest.
+ */
+export async function leaderboardHead(db: RawDb | DbTx, contestId: string, userId: string | null) {
+  const [row] = await raw(db).$queryRaw<({ settledAt: Date | null; settledVersion: number } & Partial<StandingRow>)[]>`
+    SELECT k.settled_at AS "settledAt", k.settled_version AS "settledVersion", me.*
+    FROM contests k LEFT JOIN LATERAL (${STANDING} WHERE l.contest_id = k.id AND l.user_id = ${userId}::uuid AND l.rank IS NOT NULL) me ON true
+    WHERE k.id = ${contestId}::uuid`;
   return row;
 }

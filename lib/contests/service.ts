@@ -7,7 +7,8 @@ import { lockedBy, lockedItems } from "../challenges/queries";
 import { errors as challengesErrors } from "../challenges/errors";
 import { DomainError, notFound, sharedErrors, validationError, type ErrorDetail } from "../http/errors";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../kernel/cursor";
-import { keysetPage } from "../kernel/page";
+import { keysetPage, type Page } from "../kernel/page";
+import { processCache } from "../db/cache";
 import { recordAudit, type StaffActor } from "../audit/service";
 import {
   cardStates,
@@ -18,10 +19,10 @@ import {
   gamesByIds,
   gamesOfContests,
   insertContest,
+  leaderboardHead,
   lineupOf,
   lockLineup,
   replaceLineupCards,
-  standingOf,
   standingsPage,
   type ContestGameRow,
   type ContestRow,
@@ -239,6 +240,13 @@ const toStanding = (r: StandingRow) => ({
   prize: r.prizePaid,
 });
 
+/**
+ * Pages of a settled leaderboard, per process for LEADERBOARD_CACHE_MS: keyed by the settlement's version (read fresh
+ * on every request), so a re-settlement is seen at once; only fans' handles and names may lag.
+ */
+export const LEADERBOARD_CACHE_MS = 30_000;
+const pages = processCache<Page<"standings", ReturnType<typeof toStanding>>>("contests:standings", () => LEADERBOARD_CACHE_MS);
+
 /** The settled leaderboard by rank (ties broken by the stored rank: docs/domains/contests.md), and the caller's own standing. */
 export async function leaderboard(db: RawDb, contestId: string, userId: string | null, q: { cursor?: string; limit: number }) {
   let afterRank = 0;
@@ -247,11 +255,13 @@ export async function leaderboard(db: RawDb, contestId: string, userId: string |
     if (!/^\d{1,9}$/.test(sortKey)) throw invalidCursor();
     afterRank = Number(sortKey);
   }
-  const c = await oneContest(db, contestId);
-  if (!c.settledAt) throw new DomainError(contestsErrors.CONTEST_NOT_SETTLED, "This contest has not settled yet: its leaderboard comes once it is scored.");
-  const rows = await standingsPage(db, contestId, { afterRank, take: q.limit + 1 });
-  const me = userId ? await standingOf(db, contestId, userId) : undefined;
-  return { ...keysetPage("standings", rows, q.limit, (r) => encodeCursor(r.rank, r.lineupId), toStanding), me: me ? toStanding(me) : null };
+  const head = await leaderboardHead(db, contestId, userId);
+  if (!head) throw notFound("Contest");
+  if (!head.settledAt) throw new DomainError(contestsErrors.CONTEST_NOT_SETTLED, "This contest has not settled yet: its leaderboard comes once it is scored.");
+  const page = await pages.get(`${contestId}:${head.settledVersion}:${afterRank}:${q.limit}`, async () =>
+    keysetPage("standings", await standingsPage(db, contestId, { afterRank, take: q.limit + 1 }), q.limit, (r) => encodeCursor(r.rank, r.lineupId), toStanding),
+  );
+  return { ...page, me: head.lineupId ? toStanding(head as StandingRow) : null };
 }
 
 /** Staff create a contest over scheduled games that have not kicked off; audited in the same transaction. */

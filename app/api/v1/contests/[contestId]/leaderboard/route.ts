@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "A contest's leaderboard",
       description:
-        "The settled contest's lineups by rank (keyset), each with its fan, score, captain's points, submission time and the Rep paid, and `me`, the caller's own standing (null without a lineup or a session). Ranks are unique: score desc, then the captain's points desc, then the lineup's last submission asc, then the user id asc. Before the contest settles: 409 CONTEST_NOT_SETTLED. Unknown: 404.",
+        "The settled contest's lineups by rank (keyset), each with its fan, score, captain's points, submission time and the Rep paid, and `me`, the caller's own standing (null without a lineup or a session). Ranks are unique: score desc, then the captain's points desc, then the lineup's last submission asc, then the user id asc. Pages are kept per server instance for up to 30 s under the settlement's version (a re-settlement shows at once; only fans' handles and names may lag); `me` is read fresh. Before the contest settles: 409 CONTEST_NOT_SETTLED. Unknown: 404.",
       tags: ["Contests"],
       auth: "optional",
       params: contestParams,
