@@ -122,6 +122,7 @@ describe("staff console", () => {
       "Economy",
       "Market",
       "Drops",
+      "Contests",
       "Payments",
       "Deletions",
       "Push",
