@@ -331,6 +331,20 @@ describe("card locks", () => {
     locked(await api("PUT", `/api/v1/engage/challenges/${challenge.body.data.challenge.id}/entry`, { headers: f.auth, json: { collectibleIds: [item] } }));
     expect(await db().collectible.findUniqueOrThrow({ where: { id: item } })).toMatchObject({ ownerId: f.id });
   });
+
+  it("a listed or minted card cannot go in a lineup", async () => {
+    const f = await fan();
+    const c = await createContest(w);
+    const s = await squad(w, f);
+    const listing = await api("POST", "/api/v1/marketplace/listings", { headers: f.auth, json: { kind: "fixed", collectibleId: s.wr, price: 500 } });
+    expect(listing.status, listing.text).toBe(201);
+    expectError(await put(f, c.id, lineupOf(s)), 409, "ENTRY_ITEM_LISTED", "body.cards.2.collectibleId");
+    expect((await api("PUT", "/api/v1/nfts/wallet", { headers: f.auth, json: { address: `0x${"ef".repeat(20)}` } })).status).toBe(200);
+    expect((await api("POST", "/api/v1/nfts/mints", { headers: f.auth, json: { collectibleId: s.qb } })).status).toBe(201);
+    const other = await w.give(w.p.wr.cardId, f.id);
+    expectError(await put(f, c.id, [...lineupOf(s).slice(0, 2), { collectibleId: other, slot: 2 }]), 409, "ENTRY_ITEM_MINTED", "body.cards.0.collectibleId");
+    expect(await db().contestLineup.count({ where: { contestId: c.id } })).toBe(0);
+  });
 });
 
 describe("settlement", () => {
