@@ -10,7 +10,7 @@
 // GET /api/health, on both builds in alternating rounds (BENCH_ROUNDS, default 3; both servers up throughout),
 // and prints NEXT_DIST_DIR's throughput and each server's CPU time per request (Linux /proc: a second view, less
 // swayed than throughput by other processes competing for the cores) as shares of the other build's.
-// The runner: the scenarios (scripts/bench/: reads, writes, leaderboard, streams, feed, marketplace, follows, predictions) prepare their
+// The runner: the scenarios (scripts/bench/: reads, writes, leaderboard, streams, feed, marketplace, follows, predictions, contests) prepare their
 // data, then their cases run in one list against one server and each scenario reports its own ratios.
 import "./bench-env";
 import { generateKeyPairSync } from "node:crypto";
@@ -20,6 +20,7 @@ import { CONNECTIONS, DURATION, measure, median, pad, pct, type Case, type Row }
 import { compareBuilds } from "./bench/compare";
 import { feedCases, prepareFeed, reportFeed } from "./bench/feed";
 import { measureWebhookBurst, paymentCases, preparePayments } from "./bench/payments";
+import { contestCases } from "./bench/contests";
 import { followsCases, prepareFollows } from "./bench/follows";
 import { leaderboardCases, prepareBoard, reportLeaderboard } from "./bench/leaderboard";
 import { marketCases, measureContention, prepareMarket, reportContention } from "./bench/marketplace";
@@ -69,6 +70,7 @@ const cases: Case[] = [
   ...followsCases(base, privateKey, relationships),
   ...paymentCases(base, payments),
   ...predictionCases(base, privateKey, predictors),
+  ...contestCases(base, privateKey),
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.
 const only = process.env.BENCH_ONLY?.toLowerCase()

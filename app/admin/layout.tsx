@@ -20,6 +20,7 @@ const NAV = [
   ["/admin/market", "Market"],
   ["/admin/drops", "Drops"],
   ["/admin/progress", "Tiers & badges"],
+  ["/admin/contests", "Contests"],
   ["/admin/payments", "Payments"],
   ["/admin/deletions", "Deletions"],
   ["/admin/push", "Push"],

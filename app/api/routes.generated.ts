@@ -268,6 +268,12 @@ import * as v1_engage_tiers from "@/app/api/v1/engage/tiers/route";
 import * as v1_me_badges_featured from "@/app/api/v1/me/badges/featured/route";
 import * as v1_me_tier from "@/app/api/v1/me/tier/route";
 import * as v1_users_$userId_badges from "@/app/api/v1/users/[userId]/badges/route";
+import * as admin_contests from "@/app/api/admin/contests/route";
+import * as cron_contests_settle from "@/app/api/cron/contests-settle/route";
+import * as v1_contests from "@/app/api/v1/contests/route";
+import * as v1_contests_$contestId from "@/app/api/v1/contests/[contestId]/route";
+import * as v1_contests_$contestId_leaderboard from "@/app/api/v1/contests/[contestId]/leaderboard/route";
+import * as v1_contests_$contestId_lineup from "@/app/api/v1/contests/[contestId]/lineup/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -536,4 +542,10 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/me/badges/featured", module: v1_me_badges_featured },
   { path: "/api/v1/me/tier", module: v1_me_tier },
   { path: "/api/v1/users/{userId}/badges", module: v1_users_$userId_badges },
+  { path: "/api/admin/contests", module: admin_contests },
+  { path: "/api/cron/contests-settle", module: cron_contests_settle },
+  { path: "/api/v1/contests", module: v1_contests },
+  { path: "/api/v1/contests/{contestId}", module: v1_contests_$contestId },
+  { path: "/api/v1/contests/{contestId}/leaderboard", module: v1_contests_$contestId_leaderboard },
+  { path: "/api/v1/contests/{contestId}/lineup", module: v1_contests_$contestId_lineup },
 ];

@@ -7,7 +7,7 @@ export const errors = defineErrors({
   ITEM_LOCKED: {
     status: 409,
     description:
-      "The collectible is in a collector's entry of a collection challenge that has not ended (details name the challenge): it cannot be listed, change hands, be minted or go in another entry until the challenge ends or the entry is withdrawn.",
+      "The collectible is in a collector's entry of a collection challenge that has not ended, or in a lineup of a contest that has not settled (details name the challenge or contest): it cannot be listed, change hands, be minted or go in another entry or lineup until the challenge ends (or the entry is withdrawn) or the contest settles (or the lineup is withdrawn before the lock).",
   },
   CHALLENGE_NOT_STARTED: { status: 409, description: "The challenge has not started yet: entries open at its startsAt." },
   CHALLENGE_ENDED: { status: 409, description: "The challenge has ended: entries can no longer be made, changed or withdrawn." },

@@ -82,22 +82,34 @@ export async function insertChallenge(tx: DbTx, c: Omit<ChallengeRow, "completio
 
 export interface LockedItem {
   collectibleId: string;
-  challengeId: string;
+  /** What holds the lock: an entry of a collection challenge, or a contest lineup (lib/contests). */
+  kind: "challenge" | "contest";
+  /** The challenge's or the contest's id. */
+  holderId: string;
   title: string;
-  endsAt: Date;
+  /** A challenge's end; null for a contest (its lineups' cards are locked until it settles). */
+  endsAt: Date | null;
 }
 
 /**
- * The one definition of a locked item: a collectible in an entry of a challenge that has not ended. Every path an item
- * could leave by calls this under the item's row lock (refuseLocked in lib/marketplace/ownership.ts; trades' checks).
+ * The one definition of a locked item: a collectible in an entry of a challenge that has not ended, or in a lineup of
+ * a contest that has not settled (the lineup card's lock slot, cleared at settlement). Every path an item could leave
+ * by calls this under the item's row lock (refuseLocked in lib/marketplace/ownership.ts; trades' checks).
  */
 export function lockedItems(db: RawDb | DbTx, collectibleIds: string[]) {
   return raw(db).$queryRaw<LockedItem[]>`
-    SELECT i.locked_item_id::text AS "collectibleId", c.id::text AS "challengeId", c.title, c.ends_at AS "endsAt"
+    SELECT i.locked_item_id::text AS "collectibleId", 'challenge' AS kind, c.id::text AS "holderId", c.title, c.ends_at AS "endsAt"
     FROM challenge_entry_items i JOIN challenges c ON c.id = i.challenge_id
     WHERE i.locked_item_id = ANY(${collectibleIds}::uuid[]) AND c.ends_at > now()
-    ORDER BY i.locked_item_id`;
+    UNION ALL
+    SELECT l.locked_item_id::text, 'contest', k.id::text, k.title, NULL::timestamptz
+    FROM contest_lineup_cards l JOIN contests k ON k.id = l.contest_id
+    WHERE l.locked_item_id = ANY(${collectibleIds}::uuid[]) AND k.settled_at IS NULL
+    ORDER BY 1`;
 }
+
+/** What holds a lock, for messages: `challenge <id> ("title") until <end>` or `contest <id> ("title") until it settles`. */
+export const lockedBy = (l: LockedItem) => `${l.kind} ${l.holderId} ("${l.title}") until ${l.endsAt ? l.endsAt.toISOString() : "it settles"}`;
 
 /** Clears the lock slot of these items where it is held by an ended challenge's entry (under the items' row locks). */
 export const releaseEndedLocks = (tx: DbTx, collectibleIds: string[]) =>

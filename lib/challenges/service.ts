@@ -24,6 +24,7 @@ import {
   insertReward,
   insertRewardCopy,
   itemStates,
+  lockedBy,
   lockedItems,
   lockEntry,
   lockExistingEntry,
@@ -218,12 +219,12 @@ async function putEntryTx(tx: DbTx, userId: string, challengeId: string, input: 
       "Some collectibles are minted or being minted (details name them).",
       minted.map((id) => ({ path: at(id), message: "minted" })),
     );
-  const locked = (await lockedItems(tx, added)).filter((l) => l.challengeId !== c.id);
+  const locked = (await lockedItems(tx, added)).filter((l) => l.holderId !== c.id);
   if (locked.length) {
     throw itemError(
       "ITEM_LOCKED",
-      `Some collectibles are in an entry of another challenge ("${locked[0]!.title}") until it ends (details name them).`,
-      locked.map((l) => ({ path: at(l.collectibleId), message: `in challenge ${l.challengeId} ("${l.title}") until ${l.endsAt.toISOString()}` })),
+      `Some collectibles are locked by another ${locked[0]!.kind} ("${locked[0]!.title}") (details name them).`,
+      locked.map((l) => ({ path: at(l.collectibleId), message: `in ${lockedBy(l)}` })),
     );
   }
   const removed = had.filter((id) => !want.includes(id));

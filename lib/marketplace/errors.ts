@@ -40,7 +40,7 @@ export const errors = defineErrors({
   TRADE_ITEM_LOCKED: {
     status: 409,
     description:
-      "An item of the trade is in an entry of a collection challenge that has not ended (details name each). On accept the trade is now void, nothing moved and the held coins are back.",
+      "An item of the trade is in an entry of a collection challenge that has not ended, or in a lineup of a contest that has not settled (details name each). On accept the trade is now void, nothing moved and the held coins are back.",
   },
   TRADE_FUNDS_SHORT: {
     status: 409,

@@ -20,7 +20,7 @@ import { balancesOf } from "../wallets/queries";
 import { assertMayTrade, tradingStanding } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
 import { feeOf, HOUR } from "./ownership";
-import { lockedItems } from "../challenges/queries";
+import { lockedBy, lockedItems } from "../challenges/queries";
 import { errors as marketplaceErrors } from "./errors";
 import {
   closeTrade,
@@ -78,7 +78,7 @@ const VOID_MESSAGES: Record<VoidReason, string> = {
   TRADE_ITEM_GONE: "An item of this trade is no longer its side's.",
   TRADE_ITEM_LISTED: "An item of this trade is in an active listing or a running auction.",
   TRADE_ITEM_MINTED: "An item of this trade is minted to a wallet, or its mint is under way.",
-  TRADE_ITEM_LOCKED: "An item of this trade is in an entry of a collection challenge that has not ended.",
+  TRADE_ITEM_LOCKED: "An item of this trade is in an entry of a collection challenge that has not ended, or in a lineup of a contest that has not settled.",
   TRADE_FUNDS_SHORT: "The recipient's balance does not cover the coins asked.",
   TRADE_WALLET_FROZEN: "A party's wallet is frozen, or the proposer can no longer trade.",
 };
@@ -99,7 +99,7 @@ async function checkItems(tx: DbTx, t: { proposerId: string; recipientId: string
     ] as const) {
       ids.forEach((id, i) => {
         const lock = reason === "TRADE_ITEM_LOCKED" ? locked.get(id) : undefined;
-        const why = lock ? ` (challenge ${lock.challengeId}, "${lock.title}", until ${lock.endsAt.toISOString()})` : "";
+        const why = lock ? ` (${lockedBy(lock)})` : "";
         if (bad(id, owner)) details.push({ path: `${key}.${i}`, message: `${id}: ${VOID_MESSAGES[reason]}${why}` });
       });
     }

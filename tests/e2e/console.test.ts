@@ -123,6 +123,7 @@ describe("staff console", () => {
       "Market",
       "Drops",
       "Tiers & badges",
+      "Contests",
       "Payments",
       "Deletions",
       "Push",

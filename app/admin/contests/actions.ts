@@ -1,0 +1,37 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { db } from "@/lib/db/client";
+import { contestCreateBody } from "@/lib/contests/schemas";
+import { createContest, runContestsCron } from "@/lib/contests/service";
+import { DomainError } from "@/lib/http/errors";
+import { recordAudit } from "@/lib/audit/service";
+import { requireStaffAction } from "../_lib/gate";
+import { field, fields, issueCode } from "../_lib/form";
+import { contestBody } from "./shared";
+
+// Server actions of the contests page: each re-checks the staff session, validates with the API's own schema, calls
+// the service the admin API uses (audited in its transaction) and redirects back with a result code.
+
+const back = (extra: Record<string, string>) => `/admin/contests?${new URLSearchParams(extra)}`;
+
+export async function createContestAction(form: FormData) {
+  const staff = await requireStaffAction();
+  if (field(form, "confirm") !== "yes") redirect(back({ error: "confirm" }));
+  const parsed = contestCreateBody.safeParse(contestBody(fields(form, ["title", "gameIds", "slots", "rarityCap", "captainMultiplier", "prizes", "lockAt"])));
+  if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
+  try {
+    await createContest(db, parsed.data, { id: staff.externalId, role: "admin" });
+  } catch (error) {
+    if (error instanceof DomainError) redirect(back({ error: error.details?.[0]?.path.split(".")[1] ?? error.code }));
+    throw error;
+  }
+  redirect(back({ done: "contest" }));
+}
+
+export async function runSettlementsAction() {
+  const staff = await requireStaffAction();
+  const result = await runContestsCron(db);
+  await recordAudit(db, { id: staff.externalId, role: "admin" }, { action: "contests.settle", targetType: "contests", targetId: "due", after: result });
+  redirect(back({ done: "ran" }));
+}
