@@ -113,6 +113,23 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "user_season_peaks", sql: (u) => Prisma.sql`DELETE FROM user_season_peaks WHERE user_id = ${u}` },
   { table: "featured_badges", sql: (u) => Prisma.sql`DELETE FROM featured_badges WHERE user_id = ${u}` },
   { table: "badge_grants", sql: (u) => Prisma.sql`DELETE FROM badge_grants WHERE user_id = ${u}` },
+  // Private leagues (lib/predictions): an owned league passes to its earliest other member (or goes, when it has
+  // none), and the user leaves every league, its member count moving back. Predictions stay on the tombstone.
+  {
+    table: "private_leagues.owner_id",
+    sql: (u) => Prisma.sql`UPDATE private_leagues l SET owner_id = next.user_id
+      FROM (SELECT DISTINCT ON (m.league_id) m.league_id, m.user_id FROM private_league_members m
+            JOIN private_leagues ol ON ol.id = m.league_id AND ol.owner_id = ${u}
+            WHERE m.user_id <> ${u} ORDER BY m.league_id, m.joined_at, m.user_id) next
+      WHERE l.id = next.league_id`,
+  },
+  { table: "private_leagues", sql: (u) => Prisma.sql`DELETE FROM private_leagues WHERE owner_id = ${u}` },
+  {
+    table: "private_leagues.member_count",
+    sql: (u) => Prisma.sql`UPDATE private_leagues SET member_count = member_count - 1
+      WHERE id IN (SELECT league_id FROM private_league_members WHERE user_id = ${u})`,
+  },
+  { table: "private_league_members", sql: (u) => Prisma.sql`DELETE FROM private_league_members WHERE user_id = ${u}` },
   // Follows both ways (the trigger on user_follows moves the other fans' counts), requests both ways.
   { table: "user_follows", sql: (u) => Prisma.sql`DELETE FROM user_follows WHERE follower_id = ${u} OR followee_id = ${u}` },
   { table: "follow_requests", sql: (u) => Prisma.sql`DELETE FROM follow_requests WHERE requester_id = ${u} OR target_id = ${u}` },

@@ -38,6 +38,7 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'privateProfile', u.is_private,
         'notifications', json_build_object('teams', u.notify_teams, 'milestones', u.notify_milestones, 'community', u.notify_community),
         'analyticsPersonalization', u.analytics_personalization,
+        'timezone', u.timezone,
         'ugcTerms', json_build_object('version', u.ugc_terms_version, 'acceptedAt', u.ugc_terms_accepted_at),
         'blockedUsers', (SELECT coalesce(json_agg(json_build_object('userId', b.blocked_id, 'handle', ${handleOf(Prisma.sql`b.blocked_id`)}, 'blockedAt', b.created_at)
                            ORDER BY b.created_at), '[]') FROM user_blocks b WHERE b.blocker_id = u.id),
@@ -218,6 +219,26 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'binderId', r.binder_id, 'reason', r.reason, 'note', r.note, 'createdAt', r.created_at,
         'status', CASE WHEN r.resolved_at IS NULL THEN 'open' ELSE 'closed' END) ORDER BY r.id), '[]') AS v
       FROM reports r WHERE r.reporter_id = ${u}::uuid`,
+  ],
+  [
+    "matchday.json",
+    Prisma.sql`
+      SELECT json_build_object(
+        'predictions', (SELECT coalesce(json_agg(json_build_object('gameId', p.game_id, 'outcome', p.outcome, 'homeScore', p.home_score, 'awayScore', p.away_score,
+                          'createdAt', p.created_at, 'updatedAt', p.updated_at, 'points', p.points) ORDER BY p.id), '[]') FROM predictions p WHERE p.user_id = ${u}::uuid),
+        'privateLeagues', (SELECT coalesce(json_agg(json_build_object('leagueId', l.id, 'name', l.name, 'owner', l.owner_id = m.user_id, 'joinedAt', m.joined_at)
+                             ORDER BY m.joined_at, l.id), '[]') FROM private_league_members m JOIN private_leagues l ON l.id = m.league_id WHERE m.user_id = ${u}::uuid),
+        'contestLineups', (SELECT coalesce(json_agg(json_build_object('contestId', c.contest_id, 'submittedAt', c.submitted_at, 'score', c.score, 'rank', c.rank,
+                             'repPaid', c.prize_paid, 'captainId', c.captain_id,
+                             'cards', (SELECT coalesce(json_agg(json_build_object('collectibleId', k.collectible_id, 'slot', k.slot) ORDER BY k.slot), '[]')
+                                       FROM contest_lineup_cards k WHERE k.lineup_id = c.id)) ORDER BY c.id), '[]') FROM contest_lineups c WHERE c.user_id = ${u}::uuid),
+        'badges', (SELECT coalesce(json_agg(json_build_object('badgeId', b.badge_id, 'grantedAt', b.granted_at) ORDER BY b.granted_at, b.badge_id), '[]')
+                   FROM badge_grants b WHERE b.user_id = ${u}::uuid),
+        'streakFreezes', (SELECT coalesce(json_agg(json_build_object('acquiredAt', f.acquired_at, 'usedForDay', f.used_for_day) ORDER BY f.acquired_at), '[]')
+                          FROM streak_freezes f WHERE f.user_id = ${u}::uuid),
+        'keepsakes', (SELECT coalesce(json_agg(json_build_object('gameId', k.game_id, 'serial', k.serial, 'grantedAt', k.granted_at) ORDER BY k.granted_at, k.id), '[]')
+                      FROM arena_keepsakes k WHERE k.user_id = ${u}::uuid)
+      ) AS v`,
   ],
   [
     "activity.json",

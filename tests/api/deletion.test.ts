@@ -307,6 +307,30 @@ describe("the erasure", () => {
     expect(await db().walletTransaction.count({ where: { userId: a.id, referenceType: "account_deletion" } })).toBe(1);
   });
 
+  it("private leagues: an owned league passes to its earliest other member, a lone owner's goes, a member's seat frees", async () => {
+    const [owner, first, second, loner] = await Promise.all([fan(), fan(), fan(), fan()]);
+    const create = async (f: { auth: Auth }, name: string) =>
+      (await api("POST", "/api/v1/private-leagues", { headers: f.auth, json: { name } })).body.data.league as { id: string; code: string };
+    const [shared, alone] = await Promise.all([create(owner, "Shared"), create(loner, "Alone")]);
+    for (const f of [first, second])
+      expect((await api("POST", "/api/v1/private-leagues/join", { headers: f.auth, json: { code: shared.code } })).status).toBe(200);
+    const other = await create(second, "Other");
+    expect((await api("POST", "/api/v1/private-leagues/join", { headers: owner.auth, json: { code: other.code } })).status).toBe(200);
+
+    for (const f of [owner, loner]) {
+      await schedule(f.auth);
+      await makeDue(f.id);
+    }
+    await erasure();
+    expect([await stateOf(owner.id), await stateOf(loner.id)]).toEqual(["erased", "erased"]);
+
+    const league = await db().privateLeague.findUniqueOrThrow({ where: { id: shared.id } });
+    expect(league).toMatchObject({ ownerId: first.id, memberCount: 2 });
+    expect(await db().privateLeague.findUnique({ where: { id: alone.id } })).toBeNull();
+    expect(await db().privateLeague.findUniqueOrThrow({ where: { id: other.id } })).toMatchObject({ ownerId: second.id, memberCount: 1 });
+    expect(await db().privateLeagueMember.count({ where: { userId: owner.id } })).toBe(0);
+  });
+
   it("an auction with bids defers the erasure until it settles", async () => {
     const [a, bidder] = await Promise.all([fan(), fan(5_000)]);
     const listing = await auction(a);

@@ -164,6 +164,7 @@ describe("building an export", () => {
       "notifications",
       "reports",
       "follows",
+      "matchday",
     ]) {
       expect(files, f).toHaveProperty(`${f}.json`);
     }
