@@ -249,6 +249,11 @@ import * as cron_drops from "@/app/api/cron/drops/route";
 import * as v1_drops from "@/app/api/v1/drops/route";
 import * as v1_drops_$dropId from "@/app/api/v1/drops/[dropId]/route";
 import * as v1_drops_$dropId_entry from "@/app/api/v1/drops/[dropId]/entry/route";
+import * as events_live from "@/app/api/events/live/route";
+import * as events_$gameId_stats from "@/app/api/events/[gameId]/stats/route";
+import * as events_$gameId_stream from "@/app/api/events/[gameId]/stream/route";
+import * as events_$gameId_timeline from "@/app/api/events/[gameId]/timeline/route";
+import * as webhooks_live_events from "@/app/api/webhooks/live-events/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -498,4 +503,9 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/drops", module: v1_drops },
   { path: "/api/v1/drops/{dropId}", module: v1_drops_$dropId },
   { path: "/api/v1/drops/{dropId}/entry", module: v1_drops_$dropId_entry },
+  { path: "/api/events/live", module: events_live },
+  { path: "/api/events/{gameId}/stats", module: events_$gameId_stats },
+  { path: "/api/events/{gameId}/stream", module: events_$gameId_stream },
+  { path: "/api/events/{gameId}/timeline", module: events_$gameId_timeline },
+  { path: "/api/webhooks/live-events", module: webhooks_live_events },
 ];
