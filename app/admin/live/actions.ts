@@ -29,7 +29,7 @@ export async function replayAction(form: FormData) {
       label = `fixture:${fixture}:${gameId}`;
     } else {
       events = parseFeed(field(form, "feed") ?? "");
-      label = "pasted";
+      label = `pasted:${[...new Set(events.map((e) => e.gameId))].join(",")}`.slice(0, 200);
     }
     result = await replayFeed(db, { id: staff.externalId, role: "admin" }, events, label);
   } catch (error) {
