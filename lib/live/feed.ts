@@ -6,6 +6,7 @@
 // Last-Event-ID resumes while the feed holds them. The stream closes after the rating prompt (the game is over).
 import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
+import { processCache } from "../db/cache";
 import { env } from "../env";
 import { feedStream, sse } from "../http/feed-stream";
 import { notFound } from "../http/errors";
@@ -25,6 +26,12 @@ export interface LiveChange extends LiveEvent {
 
 export const LIVE_FEED_LENGTH = 20_000;
 export const SNAPSHOT_TIMELINE = 30;
+
+// A matchday room opens for thousands of fans at kick-off: the game read at the opening (1 s) and the snapshot at a
+// feed position (2 s) are shared by the streams of a process, concurrent misses folding into one read. A snapshot
+// keyed by its feed position `at` was read after every change up to `at` committed, so it is never older than `at`.
+const openings = processCache<Awaited<ReturnType<typeof liveGameById>>>("__liveGameOpenings", () => 1_000);
+const snapshots = processCache<{ game: ReturnType<typeof toLiveGame>; timeline: ReturnType<typeof toTimelineItem>[] }>("__liveGameSnapshots", () => 2_000);
 
 function liveFeed(): Promise<ChangeFeed<LiveEvent, LiveChange>> {
   return changeFeed("live", `${env().RATE_LIMIT_PREFIX}:live-games`, LIVE_FEED_LENGTH, {
@@ -82,7 +89,7 @@ export async function publishLockerPost(
 }
 
 export async function openGameStream(db: RawDb | DbTx, req: Request, bearerUserId: string | null, gameId: string): Promise<Response> {
-  const first = await liveGameById(db as DbTx, gameId);
+  const first = await openings.get(gameId, () => liveGameById(db as DbTx, gameId));
   if (!first) throw notFound("Game");
   const feed = await liveFeed();
   let over = false;
@@ -90,8 +97,10 @@ export async function openGameStream(db: RawDb | DbTx, req: Request, bearerUserI
     feed,
     eventsOf: (batch) => batch.filter((c) => c.gameId === gameId).map((c) => sse(c.type, c.id, c.data)),
     async snapshot(at) {
-      const game = toLiveGame((await liveGameById(db as DbTx, gameId))!);
-      const timeline = (await latestTimeline(db as DbTx, gameId, SNAPSHOT_TIMELINE)).map(toTimelineItem);
+      const { game, timeline } = await snapshots.get(`${gameId}@${at}`, async () => ({
+        game: toLiveGame((await liveGameById(db as DbTx, gameId))!),
+        timeline: (await latestTimeline(db as DbTx, gameId, SNAPSHOT_TIMELINE)).map(toTimelineItem),
+      }));
       // Over already (final, canceled): the snapshot is all there is and the stream closes.
       over = game.status === "final" || game.status === "canceled";
       return [sse("snapshot", at, { game, timeline })];

@@ -48,7 +48,6 @@ export async function ingestBatch(db: Db, events: LiveEventInput[], source: "web
     seen.add(e.id);
     byGame.set(e.gameId, [...(byGame.get(e.gameId) ?? []), e]);
   }
-  const published: LiveEvent[] = [];
   for (const gameId of [...byGame.keys()].sort()) {
     const batch = byGame.get(gameId)!;
     const out = await db.$transaction(async (tx) => {
@@ -127,9 +126,9 @@ export async function ingestBatch(db: Db, events: LiveEventInput[], source: "web
     result.applied += out.applied.inserted;
     result.duplicates += out.applied.duplicates;
     result.games.push(out.applied.game);
-    published.push(...out.applied.changes);
+    // Committed: to the game's streams now (a later game's failure does not hold them back).
+    await publishLiveChanges(out.applied.changes);
   }
-  await publishLiveChanges(published);
   return result;
 }
 

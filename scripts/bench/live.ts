@@ -60,7 +60,7 @@ export async function measureLiveStream(base: string) {
         try {
           for (;;) {
             const { done, value } = await reader.read();
-            if (done) return;
+            if (done) return snapshot(false);
             buffer += decoder.decode(value, { stream: true });
             let k;
             while ((k = buffer.indexOf("\n\n")) >= 0) {
@@ -75,7 +75,7 @@ export async function measureLiveStream(base: string) {
             }
           }
         } catch {
-          // aborted
+          snapshot(false); // aborted
         }
       })();
       return opened;

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { api, db, errorOf, matchday, newUser, openEventStream, poster } from "../helpers";
+import { api, db, errorOf, matchday, newUser, openEventStream, poster, withBareProductionServer } from "../helpers";
 
 // The live match centre: POST /api/webhooks/live-events (signed, idempotent per provider event id, ordered by seq,
 // amendments), GET /api/events/live, GET /api/events/{gameId}/timeline, /stats and /stream.
@@ -67,6 +67,17 @@ describe("webhook: signature and validation", () => {
     }
     expect(await db().gameEvent.count({ where: { gameId: g.gameId } })).toBe(0);
     expect((await gameRow(g.gameId)).status).toBe("scheduled");
+  });
+
+  it("a production server without LIVE_EVENTS_WEBHOOK_SECRET answers 503 LIVE_FEED_UNAVAILABLE", async () => {
+    const g = await fixtureGame();
+    const body = JSON.stringify({ events: [{ id: g.id(), gameId: g.gameId, seq: 1, type: "kickoff" }] });
+    await withBareProductionServer(async (base) => {
+      const res = await api("POST", WEBHOOK, { base, body, headers: { "content-type": "application/json", "x-signature": sign(body) } });
+      expect(res.status).toBe(503);
+      expect(errorOf(res).code).toBe("LIVE_FEED_UNAVAILABLE");
+    });
+    expect(await db().gameEvent.count({ where: { gameId: g.gameId } })).toBe(0);
   });
 
   it("validates every event (400 naming the field), and refuses events of unknown games, teams or players", async () => {
