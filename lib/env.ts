@@ -107,6 +107,9 @@ const schema = z.object({
   SYNC_FEED_TOKEN: z.string().min(1).optional(),
   // HMAC-SHA256 key of POST /api/webhooks/leagues-sync (unset: every delivery is refused).
   LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
+  // HMAC-SHA256 key of POST /api/webhooks/live-events, the data provider's live feed (lib/live/signature.ts): unset,
+  // a development secret outside production, and 503 LIVE_FEED_UNAVAILABLE in production.
+  LIVE_EVENTS_WEBHOOK_SECRET: z.string().min(16).optional(),
   // Stripe (lib/payments): the secret API key and the webhook endpoint's signing secret; both or web top-ups answer
   // 503 PAYMENTS_UNAVAILABLE. STRIPE_API_URL points the official client elsewhere (the local stand-in: npm run dev
   // starts one when the key is unset, tests run one); STRIPE_RETURN_URL is the page the buyer comes back to.

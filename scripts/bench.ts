@@ -1,7 +1,8 @@
 // npm run bench: load-tests the production build on a seeded database and prints, per route,
 // requests/s and p50/p99 latency, then the ratios the foundation issue sets as targets, the live stream's delivery
 // the marketplace's buying under contention (BENCH_ONLY=contention for that alone) and 500 bidders closing one
-// auction (BENCH_ONLY="500 bidders").
+// auction (BENCH_ONLY="500 bidders"), and 2,000 clients on one game's live stream while the provider posts 20 events
+// a second (BENCH_ONLY=live-stream).
 // Options (env): BENCH_DURATION seconds per route (default 10), BENCH_CONNECTIONS (default 16), BENCH_ONLY (parts
 // of route names, comma-separated: run only those, and GET /api/health), BENCH_TARGET_ROUNDS (default 3: how many
 // times each route with a target is measured, in passes spread over the bench; its ratio is the median),
@@ -28,6 +29,7 @@ import { AUCTION_CASE, measureAuctionClose, reportAuctionClose } from "./bench/a
 import { LEDGER_ENTRIES, prepareDatabase, readCases, reportLedger } from "./bench/reads";
 import { startServer } from "./bench/server";
 import { measureStreams, reportStreams } from "./bench/streams";
+import { LIVE_CASE, measureLiveStream, reportLiveStream } from "./bench/live";
 import { prepareWriters, reportPools, writeCases } from "./bench/writes";
 import { predictionCases, preparePredictions } from "./bench/predictions";
 
@@ -91,6 +93,7 @@ let streams: Awaited<ReturnType<typeof measureStreams>> | null = null;
 let contention: Awaited<ReturnType<typeof measureContention>> | null = null;
 let burst: Awaited<ReturnType<typeof measureWebhookBurst>> | null = null;
 let auctionClose: Awaited<ReturnType<typeof measureAuctionClose>> | null = null;
+let live: Awaited<ReturnType<typeof measureLiveStream>> | null = null;
 try {
   const [healthCase, ...rest] = selected;
   if (rest.some((c) => c.name.includes("Stripe webhook"))) burst = await measureWebhookBurst(base, privateKey, payments);
@@ -125,6 +128,7 @@ try {
   if (!only || only.some((o) => AUCTION_CASE.toLowerCase().includes(o))) {
     auctionClose = await measureAuctionClose(base, (sub) => signSessionToken(privateKey, sub, { ttlSeconds: 3600 }));
   }
+  if (!only || only.some((o) => LIVE_CASE.includes(o))) live = await measureLiveStream(base);
 } finally {
   stop();
 }
@@ -158,6 +162,7 @@ reportFeed(rows);
 if (streams) reportStreams(streams);
 if (contention) reportContention(contention);
 if (auctionClose) reportAuctionClose(auctionClose, median(healthRps));
+if (live) reportLiveStream(live);
 if (burst) {
   const ok = burst.creditedOnce === burst.events && burst.failed === 0;
   console.log(

@@ -12,6 +12,7 @@ const NAV = [
   ["/admin/teams", "Teams"],
   ["/admin/leagues", "Leagues"],
   ["/admin/sync", "Sync"],
+  ["/admin/live", "Live"],
   ["/admin/users", "Users"],
   ["/admin/quests", "Quests"],
   ["/admin/rewards", "Rewards"],

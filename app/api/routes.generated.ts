@@ -274,6 +274,11 @@ import * as v1_contests from "@/app/api/v1/contests/route";
 import * as v1_contests_$contestId from "@/app/api/v1/contests/[contestId]/route";
 import * as v1_contests_$contestId_leaderboard from "@/app/api/v1/contests/[contestId]/leaderboard/route";
 import * as v1_contests_$contestId_lineup from "@/app/api/v1/contests/[contestId]/lineup/route";
+import * as events_live from "@/app/api/events/live/route";
+import * as events_$gameId_stats from "@/app/api/events/[gameId]/stats/route";
+import * as events_$gameId_stream from "@/app/api/events/[gameId]/stream/route";
+import * as events_$gameId_timeline from "@/app/api/events/[gameId]/timeline/route";
+import * as webhooks_live_events from "@/app/api/webhooks/live-events/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -548,4 +553,9 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/contests/{contestId}", module: v1_contests_$contestId },
   { path: "/api/v1/contests/{contestId}/leaderboard", module: v1_contests_$contestId_leaderboard },
   { path: "/api/v1/contests/{contestId}/lineup", module: v1_contests_$contestId_lineup },
+  { path: "/api/events/live", module: events_live },
+  { path: "/api/events/{gameId}/stats", module: events_$gameId_stats },
+  { path: "/api/events/{gameId}/stream", module: events_$gameId_stream },
+  { path: "/api/events/{gameId}/timeline", module: events_$gameId_timeline },
+  { path: "/api/webhooks/live-events", module: webhooks_live_events },
 ];

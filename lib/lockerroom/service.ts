@@ -36,6 +36,7 @@ import { EDIT_WINDOW_MINUTES, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./
 import { errors as lockerroomErrors } from "./errors";
 import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
+import { publishLockerPost } from "../live/service";
 
 // Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
@@ -198,6 +199,15 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
     if (replayed) return replayed;
     throw notFound("Post");
   }
+  // Published now: to the matchday rooms of its teams' live games (lib/live).
+  if (!scheduled)
+    await publishLockerPost(db, {
+      id: postId,
+      teamIds: [input.teamId, authorTeamId],
+      isPublic: input.visibility !== "private",
+      content: input.content,
+      authorTeamId,
+    });
   return { data: await readPost(db, user, postId), replayed: false };
 }
 

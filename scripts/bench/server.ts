@@ -8,6 +8,7 @@ import { BOARD_PREFIX } from "../bench-env";
 import { DB_URL } from "./common";
 import { BENCH_STRIPE_WEBHOOK_SECRET } from "./payments";
 import { BENCH_CRON_SECRET } from "./auction";
+import { BENCH_LIVE_SECRET } from "./live";
 
 // One client at thousands of requests a second: lift the default policies (the limiter still runs, its cost is measured).
 const LIFTED = { tokens: 100_000_000, window: "60 s" };
@@ -25,6 +26,8 @@ const PRODUCTION_SETTINGS = {
   STRIPE_WEBHOOK_SECRET: BENCH_STRIPE_WEBHOOK_SECRET,
   // The auction bench settles its auction through the marketplace cron.
   CRON_SECRET: BENCH_CRON_SECRET,
+  // The live stream bench signs the provider's deliveries.
+  LIVE_EVENTS_WEBHOOK_SECRET: BENCH_LIVE_SECRET,
 };
 
 export async function startServer(dir: string, publicKey: string): Promise<{ base: string; pid: number; stop: () => void }> {

@@ -115,6 +115,7 @@ describe("staff console", () => {
       "Teams",
       "Leagues",
       "Sync",
+      "Live",
       "Users",
       "Quests",
       "Rewards",

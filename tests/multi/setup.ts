@@ -13,8 +13,9 @@ export default async function setup(project: TestProject) {
     dbPrefix: "fan_multi",
     seed: true,
     instances: 2,
-    // The Clerk stand-in supplies what a production server needs at start (CLERK_SECRET_KEY, MOBILE_STATE_SECRET).
-    fixtures: ["clerk"],
+    // The Clerk stand-in supplies what a production server needs at start (CLERK_SECRET_KEY, MOBILE_STATE_SECRET); live:
+    // the live events webhook secret (the live stream test).
+    fixtures: ["clerk", "live"],
     label: "multi servers",
     reportLine: (l) => l.includes('"unhandled error"'),
     failLine: (l) => l.includes(UNDOCUMENTED_ERROR_CODE),
