@@ -11,6 +11,7 @@ import { env } from "../env";
 import { feedStream, sse } from "../http/feed-stream";
 import { notFound } from "../http/errors";
 import { log } from "../kernel/log";
+import { crowdSplit } from "../predictions/service";
 import { changeFeed, type ChangeFeed } from "../redis/feed";
 import { latestTimeline, liveGameById, liveGamesOfTeams, toLiveGame, toTimelineItem } from "./queries";
 
@@ -51,17 +52,11 @@ export async function publishLiveChanges(events: LiveEvent[]) {
 }
 
 /**
- * The crowd split shown with the prediction lock (`lock` event's `crowd`): the integration point for the predictions
- * module (its crowd split of the game, as GET /api/events/{gameId}/predictions answers it). Null until wired.
+ * The `lock` event: predictions close at the game's start on the server clock, and the crowd split (as
+ * GET /api/events/{gameId}/predictions answers it from then on) goes to the room. Read in the ingest's transaction.
  */
-export async function crowdSplitAtLock(gameId: string): Promise<unknown> {
-  void gameId;
-  return null;
-}
-
-/** The `lock` event: predictions close at the game's start on the server clock; the crowd split may be shown. */
-export async function lockPayload(game: { id: string; startsAt: Date }) {
-  return { gameId: game.id, startsAt: game.startsAt.toISOString(), lockedAt: new Date().toISOString(), crowd: await crowdSplitAtLock(game.id) };
+export async function lockPayload(tx: DbTx, game: { id: string; startsAt: Date }) {
+  return { gameId: game.id, startsAt: game.startsAt.toISOString(), lockedAt: new Date().toISOString(), crowd: await crowdSplit(tx, game.id) };
 }
 
 /**

@@ -115,7 +115,7 @@ export async function ingestBatch(db: Db, events: LiveEventInput[], source: "web
         if (update.status) {
           status = update.status;
           changes.push({ gameId, type: "status", data: { gameId, status, previous: game.status } });
-          if (status === "live" && game.status === "scheduled") changes.push({ gameId, type: "lock", data: await lockPayload(game) });
+          if (status === "live" && game.status === "scheduled") changes.push({ gameId, type: "lock", data: await lockPayload(tx, game) });
           if (status === "final") changes.push({ gameId, type: "rating_prompt", data: { gameId, ratings: `/api/events/${gameId}/ratings`, score } });
         }
       }

@@ -11,7 +11,7 @@ import { ingestBatch } from "./ingest";
 // stats, its stream (feed.ts), and the staff replay of a feed.
 
 export { ingestBatch } from "./ingest";
-export { crowdSplitAtLock, openGameStream, publishLockerPost } from "./feed";
+export { openGameStream, publishLockerPost } from "./feed";
 export { liveEventsSignature } from "./signature";
 
 export async function listLiveGames(db: DbTx, userId: string | null, q: { scope: "mine" | "all"; cursor?: string; limit: number }) {

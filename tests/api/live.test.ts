@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { api, db, errorOf, matchday, newUser, openEventStream, poster, withBareProductionServer } from "../helpers";
+import { api, db, errorOf, fan, matchday, newUser, openEventStream, poster, withBareProductionServer } from "../helpers";
+import { predict } from "./prediction-games";
 
 // The live match centre: POST /api/webhooks/live-events (signed, idempotent per provider event id, ordered by seq,
 // amendments), GET /api/events/live, GET /api/events/{gameId}/timeline, /stats and /stream.
@@ -330,6 +331,8 @@ describe("stream", () => {
       const snapshot = await stream.next((e) => e.event === "snapshot");
       snapshotId = snapshot.id!;
       expect(snapshot.data).toMatchObject({ game: { id: g.gameId, status: "scheduled", score: null }, timeline: [] });
+      const predictor = await fan();
+      expect((await predict(predictor.auth, g.gameId, 2, 1)).status).toBe(201);
       await deliver([
         { id: g.id(), gameId: g.gameId, seq: 1, type: "kickoff", minute: 0 },
         { id: goal, gameId: g.gameId, seq: 2, type: "goal", minute: 3, teamId: g.away, playerId: g.players.a1 },
@@ -340,7 +343,9 @@ describe("stream", () => {
       expect((await stream.next((e) => e.event === "score")).data).toEqual({ gameId: g.gameId, score: { home: 0, away: 1 } });
       expect((await stream.next((e) => e.event === "status")).data).toEqual({ gameId: g.gameId, status: "live", previous: "scheduled" });
       const lock = await stream.next((e) => e.event === "lock");
-      expect(lock.data).toMatchObject({ gameId: g.gameId, crowd: null });
+      // The crowd split goes to the room with the lock (predictions are closed from then on).
+      expect(lock.data).toMatchObject({ gameId: g.gameId, crowd: { gameId: g.gameId, total: 1, outcomes: { home: { count: 1, percent: 100 } } } });
+      expect((await predict(predictor.auth, g.gameId, 0, 0)).status).toBe(409);
       expect(Date.parse(lock.data.startsAt)).toBeGreaterThan(0);
     } finally {
       stream.close();
