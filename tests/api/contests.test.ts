@@ -63,10 +63,9 @@ async function world(games = 1) {
     });
     gameIds.push(id);
   }
-  const serials = new Map<string, number>();
+  // The next serial of the card's edition, taken as a pack opening takes it (so an opening never meets a copy made here).
   const give = async (cardId: string, ownerId: string) => {
-    const serial = (serials.get(cardId) ?? 0) + 1;
-    serials.set(cardId, serial);
+    const { mintedCount: serial } = await db().collectibleCard.update({ where: { id: cardId }, data: { mintedCount: { increment: 1 } } });
     return (await db().collectible.create({ data: { cardId, serial, ownerId } })).id;
   };
   return { p, gameIds, give };

@@ -94,11 +94,14 @@ describe("OpenAPI: auth modes, limits, caching", () => {
   it("cron and webhook operations use their security schemes", async () => {
     const pub = (await api("GET", "/api/openapi.json")).body;
     const internal = (await api("GET", "/api/admin/openapi.json", { headers: staff() })).body;
-    // Each document lists the schemes its operations use: the sync webhook is public contract, the crons and Stripe's
+    // Each document lists the schemes its operations use: the sync and live events webhooks are public contract, the crons and Stripe's
     // webhook (its own Stripe-Signature scheme) are internal.
     expect(pub.components.securitySchemes.webhookSignature).toMatchObject({ type: "apiKey", in: "header", name: "X-Signature" });
     expect(internal.components.securitySchemes.cronSecret).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(Object.keys(pub.components.securitySchemes).sort()).toEqual(["bearerAuth", "webhookSignature"]);
+    expect(Object.keys(pub.components.securitySchemes).sort()).toEqual(["bearerAuth", "liveEventsSignature", "webhookSignature"]);
+    // The live events webhook signs as the sync does, with its own secret: its own scheme names that secret.
+    expect(pub.components.securitySchemes.liveEventsSignature).toMatchObject({ type: "apiKey", in: "header", name: "X-Signature" });
+    expect(pub.paths["/api/webhooks/live-events"].post).toMatchObject({ "x-auth": "webhook", security: [{ liveEventsSignature: [] }] });
     expect(Object.keys(internal.components.securitySchemes).sort()).toEqual(["bearerAuth", "cronSecret", "pubSubOidc", "stripeSignature"]);
     expect(internal.paths["/api/webhooks/google-play"].post).toMatchObject({ "x-auth": "webhook", security: [{ pubSubOidc: [] }] });
     expect(internal.components.securitySchemes.stripeSignature).toMatchObject({ type: "apiKey", in: "header", name: "Stripe-Signature" });
