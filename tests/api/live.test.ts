@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan, matchday, newUser, openEventStream, poster, withBareProductionServer } from "../helpers";
-import { predict } from "./prediction-games";
+import { predict, settle } from "./prediction-games";
 
 // The live match centre: POST /api/webhooks/live-events (signed, idempotent per provider event id, ordered by seq,
 // amendments), GET /api/events/live, GET /api/events/{gameId}/timeline, /stats and /stream.
@@ -200,6 +200,34 @@ describe("webhook: idempotency and order", () => {
 });
 
 describe("amendments", () => {
+  it("a goal disallowed after full time and settlement re-settles the predictions with a compensating entry", async () => {
+    const g = await fixtureGame();
+    const f = await fan();
+    expect((await predict(f.auth, g.gameId, 1, 0)).status).toBe(201);
+    const goal = g.id();
+    await deliver([
+      { id: g.id(), gameId: g.gameId, seq: 1, type: "kickoff" },
+      { id: goal, gameId: g.gameId, seq: 2, type: "goal", minute: 50, teamId: g.home, playerId: g.players.h1 },
+      { id: g.id(), gameId: g.gameId, seq: 3, type: "full_time" },
+    ]);
+    expect(await gameRow(g.gameId)).toMatchObject({ status: "final", homeScore: 1, awayScore: 0 });
+    const repOf = async () => Number((await db().user.findUniqueOrThrow({ where: { id: f.id } })).repBalance);
+    const before = await repOf();
+    await settle();
+    expect(await repOf()).toBe(before + 10); // the exact score
+
+    // The provider disallows the goal after the whistle: 0-0 stands, and the next settle run takes the 10 back.
+    await deliver([{ id: g.id(), gameId: g.gameId, seq: 4, type: "amendment", amends: goal, action: "void", reason: "handball" }]);
+    expect(await gameRow(g.gameId)).toMatchObject({ status: "final", homeScore: 0, awayScore: 0 });
+    await settle();
+    expect(await repOf()).toBe(before);
+    const entries = await db().repEntry.findMany({
+      where: { userId: f.id, grantKey: { startsWith: `prediction:${g.gameId}:` } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(entries.map((e) => Number(e.amount))).toEqual([10, -10]);
+  });
+
   it("a disallowed goal changes the score and shows in the timeline; a changed scorer is marked, never overwritten", async () => {
     const g = await fixtureGame();
     const [goal1, goal2] = [g.id(), g.id()];
