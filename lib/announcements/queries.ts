@@ -44,16 +44,12 @@ export function activeAnnouncements(db: DbTx, userId: string | null, take: numbe
  * answers when they first dismissed it; null when the announcement is unknown or not active.
  */
 export async function dismiss(db: DbTx, userId: string, announcementId: string) {
+  // DO UPDATE (to the same value), not DO NOTHING: it waits for a concurrent first dismissal and returns its row,
+  // which DO NOTHING would skip (this statement's snapshot does not see the other's insert).
   const [row] = await raw(db).$queryRaw<{ dismissedAt: Date }[]>`
-    WITH target AS (SELECT a.id FROM announcements a WHERE a.id = ${announcementId}::uuid AND ${ACTIVE}),
-    inserted AS (
-      INSERT INTO announcement_dismissals (user_id, announcement_id)
-      SELECT ${userId}::uuid, id FROM target
-      ON CONFLICT (user_id, announcement_id) DO NOTHING
-      RETURNING dismissed_at)
-    SELECT dismissed_at AS "dismissedAt" FROM inserted
-    UNION ALL
-    SELECT d.dismissed_at FROM announcement_dismissals d JOIN target t ON t.id = d.announcement_id WHERE d.user_id = ${userId}::uuid
-    LIMIT 1`;
+    INSERT INTO announcement_dismissals (user_id, announcement_id)
+    SELECT ${userId}::uuid, a.id FROM announcements a WHERE a.id = ${announcementId}::uuid AND ${ACTIVE}
+    ON CONFLICT (user_id, announcement_id) DO UPDATE SET dismissed_at = announcement_dismissals.dismissed_at
+    RETURNING dismissed_at AS "dismissedAt"`;
   return row?.dismissedAt ?? null;
 }
