@@ -279,6 +279,10 @@ import * as events_$gameId_stats from "@/app/api/events/[gameId]/stats/route";
 import * as events_$gameId_stream from "@/app/api/events/[gameId]/stream/route";
 import * as events_$gameId_timeline from "@/app/api/events/[gameId]/timeline/route";
 import * as webhooks_live_events from "@/app/api/webhooks/live-events/route";
+import * as admin_announcements from "@/app/api/admin/announcements/route";
+import * as admin_announcements_$announcementId from "@/app/api/admin/announcements/[announcementId]/route";
+import * as v1_announcements from "@/app/api/v1/announcements/route";
+import * as v1_announcements_$announcementId_dismiss from "@/app/api/v1/announcements/[announcementId]/dismiss/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -558,4 +562,8 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/events/{gameId}/stream", module: events_$gameId_stream },
   { path: "/api/events/{gameId}/timeline", module: events_$gameId_timeline },
   { path: "/api/webhooks/live-events", module: webhooks_live_events },
+  { path: "/api/admin/announcements", module: admin_announcements },
+  { path: "/api/admin/announcements/{announcementId}", module: admin_announcements_$announcementId },
+  { path: "/api/v1/announcements", module: v1_announcements },
+  { path: "/api/v1/announcements/{announcementId}/dismiss", module: v1_announcements_$announcementId_dismiss },
 ];

@@ -146,6 +146,7 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "push_outbox", sql: (u) => Prisma.sql`DELETE FROM push_outbox WHERE user_id = ${u}` },
   { table: "notification_preferences", sql: (u) => Prisma.sql`DELETE FROM notification_preferences WHERE user_id = ${u}` },
   { table: "push_quiet_hours", sql: (u) => Prisma.sql`DELETE FROM push_quiet_hours WHERE user_id = ${u}` },
+  { table: "announcement_dismissals", sql: (u) => Prisma.sql`DELETE FROM announcement_dismissals WHERE user_id = ${u}` },
 ];
 
 /** The users row as a tombstone: the id, handle_key, external_id, created_at and the Rep totals stay; nothing personal. */

@@ -1,0 +1,4 @@
+import { defineErrors } from "../http/errors";
+
+// Error codes of announcements (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts): none beyond the shared ones yet.
+export const errors = defineErrors({});
