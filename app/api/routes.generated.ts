@@ -279,6 +279,8 @@ import * as events_$gameId_stats from "@/app/api/events/[gameId]/stats/route";
 import * as events_$gameId_stream from "@/app/api/events/[gameId]/stream/route";
 import * as events_$gameId_timeline from "@/app/api/events/[gameId]/timeline/route";
 import * as webhooks_live_events from "@/app/api/webhooks/live-events/route";
+import * as locker_room_$postId_bookmark from "@/app/api/locker-room/[postId]/bookmark/route";
+import * as v1_me_bookmarks from "@/app/api/v1/me/bookmarks/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -558,4 +560,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/events/{gameId}/stream", module: events_$gameId_stream },
   { path: "/api/events/{gameId}/timeline", module: events_$gameId_timeline },
   { path: "/api/webhooks/live-events", module: webhooks_live_events },
+  { path: "/api/locker-room/{postId}/bookmark", module: locker_room_$postId_bookmark },
+  { path: "/api/v1/me/bookmarks", module: v1_me_bookmarks },
 ];
