@@ -283,6 +283,8 @@ import * as admin_announcements from "@/app/api/admin/announcements/route";
 import * as admin_announcements_$announcementId from "@/app/api/admin/announcements/[announcementId]/route";
 import * as v1_announcements from "@/app/api/v1/announcements/route";
 import * as v1_announcements_$announcementId_dismiss from "@/app/api/v1/announcements/[announcementId]/dismiss/route";
+import * as locker_room_$postId_bookmark from "@/app/api/locker-room/[postId]/bookmark/route";
+import * as v1_me_bookmarks from "@/app/api/v1/me/bookmarks/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -566,4 +568,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/admin/announcements/{announcementId}", module: admin_announcements_$announcementId },
   { path: "/api/v1/announcements", module: v1_announcements },
   { path: "/api/v1/announcements/{announcementId}/dismiss", module: v1_announcements_$announcementId_dismiss },
+  { path: "/api/locker-room/{postId}/bookmark", module: locker_room_$postId_bookmark },
+  { path: "/api/v1/me/bookmarks", module: v1_me_bookmarks },
 ];

@@ -81,6 +81,7 @@ export const ERASURE_STATEMENTS: Statement[] = [
   },
   { table: "poll_voters", sql: (u) => Prisma.sql`DELETE FROM poll_voters WHERE user_id = ${u}` },
   { table: "post_mutes", sql: (u) => Prisma.sql`DELETE FROM post_mutes WHERE user_id = ${u}` },
+  { table: "bookmarks", sql: (u) => Prisma.sql`DELETE FROM bookmarks WHERE user_id = ${u}` },
   { table: "notifications", sql: (u) => Prisma.sql`DELETE FROM notifications WHERE user_id = ${u}` },
   { table: "devices", sql: (u) => Prisma.sql`DELETE FROM devices WHERE user_id = ${u}` },
   { table: "feed_signal_batches", sql: (u) => Prisma.sql`DELETE FROM feed_signal_batches WHERE user_id = ${u}` },

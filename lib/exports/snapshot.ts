@@ -92,7 +92,9 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'reactions', (SELECT coalesce(json_agg(json_build_object('postId', r.post_id, 'kind', r.kind, 'createdAt', r.created_at) ORDER BY r.created_at, r.post_id), '[]')
                       FROM post_reactions r WHERE r.user_id = ${u}::uuid),
         'pollVotes', (SELECT coalesce(json_agg(json_build_object('postId', v.post_id, 'choices', v.choices, 'createdAt', v.created_at) ORDER BY v.created_at, v.post_id), '[]')
-                      FROM poll_voters v WHERE v.user_id = ${u}::uuid)
+                      FROM poll_voters v WHERE v.user_id = ${u}::uuid),
+        'bookmarks', (SELECT coalesce(json_agg(json_build_object('postId', b.post_id, 'bookmarkedAt', b.created_at) ORDER BY b.created_at, b.post_id), '[]')
+                      FROM bookmarks b WHERE b.user_id = ${u}::uuid)
       ) AS v`,
   ],
   [

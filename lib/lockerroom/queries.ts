@@ -43,7 +43,7 @@ export interface PostRow {
 }
 
 /** The post columns and joins (and `extra` columns); `viewer` null reads no reaction or vote. */
-function selectPosts(viewer: Viewer, extra: Prisma.Sql = Prisma.empty) {
+export function selectPosts(viewer: Viewer, extra: Prisma.Sql = Prisma.empty) {
   const me = viewer ? Prisma.sql`${viewer.id}::uuid` : Prisma.sql`NULL::uuid`;
   return Prisma.sql`
     SELECT p.id::text AS id, p.author_id::text AS "authorId", u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",

@@ -223,3 +223,20 @@ export const postMuteState = z
     muted: z.boolean().meta({ description: "While true, no REPLY or REACTION notification about this post reaches the caller." }),
   })
   .meta({ id: "PostMute" });
+
+export const bookmarkState = z
+  .object({
+    postId: z.string(),
+    bookmarked: z.boolean(),
+    bookmarkedAt: isoDateTime.nullable().meta({ description: "When the caller first bookmarked the post (a repeated PUT keeps it); null once removed." }),
+  })
+  .meta({ id: "PostBookmark" });
+
+export const bookmarkPage = z
+  .object({
+    bookmarks: z.array(
+      post.extend({ bookmarkedAt: isoDateTime.meta({ description: "When the caller bookmarked the post (the list order)." }) }).meta({ id: "BookmarkedPost" }),
+    ),
+    nextCursor: z.string().optional().meta({ description: "Present only when more bookmarks remain." }),
+  })
+  .meta({ id: "BookmarkPage" });
