@@ -7,13 +7,13 @@ import { createContest, runContestsCron } from "@/lib/contests/service";
 import { DomainError } from "@/lib/http/errors";
 import { recordAudit } from "@/lib/audit/service";
 import { requireStaffAction } from "../_lib/gate";
-import { field, fields, issueCode } from "../_lib/form";
+import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { contestBody } from "./shared";
 
 // Server actions of the contests page: each re-checks the staff session, validates with the API's own schema, calls
 // the service the admin API uses (audited in its transaction) and redirects back with a result code.
 
-const back = (extra: Record<string, string>) => `/admin/contests?${new URLSearchParams(extra)}`;
+const { back } = resultRedirects("/admin/contests");
 
 export async function createContestAction(form: FormData) {
   const staff = await requireStaffAction();

@@ -6,25 +6,15 @@ import { challengeCreateBody } from "@/lib/challenges/schemas";
 import { db } from "@/lib/db/client";
 import { createDropBody } from "@/lib/drops/schemas";
 import { createDrop, runDropsCron } from "@/lib/drops/service";
-import { DomainError } from "@/lib/http/errors";
 import { recordAudit } from "@/lib/audit/service";
 import { requireStaffAction } from "../_lib/gate";
-import { fields, issueCode } from "../_lib/form";
+import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { challengeBody, dropBody } from "./shared";
 
 // Server actions of the drops page: each re-checks the staff session, validates with the API's own schema, calls the
 // service the admin API uses and redirects back with a result code.
 
-const back = (extra: Record<string, string>) => `/admin/drops?${new URLSearchParams(extra)}`;
-
-async function attempt(write: () => Promise<unknown>) {
-  try {
-    await write();
-  } catch (error) {
-    if (error instanceof DomainError) redirect(back({ error: error.code }));
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/drops");
 
 export async function createDropAction(form: FormData) {
   const staff = await requireStaffAction();

@@ -2,29 +2,18 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
 import { log } from "@/lib/kernel/log";
 import { cancelListing, refundSale } from "@/lib/marketplace/service";
 import { setStock } from "@/lib/packs/service";
 import { adjust } from "@/lib/wallets/service";
 import { requireStaffAction } from "../_lib/gate";
-import { fields, issueCode } from "../_lib/form";
+import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { adjustForm, listingForm, stockForm } from "./shared";
 
 // Server actions of the economy page. Each re-checks the staff session, validates its fields with zod, calls the
 // services the API uses (lib/wallets, lib/marketplace) and redirects back with a result code.
 
-const back = (extra: Record<string, string>) => `/admin/economy?${new URLSearchParams(extra)}`;
-
-/** Runs a service call; a refusal (DomainError) becomes the page's error code. */
-async function attempt(write: () => Promise<unknown>, extra: Record<string, string>) {
-  try {
-    await write();
-  } catch (error) {
-    if (error instanceof DomainError) redirect(back({ ...extra, error: error.code }));
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/economy");
 
 export async function adjustWalletAction(form: FormData) {
   const staff = await requireStaffAction();

@@ -2,27 +2,17 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
 import { dismissReports, liftSuspension, setCommentVisibility, setPostVisibility, suspendUser } from "@/lib/moderation/service";
 import { requireStaffAction } from "../_lib/gate";
-import { fields, issueCode } from "../_lib/form";
+import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { liftForm, suspendForm, targetForm } from "./shared";
 
 // Server actions of the moderation page. Each re-checks the staff session, validates its fields with zod, calls
 // lib/moderation's service (the rules the API uses) with the staff member's identity-provider id, and redirects back
 // with a result code (never free text from the request).
 
-const back = (extra: Record<string, string>) => `/admin/moderation?${new URLSearchParams(extra)}`;
-
-/** Runs a service call; a 404 from it becomes the page's "missing" code. */
-async function attempt<T>(write: () => Promise<T>, onMissing: string): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof DomainError && error.code === "NOT_FOUND") redirect(onMissing);
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/moderation");
+const missing = { NOT_FOUND: "missing" };
 
 async function target(form: FormData) {
   const staff = await requireStaffAction();
@@ -34,7 +24,7 @@ async function target(form: FormData) {
 async function setHidden(form: FormData, hide: boolean) {
   const { staff, kind, id } = await target(form);
   const set = kind === "post" ? setPostVisibility : setCommentVisibility;
-  await attempt(() => set(db, id, staff.externalId, hide), back({ error: "missing" }));
+  await attempt(() => set(db, id, staff.externalId, hide), {}, missing);
   redirect(back({ [kind]: id, done: hide ? "hidden" : "restored" }));
 }
 
@@ -48,7 +38,7 @@ export async function restoreAction(form: FormData) {
 
 export async function dismissAction(form: FormData) {
   const { staff, kind, id } = await target(form);
-  await attempt(() => dismissReports(db, kind === "post" ? { postId: id } : { commentId: id }, staff.externalId), back({ error: "missing" }));
+  await attempt(() => dismissReports(db, kind === "post" ? { postId: id } : { commentId: id }, staff.externalId), {}, missing);
   redirect(back({ [kind]: id, done: "dismissed" }));
 }
 
@@ -56,7 +46,7 @@ export async function suspendAction(form: FormData) {
   const staff = await requireStaffAction();
   const parsed = suspendForm.safeParse(fields(form, ["userId", "hours", "reason"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  await attempt(() => suspendUser(db, parsed.data, staff.externalId), back({ error: "missing" }));
+  await attempt(() => suspendUser(db, parsed.data, staff.externalId), {}, missing);
   redirect(back({ user: parsed.data.userId, done: "suspended" }));
 }
 
@@ -64,6 +54,6 @@ export async function liftAction(form: FormData) {
   const staff = await requireStaffAction();
   const parsed = liftForm.safeParse(fields(form, ["suspensionId", "userId"]));
   if (!parsed.success) redirect(back({ error: "suspensionId" }));
-  await attempt(() => liftSuspension(db, parsed.data.suspensionId, staff.externalId), back({ user: parsed.data.userId, error: "suspensionId" }));
+  await attempt(() => liftSuspension(db, parsed.data.suspensionId, staff.externalId), { user: parsed.data.userId }, { NOT_FOUND: "suspensionId" });
   redirect(back({ user: parsed.data.userId, done: "lifted" }));
 }

@@ -2,26 +2,16 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
 import { badgeInput, tierInput } from "@/lib/progress/schemas";
 import { saveBadge, saveTier } from "@/lib/progress/service";
 import { requireStaffAction } from "../_lib/gate";
-import { field, fields, issueCode } from "../_lib/form";
+import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { badgeFields, tierFields } from "./shared";
 
 // Server actions of the progress page: each re-checks the staff session, needs the confirmation box, validates with
 // lib/progress's schemas and saves with its audit entry (lib/progress/console.ts), then redirects back with a code.
 
-const back = (extra: Record<string, string>) => `/admin/progress?${new URLSearchParams(extra)}`;
-
-async function attempt(write: () => Promise<unknown>) {
-  try {
-    await write();
-  } catch (error) {
-    if (error instanceof DomainError) redirect(back({ error: error.code }));
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/progress");
 
 export async function saveTierAction(form: FormData) {
   const staff = await requireStaffAction();

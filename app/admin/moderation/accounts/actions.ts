@@ -2,33 +2,23 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
 import { decideAppeal, imposeSanction, liftAction, resolveTargetReports, reviewAction } from "@/lib/moderation/service";
 import { requireStaffAction } from "../../_lib/gate";
-import { fields, issueCode } from "../../_lib/form";
+import { fields, issueCode, resultRedirects } from "../../_lib/form";
 import { actionForm, appealForm, reportForm, reviewForm, sanctionForm } from "./shared";
 
 // Server actions of the reports, sanctions and appeals page: each re-checks the staff session, validates its fields
 // with zod, calls lib/moderation (the rules the API uses) with the staff member's identity-provider id, and
 // redirects back with a result code.
 
-const back = (extra: Record<string, string>) => `/admin/moderation/accounts?${new URLSearchParams(extra)}`;
-
-async function attempt<T>(write: () => Promise<T>, extra: Record<string, string> = {}): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof DomainError && error.code === "NOT_FOUND") redirect(back({ ...extra, error: "missing" }));
-    if (error instanceof DomainError && error.code === "APPEAL_DECIDED") redirect(back({ ...extra, error: "decided" }));
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/moderation/accounts");
+const refusals = { NOT_FOUND: "missing", APPEAL_DECIDED: "decided" };
 
 export async function imposeAction(form: FormData) {
   const staff = await requireStaffAction();
   const parsed = sanctionForm.safeParse(fields(form, ["userId", "kind", "hours", "reason"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  await attempt(() => imposeSanction(db, parsed.data, staff.externalId));
+  await attempt(() => imposeSanction(db, parsed.data, staff.externalId), {}, refusals);
   redirect(back({ user: parsed.data.userId, done: "imposed" }));
 }
 
@@ -37,7 +27,7 @@ export async function liftSanctionAction(form: FormData) {
   const parsed = actionForm.safeParse(fields(form, ["actionId", "userId"]));
   if (!parsed.success) redirect(back({ error: "invalid" }));
   const user: Record<string, string> = parsed.data.userId ? { user: parsed.data.userId } : {};
-  await attempt(() => liftAction(db, parsed.data.actionId, staff.externalId), user);
+  await attempt(() => liftAction(db, parsed.data.actionId, staff.externalId), user, refusals);
   redirect(back({ ...user, done: "lifted" }));
 }
 
@@ -45,7 +35,7 @@ export async function decideAppealAction(form: FormData) {
   const staff = await requireStaffAction();
   const parsed = appealForm.safeParse(fields(form, ["appealId", "decision"]));
   if (!parsed.success) redirect(back({ error: "invalid" }));
-  await attempt(() => decideAppeal(db, parsed.data.appealId, staff.externalId, parsed.data.decision === "grant"));
+  await attempt(() => decideAppeal(db, parsed.data.appealId, staff.externalId, parsed.data.decision === "grant"), {}, refusals);
   redirect(back({ done: parsed.data.decision === "grant" ? "granted" : "denied" }));
 }
 
@@ -53,7 +43,7 @@ export async function reviewTeamAction(form: FormData) {
   const staff = await requireStaffAction();
   const parsed = reviewForm.safeParse(fields(form, ["actionId", "decision"]));
   if (!parsed.success) redirect(back({ error: "invalid" }));
-  await attempt(() => reviewAction(db, parsed.data.actionId, staff.externalId, parsed.data.decision === "uphold"));
+  await attempt(() => reviewAction(db, parsed.data.actionId, staff.externalId, parsed.data.decision === "uphold"), {}, refusals);
   redirect(back({ done: parsed.data.decision === "uphold" ? "upheld" : "reverted" }));
 }
 
