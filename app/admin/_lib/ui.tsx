@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from "react";
+import type { CSSProperties, InputHTMLAttributes, ReactNode } from "react";
 import { SLUG_PATTERN } from "@/lib/admin/schemas";
 
 // Small shared pieces for the console's server-rendered pages (plain HTML, inline styles, no client script).
@@ -70,6 +70,27 @@ export function TableHead({ columns }: { columns: string[] }) {
         ))}
       </tr>
     </thead>
+  );
+}
+
+/** A labelled input (text unless `type` says otherwise); `width` in pixels for the longer ones. */
+export function Field({ label, width, ...input }: { label: string; width?: number } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label style={styles.label}>
+      {label}
+      <input {...input} style={width ? { ...styles.input, width } : styles.input} />
+    </label>
+  );
+}
+
+/** A labelled checkbox; the confirmation box of a console write is `<Check name="confirm" value="yes" … />`. */
+export function Check({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label style={styles.label}>
+      <span>
+        <input type="checkbox" {...input} /> {label}
+      </span>
+    </label>
   );
 }
 

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { listContests } from "@/lib/contests/service";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { Check, Field, first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
 import { createContestAction, runSettlementsAction } from "./actions";
 import { CONTESTS_DONE, CONTESTS_ERRORS } from "./shared";
 
@@ -63,37 +63,14 @@ export default async function ContestsPage({ searchParams }: { searchParams: Sea
       )}
       <h2>Create a contest</h2>
       <form action={createContestAction} style={styles.form} aria-label="Create a contest">
-        <label style={styles.label}>
-          Title
-          <input name="title" required maxLength={120} style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Games (ids, comma-separated)
-          <input name="gameIds" required style={{ ...styles.input, width: 240 }} />
-        </label>
-        <label style={styles.label}>
-          Slots (QB, RB/WR, *)
-          <input name="slots" required style={{ ...styles.input, width: 200 }} />
-        </label>
-        <label style={styles.label}>
-          Rarity cap (legendary=1)
-          <input name="rarityCap" style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Captain ×
-          <input name="captainMultiplier" inputMode="numeric" defaultValue="2" style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Prizes by rank (Rep: 100, 50, 20)
-          <input name="prizes" required style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Lock (UTC; default the first kick-off)
-          <input name="lockAt" type="datetime-local" style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          <input name="confirm" type="checkbox" value="yes" /> I checked the games, slots and prizes: lineups cannot be changed by staff later
-        </label>
+        <Field label="Title" name="title" required maxLength={120} />
+        <Field label="Games (ids, comma-separated)" name="gameIds" required width={240} />
+        <Field label="Slots (QB, RB/WR, *)" name="slots" required width={200} />
+        <Field label="Rarity cap (legendary=1)" name="rarityCap" />
+        <Field label="Captain ×" name="captainMultiplier" inputMode="numeric" defaultValue="2" />
+        <Field label="Prizes by rank (Rep: 100, 50, 20)" name="prizes" required />
+        <Field label="Lock (UTC; default the first kick-off)" name="lockAt" type="datetime-local" />
+        <Check name="confirm" value="yes" label="I checked the games, slots and prizes: lineups cannot be changed by staff later" />
         <button type="submit" style={styles.button}>
           Create contest
         </button>

@@ -3,44 +3,24 @@ import { BADGE_RULES } from "@/lib/progress/schemas";
 import { badgesOf, tiersOf } from "@/lib/progress/service";
 import type { BadgeRow, TierRow } from "@/lib/progress/queries";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, type SearchParams } from "../_lib/ui";
+import { Check, Field, first, Notice, styles, TableHead, type SearchParams } from "../_lib/ui";
 import { saveBadgeAction, saveTierAction } from "./actions";
 import { PROGRESS_DONE, PROGRESS_ERRORS } from "./shared";
 
 // Tiers and badges (lib/progress): every one, editable in place, and creating one. Each save needs the confirmation
 // box and is written with its audit entry. A badge is retired (active off), never deleted: its grants stay.
 
-function Confirm() {
-  return (
-    <label style={styles.label}>
-      <span>
-        <input type="checkbox" name="confirm" value="yes" required /> Confirm
-      </span>
-    </label>
-  );
-}
+const Confirm = () => <Check name="confirm" value="yes" required label="Confirm" />;
 
 function TierForm({ tier }: { tier?: TierRow }) {
   const label = tier ? `Edit tier ${tier.slug}` : "Create a tier";
   return (
     <form action={saveTierAction} style={styles.form} aria-label={label}>
       {tier ? <input type="hidden" name="id" value={tier.id} /> : null}
-      <label style={styles.label}>
-        Slug
-        <input name="slug" required maxLength={40} defaultValue={tier?.slug} style={styles.input} />
-      </label>
-      <label style={styles.label}>
-        Name
-        <input name="name" required maxLength={60} defaultValue={tier?.name} style={styles.input} />
-      </label>
-      <label style={styles.label}>
-        Min Rep
-        <input name="minRep" required inputMode="numeric" defaultValue={tier?.minRep} style={styles.input} />
-      </label>
-      <label style={styles.label}>
-        Perks (comma-separated)
-        <input name="perks" defaultValue={tier?.perks.join(", ")} style={{ ...styles.input, width: 280 }} />
-      </label>
+      <Field label="Slug" name="slug" required maxLength={40} defaultValue={tier?.slug} />
+      <Field label="Name" name="name" required maxLength={60} defaultValue={tier?.name} />
+      <Field label="Min Rep" name="minRep" required inputMode="numeric" defaultValue={tier?.minRep} />
+      <Field label="Perks (comma-separated)" name="perks" defaultValue={tier?.perks.join(", ")} width={280} />
       <Confirm />
       <button type="submit" style={styles.button}>
         {tier ? "Save tier" : "Create tier"}
@@ -54,18 +34,9 @@ function BadgeForm({ badge, tiers }: { badge?: BadgeRow; tiers: TierRow[] }) {
   return (
     <form action={saveBadgeAction} style={styles.form} aria-label={label}>
       {badge ? <input type="hidden" name="id" value={badge.id} /> : null}
-      <label style={styles.label}>
-        Slug
-        <input name="slug" required maxLength={40} defaultValue={badge?.slug} style={styles.input} />
-      </label>
-      <label style={styles.label}>
-        Name
-        <input name="name" required maxLength={60} defaultValue={badge?.name} style={styles.input} />
-      </label>
-      <label style={styles.label}>
-        Description
-        <input name="description" required maxLength={280} defaultValue={badge?.description} style={{ ...styles.input, width: 260 }} />
-      </label>
+      <Field label="Slug" name="slug" required maxLength={40} defaultValue={badge?.slug} />
+      <Field label="Name" name="name" required maxLength={60} defaultValue={badge?.name} />
+      <Field label="Description" name="description" required maxLength={280} defaultValue={badge?.description} width={260} />
       <label style={styles.label}>
         Rule
         <select name="rule" defaultValue={badge?.rule ?? "rep_kind"} style={styles.input}>
@@ -76,14 +47,8 @@ function BadgeForm({ badge, tiers }: { badge?: BadgeRow; tiers: TierRow[] }) {
           ))}
         </select>
       </label>
-      <label style={styles.label}>
-        Earn kinds (rep_kind)
-        <input name="earnKinds" defaultValue={badge?.earnKinds.join(", ")} style={styles.input} />
-      </label>
-      <label style={styles.label}>
-        Days (streak)
-        <input name="threshold" inputMode="numeric" defaultValue={badge?.threshold ?? ""} style={styles.input} />
-      </label>
+      <Field label="Earn kinds (rep_kind)" name="earnKinds" defaultValue={badge?.earnKinds.join(", ")} />
+      <Field label="Days (streak)" name="threshold" inputMode="numeric" defaultValue={badge?.threshold ?? ""} />
       <label style={styles.label}>
         Tier (tier)
         <select name="tierId" defaultValue={badge?.tierId ?? ""} style={styles.input}>
@@ -95,23 +60,9 @@ function BadgeForm({ badge, tiers }: { badge?: BadgeRow; tiers: TierRow[] }) {
           ))}
         </select>
       </label>
-      <label style={styles.label}>
-        <span>
-          <input type="checkbox" name="repeatable" defaultChecked={badge?.repeatable} /> Repeatable
-        </span>
-      </label>
-      <label style={styles.label}>
-        <span>
-          <input type="checkbox" name="revokeOnReversal" defaultChecked={badge?.revokeOnReversal ?? true} /> Revoke on reversal
-        </span>
-      </label>
-      {badge ? (
-        <label style={styles.label}>
-          <span>
-            <input type="checkbox" name="active" defaultChecked={badge.active} /> Active
-          </span>
-        </label>
-      ) : null}
+      <Check label="Repeatable" name="repeatable" defaultChecked={badge?.repeatable} />
+      <Check label="Revoke on reversal" name="revokeOnReversal" defaultChecked={badge?.revokeOnReversal ?? true} />
+      {badge ? <Check label="Active" name="active" defaultChecked={badge.active} /> : null}
       <Confirm />
       <button type="submit" style={styles.button}>
         {badge ? "Save badge" : "Create badge"}
