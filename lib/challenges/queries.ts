@@ -238,9 +238,12 @@ export function ownedCopies(db: RawDb | DbTx, userId: string, challengeId: strin
       lockedById: string | null;
       lockedByTitle: string | null;
       lockedUntil: Date | null;
+      contestId: string | null;
+      contestTitle: string | null;
     })[]
   >`
-    SELECT x.*, l.challenge_id AS "lockedById", l.title AS "lockedByTitle", l.ends_at AS "lockedUntil"
+    SELECT x.*, l.challenge_id AS "lockedById", l.title AS "lockedByTitle", l.ends_at AS "lockedUntil",
+           k.id AS "contestId", k.title AS "contestTitle"
     FROM challenge_cards cc
     CROSS JOIN LATERAL (
       SELECT c.id::text AS id, c.serial, c.owner_id::text AS "ownerId", c.purchase_id::text AS "purchaseId", c.draw_index AS "drawIndex",
@@ -257,6 +260,10 @@ export function ownedCopies(db: RawDb | DbTx, userId: string, challengeId: strin
       SELECT ch.id::text AS challenge_id, ch.title, ch.ends_at FROM challenge_entry_items i JOIN challenges ch ON ch.id = i.challenge_id
       WHERE i.locked_item_id = x.id::uuid AND ch.ends_at > now() AND ch.id <> cc.challenge_id
     ) l ON true
+    LEFT JOIN LATERAL (
+      SELECT ct.id::text, ct.title FROM contest_lineup_cards lc JOIN contests ct ON ct.id = lc.contest_id
+      WHERE lc.locked_item_id = x.id::uuid AND ct.settled_at IS NULL
+    ) k ON true
     WHERE cc.challenge_id = ${challengeId}::uuid
     ORDER BY x."cardId", x.serial`;
 }

@@ -123,11 +123,17 @@ const copy = z
   .object({
     collectible,
     inEntry: z.boolean().meta({ description: "In the caller's entry of this challenge." }),
-    eligible: z.boolean().meta({ description: "May go in the entry now: in it already, or not listed, minted nor locked in another challenge." }),
+    eligible: z
+      .boolean()
+      .meta({ description: "May go in the entry now: in it already, or not listed, minted nor locked (in another challenge or a contest's lineup)." }),
     lockedBy: z
       .object({ challengeId: z.string(), title: z.string(), endsAt: isoDateTime })
       .nullable()
       .meta({ description: "Another challenge whose entry holds it." }),
+    lockedInContest: z
+      .object({ contestId: z.string(), title: z.string() })
+      .nullable()
+      .meta({ description: "A contest whose lineup holds it until the contest settles." }),
     listed: z.boolean(),
     minted: z.boolean(),
   })

@@ -130,8 +130,9 @@ async function progressOf(db: RawDb | DbTx, userId: string, c: ChallengeRow) {
         owned: owned.map((x) => ({
           collectible: toCollectible(x),
           inEntry: x.inEntry,
-          eligible: x.inEntry || (!x.listed && !x.minted && x.lockedById === null),
+          eligible: x.inEntry || (!x.listed && !x.minted && x.lockedById === null && x.contestId === null),
           lockedBy: x.lockedById ? { challengeId: x.lockedById, title: x.lockedByTitle!, endsAt: x.lockedUntil!.toISOString() } : null,
+          lockedInContest: x.contestId ? { contestId: x.contestId, title: x.contestTitle! } : null,
           listed: x.listed,
           minted: x.minted,
         })),

@@ -327,6 +327,10 @@ describe("card locks", () => {
       },
     });
     expect(challenge.status, challenge.text).toBe(201);
+    // The challenge's progress shows the card as held by the contest, not eligible.
+    const progress = await api("GET", `/api/v1/engage/challenges/${challenge.body.data.challenge.id}`, { headers: f.auth });
+    const copy = progress.body.data.progress.cards[0].owned.find((x: { collectible: { id: string } }) => x.collectible.id === item);
+    expect(copy).toMatchObject({ eligible: false, lockedBy: null, lockedInContest: { contestId: c.id, title: c.title } });
     locked(await api("PUT", `/api/v1/engage/challenges/${challenge.body.data.challenge.id}/entry`, { headers: f.auth, json: { collectibleIds: [item] } }));
     expect(await db().collectible.findUniqueOrThrow({ where: { id: item } })).toMatchObject({ ownerId: f.id });
   });
