@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "game_events_amends_idx";
