@@ -46,12 +46,16 @@ export const upsertPreference = (db: Handle, userId: string, p: PreferenceRow) =
 export interface QuietHoursRow {
   startMinute: number;
   endMinute: number;
-  timeZone: string;
+  // null: the fan's own time zone.
+  timeZone: string | null;
 }
 
-export async function quietHoursOf(db: Handle, userId: string): Promise<QuietHoursRow | undefined> {
-  const [row] = await raw(db).$queryRaw<QuietHoursRow[]>`
-    SELECT start_minute AS "startMinute", end_minute AS "endMinute", time_zone AS "timeZone" FROM push_quiet_hours WHERE user_id = ${userId}::uuid`;
+/** The quiet hours with the zone they are in now (their own, else the fan's, else UTC). */
+export async function quietHoursOf(db: Handle, userId: string): Promise<(QuietHoursRow & { zoneInForce: string }) | undefined> {
+  const [row] = await raw(db).$queryRaw<(QuietHoursRow & { zoneInForce: string })[]>`
+    SELECT q.start_minute AS "startMinute", q.end_minute AS "endMinute", q.time_zone AS "timeZone",
+           COALESCE(q.time_zone, u.timezone, 'UTC') AS "zoneInForce"
+    FROM push_quiet_hours q JOIN users u ON u.id = q.user_id WHERE q.user_id = ${userId}::uuid`;
   return row;
 }
 
@@ -121,8 +125,9 @@ export async function sendContextOf(db: Handle, row: ClaimedRow): Promise<SendCo
              SELECT 1 FROM user_blocks b
              WHERE (b.blocker_id = ${row.userId}::uuid AND b.blocked_id = ${row.actorId}::uuid) OR (b.blocker_id = ${row.actorId}::uuid AND b.blocked_id = ${row.userId}::uuid)
            ) AS blocked,
-           q.start_minute AS "quietStart", q.end_minute AS "quietEnd", q.time_zone AS "quietZone"
-    FROM (SELECT 1) one LEFT JOIN push_quiet_hours q ON q.user_id = ${row.userId}::uuid`;
+           q.start_minute AS "quietStart", q.end_minute AS "quietEnd",
+           CASE WHEN q.user_id IS NOT NULL THEN COALESCE(q.time_zone, u.timezone, 'UTC') END AS "quietZone"
+    FROM (SELECT 1) one LEFT JOIN push_quiet_hours q ON q.user_id = ${row.userId}::uuid LEFT JOIN users u ON u.id = q.user_id`;
   return ctx!;
 }
 

@@ -35,7 +35,16 @@ export const quietHours = z
   .strictObject({
     start: clock("When quiet hours begin"),
     end: clock("When they end (an end before the start spans midnight)"),
-    timeZone: z.string().min(1).max(64).refine(validTimezone, "An IANA time zone, e.g. Europe/London").meta({ description: "The user's IANA time zone." }),
+    timeZone: z
+      .string()
+      .min(1)
+      .max(64)
+      .refine(validTimezone, "An IANA time zone, e.g. Europe/London")
+      .nullable()
+      .optional()
+      .meta({
+        description: "An IANA time zone for these hours; left out or null: they follow the fan's own time zone (`timezone` in the settings, else UTC).",
+      }),
   })
   .refine((q) => q.start !== q.end, { message: "start and end must differ", path: ["end"] })
   .meta({
@@ -59,7 +68,14 @@ export const typePreference = z
 export const notificationPreferences = z
   .object({
     types: z.array(typePreference).meta({ description: "Every notification type, in a fixed order." }),
-    quietHours: quietHours.nullable(),
+    quietHours: z
+      .object({
+        start: z.string(),
+        end: z.string(),
+        timeZone: z.string().meta({ description: "The time zone the hours are in now." }),
+        followsAccountTimeZone: z.boolean().meta({ description: "True when no zone was set for them: they move with the fan's `timezone` setting." }),
+      })
+      .nullable(),
   })
   .meta({ id: "NotificationPreferences" });
 

@@ -50,7 +50,9 @@ async function preferencesIn(db: Handle, userId: string) {
       const row = rows.get(type);
       return { type, inApp: (setting ? flags[setting] : true) && (row?.inApp ?? true), push: row?.push ?? true, setting };
     }),
-    quietHours: quiet ? { start: toClock(quiet.startMinute), end: toClock(quiet.endMinute), timeZone: quiet.timeZone } : null,
+    quietHours: quiet
+      ? { start: toClock(quiet.startMinute), end: toClock(quiet.endMinute), timeZone: quiet.zoneInForce, followsAccountTimeZone: quiet.timeZone === null }
+      : null,
   };
 }
 
@@ -78,7 +80,7 @@ export async function putPreferences(db: Db, userId: string, body: PreferencesPu
     }
     if (body.quietHours !== undefined) {
       const q = body.quietHours;
-      await setQuietHours(tx, userId, q && { startMinute: toMinute(q.start), endMinute: toMinute(q.end), timeZone: q.timeZone });
+      await setQuietHours(tx, userId, q && { startMinute: toMinute(q.start), endMinute: toMinute(q.end), timeZone: q.timeZone ?? null });
     }
     return preferencesIn(tx, userId);
   });

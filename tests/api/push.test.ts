@@ -96,13 +96,42 @@ describe("push delivery", () => {
     expect(await outboxOf(followed.id)).toMatchObject([{ type: "FOLLOW", status: "sent" }]);
   });
 
+  it("quiet hours without a zone follow the fan's time zone, also after it changes", async () => {
+    const [user, actor] = await Promise.all([poster(), poster()]);
+    const device = await expoDevice(user);
+    // Asia/Karachi is UTC+05:00 all year: the quiet hours are around the current hour there, not in UTC.
+    await db().user.update({ where: { id: user.id }, data: { timezone: "Asia/Karachi" } });
+    const local = (new Date().getUTCHours() + 5) % 24;
+    const clock = (h: number) => `${String((h + 24) % 24).padStart(2, "0")}:00`;
+    const set = await putPrefs(user.auth, { quietHours: { start: clock(local - 1), end: clock(local + 1) } });
+    expect([set.status, set.body.data.quietHours]).toEqual([
+      200,
+      { start: clock(local - 1), end: clock(local + 1), timeZone: "Asia/Karachi", followsAccountTimeZone: true },
+    ]);
+    await replyTo(user, actor);
+    expect((await settle(user.id)).map((r) => r.status)).toEqual(["pending"]);
+    expect(await sentTo(device.token)).toEqual([]);
+
+    // The fan's zone becomes UTC (unset): the same clock hours are now hours away, and the queued push goes out.
+    await db().user.update({ where: { id: user.id }, data: { timezone: null } });
+    expect((await api("GET", "/api/v1/me/notification-preferences", { headers: user.auth })).body.data.quietHours).toMatchObject({
+      timeZone: "UTC",
+      followsAccountTimeZone: true,
+    });
+    await makeDue(user.id);
+    expect((await settle(user.id)).map((r) => r.status)).toEqual(["sent"]);
+  });
+
   it("quiet hours queue the push until they end, then it is sent; one older than 24 h when due is dropped as stale", async () => {
     const [user, actor] = await Promise.all([poster(), poster()]);
     const device = await expoDevice(user);
     const hour = new Date().getUTCHours();
     const clock = (h: number) => `${String((h + 24) % 24).padStart(2, "0")}:00`;
     const set = await putPrefs(user.auth, { quietHours: { start: clock(hour - 1), end: clock(hour + 1), timeZone: "UTC" } });
-    expect([set.status, set.body.data.quietHours]).toEqual([200, { start: clock(hour - 1), end: clock(hour + 1), timeZone: "UTC" }]);
+    expect([set.status, set.body.data.quietHours]).toEqual([
+      200,
+      { start: clock(hour - 1), end: clock(hour + 1), timeZone: "UTC", followsAccountTimeZone: false },
+    ]);
     await replyTo(user, actor);
     const [queued] = await settle(user.id);
     expect([queued!.status, queued!.attempts]).toEqual(["pending", 0]);

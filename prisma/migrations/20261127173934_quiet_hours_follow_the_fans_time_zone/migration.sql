@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "push_quiet_hours" ALTER COLUMN "time_zone" DROP NOT NULL;
