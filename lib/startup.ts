@@ -3,6 +3,7 @@ import { assertVerificationKey } from "./auth/tokens";
 import { env } from "./env";
 import { identityProvider } from "./identity/provider";
 import { log } from "./kernel/log";
+import { assertFcmServiceAccount } from "./push/providers";
 import { warmUpRateLimits } from "./http/rate-limit";
 import { redisBackend } from "./redis/client";
 
@@ -18,6 +19,7 @@ import { redisBackend } from "./redis/client";
 export async function checkStartup(): Promise<void> {
   try {
     env();
+    assertFcmServiceAccount();
     await assertVerificationKey();
     if (env().NODE_ENV === "production") {
       identityProvider();

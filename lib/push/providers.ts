@@ -1,3 +1,4 @@
+import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import apn from "@parse/node-apn";
 import { Expo, type ExpoPushMessage, type ExpoPushReceipt } from "expo-server-sdk";
@@ -114,6 +115,17 @@ function serviceAccount(): ServiceAccount {
   const parsed = serviceAccountSchema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`FCM_SERVICE_ACCOUNT_JSON: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   return (serviceAccountCache = parsed.data);
+}
+
+/** Start-up: a configured FCM service account must be complete, its private key readable (not an error at the first push). */
+export function assertFcmServiceAccount(): void {
+  if (!env().FCM_SERVICE_ACCOUNT_JSON) return;
+  try {
+    createPrivateKey(serviceAccount().private_key);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(message.startsWith("FCM_SERVICE_ACCOUNT_JSON") ? message : `FCM_SERVICE_ACCOUNT_JSON: ${message}`);
+  }
 }
 
 let fcmToken: { value: string; expiresAt: number } | undefined;

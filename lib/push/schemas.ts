@@ -35,16 +35,9 @@ export const quietHours = z
   .strictObject({
     start: clock("When quiet hours begin"),
     end: clock("When they end (an end before the start spans midnight)"),
-    timeZone: z
-      .string()
-      .min(1)
-      .max(64)
-      .refine(validTimezone, "An IANA time zone, e.g. Europe/London")
-      .nullable()
-      .optional()
-      .meta({
-        description: "An IANA time zone for these hours; left out or null: they follow the fan's own time zone (`timezone` in the settings, else UTC).",
-      }),
+    timeZone: z.string().min(1).max(64).refine(validTimezone, "An IANA time zone, e.g. Europe/London").nullable().optional().meta({
+      description: "An IANA time zone for these hours; left out or null: they follow the fan's own time zone (`timezone` in the settings, else UTC).",
+    }),
   })
   .refine((q) => q.start !== q.end, { message: "start and end must differ", path: ["end"] })
   .meta({

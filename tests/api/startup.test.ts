@@ -36,6 +36,17 @@ describe("production start-up without a database or Redis", { timeout: 30_000 },
     expect(r.output).toMatch(/Refusing to start: REDIS_URL or UPSTASH_REDIS_REST_URL .* is required in production/);
   });
 
+  it("refuses to start with an FCM service account that is incomplete or whose key cannot be read, naming it", async () => {
+    const incomplete = await start({ FCM_SERVICE_ACCOUNT_JSON: JSON.stringify({ project_id: "p" }) });
+    expect(refused(incomplete)).toBe(true);
+    expect(incomplete.output).toMatch(/Refusing to start: FCM_SERVICE_ACCOUNT_JSON: client_email/);
+    const badKey = await start({
+      FCM_SERVICE_ACCOUNT_JSON: JSON.stringify({ project_id: "p", client_email: "a@p.iam.gserviceaccount.com", private_key: "not a key" }),
+    });
+    expect(refused(badKey)).toBe(true);
+    expect(badKey.output).toMatch(/Refusing to start: FCM_SERVICE_ACCOUNT_JSON: /);
+  });
+
   it("refuses to start when REDIS_URL does not answer", async () => {
     const r = await start({ DATABASE_URL: inject("databaseUrl"), REDIS_URL: "redis://127.0.0.1:1" });
     expect(refused(r)).toBe(true);
