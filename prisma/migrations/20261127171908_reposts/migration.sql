@@ -1,3 +1,7 @@
+-- AlterEnum
+ALTER TYPE "NotificationType" ADD VALUE 'REPOST';
+ALTER TYPE "NotificationType" ADD VALUE 'QUOTE';
+
 -- CreateEnum
 CREATE TYPE "CommentPolicy" AS ENUM ('EVERYONE', 'FOLLOWERS', 'TEAM_FANS', 'NOBODY');
 
