@@ -24,7 +24,7 @@ export const PINS_MAX = 3;
 
 type Profile = { userId: string; teamId: null } | { userId: null; teamId: string };
 
-const profileWhere = (p: Profile) => (p.userId ? Prisma.sql`pp.user_id = ${p.userId}::uuid` : Prisma.sql`pp.team_id = ${p.teamId}`);
+const profileWhere = (p: Profile) => (p.userId ? Prisma.sql`pn.user_id = ${p.userId}::uuid` : Prisma.sql`pn.team_id = ${p.teamId}`);
 
 /** The profile a post is pinned on, if the user may pin it there (403 otherwise). */
 async function profileFor(db: RawDb | DbTx, user: AuthUser, post: { authorId: string; authorTeamId: string | null }): Promise<Profile> {
@@ -51,9 +51,9 @@ export async function pinPost(db: Db, user: AuthUser, postId: string, now = new 
     const [existing] = await tx.$queryRaw<{ at: Date }[]>`SELECT created_at AS at FROM post_pins WHERE post_id = ${postId}::uuid`;
     if (existing) return existing.at;
     // Pins of deleted posts go; hidden ones stay (moderation may restore them) but do not count.
-    await tx.$executeRaw`DELETE FROM post_pins pp USING posts p WHERE p.id = pp.post_id AND ${profileWhere(profile)} AND p.deleted_at IS NOT NULL`;
+    await tx.$executeRaw`DELETE FROM post_pins pn USING posts p WHERE p.id = pn.post_id AND ${profileWhere(profile)} AND p.deleted_at IS NOT NULL`;
     const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM post_pins pp JOIN posts p ON p.id = pp.post_id WHERE ${profileWhere(profile)} AND p.hidden_at IS NULL`;
+      SELECT count(*)::int AS n FROM post_pins pn JOIN posts p ON p.id = pn.post_id WHERE ${profileWhere(profile)} AND p.hidden_at IS NULL`;
     if (n >= PINS_MAX) {
       throw new DomainError(lockerroomErrors.PIN_LIMIT_REACHED, `At most ${PINS_MAX} posts can be pinned on a profile: unpin one first.`);
     }
@@ -81,14 +81,14 @@ export async function unpinPost(db: Db, user: AuthUser, postId: string) {
 }
 
 function pinsOf(db: RawDb | DbTx, viewer: Viewer, profile: Profile) {
-  const extra = Prisma.sql`, pp.created_at AS "pinnedAt"`;
+  const extra = Prisma.sql`, pn.created_at AS "pinnedAt"`;
   // Staff see every post through visiblePostSql; a profile still shows only published, live ones.
   const live = Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`;
   return raw(db).$queryRaw<(PostRow & { pinnedAt: Date })[]>`
     ${selectPosts(viewer, extra)}
-    JOIN post_pins pp ON pp.post_id = p.id
+    JOIN post_pins pn ON pn.post_id = p.id
     WHERE ${profileWhere(profile)} AND ${visiblePostSql(viewer)} AND ${live}
-    ORDER BY pp.created_at DESC, pp.post_id DESC
+    ORDER BY pn.created_at DESC, pn.post_id DESC
     LIMIT ${PINS_MAX}`;
 }
 

@@ -106,12 +106,10 @@ export const createPostBody = z
       description:
         "public: everyone, signed in or not. private: the author and the fans who follow or joined the post's team (teamId or authorTeamId); a private post needs a team.",
     }),
-    quotedPostId: uuid("quotedPostId")
-      .optional()
-      .meta({
-        description:
-          "Quote this post: a published public post the caller may see (else 404, or 409 POST_NOT_SHAREABLE for a private or scheduled one). The quote's text may then be empty; a quote cannot be scheduled.",
-      }),
+    quotedPostId: uuid("quotedPostId").optional().meta({
+      description:
+        "Quote this post: a published public post the caller may see (else 404, or 409 POST_NOT_SHAREABLE for a private or scheduled one). The quote's text may then be empty; a quote cannot be scheduled.",
+    }),
   })
   .superRefine((b, ctx) => {
     if (b.authorTeamId && b.postAsTeamId && b.authorTeamId !== b.postAsTeamId) {
@@ -205,7 +203,11 @@ const quotedPostUnavailable = z
   .object({
     id: z.string().meta({ description: "The quoted post's id." }),
     unavailable: z.literal(true),
-    detached: z.boolean().meta({ description: "True when the quoted post's author detached this quote; false when the caller may not see the quoted post (deleted, hidden, blocked)." }),
+    detached: z
+      .boolean()
+      .meta({
+        description: "True when the quoted post's author detached this quote; false when the caller may not see the quoted post (deleted, hidden, blocked).",
+      }),
   })
   .meta({ id: "QuotedPostUnavailable", description: "A quote whose quoted post the caller may not see, or whose author detached it." });
 
@@ -238,7 +240,10 @@ export const post = z
     quotedPost: z
       .union([quotedPostEmbed, quotedPostUnavailable])
       .nullable()
-      .meta({ description: "For a quote, the quoted post (or `{ id, unavailable: true, detached }` when the caller may not see it or it was detached); null otherwise." }),
+      .meta({
+        description:
+          "For a quote, the quoted post (or `{ id, unavailable: true, detached }` when the caller may not see it or it was detached); null otherwise.",
+      }),
     viewer: z.object({
       reaction: z.string().nullable().meta({ description: "The caller's reaction kind, or null (always null when signed out)." }),
       canEdit: z.boolean(),
@@ -318,19 +323,13 @@ export const repostState = z
     postId: z.string(),
     reposted: z.boolean(),
     repostedAt: isoDateTime.nullable().meta({ description: "When the caller reposted it (a repeated PUT keeps it); null once removed." }),
-    repostCount: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: "The post's reposts now; null (after DELETE) when the caller may no longer see the post." }),
+    repostCount: z.number().int().nullable().meta({ description: "The post's reposts now; null (after DELETE) when the caller may no longer see the post." }),
   })
   .meta({ id: "PostRepost" });
 
 export const repostPage = z
   .object({
-    reposts: z.array(
-      post.extend({ repostedAt: isoDateTime.meta({ description: "When the fan reposted it (the list order)." }) }).meta({ id: "RepostedPost" }),
-    ),
+    reposts: z.array(post.extend({ repostedAt: isoDateTime.meta({ description: "When the fan reposted it (the list order)." }) }).meta({ id: "RepostedPost" })),
     nextCursor: z.string().optional().meta({ description: "Present only when more reposts remain." }),
   })
   .meta({ id: "RepostPage" });

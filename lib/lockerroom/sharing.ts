@@ -28,7 +28,9 @@ export const commentPolicyDb = (p: CommentPolicy) => p.toUpperCase() as "EVERYON
 export function commentAllowedSql(viewer: Viewer): Prisma.Sql {
   if (!viewer) return Prisma.sql`false`;
   const me = Prisma.sql`${viewer.id}::uuid`;
-  const teamStaff = viewer.isAdmin ? Prisma.sql`true` : Prisma.sql`EXISTS (SELECT 1 FROM team_staff s WHERE s.user_id = ${me} AND s.team_id = p.author_team_id)`;
+  const teamStaff = viewer.isAdmin
+    ? Prisma.sql`true`
+    : Prisma.sql`EXISTS (SELECT 1 FROM team_staff s WHERE s.user_id = ${me} AND s.team_id = p.author_team_id)`;
   return Prisma.sql`(CASE
     WHEN p.author_id = ${me} OR p.comment_policy = 'EVERYONE' THEN true
     WHEN p.author_team_id IS NOT NULL AND ${teamStaff} THEN true
