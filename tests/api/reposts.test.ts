@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, poster } from "../helpers";
 
 // Pins, reply controls, reposts and quotes (black box): the caps and one-time rules under concurrency, and the
@@ -350,5 +350,23 @@ describe("quotes", () => {
     }
     expect((await quotesOf("nope")).status).toBe(400);
     expect((await quotesOf(p.id, {}, "?cursor=nope!")).status).toBe(400);
+  });
+});
+
+describe("account erasure", () => {
+  it("takes the fan's reposts off the posts' counts and removes their reposts and pins", async () => {
+    const [author, leaving] = await Promise.all([poster(), poster()]);
+    const [theirs, own] = await Promise.all([newPost(author.id), newPost(leaving.id)]);
+    expect((await api("PUT", `/api/locker-room/${theirs.id}/repost`, { headers: leaving.auth })).status).toBe(200);
+    expect((await api("PUT", `/api/locker-room/${own.id}/pin`, { headers: leaving.auth })).status).toBe(200);
+    expect((await api("POST", "/api/v1/me/deletion", { headers: leaving.auth, json: { confirm: true } })).status).toBeLessThan(300);
+    await db().$executeRaw`UPDATE account_deletions SET requested_at = now() - interval '8 days', due_at = now() - interval '1 second',
+                   not_before = now() - interval '1 second' WHERE user_id = ${leaving.id}::uuid`;
+    const cronSecret = (inject("fixtures").sync as { cronSecret: string }).cronSecret;
+    expect((await api("GET", "/api/cron/account-erasure", { headers: { authorization: `Bearer ${cronSecret}` } })).status).toBe(200);
+    expect((await db().accountDeletion.findUniqueOrThrow({ where: { userId: leaving.id } })).state).toBe("erased");
+    expect((await db().post.findUniqueOrThrow({ where: { id: theirs.id } })).repostCount).toBe(0);
+    expect(await db().postRepost.count({ where: { userId: leaving.id } })).toBe(0);
+    expect(await db().postPin.count({ where: { userId: leaving.id } })).toBe(0);
   });
 });
