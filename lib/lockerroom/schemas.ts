@@ -203,11 +203,9 @@ const quotedPostUnavailable = z
   .object({
     id: z.string().meta({ description: "The quoted post's id." }),
     unavailable: z.literal(true),
-    detached: z
-      .boolean()
-      .meta({
-        description: "True when the quoted post's author detached this quote; false when the caller may not see the quoted post (deleted, hidden, blocked).",
-      }),
+    detached: z.boolean().meta({
+      description: "True when the quoted post's author detached this quote; false when the caller may not see the quoted post (deleted, hidden, blocked).",
+    }),
   })
   .meta({ id: "QuotedPostUnavailable", description: "A quote whose quoted post the caller may not see, or whose author detached it." });
 
@@ -237,13 +235,9 @@ export const post = z
       quotes: z.number().int().meta({ description: "Posts quoting it, neither deleted, hidden nor detached." }),
     }),
     interactionPolicy,
-    quotedPost: z
-      .union([quotedPostEmbed, quotedPostUnavailable])
-      .nullable()
-      .meta({
-        description:
-          "For a quote, the quoted post (or `{ id, unavailable: true, detached }` when the caller may not see it or it was detached); null otherwise.",
-      }),
+    quotedPost: z.union([quotedPostEmbed, quotedPostUnavailable]).nullable().meta({
+      description: "For a quote, the quoted post (or `{ id, unavailable: true, detached }` when the caller may not see it or it was detached); null otherwise.",
+    }),
     viewer: z.object({
       reaction: z.string().nullable().meta({ description: "The caller's reaction kind, or null (always null when signed out)." }),
       canEdit: z.boolean(),
