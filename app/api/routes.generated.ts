@@ -285,6 +285,14 @@ import * as v1_announcements from "@/app/api/v1/announcements/route";
 import * as v1_announcements_$announcementId_dismiss from "@/app/api/v1/announcements/[announcementId]/dismiss/route";
 import * as locker_room_$postId_bookmark from "@/app/api/locker-room/[postId]/bookmark/route";
 import * as v1_me_bookmarks from "@/app/api/v1/me/bookmarks/route";
+import * as locker_room_$postId_interaction_policy from "@/app/api/locker-room/[postId]/interaction-policy/route";
+import * as locker_room_$postId_pin from "@/app/api/locker-room/[postId]/pin/route";
+import * as locker_room_$postId_quotes from "@/app/api/locker-room/[postId]/quotes/route";
+import * as locker_room_$postId_quotes_$quotePostId_detach from "@/app/api/locker-room/[postId]/quotes/[quotePostId]/detach/route";
+import * as locker_room_$postId_repost from "@/app/api/locker-room/[postId]/repost/route";
+import * as teams_$id_pins from "@/app/api/teams/[id]/pins/route";
+import * as v1_users_$userId_pins from "@/app/api/v1/users/[userId]/pins/route";
+import * as v1_users_$userId_reposts from "@/app/api/v1/users/[userId]/reposts/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -570,4 +578,12 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/announcements/{announcementId}/dismiss", module: v1_announcements_$announcementId_dismiss },
   { path: "/api/locker-room/{postId}/bookmark", module: locker_room_$postId_bookmark },
   { path: "/api/v1/me/bookmarks", module: v1_me_bookmarks },
+  { path: "/api/locker-room/{postId}/interaction-policy", module: locker_room_$postId_interaction_policy },
+  { path: "/api/locker-room/{postId}/pin", module: locker_room_$postId_pin },
+  { path: "/api/locker-room/{postId}/quotes", module: locker_room_$postId_quotes },
+  { path: "/api/locker-room/{postId}/quotes/{quotePostId}/detach", module: locker_room_$postId_quotes_$quotePostId_detach },
+  { path: "/api/locker-room/{postId}/repost", module: locker_room_$postId_repost },
+  { path: "/api/teams/{id}/pins", module: teams_$id_pins },
+  { path: "/api/v1/users/{userId}/pins", module: v1_users_$userId_pins },
+  { path: "/api/v1/users/{userId}/reposts", module: v1_users_$userId_reposts },
 ];

@@ -45,7 +45,7 @@ export const ERASURE_STATEMENTS: Statement[] = [
     table: "posts (locks)",
     sql: (u) => Prisma.sql`SELECT 1 FROM posts WHERE id IN (
         SELECT post_id FROM post_comments WHERE author_id = ${u} UNION SELECT post_id FROM post_reactions WHERE user_id = ${u}
-        UNION SELECT post_id FROM poll_voters WHERE user_id = ${u}) ORDER BY id FOR UPDATE`,
+        UNION SELECT post_id FROM poll_voters WHERE user_id = ${u} UNION SELECT post_id FROM post_reposts WHERE user_id = ${u}) ORDER BY id FOR UPDATE`,
   },
   // Comments: soft-deleted as a fan's own delete does (a removed comment with replies stays as a placeholder),
   // content emptied; the counters of the post and of the parent move back for each one that was counted.
@@ -82,6 +82,13 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "poll_voters", sql: (u) => Prisma.sql`DELETE FROM poll_voters WHERE user_id = ${u}` },
   { table: "post_mutes", sql: (u) => Prisma.sql`DELETE FROM post_mutes WHERE user_id = ${u}` },
   { table: "bookmarks", sql: (u) => Prisma.sql`DELETE FROM bookmarks WHERE user_id = ${u}` },
+  // Reposts: taken off the posts' counts; pins (their own posts' went with the posts).
+  {
+    table: "posts.repost_count",
+    sql: (u) => Prisma.sql`UPDATE posts p SET repost_count = p.repost_count - 1 FROM post_reposts r WHERE r.post_id = p.id AND r.user_id = ${u}`,
+  },
+  { table: "post_reposts", sql: (u) => Prisma.sql`DELETE FROM post_reposts WHERE user_id = ${u}` },
+  { table: "post_pins", sql: (u) => Prisma.sql`DELETE FROM post_pins WHERE user_id = ${u}` },
   { table: "notifications", sql: (u) => Prisma.sql`DELETE FROM notifications WHERE user_id = ${u}` },
   { table: "devices", sql: (u) => Prisma.sql`DELETE FROM devices WHERE user_id = ${u}` },
   { table: "feed_signal_batches", sql: (u) => Prisma.sql`DELETE FROM feed_signal_batches WHERE user_id = ${u}` },

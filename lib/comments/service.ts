@@ -8,6 +8,7 @@ import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lock
 import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";
 import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
+import { assertMayComment } from "../lockerroom/policy";
 
 // Comments on locker-room posts, one level of replies. Commenting follows the post's visibility (a post the caller
 // may not see, blocks either way included, is 404) and the posting rules (terms, suspension). Counters move in the
@@ -31,6 +32,7 @@ export async function createComment(db: Db, user: AuthUser, postId: string, cont
   await assertMayPost(db, user.id);
   const id = await db.$transaction(async (tx) => {
     await visiblePost(tx, postId, user, { forUpdate: true });
+    await assertMayComment(tx, user, postId); // the post's interaction policy, under its row lock
     if (parentId) {
       const parent = await commentState(tx, parentId);
       if (!parent || parent.postId !== postId) {

@@ -76,6 +76,8 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'imageUrl', p.image_url, 'media', p.media, 'collectible', p.collectible, 'lineup', p.lineup,
         'createdAt', p.created_at, 'publishAt', p.publish_at, 'scheduled', p.scheduled, 'editedAt', p.edited_at, 'deletedAt', p.deleted_at,
         'hiddenByModeration', p.hidden_at IS NOT NULL, 'commentCount', p.comment_count, 'reactionCounts', p.reaction_counts,
+        'commentPolicy', lower(p.comment_policy::text), 'quotedPostId', p.quoted_post_id, 'quoteDetachedAt', p.quote_detached_at,
+        'repostCount', p.repost_count, 'quoteCount', p.quote_count, 'pinnedAt', (SELECT pn.created_at FROM post_pins pn WHERE pn.post_id = p.id AND pn.user_id = p.author_id),
         'earlierVersions', (SELECT coalesce(json_agg(json_build_object('content', e.content, 'replacedAt', e.edited_at) ORDER BY e.id), '[]') FROM post_edits e WHERE e.post_id = p.id),
         'poll', (SELECT json_build_object('options', pl.options, 'multiple', pl.multiple, 'closesAt', pl.closes_at, 'voteCounts', pl.vote_counts, 'voters', pl.voters_count)
                  FROM post_polls pl WHERE pl.post_id = p.id)
@@ -94,7 +96,9 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'pollVotes', (SELECT coalesce(json_agg(json_build_object('postId', v.post_id, 'choices', v.choices, 'createdAt', v.created_at) ORDER BY v.created_at, v.post_id), '[]')
                       FROM poll_voters v WHERE v.user_id = ${u}::uuid),
         'bookmarks', (SELECT coalesce(json_agg(json_build_object('postId', b.post_id, 'bookmarkedAt', b.created_at) ORDER BY b.created_at, b.post_id), '[]')
-                      FROM bookmarks b WHERE b.user_id = ${u}::uuid)
+                      FROM bookmarks b WHERE b.user_id = ${u}::uuid),
+        'reposts', (SELECT coalesce(json_agg(json_build_object('postId', r.post_id, 'repostedAt', r.created_at) ORDER BY r.created_at, r.post_id), '[]')
+                    FROM post_reposts r WHERE r.user_id = ${u}::uuid)
       ) AS v`,
   ],
   [

@@ -51,7 +51,7 @@ export function visiblePostSql(viewer: Viewer): Prisma.Sql {
 }
 
 /** The viewer follows or joined the post's about-tag team or the team it is posted as. */
-const TEAM_FAN = (me: Prisma.Sql) => Prisma.sql`EXISTS (
+export const TEAM_FAN = (me: Prisma.Sql) => Prisma.sql`EXISTS (
   SELECT 1 FROM team_follows f WHERE f.user_id = ${me} AND f.team_id IN (p.team_id, p.author_team_id)
   UNION ALL
   SELECT 1 FROM team_members m WHERE m.user_id = ${me} AND m.team_id IN (p.team_id, p.author_team_id)

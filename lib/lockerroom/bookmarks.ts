@@ -10,6 +10,7 @@ import { teamSummaries } from "../teams/service";
 import { visiblePostSql } from "./access";
 import { selectPosts, type PostRow } from "./queries";
 import { toPost } from "./service";
+import { postTeamIds } from "./sharing";
 
 // Bookmarks (PUT and DELETE /api/locker-room/{postId}/bookmark, GET /api/v1/me/bookmarks): private to the fan who
 // keeps them, never counted or notified. Bookmarking goes through the locker room's one visibility rule (access.ts),
@@ -61,10 +62,7 @@ export async function unbookmarkPost(db: Db, user: AuthUser, postId: string) {
 export async function myBookmarks(db: Db, user: AuthUser, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
   const rows = await bookmarksPage(db, user, after, limit + 1);
-  const teams = await teamSummaries(
-    db,
-    rows.flatMap((r) => [r.authorTeamId, r.teamId]),
-  );
+  const teams = await teamSummaries(db, postTeamIds(rows));
   const now = new Date();
   return keysetPage(
     "bookmarks",

@@ -5,12 +5,13 @@ import { raw, type RawDb } from "../db/raw";
 import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../mutes/queries";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { visiblePostSql, type Viewer } from "./access";
+import { sharingColumns, sharingJoins, type SharingColumns } from "./sharing";
 
 // The locker room's statements. A post is always read with its author, poll and the viewer's own reaction and vote,
 // by one statement for a whole page (joins, never a query per post); its teams' summaries come from the teams
 // module's cache (teamSummaries).
 
-export interface PostRow {
+export interface PostRow extends SharingColumns {
   id: string;
   authorId: string;
   handle: string | null;
@@ -53,12 +54,13 @@ export function selectPosts(viewer: Viewer, extra: Prisma.Sql = Prisma.empty) {
            p.deleted_at AS "deletedAt", p.hidden_at AS "hiddenAt", p.comment_count AS "commentCount", p.reaction_counts AS "reactionCounts",
            pp.options AS "pollOptions", pp.multiple AS "pollMultiple", pp.closes_at AS "pollClosesAt",
            pp.vote_counts AS "pollVoteCounts", pp.voters_count AS "pollVoters",
-           r.kind AS "myReaction", v.choices AS "myVotes" ${extra}
+           r.kind AS "myReaction", v.choices AS "myVotes" ${sharingColumns(viewer)} ${extra}
     FROM posts p
     JOIN users u ON u.id = p.author_id
     LEFT JOIN post_polls pp ON pp.post_id = p.id
     LEFT JOIN post_reactions r ON r.post_id = p.id AND r.user_id = ${me}
-    LEFT JOIN poll_voters v ON v.post_id = p.id AND v.user_id = ${me}`;
+    LEFT JOIN poll_voters v ON v.post_id = p.id AND v.user_id = ${me}
+    ${sharingJoins(viewer)}`;
 }
 
 export interface FeedFilter {
@@ -128,6 +130,8 @@ export interface NewPost {
   scheduled: boolean;
   idempotencyKey: string | null;
   requestHash: string | null;
+  /** A quote: the post it quotes (reposts.ts checks it may be quoted). */
+  quotedPostId?: string | null;
 }
 
 /** Inserts the post; none when the author already used the idempotency key (the first post stands). */
@@ -135,9 +139,10 @@ export async function insertPost(tx: DbTx, p: NewPost): Promise<string | undefin
   const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
   const [row] = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO posts (id, author_id, author_team_id, team_id, content, image_url, collectible, lineup, visibility, publish_at, scheduled,
-                       idempotency_key, request_hash)
+                       idempotency_key, request_hash, quoted_post_id)
     VALUES (${UUIDV7_SQL}, ${p.authorId}::uuid, ${p.authorTeamId}, ${p.teamId}, ${p.content}, ${p.imageUrl}, ${json(p.collectible)}::jsonb,
-            ${json(p.lineup)}::jsonb, ${p.visibility}::"PostVisibility", ${p.publishAt}, ${p.scheduled}, ${p.idempotencyKey}, ${p.requestHash})
+            ${json(p.lineup)}::jsonb, ${p.visibility}::"PostVisibility", ${p.publishAt}, ${p.scheduled}, ${p.idempotencyKey}, ${p.requestHash},
+            ${p.quotedPostId ?? null}::uuid)
     ON CONFLICT (author_id, idempotency_key) DO NOTHING
     RETURNING id::text AS id`;
   return row?.id;
@@ -227,7 +232,7 @@ export async function lockPostRow(tx: DbTx, postId: string) {
   >`
     SELECT id::text AS id, author_id::text AS "authorId", content, publish_at AS "publishAt", scheduled, deleted_at AS "deletedAt",
            (jsonb_array_length(COALESCE(media, '[]')) > 0 OR collectible IS NOT NULL OR lineup IS NOT NULL
-            OR EXISTS (SELECT 1 FROM post_polls WHERE post_id = posts.id)) AS "hasAttachments"
+            OR quoted_post_id IS NOT NULL OR EXISTS (SELECT 1 FROM post_polls WHERE post_id = posts.id)) AS "hasAttachments"
     FROM posts WHERE id = ${postId}::uuid FOR UPDATE`;
   return row;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
 import { pollResult } from "../polls/schemas";
 import { teamSummary } from "../teams/schemas";
+import { COMMENT_POLICIES } from "./sharing";
 
 // Limits of a post (README "Locker room"), as Mastodon's validators set them where it has one.
 export const CONTENT_MAX = 2_000;
@@ -105,18 +106,23 @@ export const createPostBody = z
       description:
         "public: everyone, signed in or not. private: the author and the fans who follow or joined the post's team (teamId or authorTeamId); a private post needs a team.",
     }),
+    quotedPostId: uuid("quotedPostId").optional().meta({
+      description:
+        "Quote this post: a published public post the caller may see (else 404, or 409 POST_NOT_SHAREABLE for a private or scheduled one). The quote's text may then be empty; a quote cannot be scheduled.",
+    }),
   })
   .superRefine((b, ctx) => {
     if (b.authorTeamId && b.postAsTeamId && b.authorTeamId !== b.postAsTeamId) {
       ctx.addIssue({ code: "custom", path: ["postAsTeamId"], message: "authorTeamId and postAsTeamId name different teams: send one" });
     }
-    const attached = (b.media?.length ?? 0) > 0 || b.poll || b.collectible || b.lineup;
+    const attached = (b.media?.length ?? 0) > 0 || b.poll || b.collectible || b.lineup || b.quotedPostId;
     if (b.content.trim() === "" && !attached) {
       ctx.addIssue({ code: "custom", path: ["content"], message: "content may be empty only when media, a poll, a collectible or a lineup is attached" });
     }
     if (b.media && new Set(b.media.map((m) => m.uploadId)).size !== b.media.length) {
       ctx.addIssue({ code: "custom", path: ["media"], message: "The same upload is attached twice" });
     }
+    if (b.quotedPostId && b.scheduledFor) ctx.addIssue({ code: "custom", path: ["scheduledFor"], message: "A quote cannot be scheduled" });
     if (b.visibility === "private" && !b.teamId && !b.authorTeamId && !b.postAsTeamId) {
       ctx.addIssue({ code: "custom", path: ["visibility"], message: "A private post is for a team's fans: give teamId or authorTeamId" });
     }
@@ -157,6 +163,52 @@ const authorSummary = z
   .object({ id: z.string(), handle: z.string().nullable(), displayName: z.string().nullable(), avatarUrl: z.string().nullable() })
   .meta({ id: "PostAuthor" });
 
+// Reply controls and quotes on a post (sharing.ts).
+const postMedia = z.object({
+  uploadId: z.string(),
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  thumbhash: z.string(),
+  alt: z.string().nullable(),
+});
+
+export const interactionPolicy = z
+  .object({
+    comments: z.enum(COMMENT_POLICIES).meta({
+      description:
+        "Who may comment (and reply): everyone; followers (fans who follow the author; for a team's post, the team's followers); team_fans (fans who follow or joined the post's team); nobody. The author, and a team's staff on its posts, always may.",
+    }),
+  })
+  .meta({ id: "PostInteractionPolicy" });
+
+const quotedPostEmbed = z
+  .object({
+    id: z.string(),
+    unavailable: z.literal(false),
+    detached: z.literal(false),
+    author: z.object({ id: z.string(), handle: z.string().nullable(), displayName: z.string().nullable(), avatarUrl: z.string().nullable() }),
+    authorTeam: teamSummary.nullable(),
+    team: teamSummary.nullable(),
+    content: z.string(),
+    imageUrl: z.string().nullable(),
+    media: z.array(postMedia),
+    visibility: z.enum(["public", "private"]),
+    publishAt: isoDateTime,
+    editedAt: isoDateTime.nullable(),
+  })
+  .meta({ id: "QuotedPost", description: "The quoted post, as the caller may see it." });
+
+const quotedPostUnavailable = z
+  .object({
+    id: z.string().meta({ description: "The quoted post's id." }),
+    unavailable: z.literal(true),
+    detached: z.boolean().meta({
+      description: "True when the quoted post's author detached this quote; false when the caller may not see the quoted post (deleted, hidden, blocked).",
+    }),
+  })
+  .meta({ id: "QuotedPostUnavailable", description: "A quote whose quoted post the caller may not see, or whose author detached it." });
+
 export const post = z
   .object({
     id: z.string(),
@@ -165,16 +217,7 @@ export const post = z
     team: teamSummary.nullable().meta({ description: "The about-tag team, or null." }),
     content: z.string(),
     imageUrl: z.string().nullable(),
-    media: z.array(
-      z.object({
-        uploadId: z.string(),
-        url: z.string(),
-        width: z.number().int(),
-        height: z.number().int(),
-        thumbhash: z.string(),
-        alt: z.string().nullable(),
-      }),
-    ),
+    media: z.array(postMedia),
     poll: pollResult.nullable().meta({ description: "Counts are null until the caller voted or the poll closed (the author always sees them)." }),
     collectible: collectible.nullable(),
     lineup: lineup.nullable(),
@@ -188,11 +231,19 @@ export const post = z
     counts: z.object({
       comments: z.number().int(),
       reactions: z.record(z.string(), z.number().int()).meta({ description: "Reactions per kind (kinds without any are left out)." }),
+      reposts: z.number().int().meta({ description: "Fans who reposted it." }),
+      quotes: z.number().int().meta({ description: "Posts quoting it, neither deleted, hidden nor detached." }),
+    }),
+    interactionPolicy,
+    quotedPost: z.union([quotedPostEmbed, quotedPostUnavailable]).nullable().meta({
+      description: "For a quote, the quoted post (or `{ id, unavailable: true, detached }` when the caller may not see it or it was detached); null otherwise.",
     }),
     viewer: z.object({
       reaction: z.string().nullable().meta({ description: "The caller's reaction kind, or null (always null when signed out)." }),
       canEdit: z.boolean(),
       canDelete: z.boolean(),
+      canComment: z.boolean().meta({ description: "The interaction policy lets the caller comment (false signed out)." }),
+      reposted: z.boolean().meta({ description: "The caller reposted it." }),
     }),
   })
   .meta({ id: "Post" });
@@ -240,3 +291,48 @@ export const bookmarkPage = z
     nextCursor: z.string().optional().meta({ description: "Present only when more bookmarks remain." }),
   })
   .meta({ id: "BookmarkPage" });
+
+// Pins, reply controls, reposts and quotes (pins.ts, policy.ts, reposts.ts).
+
+export const pinState = z
+  .object({
+    postId: z.string(),
+    pinned: z.boolean(),
+    pinnedAt: isoDateTime.nullable().meta({ description: "When the post was pinned (a repeated PUT keeps it); null once unpinned." }),
+  })
+  .meta({ id: "PostPin" });
+
+export const pinList = z
+  .object({
+    pins: z
+      .array(post.extend({ pinnedAt: isoDateTime }).meta({ id: "PinnedPost" }))
+      .meta({ description: "At most 3, newest pin first; only the pinned posts the caller may see." }),
+  })
+  .meta({ id: "PinList" });
+
+export const interactionPolicyBody = z.strictObject({ comments: interactionPolicy.shape.comments }).meta({ id: "PostInteractionPolicyPut" });
+
+export const repostState = z
+  .object({
+    postId: z.string(),
+    reposted: z.boolean(),
+    repostedAt: isoDateTime.nullable().meta({ description: "When the caller reposted it (a repeated PUT keeps it); null once removed." }),
+    repostCount: z.number().int().nullable().meta({ description: "The post's reposts now; null (after DELETE) when the caller may no longer see the post." }),
+  })
+  .meta({ id: "PostRepost" });
+
+export const repostPage = z
+  .object({
+    reposts: z.array(post.extend({ repostedAt: isoDateTime.meta({ description: "When the fan reposted it (the list order)." }) }).meta({ id: "RepostedPost" })),
+    nextCursor: z.string().optional().meta({ description: "Present only when more reposts remain." }),
+  })
+  .meta({ id: "RepostPage" });
+
+export const quoteParams = z.strictObject({
+  postId: uuid("postId").meta({ description: "The quoted post's id (UUID)." }),
+  quotePostId: uuid("quotePostId").meta({ description: "The quote's id (UUID): a post quoting postId." }),
+});
+
+export const quoteDetached = z
+  .object({ postId: z.string(), quotePostId: z.string(), detached: z.literal(true), detachedAt: isoDateTime })
+  .meta({ id: "QuoteDetached" });

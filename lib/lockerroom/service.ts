@@ -37,6 +37,7 @@ import { errors as lockerroomErrors } from "./errors";
 import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 import { publishLockerPost } from "../live/service";
+import { lockQuotable, notifyQuote, postTeamIds, toSharing } from "./sharing";
 
 // Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
@@ -45,11 +46,7 @@ const DAY_MS = 86_400_000;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** The summaries of the teams a page of posts shows (cached per team by the teams module). */
-const teamsOf = (db: Db, rows: PostRow[]) =>
-  teamSummaries(
-    db,
-    rows.flatMap((r) => [r.authorTeamId, r.teamId]),
-  );
+const teamsOf = (db: Db, rows: PostRow[]) => teamSummaries(db, postTeamIds(rows));
 
 const teamOf = (teams: Map<string, TeamSummaryRow>, id: string | null) => (id === null ? null : (teams.get(id) ?? null));
 
@@ -85,11 +82,14 @@ export function toPost(row: PostRow, teams: Map<string, TeamSummaryRow>, viewer:
     editedAt: iso(row.editedAt),
     deletedAt: iso(row.deletedAt),
     hiddenAt: iso(row.hiddenAt),
-    counts: { comments: row.commentCount, reactions: row.reactionCounts },
+    counts: { comments: row.commentCount, reactions: row.reactionCounts, reposts: row.repostCount, quotes: row.quoteCount },
+    ...toSharing(row, teams),
     viewer: {
       reaction: row.myReaction,
       canEdit: own && !row.deletedAt && editWindowOpen(row.publishAt, now),
       canDelete: !row.deletedAt && (own || Boolean(viewer?.isAdmin)),
+      canComment: row.canComment && !row.deletedAt && !row.hiddenAt,
+      reposted: row.reposted,
     },
   };
 }
@@ -157,6 +157,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
   const { publishAt, scheduled } = publishTime(input.scheduledFor, now, "scheduledFor");
 
   const postId = await db.$transaction(async (tx) => {
+    if (input.quotedPostId) await lockQuotable(tx, user, input.quotedPostId);
     const id = await insertPost(tx, {
       authorId: user.id,
       authorTeamId,
@@ -170,6 +171,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
       scheduled,
       idempotencyKey: key,
       requestHash: key ? hash : null,
+      quotedPostId: input.quotedPostId ?? null,
     });
     if (!id) return undefined; // a concurrent request with the same key committed first
     if (input.media?.length) {
@@ -184,6 +186,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
       await setPostMedia(tx, id, input.media);
     }
     if (input.poll) await insertPoll(tx, id, input.poll.options, input.poll.multiple, new Date(publishAt.getTime() + input.poll.expiresIn * 1000));
+    if (input.quotedPostId) await notifyQuote(tx, id);
     if (!scheduled) {
       // Published now: its side effects too (a scheduled post's wait for the publish cron).
       if (authorTeamId) {

@@ -27,10 +27,10 @@ export const toNotification = (n: NotificationRow) =>
     payload: n.payload,
   }) as { id: string; type: NotificationType; createdAt: string; readAt: string | null; archivedAt: string | null; payload: never };
 
-/** The text of a notification a filter looks at: its body, unless that is the user's own post (REACTION, POST_PUBLISHED). */
+/** The text of a notification a filter looks at: its body, unless that is the user's own post (REACTION, REPOST, POST_PUBLISHED). */
 export const filteredText = (n: NotificationRow): string | null => {
   const body = (n.payload as { body?: unknown } | null)?.body;
-  return n.type === "REACTION" || n.type === "POST_PUBLISHED" || typeof body !== "string" ? null : body;
+  return n.type === "REACTION" || n.type === "REPOST" || n.type === "POST_PUBLISHED" || typeof body !== "string" ? null : body;
 };
 
 const COLUMNS = Prisma.sql`n.id::text AS id, n.type::text AS type, n.payload, n.created_at AS "createdAt", n.read_at AS "readAt", n.archived_at AS "archivedAt"`;

@@ -18,6 +18,8 @@ export const NOTIFICATION_TYPES = [
   "TRADE_UPDATE",
   "PRICE_ALERT",
   "STREAK_AT_RISK",
+  "REPOST",
+  "QUOTE",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -125,6 +127,14 @@ export const reactionPayload = z
   .object({ postId: z.string(), kind: z.string().meta({ description: "The reaction kind." }), actor, ...text })
   .meta({ id: "ReactionPayload", description: "Someone reacted to the user's post (with notifyCommunity on); grouped per post." });
 
+export const repostPayload = z
+  .object({ postId: z.string(), actor, ...text })
+  .meta({ id: "RepostPayload", description: "Someone reposted the user's post (with notifyCommunity on); grouped per post." });
+
+export const quotePayload = z
+  .object({ postId: z.string().meta({ description: "The user's quoted post." }), quotePostId: z.string().meta({ description: "The quote." }), actor, ...text })
+  .meta({ id: "QuotePayload", description: "Someone quoted the user's post (with notifyCommunity on)." });
+
 export const wishlistListedPayload = z
   .object({ listingId: z.string(), collectibleId: z.string(), cardId: z.string(), price: z.number().int(), ...text })
   .meta({ id: "WishlistListedPayload", description: "An item on the user's wishlist (that card, or that very collectible) was listed for sale." });
@@ -210,6 +220,8 @@ export const notification = z
     z.object({ ...base, type: z.literal("TRADE_UPDATE"), payload: tradeUpdatePayload }),
     z.object({ ...base, type: z.literal("PRICE_ALERT"), payload: priceAlertPayload }),
     z.object({ ...base, type: z.literal("STREAK_AT_RISK"), payload: streakAtRiskPayload }),
+    z.object({ ...base, type: z.literal("REPOST"), payload: repostPayload }),
+    z.object({ ...base, type: z.literal("QUOTE"), payload: quotePayload }),
   ])
   .meta({ id: "Notification" });
 
@@ -245,7 +257,7 @@ export const notificationGroup = z
   .object({
     groupKey: z.string().meta({
       description:
-        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
+        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `REPOST:<postId>` for reposts, `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
     }),
     type: z.enum(NOTIFICATION_TYPES),
     notificationsCount: z.number().int().meta({ description: "Notifications of the group on this page." }),

@@ -37,6 +37,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "`authorTeamId` (alias `postAsTeamId`) posts as a team: its staff accounts and staff only (403 CANNOT_POST_AS_TEAM; both given and different is 400). " +
         `\`scheduledFor\` publishes later (in the future, at most ${SCHEDULE_MAX_DAYS} days ahead): the post is listed in GET /api/locker-room/scheduled until then. ` +
         `An \`${IDEMPOTENCY_HEADER}\` header (1..255 visible ASCII) makes retries safe: the same key with the same body answers the first post (201, \`Idempotent-Replayed: true\`), also under concurrent retries; with another body 409 IDEMPOTENCY_KEY_REUSED. Keys are kept with the post. ` +
+        "`quotedPostId` makes the post a quote of a published public post the caller may see (404 otherwise; 409 POST_NOT_SHAREABLE for a private or scheduled one): it is embedded as `quotedPost` for each reader who may see it (else `{ id, unavailable: true }`), and its author is notified (QUOTE). " +
         "Every 400 names the field. Rate-limited per user (policy ugc).",
       tags: ["Locker room"],
       auth: "bearer",
@@ -49,6 +50,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         lockerroomErrors.UGC_TERMS_REQUIRED,
         lockerroomErrors.POSTING_SUSPENDED,
         lockerroomErrors.CANNOT_POST_AS_TEAM,
+        lockerroomErrors.POST_NOT_SHAREABLE,
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
         sharedErrors.NOT_FOUND,
       ],

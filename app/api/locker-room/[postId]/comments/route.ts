@@ -28,7 +28,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description:
         `\`content\` 1..${COMMENT_MAX} characters; \`parentId\` replies to a top-level comment of the post (replies are one level deep: a reply's id is 400). ` +
         "Needs the current Terms of Use (403 UGC_TERMS_REQUIRED) and no posting suspension (403 POSTING_SUSPENDED). 404 when the caller may not see the post, or the parent comment (removed, or a block either way with its author). " +
-        "Notifies the post's author (a comment) or the parent's author (a reply) with REPLY when their notifyCommunity is on. Rate-limited per user (policy ugc).",
+        "Notifies the post's author (a comment) or the parent's author (a reply) with REPLY when their notifyCommunity is on. Rate-limited per user (policy ugc). " +
+        "The post's interaction policy (PUT .../interaction-policy) decides who may comment or reply: 403 COMMENTS_RESTRICTED otherwise (`viewer.canComment` on the post tells in advance).",
       tags: ["Locker room"],
       auth: "bearer",
       params: postIdParams,
@@ -36,7 +37,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "ugc",
       status: 201,
       response: comment,
-      errors: [sharedErrors.NOT_FOUND, lockerroomErrors.UGC_TERMS_REQUIRED, lockerroomErrors.POSTING_SUSPENDED],
+      errors: [sharedErrors.NOT_FOUND, lockerroomErrors.UGC_TERMS_REQUIRED, lockerroomErrors.POSTING_SUSPENDED, lockerroomErrors.COMMENTS_RESTRICTED],
     },
     ({ user, params, body }) => createComment(db, user, params.postId, body.content, body.parentId),
   ),
