@@ -285,6 +285,12 @@ import * as v1_announcements from "@/app/api/v1/announcements/route";
 import * as v1_announcements_$announcementId_dismiss from "@/app/api/v1/announcements/[announcementId]/dismiss/route";
 import * as locker_room_$postId_bookmark from "@/app/api/locker-room/[postId]/bookmark/route";
 import * as v1_me_bookmarks from "@/app/api/v1/me/bookmarks/route";
+import * as admin_trends from "@/app/api/admin/trends/route";
+import * as admin_trends_tags_$tag from "@/app/api/admin/trends/tags/[tag]/route";
+import * as v1_me_followed_tags from "@/app/api/v1/me/followed-tags/route";
+import * as v1_tags_$tag from "@/app/api/v1/tags/[tag]/route";
+import * as v1_tags_$tag_follow from "@/app/api/v1/tags/[tag]/follow/route";
+import * as v1_trends from "@/app/api/v1/trends/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -570,4 +576,10 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/announcements/{announcementId}/dismiss", module: v1_announcements_$announcementId_dismiss },
   { path: "/api/locker-room/{postId}/bookmark", module: locker_room_$postId_bookmark },
   { path: "/api/v1/me/bookmarks", module: v1_me_bookmarks },
+  { path: "/api/admin/trends", module: admin_trends },
+  { path: "/api/admin/trends/tags/{tag}", module: admin_trends_tags_$tag },
+  { path: "/api/v1/me/followed-tags", module: v1_me_followed_tags },
+  { path: "/api/v1/tags/{tag}", module: v1_tags_$tag },
+  { path: "/api/v1/tags/{tag}/follow", module: v1_tags_$tag_follow },
+  { path: "/api/v1/trends", module: v1_trends },
 ];

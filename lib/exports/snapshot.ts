@@ -94,7 +94,9 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'pollVotes', (SELECT coalesce(json_agg(json_build_object('postId', v.post_id, 'choices', v.choices, 'createdAt', v.created_at) ORDER BY v.created_at, v.post_id), '[]')
                       FROM poll_voters v WHERE v.user_id = ${u}::uuid),
         'bookmarks', (SELECT coalesce(json_agg(json_build_object('postId', b.post_id, 'bookmarkedAt', b.created_at) ORDER BY b.created_at, b.post_id), '[]')
-                      FROM bookmarks b WHERE b.user_id = ${u}::uuid)
+                      FROM bookmarks b WHERE b.user_id = ${u}::uuid),
+        'followedTags', (SELECT coalesce(json_agg(json_build_object('tag', f.tag, 'followedAt', f.created_at) ORDER BY f.created_at, f.tag), '[]')
+                         FROM tag_follows f WHERE f.user_id = ${u}::uuid)
       ) AS v`,
   ],
   [

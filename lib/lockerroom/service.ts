@@ -37,6 +37,7 @@ import { errors as lockerroomErrors } from "./errors";
 import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 import { publishLockerPost } from "../live/service";
+import { indexPost } from "../tags/writes";
 
 // Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
@@ -184,6 +185,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
       await setPostMedia(tx, id, input.media);
     }
     if (input.poll) await insertPoll(tx, id, input.poll.options, input.poll.multiple, new Date(publishAt.getTime() + input.poll.expiresIn * 1000));
+    await indexPost(tx, id); // tags and mentions (lib/tags), with their MENTION notifications
     if (!scheduled) {
       // Published now: its side effects too (a scheduled post's wait for the publish cron).
       if (authorTeamId) {
@@ -253,7 +255,10 @@ export async function editPost(db: Db, user: AuthUser, postId: string, content: 
     if (content.trim() === "" && !post.hasAttachments) {
       throw validationError("content may be empty only when the post has an attachment.", [{ path: "content", message: "Empty" }]);
     }
-    if (content !== post.content) await recordEdit(tx, postId, post.content, content);
+    if (content !== post.content) {
+      await recordEdit(tx, postId, post.content, content);
+      await indexPost(tx, postId); // re-parsed: tags and mentions follow the new text (lib/tags)
+    }
   }, txOptions());
   return readPost(db, user, postId);
 }

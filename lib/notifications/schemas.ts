@@ -18,6 +18,7 @@ export const NOTIFICATION_TYPES = [
   "TRADE_UPDATE",
   "PRICE_ALERT",
   "STREAK_AT_RISK",
+  "MENTION",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -186,6 +187,15 @@ export const streakAtRiskPayload = z
     description: "The fan's daily streak ends with today's UTC day unless they complete a daily quest (GET /api/v1/engage/streak).",
   });
 
+export const mentionPayload = z
+  .object({
+    postId: z.string(),
+    commentId: z.string().nullable().meta({ description: "The comment that mentions the user; null when the post itself does." }),
+    actor,
+    ...text,
+  })
+  .meta({ id: "MentionPayload", description: "A post or comment mentioned the user (@handle; with notifyCommunity on); grouped per post." });
+
 const base = {
   id: z.string().meta({ description: "UUIDv7: time-ordered." }),
   createdAt: isoDateTime,
@@ -210,6 +220,7 @@ export const notification = z
     z.object({ ...base, type: z.literal("TRADE_UPDATE"), payload: tradeUpdatePayload }),
     z.object({ ...base, type: z.literal("PRICE_ALERT"), payload: priceAlertPayload }),
     z.object({ ...base, type: z.literal("STREAK_AT_RISK"), payload: streakAtRiskPayload }),
+    z.object({ ...base, type: z.literal("MENTION"), payload: mentionPayload }),
   ])
   .meta({ id: "Notification" });
 
@@ -245,7 +256,7 @@ export const notificationGroup = z
   .object({
     groupKey: z.string().meta({
       description:
-        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
+        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `MENTION:<postId>` for mentions in a post and its comments, `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
     }),
     type: z.enum(NOTIFICATION_TYPES),
     notificationsCount: z.number().int().meta({ description: "Notifications of the group on this page." }),
