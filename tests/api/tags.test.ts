@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, newUser, poster } from "../helpers";
 
 // Tags, mentions and trends (lib/tags): parsing at write time (Unicode, NFKC + lower-case keys, edits re-parse), the
@@ -354,5 +354,36 @@ describe("trends", () => {
     expect(anonymous).toEqual([byBlocker.id, top.id, second.id]);
     expect(anonymous).not.toContain(priv.id);
     expect((await api("GET", "/api/v1/trends?limit=21")).status).toBe(400);
+  });
+});
+
+describe("account erasure", () => {
+  const cronSecret = () => (inject("fixtures").sync as { cronSecret: string }).cronSecret;
+
+  it("deletes the fan's tag follows, the mentions of them and their comments' tags and mentions", async () => {
+    const s = suffix();
+    const [gone, other] = await Promise.all([withHandle(), withHandle()]);
+    expect((await follow(gone.auth, `bye${s}`)).status).toBe(200);
+    const post = await createPost(other.auth, `hi @${gone.handle} #stay${s}`);
+    const comment = await api("POST", `/api/locker-room/${post.body.data.id}/comments`, {
+      headers: gone.auth,
+      json: { content: `@${other.handle} #left${s}` },
+    });
+    expect(comment.status).toBe(201);
+    expect(await db().postMention.count({ where: { userId: gone.id } })).toBe(1);
+
+    expect((await api("POST", "/api/v1/me/deletion", { headers: gone.auth, json: { confirm: true } })).status).toBeLessThan(300);
+    await db().$executeRaw`UPDATE account_deletions SET requested_at = now() - interval '8 days', due_at = now() - interval '1 second',
+                           not_before = now() - interval '1 second' WHERE user_id = ${gone.id}::uuid`;
+    const run = await api("GET", "/api/cron/account-erasure", { headers: { authorization: `Bearer ${cronSecret()}` } });
+    expect(run.status).toBe(200);
+    expect((await db().accountDeletion.findUnique({ where: { userId: gone.id } }))?.state).toBe("erased");
+
+    expect(await db().tagFollow.count({ where: { userId: gone.id } })).toBe(0);
+    expect(await db().postMention.count({ where: { userId: gone.id } })).toBe(0);
+    expect(await db().commentTag.count({ where: { authorId: gone.id } })).toBe(0);
+    expect(await db().commentMention.count({ where: { commentId: comment.body.data.id } })).toBe(0);
+    // The other fan's post keeps its tags.
+    expect(await tagsOfPost(post.body.data.id)).toEqual([`stay${s}`]);
   });
 });
