@@ -168,9 +168,9 @@ export function trendingPosts(db: RawDb | DbTx, viewer: Viewer, take: number) {
     LIMIT ${take}`;
 }
 
-/** Locks a tag's row for its review; none when the tag was never used or followed. */
+/** Locks a tag's row for its review (NO KEY UPDATE: posts referencing the tag keep writing); none when the tag was never used or followed. */
 export async function lockTag(tx: DbTx, tag: string) {
-  const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT lower(trend_status::text) AS status FROM tags WHERE tag = ${tag} FOR UPDATE`;
+  const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT lower(trend_status::text) AS status FROM tags WHERE tag = ${tag} FOR NO KEY UPDATE`;
   return row;
 }
 
