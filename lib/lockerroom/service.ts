@@ -337,7 +337,10 @@ export async function publishDuePosts(db: Db, { batches = 10 }: { batches?: numb
   for (let i = 0; i < batches; i++) {
     const n = await db.$transaction(async (tx) => {
       const due = await claimDuePosts(tx, PUBLISH_BATCH);
-      for (const { id } of due) await notifyPublished(tx, id, { announce: true });
+      for (const { id } of due) {
+        await notifyPublished(tx, id, { announce: true });
+        await indexPost(tx, id); // its mentions notify now that the mentioned fans may see it (lib/tags)
+      }
       return due.length;
     }, txOptions(60_000));
     published += n;

@@ -263,6 +263,29 @@ describe("mentions", () => {
   });
 });
 
+describe("scheduled posts", () => {
+  it("mention nobody before publication, then notify once when the publish cron announces the post", async () => {
+    const [author, target] = await Promise.all([withHandle(), withHandle()]);
+    const cron = () =>
+      api("GET", "/api/cron/locker-room-publish", {
+        headers: { authorization: `Bearer ${(inject("fixtures").sync as { cronSecret: string }).cronSecret}` },
+      });
+    const s = suffix();
+    const res = await createPost(author.auth, `soon @${target.handle} #later${s}`, { scheduledFor: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(res.status).toBe(201);
+    expect(await mentionsOf(target.id)).toHaveLength(0);
+    expect(await tagPostIds(`later${s}`, target.auth)).toEqual([]);
+
+    await db().post.update({ where: { id: res.body.data.id }, data: { publishAt: new Date(Date.now() - 1000) } });
+    const runs = await Promise.all([cron(), cron()]);
+    expect(runs.map((r) => r.status)).toEqual([200, 200]);
+    expect(await cron()).toMatchObject({ status: 200 });
+    expect(await mentionsOf(target.id)).toHaveLength(1);
+    // The tag rows followed the new publish time (a trigger), so the tag page lists it.
+    expect(await tagPostIds(`later${s}`, target.auth)).toEqual([res.body.data.id]);
+  });
+});
+
 describe("trends", () => {
   const staff = () => newUser({ admin: true });
   const review = (auth: Auth, tag: string, status: string) =>
