@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, inject, it } from "vitest";
-import { api, db, errorOf, newUser, poster } from "../helpers";
+import { api, baseUrl, db, errorOf, newUser, poster } from "../helpers";
 
 // Tags, mentions and trends (lib/tags): parsing at write time (Unicode, NFKC + lower-case keys, edits re-parse), the
 // tag page under the feed's visibility, following tags, MENTION notifications once per post or comment and fan, and
@@ -408,5 +409,27 @@ describe("account erasure", () => {
     expect(await db().commentMention.count({ where: { commentId: comment.body.data.id } })).toBe(0);
     // The other fan's post keeps its tags.
     expect(await tagsOfPost(post.body.data.id)).toEqual([`stay${s}`]);
+  });
+});
+
+describe("data export", () => {
+  it("lists the fan's followed tags in comments.json", async () => {
+    const s = suffix();
+    const fanA = await poster();
+    for (const t of [`Eins${s}`, `zwei${s}`]) expect((await follow(fanA.auth, t)).status).toBe(200);
+    const requested = await api("POST", "/api/v1/me/exports", { headers: fanA.auth });
+    expect(requested.status).toBe(202);
+    const cronSecret = (inject("fixtures").sync as { cronSecret: string }).cronSecret;
+    let ready: { status: string; downloadUrl: string } | undefined;
+    for (let i = 0; i < 20 && !ready; i++) {
+      expect((await api("GET", "/api/cron/exports", { headers: { authorization: `Bearer ${cronSecret}` } })).status).toBe(200);
+      const e = (await api("GET", `/api/v1/me/exports/${requested.body.data.export.id}`, { headers: fanA.auth })).body.data.export;
+      if (e.status !== "pending" && e.status !== "building") ready = e;
+    }
+    expect(ready?.status).toBe("ready");
+    const u = new URL(ready!.downloadUrl);
+    const zip = new Uint8Array(await (await fetch(`${baseUrl}${u.pathname}${u.search}`)).arrayBuffer());
+    const comments = JSON.parse(strFromU8(unzipSync(zip)["comments.json"]!)) as { followedTags: { tag: string; followedAt: string }[] };
+    expect(comments.followedTags.map((f) => f.tag)).toEqual([`eins${s}`, `zwei${s}`]);
   });
 });
