@@ -25,6 +25,7 @@ const NAV = [
   ["/admin/payments", "Payments"],
   ["/admin/deletions", "Deletions"],
   ["/admin/push", "Push"],
+  ["/admin/trends", "Trends"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

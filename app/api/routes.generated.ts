@@ -293,6 +293,12 @@ import * as locker_room_$postId_repost from "@/app/api/locker-room/[postId]/repo
 import * as teams_$id_pins from "@/app/api/teams/[id]/pins/route";
 import * as v1_users_$userId_pins from "@/app/api/v1/users/[userId]/pins/route";
 import * as v1_users_$userId_reposts from "@/app/api/v1/users/[userId]/reposts/route";
+import * as admin_trends from "@/app/api/admin/trends/route";
+import * as admin_trends_tags_$tag from "@/app/api/admin/trends/tags/[tag]/route";
+import * as v1_me_followed_tags from "@/app/api/v1/me/followed-tags/route";
+import * as v1_tags_$tag from "@/app/api/v1/tags/[tag]/route";
+import * as v1_tags_$tag_follow from "@/app/api/v1/tags/[tag]/follow/route";
+import * as v1_trends from "@/app/api/v1/trends/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -586,4 +592,10 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/teams/{id}/pins", module: teams_$id_pins },
   { path: "/api/v1/users/{userId}/pins", module: v1_users_$userId_pins },
   { path: "/api/v1/users/{userId}/reposts", module: v1_users_$userId_reposts },
+  { path: "/api/admin/trends", module: admin_trends },
+  { path: "/api/admin/trends/tags/{tag}", module: admin_trends_tags_$tag },
+  { path: "/api/v1/me/followed-tags", module: v1_me_followed_tags },
+  { path: "/api/v1/tags/{tag}", module: v1_tags_$tag },
+  { path: "/api/v1/tags/{tag}/follow", module: v1_tags_$tag_follow },
+  { path: "/api/v1/trends", module: v1_trends },
 ];

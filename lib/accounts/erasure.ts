@@ -62,6 +62,12 @@ export const ERASURE_STATEMENTS: Statement[] = [
             WHERE author_id = ${u} AND parent_id IS NOT NULL AND deleted_at IS NULL AND hidden_at IS NULL GROUP BY parent_id) c
       WHERE pc.id = c.parent_id`,
   },
+  // Tags and mentions of the comments (their text goes next); the posts' went with the posts.
+  { table: "comment_tags", sql: (u) => Prisma.sql`DELETE FROM comment_tags WHERE author_id = ${u}` },
+  {
+    table: "comment_mentions (made)",
+    sql: (u) => Prisma.sql`DELETE FROM comment_mentions WHERE comment_id IN (SELECT id FROM post_comments WHERE author_id = ${u})`,
+  },
   { table: "post_comments", sql: (u) => Prisma.sql`UPDATE post_comments SET content = '', deleted_at = coalesce(deleted_at, now()) WHERE author_id = ${u}` },
   // Reactions: one per post, taken off the post's counts (a kind at zero dropped, as lib/reactions does).
   {
@@ -89,6 +95,9 @@ export const ERASURE_STATEMENTS: Statement[] = [
   },
   { table: "post_reposts", sql: (u) => Prisma.sql`DELETE FROM post_reposts WHERE user_id = ${u}` },
   { table: "post_pins", sql: (u) => Prisma.sql`DELETE FROM post_pins WHERE user_id = ${u}` },
+  { table: "tag_follows", sql: (u) => Prisma.sql`DELETE FROM tag_follows WHERE user_id = ${u}` },
+  { table: "post_mentions", sql: (u) => Prisma.sql`DELETE FROM post_mentions WHERE user_id = ${u}` },
+  { table: "comment_mentions", sql: (u) => Prisma.sql`DELETE FROM comment_mentions WHERE user_id = ${u}` },
   { table: "notifications", sql: (u) => Prisma.sql`DELETE FROM notifications WHERE user_id = ${u}` },
   { table: "devices", sql: (u) => Prisma.sql`DELETE FROM devices WHERE user_id = ${u}` },
   { table: "feed_signal_batches", sql: (u) => Prisma.sql`DELETE FROM feed_signal_batches WHERE user_id = ${u}` },

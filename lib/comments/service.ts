@@ -9,6 +9,7 @@ import { commentById, commentsPage, commentState, insertComment, lockPostForComm
 import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 import { assertMayComment } from "../lockerroom/policy";
+import { indexComment } from "../tags/writes";
 
 // Comments on locker-room posts, one level of replies. Commenting follows the post's visibility (a post the caller
 // may not see, blocks either way included, is 404) and the posting rules (terms, suspension). Counters move in the
@@ -47,6 +48,7 @@ export async function createComment(db: Db, user: AuthUser, postId: string, cont
     }
     const created = await insertComment(tx, postId, user.id, content, parentId ?? null);
     await notifyReply(tx, created);
+    await indexComment(tx, created); // tags and mentions (lib/tags), with their MENTION notifications
     notePushSoon();
     return created;
   }, txOptions());

@@ -98,7 +98,9 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
         'bookmarks', (SELECT coalesce(json_agg(json_build_object('postId', b.post_id, 'bookmarkedAt', b.created_at) ORDER BY b.created_at, b.post_id), '[]')
                       FROM bookmarks b WHERE b.user_id = ${u}::uuid),
         'reposts', (SELECT coalesce(json_agg(json_build_object('postId', r.post_id, 'repostedAt', r.created_at) ORDER BY r.created_at, r.post_id), '[]')
-                    FROM post_reposts r WHERE r.user_id = ${u}::uuid)
+                    FROM post_reposts r WHERE r.user_id = ${u}::uuid),
+        'followedTags', (SELECT coalesce(json_agg(json_build_object('tag', f.tag, 'followedAt', f.created_at) ORDER BY f.created_at, f.tag), '[]')
+                         FROM tag_follows f WHERE f.user_id = ${u}::uuid)
       ) AS v`,
   ],
   [

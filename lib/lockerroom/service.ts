@@ -38,6 +38,7 @@ import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 import { publishLockerPost } from "../live/service";
 import { lockQuotable, notifyQuote, postTeamIds, toSharing } from "./sharing";
+import { indexPost } from "../tags/writes";
 
 // Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
@@ -187,6 +188,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
     }
     if (input.poll) await insertPoll(tx, id, input.poll.options, input.poll.multiple, new Date(publishAt.getTime() + input.poll.expiresIn * 1000));
     if (input.quotedPostId) await notifyQuote(tx, id);
+    await indexPost(tx, id); // tags and mentions (lib/tags), with their MENTION notifications
     if (!scheduled) {
       // Published now: its side effects too (a scheduled post's wait for the publish cron).
       if (authorTeamId) {
@@ -256,7 +258,10 @@ export async function editPost(db: Db, user: AuthUser, postId: string, content: 
     if (content.trim() === "" && !post.hasAttachments) {
       throw validationError("content may be empty only when the post has an attachment.", [{ path: "content", message: "Empty" }]);
     }
-    if (content !== post.content) await recordEdit(tx, postId, post.content, content);
+    if (content !== post.content) {
+      await recordEdit(tx, postId, post.content, content);
+      await indexPost(tx, postId); // re-parsed: tags and mentions follow the new text (lib/tags)
+    }
   }, txOptions());
   return readPost(db, user, postId);
 }
@@ -335,7 +340,10 @@ export async function publishDuePosts(db: Db, { batches = 10 }: { batches?: numb
   for (let i = 0; i < batches; i++) {
     const n = await db.$transaction(async (tx) => {
       const due = await claimDuePosts(tx, PUBLISH_BATCH);
-      for (const { id } of due) await notifyPublished(tx, id, { announce: true });
+      for (const { id } of due) {
+        await notifyPublished(tx, id, { announce: true });
+        await indexPost(tx, id); // its mentions notify now that the mentioned fans may see it (lib/tags)
+      }
       return due.length;
     }, txOptions(60_000));
     published += n;

@@ -20,6 +20,7 @@ export const NOTIFICATION_TYPES = [
   "STREAK_AT_RISK",
   "REPOST",
   "QUOTE",
+  "MENTION",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -196,6 +197,15 @@ export const streakAtRiskPayload = z
     description: "The fan's daily streak ends with today's UTC day unless they complete a daily quest (GET /api/v1/engage/streak).",
   });
 
+export const mentionPayload = z
+  .object({
+    postId: z.string(),
+    commentId: z.string().nullable().meta({ description: "The comment that mentions the user; null when the post itself does." }),
+    actor,
+    ...text,
+  })
+  .meta({ id: "MentionPayload", description: "A post or comment mentioned the user (@handle; with notifyCommunity on); grouped per post." });
+
 const base = {
   id: z.string().meta({ description: "UUIDv7: time-ordered." }),
   createdAt: isoDateTime,
@@ -222,6 +232,7 @@ export const notification = z
     z.object({ ...base, type: z.literal("STREAK_AT_RISK"), payload: streakAtRiskPayload }),
     z.object({ ...base, type: z.literal("REPOST"), payload: repostPayload }),
     z.object({ ...base, type: z.literal("QUOTE"), payload: quotePayload }),
+    z.object({ ...base, type: z.literal("MENTION"), payload: mentionPayload }),
   ])
   .meta({ id: "Notification" });
 
@@ -257,7 +268,7 @@ export const notificationGroup = z
   .object({
     groupKey: z.string().meta({
       description:
-        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `REPOST:<postId>` for reposts, `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
+        "What the group gathers: `<type>:<UTC day of createdAt>` for GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST, `REACTION:<postId>` for reactions (Mastodon's grouped favourites), `REPOST:<postId>` for reposts, `MENTION:<postId>` for mentions in a post and its comments, `ungrouped-<id>` for the other types. The same key can reappear on the next page: merge by it.",
     }),
     type: z.enum(NOTIFICATION_TYPES),
     notificationsCount: z.number().int().meta({ description: "Notifications of the group on this page." }),

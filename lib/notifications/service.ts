@@ -86,12 +86,12 @@ export async function runProducer(db: DbTx, type: keyof typeof PRODUCERS) {
 
 /**
  * Mastodon v2 style: GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST of one UTC day (by createdAt) group, reactions and
- * reposts per post; the others stand alone.
+ * reposts and mentions per post; the others stand alone.
  */
 const GROUPED_PER_DAY: readonly NotificationType[] = ["GAME_ALERT", "RATING", "FOLLOW", "FOLLOW_REQUEST"];
 export function groupKeyOf(n: { id: string; type: NotificationType; createdAt: string; payload: unknown }) {
   if (GROUPED_PER_DAY.includes(n.type)) return `${n.type}:${n.createdAt.slice(0, 10)}`;
-  if (n.type === "REACTION" || n.type === "REPOST") return `${n.type}:${(n.payload as { postId: string }).postId}`;
+  if (n.type === "REACTION" || n.type === "REPOST" || n.type === "MENTION") return `${n.type}:${(n.payload as { postId: string }).postId}`;
   return `ungrouped-${n.id}`;
 }
 

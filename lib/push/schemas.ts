@@ -9,7 +9,7 @@ import { NOTIFICATION_TYPES, type NotificationType } from "../notifications/sche
 export const SETTING_TYPES = {
   notifyTeams: ["GAME_ALERT", "RATING", "TEAM_POST"],
   notifyMilestones: ["MILESTONE", "STREAK_AT_RISK"],
-  notifyCommunity: ["REPLY", "REACTION", "FOLLOW", "FOLLOW_REQUEST"],
+  notifyCommunity: ["REPLY", "REACTION", "FOLLOW", "FOLLOW_REQUEST", "MENTION", "REPOST", "QUOTE"],
 } as const satisfies Record<string, readonly NotificationType[]>;
 export type NotifySetting = keyof typeof SETTING_TYPES;
 

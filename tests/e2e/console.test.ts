@@ -128,6 +128,7 @@ describe("staff console", () => {
       "Payments",
       "Deletions",
       "Push",
+      "Trends",
     ]);
   });
 

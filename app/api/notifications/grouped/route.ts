@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "My notifications, grouped",
       description:
-        "Mastodon v2 style grouping over the same page as GET /api/notifications (same `filter`, `types`, `limit` and `cursor`): the page's notifications grouped by `groupKey` (GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST of one UTC day together; REACTION per post; each MILESTONE alone), groups in the order of their newest notification. Counts and ids are within the page; a group cut by the page boundary continues on the next page under the same key.",
+        "Mastodon v2 style grouping over the same page as GET /api/notifications (same `filter`, `types`, `limit` and `cursor`): the page's notifications grouped by `groupKey` (GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST of one UTC day together; REACTION and MENTION per post; each MILESTONE alone), groups in the order of their newest notification. Counts and ids are within the page; a group cut by the page boundary continues on the next page under the same key.",
       tags: ["Notifications"],
       auth: "bearer",
       query: notificationListQuery,
