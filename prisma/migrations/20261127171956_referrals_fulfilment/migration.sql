@@ -74,6 +74,9 @@ CREATE INDEX "reward_claims_user_id_id_idx" ON "reward_claims"("user_id", "id" D
 -- CreateIndex
 CREATE INDEX "reward_claims_fulfilment_status_id_idx" ON "reward_claims"("fulfilment_status", "id");
 
+-- CreateIndex
+CREATE INDEX "invite_redemptions_inviter_id_created_at_invitee_id_idx" ON "invite_redemptions"("inviter_id", "created_at" DESC, "invitee_id" DESC);
+
 -- AddForeignKey
 ALTER TABLE "referral_rewards" ADD CONSTRAINT "referral_rewards_referee_id_fkey" FOREIGN KEY ("referee_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
