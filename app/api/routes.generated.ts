@@ -285,6 +285,13 @@ import * as v1_announcements from "@/app/api/v1/announcements/route";
 import * as v1_announcements_$announcementId_dismiss from "@/app/api/v1/announcements/[announcementId]/dismiss/route";
 import * as locker_room_$postId_bookmark from "@/app/api/locker-room/[postId]/bookmark/route";
 import * as v1_me_bookmarks from "@/app/api/v1/me/bookmarks/route";
+import * as admin_rewards_claims from "@/app/api/admin/rewards/claims/route";
+import * as admin_rewards_claims_$claimId from "@/app/api/admin/rewards/claims/[claimId]/route";
+import * as admin_rewards_$rewardId_voucher_codes from "@/app/api/admin/rewards/[rewardId]/voucher-codes/route";
+import * as invites_me_referrals from "@/app/api/invites/me/referrals/route";
+import * as rewards_claims from "@/app/api/rewards/claims/route";
+import * as rewards_claims_$claimId from "@/app/api/rewards/claims/[claimId]/route";
+import * as v1_me_shipping_address from "@/app/api/v1/me/shipping-address/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -570,4 +577,11 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/announcements/{announcementId}/dismiss", module: v1_announcements_$announcementId_dismiss },
   { path: "/api/locker-room/{postId}/bookmark", module: locker_room_$postId_bookmark },
   { path: "/api/v1/me/bookmarks", module: v1_me_bookmarks },
+  { path: "/api/admin/rewards/claims", module: admin_rewards_claims },
+  { path: "/api/admin/rewards/claims/{claimId}", module: admin_rewards_claims_$claimId },
+  { path: "/api/admin/rewards/{rewardId}/voucher-codes", module: admin_rewards_$rewardId_voucher_codes },
+  { path: "/api/invites/me/referrals", module: invites_me_referrals },
+  { path: "/api/rewards/claims", module: rewards_claims },
+  { path: "/api/rewards/claims/{claimId}", module: rewards_claims_$claimId },
+  { path: "/api/v1/me/shipping-address", module: v1_me_shipping_address },
 ];
