@@ -227,3 +227,23 @@ export async function addVoucherCodes(db: Db, rewardId: string, codes: string[],
     return { rewardId, added, skipped: codes.length - added, available };
   }, txOptions());
 }
+
+/** Sets how a reward's future claims are fulfilled (claims already made keep theirs), audited. */
+export async function setRewardFulfilment(db: Db, rewardId: string, fulfilment: FulfilmentKind, actor: StaffActor) {
+  return db.$transaction(async (tx) => {
+    const [before] = await raw(tx).$queryRaw<{ fulfilment: string }[]>`SELECT fulfilment FROM rewards WHERE id = ${rewardId} FOR NO KEY UPDATE`;
+    if (!before) throw notFound("Reward");
+    await raw(tx).$executeRaw`UPDATE rewards SET fulfilment = ${fulfilment}, updated_at = now() WHERE id = ${rewardId}`;
+    await recordAudit(tx, actor, { action: "reward.fulfilment_set", targetType: "reward", targetId: rewardId, before, after: { fulfilment } });
+    return { rewardId, fulfilment };
+  }, txOptions());
+}
+
+/** The console's view of the rewards with a fulfilment to manage: each with its kind and, for vouchers, the free codes left. */
+export async function fulfilmentRewards(db: DbTx) {
+  return raw(db).$queryRaw<{ id: string; title: string; fulfilment: FulfilmentKind; active: boolean; freeCodes: number; pending: number }[]>`
+    SELECT r.id, r.title, r.fulfilment, r.active,
+           (SELECT count(*) FROM reward_voucher_codes v WHERE v.reward_id = r.id AND v.claim_id IS NULL)::int AS "freeCodes",
+           (SELECT count(*) FROM reward_claims c WHERE c.reward_id = r.id AND c.fulfilment_status IN ('pending', 'shipped'))::int AS pending
+    FROM rewards r ORDER BY r.active DESC, r.title, r.id LIMIT 200`;
+}
