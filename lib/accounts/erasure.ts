@@ -151,7 +151,10 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "announcement_dismissals", sql: (u) => Prisma.sql`DELETE FROM announcement_dismissals WHERE user_id = ${u}` },
   // Physical rewards: the fan's shipping address, and its copy on their reward claims (the claims stay as records).
   { table: "shipping_addresses", sql: (u) => Prisma.sql`DELETE FROM shipping_addresses WHERE user_id = ${u}` },
-  { table: "reward_claims (shipping address)", sql: (u) => Prisma.sql`UPDATE reward_claims SET shipping_address = NULL WHERE user_id = ${u} AND shipping_address IS NOT NULL` },
+  {
+    table: "reward_claims (shipping address)",
+    sql: (u) => Prisma.sql`UPDATE reward_claims SET shipping_address = NULL WHERE user_id = ${u} AND shipping_address IS NOT NULL`,
+  },
 ];
 
 /** The users row as a tombstone: the id, handle_key, external_id, created_at and the Rep totals stay; nothing personal. */

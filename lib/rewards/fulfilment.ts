@@ -117,7 +117,13 @@ export async function myClaims(db: DbTx, userId: string, { cursor, limit }: { cu
     SELECT ${CLAIM_COLUMNS} FROM ${CLAIM_FROM}
     WHERE c.user_id = ${userId}::uuid ${after ? Prisma.sql`AND c.id < ${after}::uuid` : Prisma.empty}
     ORDER BY c.id DESC LIMIT ${limit + 1}`;
-  return keysetPage("claims", rows, limit, (last) => encodeIdCursor(last.id), (r) => toClaimView(r));
+  return keysetPage(
+    "claims",
+    rows,
+    limit,
+    (last) => encodeIdCursor(last.id),
+    (r) => toClaimView(r),
+  );
 }
 
 /** GET /api/rewards/claims/{claimId}: 404 for an unknown claim and for another fan's (never saying which). */

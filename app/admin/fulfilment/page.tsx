@@ -52,7 +52,12 @@ export default async function FulfilmentPage({ searchParams }: { searchParams: S
 
       <nav aria-label="Claim status" style={{ display: "flex", gap: 12, margin: "8px 0" }}>
         {STATUS_TABS.map((s) => (
-          <Link key={s} href={`/admin/fulfilment?status=${s}`} aria-current={s === status ? "page" : undefined} style={{ fontWeight: s === status ? 700 : 400 }}>
+          <Link
+            key={s}
+            href={`/admin/fulfilment?status=${s}`}
+            aria-current={s === status ? "page" : undefined}
+            style={{ fontWeight: s === status ? 700 : 400 }}
+          >
             {s}
           </Link>
         ))}
@@ -85,14 +90,27 @@ export default async function FulfilmentPage({ searchParams }: { searchParams: S
                 <td style={styles.td}>
                   <div style={{ display: "flex", flexDirection: "column", gap: 6 }}>
                     {NEXT[c.fulfilment.status].map((to) => (
-                      <form key={to} action={moveClaimAction} aria-label={`Mark ${c.id} ${to}`} style={{ display: "flex", gap: 6, alignItems: "center", flexWrap: "wrap" }}>
+                      <form
+                        key={to}
+                        action={moveClaimAction}
+                        aria-label={`Mark ${c.id} ${to}`}
+                        style={{ display: "flex", gap: 6, alignItems: "center", flexWrap: "wrap" }}
+                      >
                         <input type="hidden" name="claimId" value={c.id} />
                         <input type="hidden" name="status" value={to} />
                         <input type="hidden" name="tab" value={status} />
                         {to === "shipped" ? (
-                          <input name="trackingCode" maxLength={100} placeholder="Tracking code" aria-label="Tracking code" style={{ ...styles.input, width: 140 }} />
+                          <input
+                            name="trackingCode"
+                            maxLength={100}
+                            placeholder="Tracking code"
+                            aria-label="Tracking code"
+                            style={{ ...styles.input, width: 140 }}
+                          />
                         ) : null}
-                        {to === "failed" ? <input name="note" maxLength={500} placeholder="Why" aria-label="Why it failed" style={{ ...styles.input, width: 140 }} /> : null}
+                        {to === "failed" ? (
+                          <input name="note" maxLength={500} placeholder="Why" aria-label="Why it failed" style={{ ...styles.input, width: 140 }} />
+                        ) : null}
                         <Confirm />
                         <button type="submit" style={styles.secondary}>
                           {to === "failed" ? "Mark failed (refund)" : `Mark ${to}`}
