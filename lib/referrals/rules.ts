@@ -13,7 +13,6 @@ export const CLAWBACK_WINDOW_DAYS = 30;
 
 export const REFERRAL_REFERRER = "referral_referrer";
 export const REFERRAL_REFEREE = "referral_referee";
-export const REFERRAL_CLAWBACK = "referral_clawback";
 
 /** The calendar month (UTC) a reward counts against, "YYYY-MM". */
 export const monthOf = (at: Date) => at.toISOString().slice(0, 7);

@@ -5,17 +5,7 @@ import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { award, debit } from "../rep/grants";
 import { monthUsage, referralsPage, referralTotals, type ReferralRow } from "./queries";
-import {
-  CLAWBACK_WINDOW_DAYS,
-  MONTHLY_CAP,
-  monthOf,
-  QUALIFY_WINDOW_DAYS,
-  REFEREE_REP,
-  REFERRAL_CLAWBACK,
-  REFERRAL_REFEREE,
-  REFERRAL_REFERRER,
-  REFERRER_REP,
-} from "./rules";
+import { CLAWBACK_WINDOW_DAYS, MONTHLY_CAP, monthOf, QUALIFY_WINDOW_DAYS, REFEREE_REP, REFERRAL_REFEREE, REFERRAL_REFERRER, REFERRER_REP } from "./rules";
 
 // Referrals (docs/domains/referrals.md, decision 0051): a fan who joined with an invite (lib/invites'
 // invite_redemptions) qualifies once onboarding is complete and a first quest is completed, within
@@ -92,9 +82,11 @@ export async function qualifyReferral(refereeId: string, db: Db = defaultDb, now
 
 /**
  * The account erasure's part (lib/accounts/erasure.ts), in its transaction: when the erased fan was a rewarded
- * referee whose deletion was requested within CLAWBACK_WINDOW_DAYS of joining, the referrer's reward is reversed by
- * a compensating debit (grant key referral_clawback:<refereeId>; never an edit of the credit), at most the referrer's
- * balance (it never goes negative), and the row moves to clawed_back, once (its state is the condition, under its lock).
+ * referee whose deletion was requested within CLAWBACK_WINDOW_DAYS of joining, the referrer's credit is reversed the
+ * way staff reverse one (lib/admin's reverseEntry): a compensating debit, earnKind "reversal", targetId the credit,
+ * grant key reversal:<credit id> (so it can never be reversed twice, by staff or by this), never an edit of the
+ * credit; at most the referrer's balance (it never goes negative). The row moves to clawed_back once: its state is
+ * the condition, read under its lock.
  */
 export async function clawBackReferral(tx: DbTx, refereeId: string): Promise<number | null> {
   const [row] = await raw(tx).$queryRaw<{ referrerId: string; amount: number; within: boolean }[]>`
@@ -107,16 +99,21 @@ export async function clawBackReferral(tx: DbTx, refereeId: string): Promise<num
     FOR UPDATE OF rr`;
   if (!row || !row.within || row.amount <= 0) return null;
   await lockUser(tx, row.referrerId);
-  const [{ balance }] = await raw(tx).$queryRaw<{ balance: bigint }[]>`SELECT rep_balance AS balance FROM users WHERE id = ${row.referrerId}::uuid`;
-  const take = Math.min(row.amount, Number(balance));
-  if (take > 0) {
+  const [credit] = await raw(tx).$queryRaw<{ id: string; balance: bigint; reversed: boolean }[]>`
+    SELECT e.id::text, u.rep_balance AS balance,
+           EXISTS (SELECT 1 FROM rep_entries x WHERE x.user_id = e.user_id AND x.grant_key = 'reversal:' || e.id::text) AS reversed
+    FROM rep_entries e JOIN users u ON u.id = e.user_id
+    WHERE e.user_id = ${row.referrerId}::uuid AND e.grant_key = ${`referral:${refereeId}`}`;
+  // Staff reversed the credit already: nothing is left to take back.
+  const take = credit && !credit.reversed ? Math.min(row.amount, Number(credit.balance)) : 0;
+  if (credit && take > 0) {
     await debit(tx, row.referrerId, {
-      earnKind: REFERRAL_CLAWBACK,
+      earnKind: "reversal",
       amount: take,
       source: "serviceDirect",
-      reason: "A fan you invited deleted their account",
-      grantKey: `${REFERRAL_CLAWBACK}:${refereeId}`,
-      targetId: refereeId,
+      reason: "Reversed: a fan you invited deleted their account within 30 days",
+      grantKey: `reversal:${credit.id}`,
+      targetId: credit.id,
     });
   }
   await raw(tx).$executeRaw`

@@ -158,8 +158,9 @@ describe("claw-back at account erasure", () => {
   }
   async function deleteAccount(f: Fan) {
     expect((await api("POST", "/api/v1/me/deletion", { headers: f.auth, json: { confirm: true } })).status).toBe(202);
-    await db()
-      .$executeRaw`UPDATE account_deletions SET due_at = now() - interval '1 second', not_before = now() - interval '1 second' WHERE user_id = ${f.userId}::uuid`;
+    await db().$executeRaw`
+      UPDATE account_deletions SET requested_at = now() - interval '1 minute', due_at = now() - interval '1 second', not_before = now() - interval '1 second'
+      WHERE user_id = ${f.userId}::uuid`;
     for (let i = 0; i < 5 && (await db().accountDeletion.findUnique({ where: { userId: f.userId } }))?.state !== "erased"; i++) {
       expect((await erasure()).status).toBe(200);
     }
@@ -173,9 +174,9 @@ describe("claw-back at account erasure", () => {
     await deleteAccount(f);
     await erasure();
 
-    const reversal = await grants(r.userId, `referral_clawback:${f.userId}`);
+    const reversal = await grants(r.userId, `reversal:${credit.id}`);
     expect(reversal).toHaveLength(1);
-    expect(reversal[0]).toMatchObject({ amount: BigInt(-REFERRER_REP), earnKind: "referral_clawback" });
+    expect(reversal[0]).toMatchObject({ amount: BigInt(-REFERRER_REP), earnKind: "reversal", targetId: credit.id });
     // The original credit is untouched.
     expect(await db().repEntry.findUniqueOrThrow({ where: { id: credit.id } })).toEqual(credit);
     expect(await balanceOf(r.userId)).toBe(before - REFERRER_REP);
@@ -189,7 +190,8 @@ describe("claw-back at account erasure", () => {
     await db().$executeRaw`UPDATE invite_redemptions SET created_at = now() - interval '40 days' WHERE invitee_id = ${f.userId}::uuid`;
     const before = await balanceOf(r.userId);
     await deleteAccount(f);
-    expect(await grants(r.userId, `referral_clawback:${f.userId}`)).toHaveLength(0);
+    const credit = (await grants(r.userId, `referral:${f.userId}`))[0]!;
+    expect(await grants(r.userId, `reversal:${credit.id}`)).toHaveLength(0);
     expect(await balanceOf(r.userId)).toBe(before);
     expect((await list(r)).body.data.referrals[0].state).toBe("rewarded");
   });
