@@ -170,9 +170,18 @@ describe("claw-back at account erasure", () => {
   it("reverses the referrer's reward once with a compensating entry when the referee is deleted within 30 days", async () => {
     const { r, f } = await rewarded();
     const credit = (await grants(r.userId, `referral:${f.userId}`))[0]!;
+    // The referee's shipping address and its copy on a physical claim go with the account.
+    const address = { name: "Ada Fan", line1: "1 Harbour Road", city: "Leeds", postalCode: "LS1 4AB", country: "GB" };
+    expect((await api("PUT", "/api/v1/me/shipping-address", { headers: f.auth, json: address })).status).toBe(200);
+    const rewardId = `rw_ref_${f.userId.slice(-12)}`;
+    await db().reward.create({ data: { id: rewardId, slug: rewardId.replace(/_/g, "-"), title: "Scarf", costRep: 0, fulfilment: "physical" } });
+    const redeemed = await api("POST", "/api/rewards/redeem", { headers: f.auth, json: { rewardId, idempotencyKey: `k-${rewardId}` } });
+    expect(redeemed.body.data.claim.fulfilment.shippingAddress).toMatchObject({ line1: "1 Harbour Road" });
     const before = await balanceOf(r.userId);
     await deleteAccount(f);
     await erasure();
+    expect(await db().shippingAddress.count({ where: { userId: f.userId } })).toBe(0);
+    expect((await db().rewardClaim.findUniqueOrThrow({ where: { id: redeemed.body.data.claim.id } })).shippingAddress).toBeNull();
 
     const reversal = await grants(r.userId, `reversal:${credit.id}`);
     expect(reversal).toHaveLength(1);
