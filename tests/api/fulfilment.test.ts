@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { api, db, errorOf, newUser, userIdOf } from "../helpers";
+import { strFromU8, unzipSync } from "fflate";
+import { describe, expect, inject, it } from "vitest";
+import { api, baseUrl, db, errorOf, newUser, userIdOf } from "../helpers";
 import { award } from "../../lib/rep/grants";
 
 // Reward fulfilment: voucher pools, physical rewards and the shipping address, the caller's claims, staff moves and
@@ -175,6 +176,19 @@ describe("voucher rewards", () => {
     ).toBe("FULFILMENT_TRANSITION_INVALID");
   });
 
+  it("a replayed redeem answers the same code and takes no other", async () => {
+    const reward = await makeReward("voucher", { costRep: 10 });
+    await db().rewardVoucherCode.createMany({ data: [`A-${rand()}`, `B-${rand()}`].map((code) => ({ rewardId: reward.id, code })) });
+    const f = await fan(100);
+    const k = key();
+    const [one, two] = await Promise.all([0, 1].map(() => api("POST", REDEEM, { headers: f.auth, json: { rewardId: reward.id, idempotencyKey: k } })));
+    expect([one!.status, two!.status]).toEqual([200, 200]);
+    expect(one!.body.data.claim.fulfilment.voucherCode).toBe(two!.body.data.claim.fulfilment.voucherCode);
+    expect([one!.body.data.replayed, two!.body.data.replayed].sort()).toEqual([false, true]);
+    expect(await db().rewardVoucherCode.count({ where: { rewardId: reward.id, claimId: null } })).toBe(1);
+    expect(await balanceOf(f.userId)).toBe(90);
+  });
+
   it("lists the caller's claims newest first, keyset paged", async () => {
     const f = await fan(1000);
     const reward = await makeReward("digital", { costRep: 10 });
@@ -187,5 +201,29 @@ describe("voucher rewards", () => {
     expect(second.body.data.claims.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
     expect(second.body.data.nextCursor).toBeUndefined();
     expect((await api("GET", `${CLAIMS}?cursor=bad`, { headers: f.auth })).status).toBe(400);
+  });
+});
+
+describe("data export", () => {
+  it("holds the shipping address, and each claim with its fulfilment", async () => {
+    const f = await fan(200);
+    const reward = await makeReward("physical", { costRep: 100 });
+    expect((await api("PUT", ADDRESS, { headers: f.auth, json: ADDR })).status).toBe(200);
+    const claim = (await redeem(f, reward.id)).body.data.claim;
+    const requested = await api("POST", "/api/v1/me/exports", { headers: f.auth });
+    expect(requested.status).toBe(202);
+    const cronSecret = (inject("fixtures").sync as { cronSecret: string }).cronSecret;
+    let url: string | null = null;
+    for (let i = 0; i < 20 && !url; i++) {
+      expect((await api("GET", "/api/cron/exports", { headers: { authorization: `Bearer ${cronSecret}` } })).status).toBe(200);
+      url = (await api("GET", `/api/v1/me/exports/${requested.body.data.export.id}`, { headers: f.auth })).body.data.export.downloadUrl;
+    }
+    const u = new URL(url!);
+    const zip = unzipSync(new Uint8Array(await (await fetch(`${baseUrl}${u.pathname}${u.search}`)).arrayBuffer()));
+    const orders = JSON.parse(strFromU8(zip["orders.json"]!));
+    expect(orders.shippingAddress).toMatchObject({ name: "Ada Fan", country: "GB", postalCode: "LS1 4AB" });
+    expect(orders.rewardClaims).toEqual([
+      expect.objectContaining({ id: claim.id, fulfilmentStatus: "pending", shippingAddress: expect.objectContaining({ line1: "1 Harbour Road" }) }),
+    ]);
   });
 });
