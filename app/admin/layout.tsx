@@ -16,6 +16,7 @@ const NAV = [
   ["/admin/users", "Users"],
   ["/admin/quests", "Quests"],
   ["/admin/rewards", "Rewards"],
+  ["/admin/fulfilment", "Fulfilment"],
   ["/admin/moderation", "Moderation"],
   ["/admin/economy", "Economy"],
   ["/admin/market", "Market"],

@@ -299,6 +299,13 @@ import * as v1_me_followed_tags from "@/app/api/v1/me/followed-tags/route";
 import * as v1_tags_$tag from "@/app/api/v1/tags/[tag]/route";
 import * as v1_tags_$tag_follow from "@/app/api/v1/tags/[tag]/follow/route";
 import * as v1_trends from "@/app/api/v1/trends/route";
+import * as admin_rewards_claims from "@/app/api/admin/rewards/claims/route";
+import * as admin_rewards_claims_$claimId from "@/app/api/admin/rewards/claims/[claimId]/route";
+import * as admin_rewards_$rewardId_voucher_codes from "@/app/api/admin/rewards/[rewardId]/voucher-codes/route";
+import * as invites_me_referrals from "@/app/api/invites/me/referrals/route";
+import * as rewards_claims from "@/app/api/rewards/claims/route";
+import * as rewards_claims_$claimId from "@/app/api/rewards/claims/[claimId]/route";
+import * as v1_me_shipping_address from "@/app/api/v1/me/shipping-address/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -598,4 +605,11 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/tags/{tag}", module: v1_tags_$tag },
   { path: "/api/v1/tags/{tag}/follow", module: v1_tags_$tag_follow },
   { path: "/api/v1/trends", module: v1_trends },
+  { path: "/api/admin/rewards/claims", module: admin_rewards_claims },
+  { path: "/api/admin/rewards/claims/{claimId}", module: admin_rewards_claims_$claimId },
+  { path: "/api/admin/rewards/{rewardId}/voucher-codes", module: admin_rewards_$rewardId_voucher_codes },
+  { path: "/api/invites/me/referrals", module: invites_me_referrals },
+  { path: "/api/rewards/claims", module: rewards_claims },
+  { path: "/api/rewards/claims/{claimId}", module: rewards_claims_$claimId },
+  { path: "/api/v1/me/shipping-address", module: v1_me_shipping_address },
 ];

@@ -17,6 +17,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { lockUser } from "../db/tx";
+import { clawBackReferral } from "../referrals/service";
 import { lockCollectibles } from "../collectibles/queries";
 import { closeListing, closeOffer, lockListing, lockOffer, offerById } from "../marketplace/queries";
 import { refundBid } from "../marketplace/ownership";
@@ -164,6 +165,12 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "notification_preferences", sql: (u) => Prisma.sql`DELETE FROM notification_preferences WHERE user_id = ${u}` },
   { table: "push_quiet_hours", sql: (u) => Prisma.sql`DELETE FROM push_quiet_hours WHERE user_id = ${u}` },
   { table: "announcement_dismissals", sql: (u) => Prisma.sql`DELETE FROM announcement_dismissals WHERE user_id = ${u}` },
+  // Physical rewards: the fan's shipping address, and its copy on their reward claims (the claims stay as records).
+  { table: "shipping_addresses", sql: (u) => Prisma.sql`DELETE FROM shipping_addresses WHERE user_id = ${u}` },
+  {
+    table: "reward_claims (shipping address)",
+    sql: (u) => Prisma.sql`UPDATE reward_claims SET shipping_address = NULL WHERE user_id = ${u} AND shipping_address IS NOT NULL`,
+  },
 ];
 
 /** The users row as a tombstone: the id, handle_key, external_id, created_at and the Rep totals stay; nothing personal. */
@@ -291,6 +298,8 @@ export async function eraseAccount(tx: DbTx, userId: string): Promise<Erased> {
   await releaseMarketplace(tx, userId, u);
   await settleMints(tx, u);
   const coinsForfeited = await forfeitCoins(tx, userId, u);
+  // A rewarded referee deleted within the claw-back window takes the referrer's reward back (lib/referrals).
+  await clawBackReferral(tx, userId);
   const files = await uploadedFiles(tx, u);
   for (const s of ERASURE_STATEMENTS) await tx.$executeRaw(s.sql(u));
   const [row] = await tx.$queryRaw<{ externalId: string }[]>(TOMBSTONE(u));

@@ -193,8 +193,13 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
           'minimumOffers', (SELECT coalesce(json_agg(json_build_object('cardId', m.card_id, 'amount', m.amount) ORDER BY m.card_id), '[]') FROM offer_minimums m WHERE m.user_id = ${u}::uuid),
           'refusedUsers', (SELECT coalesce(json_agg(json_build_object('userId', r.refused_id, 'handle', ${handleOf(Prisma.sql`r.refused_id`)}) ORDER BY r.refused_id), '[]')
                            FROM trade_refusals r WHERE r.user_id = ${u}::uuid)),
-        'rewardClaims', (SELECT coalesce(json_agg(json_build_object('id', r.id, 'rewardId', r.reward_id, 'kind', r.kind, 'costRep', r.cost_rep, 'claimedAt', r.claimed_at)
-                           ORDER BY r.claimed_at, r.id), '[]') FROM reward_claims r WHERE r.user_id = ${u}::uuid)
+        'rewardClaims', (SELECT coalesce(json_agg(json_build_object('id', r.id, 'rewardId', r.reward_id, 'kind', r.kind, 'costRep', r.cost_rep, 'claimedAt', r.claimed_at,
+                           'fulfilmentStatus', r.fulfilment_status, 'voucherCode', (SELECT v.code FROM reward_voucher_codes v WHERE v.claim_id = r.id),
+                           'trackingCode', r.tracking_code, 'shippingAddress', r.shipping_address, 'refundedAt', r.refunded_at)
+                           ORDER BY r.claimed_at, r.id), '[]') FROM reward_claims r WHERE r.user_id = ${u}::uuid),
+        'shippingAddress', (SELECT json_build_object('name', s.name, 'line1', s.line1, 'line2', s.line2, 'city', s.city, 'region', s.region,
+                              'postalCode', s.postal_code, 'country', s.country, 'phone', s.phone, 'updatedAt', s.updated_at)
+                            FROM shipping_addresses s WHERE s.user_id = ${u}::uuid)
       ) AS v`,
   ],
   [
@@ -276,6 +281,10 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
                                     FROM invite_redemptions r WHERE r.code = i.code))
                    FROM invites i WHERE i.user_id = ${u}::uuid),
         'invitedBy', (SELECT json_build_object('handle', ${handleOf(Prisma.sql`r.inviter_id`)}, 'code', r.code, 'at', r.created_at) FROM invite_redemptions r WHERE r.invitee_id = ${u}::uuid),
+        'referralRewards', (SELECT coalesce(json_agg(json_build_object('role', CASE WHEN rr.referee_id = ${u}::uuid THEN 'referee' ELSE 'referrer' END,
+                              'state', rr.state, 'qualifiedAt', rr.qualified_at, 'referrerRep', rr.referrer_amount, 'refereeRep', rr.referee_amount,
+                              'clawedBackAt', rr.clawed_back_at, 'clawedBackRep', rr.clawed_back_amount) ORDER BY rr.qualified_at, rr.referee_id), '[]')
+                            FROM referral_rewards rr WHERE rr.referee_id = ${u}::uuid OR rr.referrer_id = ${u}::uuid),
         'uploads', (SELECT coalesce(json_agg(json_build_object('id', m.id, 'kind', m.kind, 'url', m.url, 'contentType', m.content_type, 'bytes', m.bytes,
                       'width', m.width, 'height', m.height, 'createdAt', m.created_at, 'attachedAt', m.attached_at) ORDER BY m.created_at, m.id), '[]')
                     FROM media_uploads m WHERE m.user_id = ${u}::uuid),

@@ -18,9 +18,9 @@ export const NOTIFICATION_TYPES = [
   "TRADE_UPDATE",
   "PRICE_ALERT",
   "STREAK_AT_RISK",
+  "MENTION",
   "REPOST",
   "QUOTE",
-  "MENTION",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

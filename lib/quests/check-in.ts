@@ -11,6 +11,7 @@ import { batchRepWrites, SERVER_AWARDS } from "../rep/grants";
 import { utcDay } from "../time";
 import { periodKeyOf } from "./engine";
 import { writeCheckIns } from "./writes";
+import { noteReferralProgress } from "../referrals/progress";
 import { checkInContextsOf, type CheckInAt, type QuestRow } from "./queries";
 import type { CheckInBody } from "./schemas";
 import { advanceConditionedSteps } from "./steps";
@@ -60,6 +61,7 @@ export async function arenaCheckIn(db: Db, userId: string, body: CheckInBody, no
     stepQuests: withStep.map((q) => ({ id: q.id, periodKey: periodKeyOf(q.cadence, now) })),
   });
   if (!row) throw new DomainError(questsErrors.ALREADY_CHECKED_IN, "You already checked in for this team today (UTC).");
+  if (row.questCompleted) noteReferralProgress(userId);
   // The check-in's steps are marked; its quests' other conditioned steps follow, and the quests it completes. The
   // check-in and its Rep are committed by now: a failure here must not turn that into an error answer;
   // check-progress retries the steps later.

@@ -8,6 +8,7 @@ import { ctes, oncePerUser, type Ctes, type OncePerUser } from "../db/fragments"
 import { notFound } from "../http/errors";
 import { award, SERVER_AWARDS } from "../rep/grants";
 import { utcDay } from "../time";
+import { noteReferralProgress } from "../referrals/progress";
 import { eligibleQuests, type QuestRow } from "./queries";
 
 // The quest engine. Quests are data (kind, scope, cadence, steps, reward); eligibility is resolved here only
@@ -107,6 +108,8 @@ export async function completeQuest(
   const [{ done }] = (await tx.$queryRaw<{ done: boolean }[]>`
     WITH ${completion.sql} SELECT EXISTS (SELECT 1 FROM ${completion.name.done}) AS done`) as [{ done: boolean }];
   if (!done) return false;
+  // A first completed quest may qualify a referral (lib/referrals): settled once this request's writes committed.
+  noteReferralProgress(userId);
   if (amount > 0) {
     await award(tx, userId, {
       earnKind: q.cadence === "daily" ? "daily_quest_completion" : "quest_completion",

@@ -41,11 +41,13 @@ export const CLIENT_EARN_KINDS = {
 export const STREAK_FREEZE = "streak_freeze";
 /** The debit that is spending Rep on a reward (what redeem writes). */
 export const REWARD_REDEMPTION = "reward_redemption";
+/** The credit that gives back a redemption's Rep when its fulfilment failed (lib/rewards/fulfilment.ts): spending undone, not earning. */
+export const REWARD_REFUND = "reward_refund";
 /**
  * Ledger kinds that are spending, as opposed to credits and staff reversals of credits: Rep earned is every entry but
  * these, so spending never lowers it while a reversal does.
  */
-export const SPENDING_KINDS: string[] = [REWARD_REDEMPTION, STREAK_FREEZE];
+export const SPENDING_KINDS: string[] = [REWARD_REDEMPTION, STREAK_FREEZE, REWARD_REFUND];
 
 /** Awarded by the server itself when the action happens, with server-chosen amount and Rep type; refused on the earn route. */
 export const SERVER_AWARDED_KINDS = ["arena_check_in", "daily_quest_completion", "game_rating"] as const;
@@ -237,4 +239,31 @@ export async function grantOnce(tx: DbTx, userId: string, kind: ClientEarnKind, 
     requestHash: claim?.requestHash,
     createdAt: now,
   });
+}
+
+/**
+ * Gives back Rep a spending debit took (a failed reward fulfilment): a positive entry under `grantKey` (ON CONFLICT
+ * on the unique (user_id, grant_key) DO NOTHING, so a retried or concurrent refund gives back once) and, only if it
+ * was inserted, the balance raised and rep_spent lowered by the same amount (earned totals untouched: a refund is
+ * spending undone, not earning). Answers null when the key was used already.
+ */
+export async function refundSpending(tx: RawDb, userId: string, r: Debit): Promise<Granted | null> {
+  if (!Number.isInteger(r.amount) || r.amount <= 0) throw new Error(`refundSpending: amount must be a positive integer (${r.amount})`);
+  const at = r.createdAt ?? new Date();
+  const [row] = await tx.$queryRaw<GrantedRow[]>`
+    WITH entry AS (
+      INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, target_id, grant_key, created_at)
+      VALUES (${uuidv7(at.getTime())}::uuid, ${userId}::uuid, ${r.source}::"RepSource", ${r.amount}, ${r.reason}, ${r.earnKind}, ${r.targetId ?? null},
+              ${r.grantKey}, ${at}::timestamptz)
+      ON CONFLICT ${GRANT_KEY} DO NOTHING
+      RETURNING *
+    ), given AS (
+      UPDATE users u SET rep_balance = rep_balance + ${r.amount}, rep_spent = rep_spent - ${r.amount}
+      FROM entry e WHERE u.id = e.user_id RETURNING u.rep_balance
+    )
+    SELECT ${ENTRY_COLUMNS}, (SELECT rep_balance FROM given) AS balance FROM entry`;
+  if (!row) return null;
+  noteBoardsMoved(userId);
+  const { balance, ...entry } = int8(row, ["amount", "balance"]);
+  return { entry, balance };
 }

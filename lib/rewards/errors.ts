@@ -11,3 +11,13 @@ export const errors = defineErrors({
   MILESTONE_NOT_REACHED: { status: 409, description: "The caller has not reached the reward's milestone yet." },
   ALREADY_CLAIMED: { status: 409, description: "The caller already claimed this milestone reward; each is claimed once." },
 });
+
+// Fulfilment (fulfilment.ts).
+export const fulfilmentErrors = defineErrors({
+  SHIPPING_ADDRESS_REQUIRED: {
+    status: 409,
+    description: "A physical reward ships to the caller's shipping address: set it first with PUT /api/v1/me/shipping-address.",
+  },
+  VOUCHER_POOL_EMPTY: { status: 409, description: "The reward's pool of voucher codes is empty right now; nothing was spent." },
+  FULFILMENT_TRANSITION_INVALID: { status: 409, description: "The claim's fulfilment cannot move to that status from its current one." },
+});

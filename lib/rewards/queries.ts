@@ -1,5 +1,4 @@
 import type { DbTx } from "../db/client";
-import type { RewardClaim } from "../generated/prisma/client";
 import { REP_EARNED } from "../rep/grants";
 import { int8, raw, type Int8 } from "../db/raw";
 
@@ -18,6 +17,7 @@ export interface RewardRow {
   perUserLimit: number | null;
   milestone: MilestoneMetric | null;
   milestoneValue: number | null;
+  fulfilment: "none" | "digital" | "voucher" | "physical";
   /** The caller's claims (redemptions or the milestone claim) of this reward. */
   claimedCount: number;
 }
@@ -33,7 +33,7 @@ export interface CallerProgress {
 export async function activeRewards(db: DbTx, userId: string): Promise<RewardRow[]> {
   const rows = await raw(db).$queryRaw<Int8<RewardRow, "costRep">[]>`
     SELECT r.id, r.slug, r.title, r.description, r.kind::text AS kind, r.cost_rep AS "costRep", r.stock,
-           r.per_user_limit AS "perUserLimit", r.milestone::text AS milestone, r.milestone_value AS "milestoneValue",
+           r.per_user_limit AS "perUserLimit", r.milestone::text AS milestone, r.milestone_value AS "milestoneValue", r.fulfilment,
            COALESCE(c.n, 0)::int AS "claimedCount"
     FROM rewards r
     LEFT JOIN (SELECT reward_id, count(*) AS n FROM reward_claims WHERE user_id = ${userId}::uuid GROUP BY reward_id) c ON c.reward_id = r.id
@@ -91,6 +91,7 @@ export function toCatalogReward(r: RewardRow, p: CallerProgress) {
     title: r.title,
     description: r.description,
     kind: r.kind,
+    fulfilment: r.fulfilment,
     costRep: r.costRep,
     stock: r.stock,
     perUserLimit: r.perUserLimit,
@@ -98,12 +99,3 @@ export function toCatalogReward(r: RewardRow, p: CallerProgress) {
     ...eligibility(r, p),
   };
 }
-
-export const toClaim = (c: RewardClaim) => ({
-  id: c.id,
-  rewardId: c.rewardId,
-  kind: c.kind,
-  costRep: Number(c.costRep),
-  repEntryId: c.repEntryId,
-  claimedAt: c.claimedAt.toISOString(),
-});

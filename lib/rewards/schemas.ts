@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { idString, isoDateTime } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { pageSchema } from "../kernel/page";
 
 export const rewardKind = z.enum(["redeem", "milestone"]).meta({
   id: "RewardKind",
@@ -29,6 +30,19 @@ export const milestoneProgress = z
   })
   .meta({ id: "RewardMilestoneProgress" });
 
+export const fulfilmentKind = z.enum(["none", "digital", "voucher", "physical"]).meta({
+  id: "RewardFulfilmentKind",
+  description:
+    "How a claim is delivered. none / digital: nothing to ship (the claim is fulfilled at once). voucher: a code from the reward's pool, shown on the claim to its owner. " +
+    "physical: shipped to the caller's shipping address (required at redeem time: 409 SHIPPING_ADDRESS_REQUIRED), staff move it pending → shipped → delivered, or failed.",
+});
+
+export const fulfilmentStatus = z.enum(["fulfilled", "pending", "shipped", "delivered", "failed"]).meta({
+  id: "RewardFulfilmentStatus",
+  description:
+    "fulfilled: nothing left to do (none, digital, voucher). pending → shipped → delivered: a physical reward on its way. failed: it could not be delivered; the claim's Rep and stock were given back once.",
+});
+
 export const catalogReward = z
   .object({
     id: z.string(),
@@ -36,6 +50,7 @@ export const catalogReward = z
     title: z.string(),
     description: z.string().nullable(),
     kind: rewardKind,
+    fulfilment: fulfilmentKind,
     costRep: z.number().int().meta({ description: "Rep spent by one redemption (0 for milestone rewards)." }),
     stock: z.number().int().nullable().meta({ description: "Items left; null = unlimited." }),
     perUserLimit: z.number().int().nullable().meta({ description: "Redemptions allowed per user; null = no limit. Milestone rewards are claimed once." }),
@@ -63,16 +78,74 @@ export const catalog = z
   })
   .meta({ id: "RewardCatalog" });
 
+const addressText = z.string().nullable();
+export const claimFulfilment = z
+  .object({
+    kind: fulfilmentKind,
+    status: fulfilmentStatus,
+    voucherCode: z.string().nullable().meta({ description: "voucher rewards: the code, shown to the claim's owner only (null elsewhere)." }),
+    voucherAssigned: z.boolean().meta({ description: "True when a voucher code was given to this claim." }),
+    trackingCode: z.string().nullable().meta({ description: "physical rewards: the carrier's tracking code once shipped." }),
+    shippingAddress: z
+      .record(z.string(), addressText)
+      .nullable()
+      .meta({ description: "physical rewards: the shipping address as it was at redeem time (null once the account is erased)." }),
+    updatedAt: isoDateTime.nullable().meta({ description: "When the status last moved (null: never after the claim)." }),
+    refundedAt: isoDateTime.nullable().meta({ description: "failed claims: when the Rep and stock were given back." }),
+    refundEntryId: z.string().nullable().meta({ description: "failed claims: the ledger credit that gave the Rep back (null when nothing was spent)." }),
+  })
+  .meta({ id: "RewardClaimFulfilment" });
+
 export const rewardClaim = z
   .object({
     id: z.string(),
     rewardId: z.string(),
+    rewardTitle: z.string(),
     kind: rewardKind,
     costRep: z.number().int().meta({ description: "Rep spent (0 for a milestone claim)." }),
     repEntryId: z.string().nullable().meta({ description: "The ledger debit of a redemption; null for a milestone claim." }),
     claimedAt: isoDateTime,
+    fulfilment: claimFulfilment,
   })
   .meta({ id: "RewardClaim" });
+
+export const claimsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) });
+export const claimParams = z.strictObject({ claimId: uuidString("The claim's id.", "A claim id is a UUID") });
+export const claimsPage = pageSchema("claims", rewardClaim, { id: "RewardClaimPage", nextCursor: "Present only when more claims remain." });
+
+export const staffClaim = rewardClaim
+  .extend({ userId: z.string().meta({ description: "The fan who claimed it." }), note: z.string().nullable().meta({ description: "Staff's last note." }) })
+  .meta({ id: "StaffRewardClaim" });
+export const staffClaimsQuery = z.strictObject({
+  status: fulfilmentStatus.optional().default("pending").meta({ description: "The fulfilment status to list (default pending: the shipping queue)." }),
+  cursor: cursorQuery,
+  limit: intQuery(1, 100, 50),
+});
+export const staffClaimsPage = pageSchema("claims", staffClaim, { id: "StaffRewardClaimPage", nextCursor: "Present only when more claims remain." });
+export const staffClaimBody = z.strictObject({
+  status: z.enum(["shipped", "delivered", "failed"]).meta({ description: "The status to move to." }),
+  trackingCode: z.string().trim().min(1).max(100).nullish().meta({ description: "shipped: the carrier's tracking code." }),
+  note: z.string().trim().min(1).max(500).nullish().meta({ description: "A staff note kept on the claim and in the audit log." }),
+});
+export const staffClaimResult = z
+  .object({ claim: staffClaim, changed: z.boolean().meta({ description: "False when the claim already had that status (nothing was done again)." }) })
+  .meta({ id: "StaffRewardClaimUpdate" });
+export const voucherCodesParams = z.strictObject({ rewardId: idString.meta({ description: "The voucher reward's id." }) });
+export const voucherCodesBody = z.strictObject({
+  codes: z
+    .array(z.string().trim().min(1).max(200).regex(/^\S+$/, "A code has no whitespace"))
+    .min(1)
+    .max(1000)
+    .meta({ description: "The codes to add (1..1000); codes already in the pool are skipped." }),
+});
+export const voucherCodesResult = z
+  .object({
+    rewardId: z.string(),
+    added: z.number().int(),
+    skipped: z.number().int().meta({ description: "Codes not added: repeated in the request or already in the pool." }),
+    available: z.number().int().meta({ description: "Codes in the pool not given out yet." }),
+  })
+  .meta({ id: "VoucherCodesAdded" });
 
 export const idempotencyKey = z
   .string()

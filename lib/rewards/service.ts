@@ -3,7 +3,8 @@ import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { debit, REWARD_REDEMPTION } from "../rep/grants";
-import { activeRewards, callerProgress, metricValue, toCatalogReward, toClaim, type MilestoneMetric } from "./queries";
+import { activeRewards, callerProgress, metricValue, toCatalogReward, type MilestoneMetric } from "./queries";
+import { claimById, fulfil, prepareFulfilment, toClaimView } from "./fulfilment";
 import type { RedeemInput } from "./schemas";
 import { errors as rewardsErrors } from "./errors";
 
@@ -57,7 +58,7 @@ export async function redeem(db: Db, userId: string, input: RedeemInput) {
         throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, "This idempotency key was already used to redeem a different reward.");
       }
       const reward = await tx.reward.findUnique({ where: { id: prior.rewardId }, select: { stock: true } });
-      return { claim: toClaim(prior), balance, stock: reward?.stock ?? null, replayed: true };
+      return { claim: await claimView(tx, prior.id), balance, stock: reward?.stock ?? null, replayed: true };
     }
 
     const reward = await tx.reward.findUnique({ where: { id: input.rewardId } });
@@ -77,6 +78,7 @@ export async function redeem(db: Db, userId: string, input: RedeemInput) {
     }
     const cost = Number(reward.costRep);
     if (balance < cost) throw insufficientRep(cost, balance);
+    const address = await prepareFulfilment(tx, userId, reward);
 
     const stock = await takeStock(tx, reward);
     let claim = await tx.rewardClaim.create({
@@ -97,7 +99,8 @@ export async function redeem(db: Db, userId: string, input: RedeemInput) {
       after = spent.balance;
       claim = await tx.rewardClaim.update({ where: { id: claim.id }, data: { repEntryId: spent.entry.id } });
     }
-    return { claim: toClaim(claim), balance: after, stock, replayed: false };
+    await fulfil(tx, claim.id, reward, address);
+    return { claim: await claimView(tx, claim.id), balance: after, stock, replayed: false };
   }, txOptions(10_000));
 }
 
@@ -123,10 +126,17 @@ export async function claim(db: Db, userId: string, rewardId: string) {
     if (progress < target) {
       throw new DomainError(rewardsErrors.MILESTONE_NOT_REACHED, `This reward unlocks at ${target} (${metric}); you are at ${progress}.`);
     }
+    const address = await prepareFulfilment(tx, userId, reward);
     const stock = await takeStock(tx, reward);
     const created = await tx.rewardClaim.create({ data: { userId, rewardId: reward.id, kind: "milestone", costRep: 0, claimKey: reward.id } });
-    return { claim: toClaim(created), stock };
+    await fulfil(tx, created.id, reward, address);
+    return { claim: await claimView(tx, created.id), stock };
   }, txOptions(10_000));
+}
+
+/** The claim as its owner sees it, with its fulfilment (read in the transaction that wrote it). */
+async function claimView(tx: DbTx, claimId: string) {
+  return toClaimView((await claimById(tx, claimId))!);
 }
 
 const alreadyClaimed = () => new DomainError(rewardsErrors.ALREADY_CLAIMED, "You already claimed this reward; milestone rewards are claimed once.");

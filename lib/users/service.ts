@@ -14,6 +14,7 @@ import { isReservedHandle } from "./handles";
 import { blocksOf, currentTermsVersion, getProfile, SETTINGS_SELECT, timezoneChangeableAt, toBlocked, toSettings } from "./queries";
 import { DISPLAY_NAME_MAX, FAVORITE_TEAMS_CAP, type BlockInput, type OnboardingInput, type ProfilePatch, type SettingsPatch } from "./schemas";
 import { errors as usersErrors } from "./errors";
+import { noteReferralProgress } from "../referrals/progress";
 
 // The caller's account: settings, profile, onboarding, terms, blocks and the identity-provider sync. Every profile
 // or settings write runs in a transaction that first locks the user's row, so concurrent writes of one user (two
@@ -242,6 +243,8 @@ export async function completeOnboarding(db: Db, userId: string, input: Onboardi
     // First time only: a repeat onboarding keeps the original timestamp.
     await tx.user.updateMany({ where: { id: userId, onboardedAt: null }, data: { onboardedAt: now } });
   }, txOptions());
+  // A complete onboarding may qualify a referral (lib/referrals): settled once the handler succeeded.
+  noteReferralProgress(userId);
 
   let freePackId: string | null = null;
   try {

@@ -119,6 +119,7 @@ describe("staff console", () => {
       "Users",
       "Quests",
       "Rewards",
+      "Fulfilment",
       "Moderation",
       "Economy",
       "Market",

@@ -3,7 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { claimBody, claimResult } from "@/lib/rewards/schemas";
 import { claim } from "@/lib/rewards/service";
-import { errors as rewardsErrors } from "@/lib/rewards/errors";
+import { errors as rewardsErrors, fulfilmentErrors } from "@/lib/rewards/errors";
 import { sharedErrors } from "@/lib/http/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -13,6 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description:
         "Claims a milestone reward the caller has unlocked: free, once per account (concurrent claims yield one). " +
         "Refusals, checked in this order, all 409 and writing nothing: REWARD_NOT_CLAIMABLE (a redeem reward: use POST /api/rewards/redeem), ALREADY_CLAIMED, MILESTONE_NOT_REACHED (progress is in GET /api/rewards), OUT_OF_STOCK (when the reward has a stock). " +
+        "Fulfilment as for POST /api/rewards/redeem: 409 SHIPPING_ADDRESS_REQUIRED for a physical reward without a shipping address, 409 VOUCHER_POOL_EMPTY for a voucher reward whose pool is empty. " +
         "An unknown or inactive reward is 404.",
       tags: ["Rewards"],
       auth: "bearer",
@@ -20,6 +21,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       response: claimResult,
       errors: [
+        fulfilmentErrors.SHIPPING_ADDRESS_REQUIRED,
+        fulfilmentErrors.VOUCHER_POOL_EMPTY,
         sharedErrors.NOT_FOUND,
         rewardsErrors.REWARD_NOT_CLAIMABLE,
         rewardsErrors.ALREADY_CLAIMED,
