@@ -75,19 +75,20 @@ export interface SharingColumns {
 /** Columns over `p` (and the joins of sharingJoins): policy, counts, the viewer's repost, the quoted post. */
 export function sharingColumns(viewer: Viewer): Prisma.Sql {
   return Prisma.sql`, p.comment_policy::text AS "commentPolicy", ${commentAllowedSql(viewer)} AS "canComment",
-           p.repost_count AS "repostCount", p.quote_count AS "quoteCount", (vrp.user_id IS NOT NULL) AS reposted,
+           p.repost_count AS "repostCount", p.quote_count AS "quoteCount", ${viewer ? Prisma.sql`(vrp.user_id IS NOT NULL)` : Prisma.sql`false`} AS reposted,
            p.quoted_post_id::text AS "quotedPostId", (p.quote_detached_at IS NOT NULL) AS "quoteDetached", qp.quoted`;
 }
 
 /**
- * The joins sharingColumns reads: the viewer's repost (primary key), and the quoted post under visiblePostSql for
+ * The joins sharingColumns reads: the viewer's repost (primary key; none signed out), and the quoted post under visiblePostSql for
  * this viewer. The quoted post is read as `p` inside its own subquery (the rule is written over `p`), so the quoting
  * post's reference is carried in by the first lateral (`qref`).
  */
 export function sharingJoins(viewer: Viewer): Prisma.Sql {
-  const me = viewer ? Prisma.sql`${viewer.id}::uuid` : Prisma.sql`NULL::uuid`;
+  // Signed out: no repost of the viewer's to look for.
+  const viewerRepost = viewer ? Prisma.sql`LEFT JOIN post_reposts vrp ON vrp.post_id = p.id AND vrp.user_id = ${viewer.id}::uuid` : Prisma.empty;
   return Prisma.sql`
-    LEFT JOIN post_reposts vrp ON vrp.post_id = p.id AND vrp.user_id = ${me}
+    ${viewerRepost}
     LEFT JOIN LATERAL (SELECT p.quoted_post_id AS id, p.quote_detached_at AS detached_at) qref ON true
     LEFT JOIN LATERAL (
       SELECT json_build_object('id', p.id::text, 'authorId', p.author_id::text, 'handle', u.handle, 'displayName', u.display_name,
