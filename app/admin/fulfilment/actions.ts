@@ -2,27 +2,17 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
 import { addVoucherCodes, setClaimStatus, setRewardFulfilment } from "@/lib/rewards/fulfilment";
 import { voucherCodesBody } from "@/lib/rewards/schemas";
 import { requireStaffAction } from "../_lib/gate";
-import { fields, issueCode } from "../_lib/form";
+import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { codesForm, kindForm, moveForm, parseCodes } from "./shared";
 
 // Server actions of the fulfilment page: each re-checks the staff session, needs the Confirm box, validates its
 // fields and calls the service the staff API uses (which writes the audit entry in its transaction), then redirects
 // back with a result code.
 
-const back = (extra: Record<string, string>) => `/admin/fulfilment?${new URLSearchParams(extra)}`;
-
-async function attempt<T>(write: () => Promise<T>, tab: string): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof DomainError) redirect(back({ error: error.code, status: tab }));
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/fulfilment");
 
 export async function moveClaimAction(form: FormData) {
   const staff = await requireStaffAction();
@@ -32,7 +22,7 @@ export async function moveClaimAction(form: FormData) {
   const { claimId, status, trackingCode, note } = parsed.data;
   const result = await attempt(
     () => setClaimStatus(db, claimId, { status, trackingCode: trackingCode || null, note: note || null }, { id: staff.externalId, role: "admin" }),
-    tab,
+    { status: tab },
   );
   redirect(back({ done: result.changed ? status : "unchanged", status: tab, claim: claimId }));
 }
@@ -43,7 +33,9 @@ export async function addCodesAction(form: FormData) {
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, ["confirm", "missing", "codes"]) }));
   const codes = voucherCodesBody.safeParse({ codes: parseCodes(parsed.data.codes) });
   if (!codes.success) redirect(back({ error: "codes" }));
-  const result = await attempt(() => addVoucherCodes(db, parsed.data.rewardId, codes.data.codes, { id: staff.externalId, role: "admin" }), "pending");
+  const result = await attempt(() => addVoucherCodes(db, parsed.data.rewardId, codes.data.codes, { id: staff.externalId, role: "admin" }), {
+    status: "pending",
+  });
   redirect(back({ done: "codes", added: String(result.added), available: String(result.available) }));
 }
 
@@ -51,6 +43,6 @@ export async function setKindAction(form: FormData) {
   const staff = await requireStaffAction();
   const parsed = kindForm.safeParse(fields(form, ["rewardId", "fulfilment", "confirm"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, ["confirm", "missing", "kind"]) }));
-  await attempt(() => setRewardFulfilment(db, parsed.data.rewardId, parsed.data.fulfilment, { id: staff.externalId, role: "admin" }), "pending");
+  await attempt(() => setRewardFulfilment(db, parsed.data.rewardId, parsed.data.fulfilment, { id: staff.externalId, role: "admin" }), { status: "pending" });
   redirect(back({ done: "kind" }));
 }

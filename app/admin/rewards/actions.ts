@@ -2,26 +2,16 @@
 
 import { redirect } from "next/navigation";
 import { rewardCreateSchema, rewardIdSchema, stockDeltaSchema, stockSetSchema } from "@/lib/admin/schemas";
-import { adjustStock, ConsoleRefusal, createReward, setRewardActive, setStock } from "@/lib/admin/service";
+import { adjustStock, createReward, setRewardActive, setStock } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/kernel/log";
 import { requireStaffAction } from "../_lib/gate";
-import { field, fields, issueCode } from "../_lib/form";
+import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 
 // Server actions of the rewards page: each re-checks the staff session, validates its fields with zod and redirects
 // back with a result code (never free text from the request).
 
-const back = (extra: Record<string, string>) => `/admin/rewards?${new URLSearchParams(extra)}`;
-
-/** Runs a console write; a refusal becomes the page's error code for `rewardId`. */
-async function attempt(rewardId: string, write: () => Promise<unknown>) {
-  try {
-    await write();
-  } catch (error) {
-    if (error instanceof ConsoleRefusal) redirect(back({ error: error.code, reward: rewardId }));
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/rewards");
 
 export async function createRewardAction(form: FormData) {
   const staff = await requireStaffAction();
@@ -30,7 +20,7 @@ export async function createRewardAction(form: FormData) {
   );
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, ["milestone", "milestone_cost", "redeem_milestone"]) }));
   let id = "";
-  await attempt("", async () => (id = (await createReward(db, parsed.data)).id));
+  await attempt(async () => (id = (await createReward(db, parsed.data)).id), { reward: "" });
   log("info", { msg: "reward created", actor: staff.externalId, reward: id });
   redirect(back({ done: "created", reward: id }));
 }
@@ -40,7 +30,7 @@ export async function adjustStockAction(form: FormData) {
   const parsed = stockDeltaSchema.safeParse(fields(form, ["rewardId", "delta"]));
   const rewardId = field(form, "rewardId") ?? "";
   if (!parsed.success) redirect(back({ error: "delta", reward: rewardId }));
-  await attempt(parsed.data.rewardId, () => adjustStock(db, parsed.data.rewardId, parsed.data.delta));
+  await attempt(() => adjustStock(db, parsed.data.rewardId, parsed.data.delta), { reward: parsed.data.rewardId });
   log("info", { msg: "reward stock adjusted", actor: staff.externalId, reward: parsed.data.rewardId, delta: parsed.data.delta });
   redirect(back({ done: "stock", reward: parsed.data.rewardId }));
 }
@@ -49,7 +39,7 @@ export async function setStockAction(form: FormData) {
   const staff = await requireStaffAction();
   const parsed = stockSetSchema.safeParse(fields(form, ["rewardId", "stock"]));
   if (!parsed.success) redirect(back({ error: "stock", reward: field(form, "rewardId") ?? "" }));
-  await attempt(parsed.data.rewardId, () => setStock(db, parsed.data.rewardId, parsed.data.stock ?? null));
+  await attempt(() => setStock(db, parsed.data.rewardId, parsed.data.stock ?? null), { reward: parsed.data.rewardId });
   log("info", { msg: "reward stock set", actor: staff.externalId, reward: parsed.data.rewardId, stock: parsed.data.stock ?? null });
   redirect(back({ done: "stock", reward: parsed.data.rewardId }));
 }
@@ -58,7 +48,7 @@ async function changeActive(form: FormData, active: boolean) {
   const staff = await requireStaffAction();
   const id = rewardIdSchema.safeParse(field(form, "rewardId"));
   if (!id.success) redirect(back({ error: "missing" }));
-  await attempt(id.data, () => setRewardActive(db, id.data, active));
+  await attempt(() => setRewardActive(db, id.data, active), { reward: id.data });
   log("info", { msg: active ? "reward activated" : "reward deactivated", actor: staff.externalId, reward: id.data });
   redirect(back({ done: active ? "activated" : "deactivated", reward: id.data }));
 }

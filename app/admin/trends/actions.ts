@@ -2,16 +2,15 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
 import { reviewTagBody, tagParams } from "@/lib/tags/schemas";
 import { reviewTag } from "@/lib/tags/service";
 import { requireStaffAction } from "../_lib/gate";
-import { field } from "../_lib/form";
+import { field, resultRedirects } from "../_lib/form";
 
 // The trends page's one action: approve or reject a tag. It re-checks the staff session, needs the confirmation box,
 // validates with lib/tags's schemas and saves with its audit entry (lib/tags reviewTag), then redirects back with a code.
 
-const back = (extra: Record<string, string>) => `/admin/trends?${new URLSearchParams(extra)}`;
+const { back, attempt } = resultRedirects("/admin/trends");
 
 export async function reviewTagAction(form: FormData) {
   const staff = await requireStaffAction();
@@ -20,11 +19,6 @@ export async function reviewTagAction(form: FormData) {
   const tag = tagParams.safeParse({ tag: field(form, "tag") ?? "" });
   const body = reviewTagBody.safeParse({ status: field(form, "status") });
   if (!tag.success || !body.success) redirect(back({ status: from, error: "invalid" }));
-  try {
-    await reviewTag(db, tag.data.tag, body.data.status, { id: staff.externalId, role: "admin" });
-  } catch (error) {
-    if (error instanceof DomainError) redirect(back({ status: from, error: error.code }));
-    throw error;
-  }
+  await attempt(() => reviewTag(db, tag.data.tag, body.data.status, { id: staff.externalId, role: "admin" }), { status: from });
   redirect(back({ status: from, done: body.data.status }));
 }
