@@ -5,6 +5,7 @@ import { identityProvider } from "./identity/provider";
 import { log } from "./kernel/log";
 import { warmUpRateLimits } from "./http/rate-limit";
 import { redisBackend } from "./redis/client";
+import { registerConfigGate } from "./config/gate";
 
 /**
  * Start-up checks (instrumentation.ts, Node.js runtime): a configuration error stops the process with a message
@@ -18,6 +19,7 @@ import { redisBackend } from "./redis/client";
 export async function checkStartup(): Promise<void> {
   try {
     env();
+    registerConfigGate(); // kill switches: the pipeline's feature check (lib/http/features.ts)
     await assertVerificationKey();
     if (env().NODE_ENV === "production") {
       identityProvider();

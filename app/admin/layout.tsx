@@ -25,6 +25,8 @@ const NAV = [
   ["/admin/payments", "Payments"],
   ["/admin/deletions", "Deletions"],
   ["/admin/push", "Push"],
+  ["/admin/flags", "Flags"],
+  ["/admin/announcements", "Announcements"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

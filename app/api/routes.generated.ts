@@ -285,6 +285,11 @@ import * as v1_announcements from "@/app/api/v1/announcements/route";
 import * as v1_announcements_$announcementId_dismiss from "@/app/api/v1/announcements/[announcementId]/dismiss/route";
 import * as locker_room_$postId_bookmark from "@/app/api/locker-room/[postId]/bookmark/route";
 import * as v1_me_bookmarks from "@/app/api/v1/me/bookmarks/route";
+import * as admin_config from "@/app/api/admin/config/route";
+import * as admin_config_flags_$key from "@/app/api/admin/config/flags/[key]/route";
+import * as admin_config_kill_switches_$feature from "@/app/api/admin/config/kill-switches/[feature]/route";
+import * as admin_config_settings_$key from "@/app/api/admin/config/settings/[key]/route";
+import * as v1_config from "@/app/api/v1/config/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -570,4 +575,9 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/announcements/{announcementId}/dismiss", module: v1_announcements_$announcementId_dismiss },
   { path: "/api/locker-room/{postId}/bookmark", module: locker_room_$postId_bookmark },
   { path: "/api/v1/me/bookmarks", module: v1_me_bookmarks },
+  { path: "/api/admin/config", module: admin_config },
+  { path: "/api/admin/config/flags/{key}", module: admin_config_flags_$key },
+  { path: "/api/admin/config/kill-switches/{feature}", module: admin_config_kill_switches_$feature },
+  { path: "/api/admin/config/settings/{key}", module: admin_config_settings_$key },
+  { path: "/api/v1/config", module: v1_config },
 ];

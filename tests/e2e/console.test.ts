@@ -128,6 +128,8 @@ describe("staff console", () => {
       "Payments",
       "Deletions",
       "Push",
+      "Flags",
+      "Announcements",
     ]);
   });
 

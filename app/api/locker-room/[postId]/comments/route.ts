@@ -31,6 +31,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Notifies the post's author (a comment) or the parent's author (a reply) with REPLY when their notifyCommunity is on. Rate-limited per user (policy ugc).",
       tags: ["Locker room"],
       auth: "bearer",
+      feature: "posting",
       params: postIdParams,
       body: commentBody,
       rateLimit: "ugc",
