@@ -41,7 +41,7 @@ export function bucketOf(flagKey: string, userId: string): number {
 export const flagOn = (rolloutBps: number, flagKey: string, userId: string | null) =>
   userId === null ? rolloutBps >= BUCKETS : bucketOf(flagKey, userId) < rolloutBps;
 
-interface SwitchState {
+export interface SwitchState {
   paused: boolean;
   scoped: boolean;
   userIds: Set<string>;
@@ -130,11 +130,13 @@ export function forgetConfig(): void {
   if (g.__remoteConfig) g.__remoteConfig = { ...g.__remoteConfig, expires: 0 };
 }
 
-function pausedFor(s: Snapshot, feature: string, userId: string | null): boolean {
-  const sw = s.switches.get(feature);
+/** Whether a switch pauses its feature for this caller: paused, and for everyone or for a listed signed-in user. */
+export function pausesFor(sw: SwitchState | undefined, userId: string | null): boolean {
   if (!sw?.paused) return false;
   return !sw.scoped || (userId !== null && sw.userIds.has(userId));
 }
+
+const pausedFor = (s: Snapshot, feature: string, userId: string | null) => pausesFor(s.switches.get(feature), userId);
 
 const defaultMessage = (feature: string) => `${feature[0]!.toUpperCase()}${feature.slice(1)} is paused for maintenance. Please try again later.`;
 
@@ -166,7 +168,10 @@ function buildView(s: Snapshot, pattern: string): AppConfig {
   return {
     flags: Object.fromEntries(s.flags.map((f, i) => [f.key, flagBits[i] === "1"])),
     features: Object.fromEntries(
-      FEATURES.map((f, i) => [f, featureBits[i] === "1" ? { enabled: false, message: s.switches.get(f)!.message ?? defaultMessage(f) } : { enabled: true, message: null }]),
+      FEATURES.map((f, i) => [
+        f,
+        featureBits[i] === "1" ? { enabled: false, message: s.switches.get(f)!.message ?? defaultMessage(f) } : { enabled: true, message: null },
+      ]),
     ) as AppConfig["features"],
     minVersions: { ios: s.settings["minVersion.ios"], android: s.settings["minVersion.android"], web: s.settings["minVersion.web"] },
     legal: {
@@ -264,7 +269,8 @@ export async function putFlag(db: Db, key: string, input: FlagInput, actor: Staf
   const rolloutBps = Math.round(input.rolloutPercent * 100);
   const flag = await db.$transaction(async (tx) => {
     const before = await flagOf(tx, key);
-    if (!before && (await tx.featureFlag.count()) >= FLAGS_MAX) throw validationError(`At most ${FLAGS_MAX} flags.`, [{ path: "params.key", message: "too many flags" }]);
+    if (!before && (await tx.featureFlag.count()) >= FLAGS_MAX)
+      throw validationError(`At most ${FLAGS_MAX} flags.`, [{ path: "params.key", message: "too many flags" }]);
     const description = input.description ?? before?.description ?? "";
     if (before && before.rolloutBps === rolloutBps && before.description === description) return before;
     const row = await tx.featureFlag.upsert({
@@ -333,11 +339,18 @@ export async function putKillSwitch(db: Db, feature: Feature, input: KillSwitchI
 /** Sets a setting (validated by its own schema: a version, a URL). Audited. */
 export async function putSetting(db: Db, key: SettingKey, value: string, actor: StaffActor) {
   const parsed = SETTINGS[key].schema.safeParse(value);
-  if (!parsed.success) throw validationError(`${key}: ${parsed.error.issues[0]?.message ?? "invalid"}`, [{ path: "body.value", message: parsed.error.issues[0]?.message ?? "invalid" }]);
+  if (!parsed.success)
+    throw validationError(`${key}: ${parsed.error.issues[0]?.message ?? "invalid"}`, [
+      { path: "body.value", message: parsed.error.issues[0]?.message ?? "invalid" },
+    ]);
   const row = await db.$transaction(async (tx) => {
     const before = await settingOf(tx, key);
     if (before?.value === parsed.data) return before;
-    const after = await tx.configSetting.upsert({ where: { key }, create: { key, value: parsed.data, updatedBy: actor.id }, update: { value: parsed.data, updatedBy: actor.id } });
+    const after = await tx.configSetting.upsert({
+      where: { key },
+      create: { key, value: parsed.data, updatedBy: actor.id },
+      update: { value: parsed.data, updatedBy: actor.id },
+    });
     await recordAudit(tx, actor, {
       action: "config.setting.update",
       targetType: "config_setting",

@@ -355,7 +355,13 @@ export function ifNoneMatches(header: string | null, etag: string): boolean {
 }
 
 /** Route option `conditional`: the body and strong ETag (reused for the same data object), or 304 on a match. */
-function conditionalResponse(c: AnyRouteConfig, result: unknown, req: Request, base: Record<string, string>, memo: WeakMap<object, SerializedAnswer>): Response {
+function conditionalResponse(
+  c: AnyRouteConfig,
+  result: unknown,
+  req: Request,
+  base: Record<string, string>,
+  memo: WeakMap<object, SerializedAnswer>,
+): Response {
   if (typeof result !== "object" || result === null || result instanceof Reply || result instanceof Response) {
     throw new Error(`Route "${c.summary}" is conditional: its handler must answer plain data`);
   }

@@ -61,7 +61,11 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
                 </th>
                 <td style={styles.td}>{k.description}</td>
                 <td style={styles.td} data-testid="state">
-                  {!k.paused ? "live" : k.scope === "everyone" ? "paused for everyone" : `paused for ${k.userIds.length} user${k.userIds.length === 1 ? "" : "s"}`}
+                  {!k.paused
+                    ? "live"
+                    : k.scope === "everyone"
+                      ? "paused for everyone"
+                      : `paused for ${k.userIds.length} user${k.userIds.length === 1 ? "" : "s"}`}
                 </td>
                 <td style={styles.td}>{k.message ?? "—"}</td>
                 <td style={styles.td}>{k.updatedAt ? `${when(k.updatedAt)} by ${k.updatedBy}` : "never"}</td>
@@ -124,7 +128,13 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
                       <input type="hidden" name="key" value={f.key} />
                       <label style={styles.label}>
                         Rollout %
-                        <input name="rolloutPercent" required inputMode="decimal" defaultValue={String(f.rolloutPercent)} style={{ ...styles.input, width: 80 }} />
+                        <input
+                          name="rolloutPercent"
+                          required
+                          inputMode="decimal"
+                          defaultValue={String(f.rolloutPercent)}
+                          style={{ ...styles.input, width: 80 }}
+                        />
                       </label>
                       <Confirm />
                       <button type="submit" style={styles.button}>

@@ -23,7 +23,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(
     {
       summary: "Delete a feature flag (staff)",
-      description: "Removes the flag: GET /api/v1/config no longer lists it (apps treat a missing flag as off). Audited; an unknown key answers `deleted: false`.",
+      description:
+        "Removes the flag: GET /api/v1/config no longer lists it (apps treat a missing flag as off). Audited; an unknown key answers `deleted: false`.",
       tags: ["Admin"],
       auth: "admin",
       params: flagParams,
