@@ -53,3 +53,11 @@ export function killSwitchOf(db: DbTx, feature: string) {
 export function settingOf(db: DbTx, key: string) {
   return db.configSetting.findUnique({ where: { key } });
 }
+
+/**
+ * Serializes the changes of one config entry (a flag, a switch, a setting): concurrent writers of the same key run
+ * one after the other, so each sees the previous one's row (one create, one audit entry per real change).
+ */
+export async function lockEntry(tx: DbTx, kind: "flag" | "switch" | "setting", key: string): Promise<void> {
+  await raw(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`config:${kind}:${key}`}, 0))`;
+}

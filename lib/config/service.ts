@@ -10,7 +10,7 @@ import { CONTENT_MAX, MEDIA_MAX } from "../lockerroom/schemas";
 import { CART_MAX_LINES, PRICE_MAX } from "../marketplace/schemas";
 import { TRADE_MAX_ITEMS } from "../marketplace/trade-schemas";
 import { activeProducts } from "../payments/queries";
-import { flagOf, killSwitchOf, readAll, settingOf, type FlagRow, type KillSwitchRow, type SettingRow } from "./queries";
+import { flagOf, killSwitchOf, lockEntry, readAll, settingOf, type FlagRow, type KillSwitchRow, type SettingRow } from "./queries";
 import {
   FEATURE_DESCRIPTIONS,
   FEATURES,
@@ -268,6 +268,7 @@ export async function adminConfig(db: DbTx) {
 export async function putFlag(db: Db, key: string, input: FlagInput, actor: StaffActor) {
   const rolloutBps = Math.round(input.rolloutPercent * 100);
   const flag = await db.$transaction(async (tx) => {
+    await lockEntry(tx, "flag", key);
     const before = await flagOf(tx, key);
     if (!before && (await tx.featureFlag.count()) >= FLAGS_MAX)
       throw validationError(`At most ${FLAGS_MAX} flags.`, [{ path: "params.key", message: "too many flags" }]);
@@ -294,6 +295,7 @@ export async function putFlag(db: Db, key: string, input: FlagInput, actor: Staf
 /** Deletes a flag (clients then read it as absent). Audited; an unknown key is a no-op answering false. */
 export async function deleteFlag(db: Db, key: string, actor: StaffActor) {
   const deleted = await db.$transaction(async (tx) => {
+    await lockEntry(tx, "flag", key);
     const before = await flagOf(tx, key);
     if (!before) return false;
     await tx.featureFlag.delete({ where: { key } });
@@ -309,6 +311,7 @@ export async function putKillSwitch(db: Db, feature: Feature, input: KillSwitchI
   const scoped = input.userIds !== undefined;
   const userIds = [...new Set(input.userIds ?? [])].sort();
   const row = await db.$transaction(async (tx) => {
+    await lockEntry(tx, "switch", feature);
     const before = await killSwitchOf(tx, feature);
     const message = input.message ?? null;
     const same =
@@ -344,6 +347,7 @@ export async function putSetting(db: Db, key: SettingKey, value: string, actor: 
       { path: "body.value", message: parsed.error.issues[0]?.message ?? "invalid" },
     ]);
   const row = await db.$transaction(async (tx) => {
+    await lockEntry(tx, "setting", key);
     const before = await settingOf(tx, key);
     if (before?.value === parsed.data) return before;
     const after = await tx.configSetting.upsert({

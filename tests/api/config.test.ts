@@ -197,9 +197,8 @@ describe("staff API", () => {
     const results = await Promise.all(
       Array.from({ length: 6 }, () => api("PUT", `/api/admin/config/flags/${key}`, { headers: staff.auth, json: { rolloutPercent: 30 } })),
     );
-    // Concurrent creates of one key: one wins; the others either see it unchanged or lose the insert race (never a 500).
-    for (const r of results) expect(r.status, r.text).toBeLessThan(500);
-    expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    // Serialized per key: one creates it, the others find it unchanged and write nothing.
+    for (const r of results) expect(r.status, r.text).toBe(200);
     const entries = await db().auditEntry.findMany({ where: { targetType: "feature_flag", targetId: key } });
     expect(entries).toHaveLength(1);
   });
@@ -220,7 +219,6 @@ describe("kill switches", () => {
     ["trades", "POST", `/api/v1/marketplace/trades/${dummy}/counter`],
     ["packs", "POST", "/api/v1/packs/pk_none/purchases"],
     ["packs", "POST", `/api/v1/packs/purchases/${dummy}/open`],
-    ["packs", "PUT", "/api/packs/pk_none/purchase"],
     ["topups", "POST", "/api/v1/wallet/topups"],
     ["posting", "POST", "/api/locker-room"],
     ["posting", "POST", `/api/locker-room/${dummy}/comments`],

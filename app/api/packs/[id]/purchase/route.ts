@@ -12,7 +12,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         'Removed: always 410 GONE, whoever calls and whatever the pack, with the route that replaces it in `details` and a `Link: </api/v1/packs/{id}/purchases>; rel="successor-version"` header. Packs are bought with POST /api/v1/packs/{packId}/purchases (wallet, Idempotency-Key) and opened with POST /api/v1/packs/purchases/{purchaseId}/open.',
       tags: ["Economy"],
       auth: "public",
-      feature: "packs",
       database: false,
       params: z.strictObject({ id: z.string().meta({ description: "Any pack id: the answer is the same." }) }),
       deprecated: { since: "2026-01-01", successor: "/api/v1/packs/{id}/purchases" },
