@@ -115,6 +115,11 @@ describe("GET /api/v1/config", () => {
     expect((changed.body.data as Config).flags[key]).toBe(true);
     expect(changed.headers.get("etag")).not.toBe(etag);
 
+    // A suspended fan's app still reads it (nothing else of theirs changes).
+    const suspended = newUser();
+    await db().user.create({ data: { externalId: suspended.sub, suspendedUntil: new Date(Date.now() + 86_400_000) } });
+    expect((await getConfig(suspended.auth)).status).toBe(200);
+
     // Signed in: its own tag, also answered 304.
     const f = newUser();
     const mine = await getConfig(f.auth);

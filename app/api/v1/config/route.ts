@@ -16,6 +16,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       // a bad token costs one signature check either way (auth runs before limits).
       rateLimit: false,
       conditional: true,
+      // A suspended fan's app still needs its minimum version, links and switches (it only reads).
+      allowSuspended: true,
       response: appConfig,
     },
     ({ user }) => configFor(db, user),
