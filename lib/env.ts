@@ -69,6 +69,8 @@ const schema = z.object({
   // How long a process reuses the answer of a route marked anonymousCache (the feed, marketplace listings) for callers
   // without a session, per path and query (0 = never). Signed-in callers always read fresh.
   ANONYMOUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  // lib/config: how long a process reuses the remote config (flags, kill switches, settings) before reading it again.
+  CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   // The Terms of Use version a user must have accepted to post user-generated content.
   UGC_TERMS_VERSION: z.string().min(1).default("2026-01"),
   // Where the current Terms of Use can be read (GET /api/user/terms).

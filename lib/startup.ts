@@ -6,6 +6,7 @@ import { log } from "./kernel/log";
 import { assertFcmServiceAccount } from "./push/providers";
 import { warmUpRateLimits } from "./http/rate-limit";
 import { redisBackend } from "./redis/client";
+import { registerConfigGate } from "./config/gate";
 
 /**
  * Start-up checks (instrumentation.ts, Node.js runtime): a configuration error stops the process with a message
@@ -20,6 +21,7 @@ export async function checkStartup(): Promise<void> {
   try {
     env();
     assertFcmServiceAccount();
+    registerConfigGate(); // kill switches: the pipeline's feature check (lib/http/features.ts)
     await assertVerificationKey();
     if (env().NODE_ENV === "production") {
       identityProvider();

@@ -22,6 +22,7 @@ import { compareBuilds } from "./bench/compare";
 import { feedCases, prepareFeed, reportFeed } from "./bench/feed";
 import { measureWebhookBurst, paymentCases, preparePayments } from "./bench/payments";
 import { contestCases } from "./bench/contests";
+import { configCases } from "./bench/config";
 import { followsCases, prepareFollows } from "./bench/follows";
 import { leaderboardCases, prepareBoard, reportLeaderboard } from "./bench/leaderboard";
 import { marketCases, measureContention, prepareMarket, reportContention } from "./bench/marketplace";
@@ -73,6 +74,7 @@ const cases: Case[] = [
   ...paymentCases(base, payments),
   ...predictionCases(base, privateKey, predictors),
   ...contestCases(base, privateKey),
+  ...configCases(base, privateKey),
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.
 const only = process.env.BENCH_ONLY?.toLowerCase()

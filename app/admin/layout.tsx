@@ -27,6 +27,8 @@ const NAV = [
   ["/admin/deletions", "Deletions"],
   ["/admin/push", "Push"],
   ["/admin/trends", "Trends"],
+  ["/admin/flags", "Flags"],
+  ["/admin/announcements", "Announcements"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

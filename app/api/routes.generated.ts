@@ -306,6 +306,11 @@ import * as invites_me_referrals from "@/app/api/invites/me/referrals/route";
 import * as rewards_claims from "@/app/api/rewards/claims/route";
 import * as rewards_claims_$claimId from "@/app/api/rewards/claims/[claimId]/route";
 import * as v1_me_shipping_address from "@/app/api/v1/me/shipping-address/route";
+import * as admin_config from "@/app/api/admin/config/route";
+import * as admin_config_flags_$key from "@/app/api/admin/config/flags/[key]/route";
+import * as admin_config_kill_switches_$feature from "@/app/api/admin/config/kill-switches/[feature]/route";
+import * as admin_config_settings_$key from "@/app/api/admin/config/settings/[key]/route";
+import * as v1_config from "@/app/api/v1/config/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -612,4 +617,9 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/rewards/claims", module: rewards_claims },
   { path: "/api/rewards/claims/{claimId}", module: rewards_claims_$claimId },
   { path: "/api/v1/me/shipping-address", module: v1_me_shipping_address },
+  { path: "/api/admin/config", module: admin_config },
+  { path: "/api/admin/config/flags/{key}", module: admin_config_flags_$key },
+  { path: "/api/admin/config/kill-switches/{feature}", module: admin_config_kill_switches_$feature },
+  { path: "/api/admin/config/settings/{key}", module: admin_config_settings_$key },
+  { path: "/api/v1/config", module: v1_config },
 ];

@@ -39,6 +39,8 @@ type Statement = { table: string; sql: (userId: Prisma.Sql) => Prisma.Sql };
  * invites and invite_redemptions.
  */
 export const ERASURE_STATEMENTS: Statement[] = [
+  // A kill switch paused for listed users (lib/config) forgets the user.
+  { table: "kill_switches", sql: (u) => Prisma.sql`UPDATE kill_switches SET user_ids = array_remove(user_ids, ${u}) WHERE ${u} = ANY(user_ids)` },
   // The user's posts go with everything on them (other fans' comments, reactions, votes, edits, mutes, reports).
   { table: "posts", sql: (u) => Prisma.sql`DELETE FROM posts WHERE author_id = ${u}` },
   // Other fans' posts whose counters move, locked in id order as the comment, reaction and poll services lock them.

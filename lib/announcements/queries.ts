@@ -53,3 +53,12 @@ export async function dismiss(db: DbTx, userId: string, announcementId: string) 
     RETURNING dismissed_at AS "dismissedAt"`;
   return row?.dismissedAt ?? null;
 }
+
+/** Every announcement, newest start first, with whether it is scheduled, running or ended (the database's clock): the console's list. */
+export function recentAnnouncements(db: DbTx, take: number) {
+  return raw(db).$queryRaw<(AnnouncementRow & { status: "scheduled" | "running" | "ended" })[]>`
+    SELECT a.id::text AS id, a.title, a.body, a.link_url AS "linkUrl", a.starts_at AS "startsAt", a.ends_at AS "endsAt", a.created_at AS "createdAt",
+      CASE WHEN a.starts_at > now() THEN 'scheduled' WHEN a.ends_at IS NOT NULL AND a.ends_at <= now() THEN 'ended' ELSE 'running' END AS status
+    FROM announcements a
+    ORDER BY a.starts_at DESC, a.id DESC LIMIT ${take}`;
+}

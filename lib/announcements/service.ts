@@ -4,7 +4,7 @@ import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
 import { notFound, validationError } from "../http/errors";
 import { recordAudit, type StaffActor } from "../audit/service";
-import { activeAnnouncements, ANNOUNCEMENT_SELECT, dismiss, toAnnouncement } from "./queries";
+import { activeAnnouncements, ANNOUNCEMENT_SELECT, dismiss, recentAnnouncements, toAnnouncement } from "./queries";
 import { ANNOUNCEMENT_HORIZON_MS, ANNOUNCEMENTS_MAX, type AnnouncementCreateInput } from "./schemas";
 
 // Announcements: staff messages every fan sees while they run (startsAt <= now < endsAt, or no end), newest first; a
@@ -17,6 +17,12 @@ const announcementNotFound = () => notFound("Announcement");
 export async function listAnnouncements(db: DbTx, user: Pick<AuthUser, "id"> | null) {
   const rows = await activeAnnouncements(db, user?.id ?? null, ANNOUNCEMENTS_MAX);
   return { announcements: rows.map(toAnnouncement) };
+}
+
+/** Staff: the latest announcements of any status (scheduled, running, ended), newest start first (the console). */
+export async function listRecentAnnouncements(db: DbTx, limit = 100) {
+  const rows = await recentAnnouncements(db, limit);
+  return { announcements: rows.map((r) => ({ ...toAnnouncement(r), status: r.status })) };
 }
 
 /** Dismisses a running announcement for the fan. Idempotent: answers the first dismissal's time. Unknown or not running: 404. */

@@ -33,6 +33,11 @@ export const sharedErrors = defineErrors({
   GONE: { status: 410, description: "The route or resource was removed." },
   METHOD_NOT_ALLOWED: { status: 405, description: "The path exists but not with this method; see the Allow header." },
   IDEMPOTENCY_KEY_REUSED: { status: 409, description: "The idempotency key was already used with different parameters." },
+  FEATURE_DISABLED: {
+    status: 409,
+    description:
+      "Staff paused the feature this operation belongs to (a kill switch; details name it, GET /api/v1/config lists them): reads stay available, retry later.",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, description: "The request body is larger than this route accepts." },
   RATE_LIMITED: { status: 429, description: "Too many requests; retry after the number of seconds in Retry-After." },
   TOO_MANY_STREAMS: {

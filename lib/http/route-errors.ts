@@ -16,6 +16,7 @@ export function documentedErrors(c: RouteConfig<unknown, unknown, unknown, unkno
   for (const e of c.webhook?.verifier?.errors ?? []) add(e);
   if (c.auth === "admin") add(sharedErrors.FORBIDDEN);
   if ((c.auth === "bearer" || c.auth === "optional" || c.auth === "admin") && !c.allowSuspended) add(sharedErrors.ACCOUNT_SUSPENDED);
+  if (c.feature) add(sharedErrors.FEATURE_DISABLED);
   if (c.body || c.auth === "webhook") add(sharedErrors.PAYLOAD_TOO_LARGE);
   if (c.rateLimit !== false) add(sharedErrors.RATE_LIMITED);
   // Every route reads or writes PostgreSQL (a session resolves its user row) unless it says it never does.

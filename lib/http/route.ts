@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { ZodType } from "zod";
 import { verifySessionToken, type Identity } from "../auth/tokens";
 import { isSuspended, resolveUser, type AuthUser } from "../auth/users";
@@ -17,6 +17,7 @@ import { reply, Reply, serializeCookie } from "./reply";
 import { idempotencyKeyOf, pathTemplate, REPLAYED_HEADER, requireIdempotencyKey } from "./idempotency";
 import type { Idempotent, IdempotencyKey } from "../db/idempotency";
 import { documentedErrors } from "./route-errors";
+import { featureCheck } from "./features";
 import { parse, queryObject } from "./input";
 
 export { issuesToDetails, MAX_INPUT_DEPTH, parse } from "./input";
@@ -118,6 +119,20 @@ interface RouteConfigBase<P, Q, B> {
   anonymousCache?: boolean;
   /** Success answers may be cached (errors never are); default `Cache-Control: no-store`. */
   cache?: CacheOption;
+  /**
+   * Conditional GET: the answer carries a strong `ETag` (SHA-256 of the exact body bytes) and `Cache-Control:
+   * <private|public>, no-cache` (unless `cache` says otherwise), plus `Vary: Authorization` when a session can change
+   * it; a request whose `If-None-Match` holds that tag gets `304 Not Modified` without a body. The handler answers
+   * plain data; when it answers the same object again (a cached, immutable view) its body and tag are reused, not
+   * rebuilt.
+   */
+  conditional?: boolean;
+  /**
+   * The feature this operation belongs to, for kill switches: before the handler runs, the registered checker
+   * (lib/http/features.ts) is asked whether staff paused it for this caller; paused answers 409 FEATURE_DISABLED
+   * naming it (documented automatically). Mark writes only: reads stay available while a feature is paused.
+   */
+  feature?: string;
   /** `{ success: true, data }` (default) or the bare object the spec names for this route. */
   envelope?: boolean;
   /** Status of the main success answer (default 200). */
@@ -225,6 +240,7 @@ export function route<
   if (c.auth === "webhook" && !c.webhook) throw new Error(`Route "${c.summary}": auth "webhook" needs webhook.secret or webhook.verifier`);
   const documented = new Set(documentedErrors(c).map((e) => e.code));
   const deprecation = deprecationHeaders(c);
+  const serialized = new WeakMap<object, SerializedAnswer>();
   const run = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
     const started = performance.now();
     const requestId = requestIdOf(req);
@@ -241,6 +257,10 @@ export function route<
             "Retry-After": String(retryAfter),
           });
         }
+      }
+      if (c.feature) {
+        const paused = await featureCheck()(c.feature, user);
+        if (paused !== null) throw new DomainError(sharedErrors.FEATURE_DISABLED, paused, [{ path: "feature", message: c.feature }]);
       }
       const params = c.params ? parse(c.params as ZodType<P>, await nextCtx.params, "params") : (undefined as P);
       const query = c.query ? parse(c.query as ZodType<Q>, queryObject(req), "query") : (undefined as Q);
@@ -269,7 +289,8 @@ export function route<
         handler({ params, query, body, user: user as never, delivery: delivery as never, idempotency: idempotency as never, req, requestId }),
       );
       const answer = c.idempotency ? idempotentReply(c, result as Idempotent<unknown>) : result;
-      const response = successResponse(c, answer, { ...baseHeaders(requestId, req, rate), ...deprecation });
+      const base = { ...baseHeaders(requestId, req, rate), ...deprecation };
+      const response = c.conditional ? conditionalResponse(c, answer, req, base, serialized) : successResponse(c, answer, base);
       status = response.status;
       return response;
     } catch (caught) {
@@ -320,6 +341,49 @@ export function deprecationHeaders(c: AnyRouteConfig): Record<string, string> {
     ...(c.deprecated.successor ? { Link: `<${c.deprecated.successor}>; rel="successor-version"` } : {}),
   };
 }
+
+interface SerializedAnswer {
+  body: string;
+  etag: string;
+}
+
+/** Whether an If-None-Match header lists this strong tag (weak comparison, as RFC 9110 § 13.1.2 says), or is `*`. */
+export function ifNoneMatches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
+}
+
+/** Route option `conditional`: the body and strong ETag (reused for the same data object), or 304 on a match. */
+function conditionalResponse(
+  c: AnyRouteConfig,
+  result: unknown,
+  req: Request,
+  base: Record<string, string>,
+  memo: WeakMap<object, SerializedAnswer>,
+): Response {
+  if (typeof result !== "object" || result === null || result instanceof Reply || result instanceof Response) {
+    throw new Error(`Route "${c.summary}" is conditional: its handler must answer plain data`);
+  }
+  let answer = memo.get(result);
+  if (!answer) {
+    if (validateResponses) assertSchema(c, c.response, result, c.status ?? 200);
+    const body = JSON.stringify(c.envelope === false ? result : { success: true, data: result });
+    answer = { body, etag: `"${createHash("sha256").update(body).digest("base64url")}"` };
+    memo.set(result, answer);
+  }
+  const headers = new Headers(base);
+  headers.set("ETag", answer.etag);
+  headers.set("Cache-Control", conditionalCacheControl(c));
+  if (c.auth !== "public") headers.append("Vary", "Authorization");
+  if (ifNoneMatches(req.headers.get("if-none-match"), answer.etag)) return new Response(null, { status: 304, headers });
+  headers.set("Content-Type", "application/json");
+  return new Response(answer.body, { status: c.status ?? 200, headers });
+}
+
+/** The Cache-Control of a conditional route's answers: its `cache`, else revalidate every time (no-cache). */
+export const conditionalCacheControl = (c: Pick<AnyRouteConfig, "cache" | "auth">) =>
+  c.cache ? cacheControl(c.cache) : `${c.auth === "public" ? "public" : "private"}, no-cache`;
 
 /** The envelope (or bare body), status, headers and cookies of a success: built here only, validated when asked. */
 function successResponse(c: AnyRouteConfig, result: unknown, base: Record<string, string>): Response {

@@ -3,7 +3,7 @@ import { CORS_EXPOSED_HEADERS } from "../http/cors";
 import { sharedErrors, type ErrorDef } from "../http/errors";
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S } from "../http/machine-auth";
 import { policyLimits, type RateLimitPolicy } from "../http/rate-limit";
-import { cacheControl, DEFAULT_RATE_LIMIT, type AuthMode, type RouteConfig, type RouteHandler } from "../http/route";
+import { cacheControl, conditionalCacheControl, DEFAULT_RATE_LIMIT, type AuthMode, type RouteConfig, type RouteHandler } from "../http/route";
 import { documentedErrors } from "../http/route-errors";
 import { sentAs } from "../http/schemas";
 import { WALLET_BALANCE_MAX } from "../wallets/schemas";
@@ -119,6 +119,20 @@ const RATE_LIMIT_HEADERS: Record<string, Json> = {
 const RETRY_AFTER_HEADER: Json = { description: "With RATE_LIMITED or TOO_MANY_STREAMS: seconds to wait", schema: { type: "integer", minimum: 1 } };
 const UNAVAILABLE_RETRY_AFTER_HEADER: Json = { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } };
 
+// Route option `conditional`: the strong ETag of the exact body, revalidation, and 304 for a matching If-None-Match.
+const CONDITIONAL_HEADERS = (c: RouteConfig<unknown, unknown, unknown, unknown>): Record<string, Json> => ({
+  ETag: { description: "Strong tag of the exact body (SHA-256); send it back in If-None-Match", schema: { type: "string" } },
+  "Cache-Control": { schema: { type: "string", const: conditionalCacheControl(c) } },
+  ...(c.auth !== "public" ? { Vary: { description: "The answer depends on the session", schema: { type: "string" } } } : {}),
+});
+const IF_NONE_MATCH: Json = {
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  description: "The ETag of the answer the client holds: 304 Not Modified without a body while it is current.",
+  schema: { type: "string" },
+};
+
 /** Security requirement of each auth mode. */
 const SECURITY: Record<AuthMode, Json[]> = {
   public: [],
@@ -174,8 +188,15 @@ function operation(path: string, method: string, h: { config: RouteConfig<unknow
   } else {
     const main: Json = { description: "Success", content: { "application/json": { schema: envelope(schemaOf(c.response!, "output")) } } };
     responses = {
-      [String(c.status ?? 200)]: c.cache ? withHeaders(main, { "Cache-Control": { schema: { type: "string", const: cacheControl(c.cache) } } }) : main,
+      [String(c.status ?? 200)]: c.conditional
+        ? withHeaders(main, CONDITIONAL_HEADERS(c))
+        : c.cache
+          ? withHeaders(main, { "Cache-Control": { schema: { type: "string", const: cacheControl(c.cache) } } })
+          : main,
     };
+    if (c.conditional) {
+      responses["304"] = { description: "Not Modified: If-None-Match holds the current ETag; no body.", headers: CONDITIONAL_HEADERS(c) };
+    }
     for (const [status, spec] of Object.entries(c.responses ?? {})) {
       responses[status] = { description: spec.description, content: { "application/json": { schema: envelope(schemaOf(spec.schema, "output")) } } };
     }
@@ -206,7 +227,7 @@ function operation(path: string, method: string, h: { config: RouteConfig<unknow
     ...(c.rateLimit ? { "x-rate-limit-policy": c.rateLimit } : {}),
     ...(limits.length ? { "x-rate-limit": limits } : {}),
     ...(c.deprecated ? { deprecated: true } : {}),
-    parameters: [...parameters(c.params, "path"), ...parameters(c.query, "query")],
+    parameters: [...parameters(c.params, "path"), ...parameters(c.query, "query"), ...(c.conditional ? [IF_NONE_MATCH] : [])],
     ...(c.openapi?.requestBody
       ? { requestBody: c.openapi.requestBody }
       : c.body

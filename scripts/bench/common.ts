@@ -60,7 +60,9 @@ export async function measure(name: string, pid: number, options: autocannon.Opt
   const perRequest = (seconds: number) => (seconds / Math.max(r.requests.total, 1)) * 1e6;
   const cpuUs = perRequest(cpuSeconds(pid) - before);
   const pgUs = perRequest(postgresCpuSeconds() - pgBefore);
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, pgUs, errors: r.errors + r.non2xx + r.timeouts };
+  // A 304 is the success answer of a conditional request (If-None-Match), not an error.
+  const notModified = r.statusCodeStats?.["304"]?.count ?? 0;
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, pgUs, errors: r.errors + r.non2xx - notModified + r.timeouts };
 }
 
 /** POSTs that differ per request (`next` names path, caller and body): a write bench where every answer must be a 2xx. */

@@ -130,6 +130,8 @@ describe("staff console", () => {
       "Deletions",
       "Push",
       "Trends",
+      "Flags",
+      "Announcements",
     ]);
   });
 

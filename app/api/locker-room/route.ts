@@ -41,6 +41,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Every 400 names the field. Rate-limited per user (policy ugc).",
       tags: ["Locker room"],
       auth: "bearer",
+      feature: "posting",
       idempotency: "optional",
       body: createPostBody,
       rateLimit: "ugc",

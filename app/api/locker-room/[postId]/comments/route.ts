@@ -32,6 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "The post's interaction policy (PUT .../interaction-policy) decides who may comment or reply: 403 COMMENTS_RESTRICTED otherwise (`viewer.canComment` on the post tells in advance).",
       tags: ["Locker room"],
       auth: "bearer",
+      feature: "posting",
       params: postIdParams,
       body: commentBody,
       rateLimit: "ugc",

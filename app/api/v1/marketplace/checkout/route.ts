@@ -18,6 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Buys every line of the cart at the price it was added, all or none: each listing is re-checked under its lock, and a line sold, withdrawn or repriced since is 409 CART_CHANGED naming it (`lines.<listingId>`) with nothing bought; a balance short of the total is 409 INSUFFICIENT_FUNDS; an item locked in a collection challenge's entry (which a listed item never is: entries refuse listed items and listing refuses locked ones) is 409 ITEM_LOCKED. Each line settles like a single purchase (debit, seller credit minus fee, ownership). Bought lines leave the cart. Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "marketplace",
       idempotency: "required",
       bodyRequired: false,
       rateLimit: "money",

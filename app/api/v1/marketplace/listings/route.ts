@@ -32,6 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Lists a collectible the caller owns: `kind: fixed` with a `price`, or `kind: auction` with a `startingPrice`, an optional undisclosed `reservePrice`, a `minIncrement` (default 1% of the start, at least 1.00) and `endsAt` (1 hour to 14 days ahead). A listed item is locked: it cannot be listed again (409 ALREADY_LISTED) and, while in an auction, cannot change hands outside it. An item minted to a wallet, or whose mint is queued or running, cannot be listed (409 ITEM_MINTED), nor an item in an entry of a collection challenge that has not ended (409 ITEM_LOCKED, naming the challenge). Users who wishlisted the item or its card are notified (WISHLIST_LISTED). Someone else's or an unknown collectible: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "marketplace",
       body: createListingBody,
       rateLimit: "write",
       status: 201,

@@ -29,6 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Offers `amount` for a collectible, listed or not, open for `expiresInHours` (default 72). The amount is held from the caller's wallet (`hold`) until the offer closes: accepted (it pays), declined, cancelled or expired (refunded). One open offer per buyer and item (409 OFFER_EXISTS); not on one's own item (403 CANNOT_BUY_OWN); not below the owner's minimum for the card (409 OFFER_BELOW_MINIMUM, GET/PUT /api/v1/marketplace/offer-settings), nor from a user the owner refuses or a block either way (409 REFUSED_BY_USER); not on an item minted to a wallet or whose mint is under way (409 ITEM_MINTED). Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "marketplace",
       idempotency: "required",
       body: offerBody,
       rateLimit: "money",

@@ -34,6 +34,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Items are not reserved: accepting re-checks everything. The recipient is notified (TRADE_UPDATE). Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "trades",
       idempotency: "required",
       body: tradeBody,
       rateLimit: "money",

@@ -29,6 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Unknown or withdrawn bundle: 404. No price in that currency: 422 CURRENCY_NOT_OFFERED. The bundle's coins would pass the caller's daily or monthly limit on coins bought (checked under the wallet's lock, counting started and paid top-ups): 409 SPENDING_LIMIT_REACHED (GET /api/v1/me/spending-limits). Stripe not configured here: 503 PAYMENTS_UNAVAILABLE; Stripe failing: 502 PAYMENTS_PROVIDER_ERROR (nothing stored, retry with the same key).",
       tags: ["Wallet"],
       auth: "bearer",
+      feature: "topups",
       body: createTopupBody,
       idempotency: "required",
       rateLimit: "money",

@@ -22,6 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Refusals write nothing: 404 unknown pack, 409 PACK_NOT_FOR_SALE (outside its window, or the starter pack), 409 SOLD_OUT, 403 TRADING_RESTRICTED, 409 ACCOUNT_DELETION_PENDING or 409 WALLET_FROZEN (the trading gate: a sanction, a scheduled deletion, a debt from a refunded top-up), 403 REGION_RESTRICTED (packs are not sold in the caller's country: the request's, from the hosting edge, or the one in their settings), 409 SPENDING_LIMIT_REACHED (the price would pass the caller's daily or monthly pack limit, checked under their wallet's lock: GET /api/v1/me/spending-limits), 409 INSUFFICIENT_FUNDS. Open it with POST /api/v1/packs/purchases/{purchaseId}/open. Rate-limited per user (policy money).",
       tags: ["Packs"],
       auth: "bearer",
+      feature: "packs",
       idempotency: "required",
       params: packParams,
       bodyRequired: false,

@@ -36,6 +36,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "When the auction ends, the marketplace cron sells to the leader at the price if it meets the reserve (the rest of their maximum goes back), else returns its funds. Requires an `Idempotency-Key`. Rate-limited per user (policy money).",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "marketplace",
       idempotency: "required",
       params: listingParams,
       body: bidBody,

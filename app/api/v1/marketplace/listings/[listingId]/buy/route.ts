@@ -20,6 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         `Requires an \`Idempotency-Key\`: a retry replays the first answer (\`Idempotent-Replayed: true\`) for ${IDEMPOTENCY_TTL_HOURS} h. Rate-limited per user (policy money).`,
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "marketplace",
       idempotency: "required",
       params: listingParams,
       bodyRequired: false,

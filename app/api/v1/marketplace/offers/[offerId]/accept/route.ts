@@ -18,6 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "The item's owner accepts an open offer: it settles like a sale with the buyer's held funds (the owner is credited the amount minus the fee, the item moves to the buyer), withdrawing a fixed-price listing of the item; an item in a running auction cannot (409 ITEM_IN_AUCTION), nor an item the owner minted (or is minting) to a wallet since the offer was made (409 ITEM_MINTED; the offer stays open until the buyer cancels or it expires), nor an item in an entry of a collection challenge that has not ended (409 ITEM_LOCKED, naming the challenge; the offer stays open). The buyer is notified (OFFER_UPDATE). Closed or expired: 409 OFFER_CLOSED; the buyer: 403; anyone else: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "marketplace",
       params: offerParams,
       bodyRequired: false,
       rateLimit: "money",

@@ -20,6 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "The proposer is notified either way (TRADE_UPDATE). A wallet credit past the wallet ceiling is 409 BALANCE_LIMIT and leaves the trade open. Closed or expired: 409 TRADE_CLOSED; the proposer: 403; anyone else: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "trades",
       params: tradeParams,
       bodyRequired: false,
       rateLimit: "money",

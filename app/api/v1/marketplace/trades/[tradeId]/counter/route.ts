@@ -19,6 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "The old proposer is notified (TRADE_UPDATE). Answers both trades. Requires an `Idempotency-Key`. Closed or expired: 409 TRADE_CLOSED; the proposer: 403; anyone else: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "trades",
       params: tradeParams,
       idempotency: "required",
       body: counterBody,

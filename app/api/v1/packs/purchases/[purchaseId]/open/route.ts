@@ -15,6 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Opening again (also concurrently) answers the same result. Another user's purchase is 404. Rate-limited per user (policy money).",
       tags: ["Packs"],
       auth: "bearer",
+      feature: "packs",
       params: purchaseParams,
       bodyRequired: false,
       rateLimit: "money",
