@@ -18,6 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       params: postIdParams,
       rateLimit: "write",
+      feature: "posting",
       response: repostState,
       errors: [sharedErrors.NOT_FOUND, lockerroomErrors.POST_NOT_SHAREABLE],
     },
