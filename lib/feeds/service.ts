@@ -117,28 +117,40 @@ async function forYou(db: Db, viewer: AuthUser | null, q: { cursor?: string; lim
     }
     return rankedPage(db, viewer, rows, ranked.position, q.limit);
   }
+  const lookedAt = Date.now();
   let rows = await snapshotPage(db, viewer, { youngerThanSeconds: SNAPSHOT_REUSE_SECONDS }, 0, q.limit, SNAPSHOT_TTL_MINUTES);
   if (rows.length === 0) {
     if (!(await personalizationOn(db, viewer.id))) return chronological();
-    const snapshotId = await rankOnce(db, viewer);
+    const snapshotId = await rankOnce(db, viewer, lookedAt);
     rows = await snapshotPage(db, viewer, { id: snapshotId }, 0, q.limit, SNAPSHOT_TTL_MINUTES);
   }
   return rankedPage(db, viewer, rows, 0, q.limit);
 }
 
-/** Concurrent first loads of one fan in this process share one ranking. */
-const ranking = new Map<string, Promise<string>>();
+/**
+ * Concurrent first loads of one fan in this process share one ranking: a load joins the ranking under way, or one
+ * that finished after the load looked for a young snapshot (so its look-up may have missed it). Entries go 5 s after
+ * their ranking finished. (Two processes may still each rank once: two valid snapshots, the newer reused.)
+ */
+const ranking = new Map<string, { snapshot: Promise<string>; doneAt?: number }>();
 
-function rankOnce(db: Db, viewer: AuthUser): Promise<string> {
-  let pending = ranking.get(viewer.id);
-  if (!pending) {
-    const snapshotId = uuidv7();
-    pending = createSnapshot(db, viewer, snapshotId, SNAPSHOT_TTL_MINUTES)
-      .then(() => snapshotId)
-      .finally(() => ranking.delete(viewer.id));
-    ranking.set(viewer.id, pending);
-  }
-  return pending;
+function rankOnce(db: Db, viewer: AuthUser, lookedAt: number): Promise<string> {
+  const current = ranking.get(viewer.id);
+  if (current && (current.doneAt === undefined || current.doneAt >= lookedAt)) return current.snapshot;
+  const snapshotId = uuidv7();
+  const entry: { snapshot: Promise<string>; doneAt?: number } = { snapshot: createSnapshot(db, viewer, snapshotId, SNAPSHOT_TTL_MINUTES).then(() => snapshotId) };
+  const forget = () => {
+    if (ranking.get(viewer.id) === entry) ranking.delete(viewer.id);
+  };
+  entry.snapshot.then(
+    () => {
+      entry.doneAt = Date.now();
+      setTimeout(forget, 5_000).unref();
+    },
+    forget,
+  );
+  ranking.set(viewer.id, entry);
+  return entry.snapshot;
 }
 
 /** The page of positions [from, from + limit): visible posts in rank order, mutes and filters left out (short pages). */
