@@ -12,7 +12,10 @@ export const feedIdParams = z.strictObject({
     .string()
     .min(1)
     .max(FEED_ID_MAX)
-    .meta({ description: "`for-you`, `following` or `team:{teamId}` (a team id or slug; the colon may be sent as `%3A`).", examples: ["for-you", "team:tm_hch"] }),
+    .meta({
+      description: "`for-you`, `following` or `team:{teamId}` (a team id or slug; the colon may be sent as `%3A`).",
+      examples: ["for-you", "team:tm_hch"],
+    }),
 });
 
 export const feedQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) });

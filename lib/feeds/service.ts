@@ -138,17 +138,16 @@ function rankOnce(db: Db, viewer: AuthUser, lookedAt: number): Promise<string> {
   const current = ranking.get(viewer.id);
   if (current && (current.doneAt === undefined || current.doneAt >= lookedAt)) return current.snapshot;
   const snapshotId = uuidv7();
-  const entry: { snapshot: Promise<string>; doneAt?: number } = { snapshot: createSnapshot(db, viewer, snapshotId, SNAPSHOT_TTL_MINUTES).then(() => snapshotId) };
+  const entry: { snapshot: Promise<string>; doneAt?: number } = {
+    snapshot: createSnapshot(db, viewer, snapshotId, SNAPSHOT_TTL_MINUTES).then(() => snapshotId),
+  };
   const forget = () => {
     if (ranking.get(viewer.id) === entry) ranking.delete(viewer.id);
   };
-  entry.snapshot.then(
-    () => {
-      entry.doneAt = Date.now();
-      setTimeout(forget, 5_000).unref();
-    },
-    forget,
-  );
+  entry.snapshot.then(() => {
+    entry.doneAt = Date.now();
+    setTimeout(forget, 5_000).unref();
+  }, forget);
   ranking.set(viewer.id, entry);
   return entry.snapshot;
 }

@@ -45,7 +45,8 @@ async function snapshotIds(userId: string): Promise<string[]> {
 }
 
 /** Makes the caller's snapshots older than the reuse window, so the next load without a cursor ranks anew. */
-const ageSnapshots = (userId: string) => db().$executeRaw`UPDATE feed_snapshots SET created_at = created_at - interval '2 minutes' WHERE user_id = ${userId}::uuid`;
+const ageSnapshots = (userId: string) =>
+  db().$executeRaw`UPDATE feed_snapshots SET created_at = created_at - interval '2 minutes' WHERE user_id = ${userId}::uuid`;
 
 const signals = (who: Who, events: Record<string, unknown>[]) =>
   api("POST", "/api/feed/signals", { headers: who.auth, json: { events: events.map((e) => ({ at: new Date().toISOString(), itemType: "post", ...e })) } });
@@ -63,7 +64,12 @@ describe("feeds", () => {
       ["following", "following", "newest"],
     ]);
     expect(new Set(feeds.slice(2).map((f) => f.id))).toEqual(new Set(["team:tm_smp", "team:tm_hch"]));
-    expect(feeds.slice(2).map((f) => f.team?.id).sort()).toEqual(["tm_hch", "tm_smp"]);
+    expect(
+      feeds
+        .slice(2)
+        .map((f) => f.team?.id)
+        .sort(),
+    ).toEqual(["tm_hch", "tm_smp"]);
 
     const anon = await api("GET", "/api/v1/feeds");
     expect(anon.body.data.feeds.map((f: { id: string; order: string }) => [f.id, f.order])).toEqual([["for-you", "newest"]]);
