@@ -18,9 +18,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         `A snapshot lives ${SNAPSHOT_TTL_MINUTES} minutes: a cursor into an older one is 410 FEED_SNAPSHOT_EXPIRED (load the feed again without a cursor). ` +
         "`for-you` signed out or with personalization off: `order: newest`, the newest posts the caller may see (no signals used). " +
         "Every feed applies the locker room's visibility in the statement that reads the page (deleted, hidden, private to a team the caller is not a fan of, blocks either way never appear, also when that changed after a snapshot was made), " +
-        "and leaves out posts by accounts the caller mutes and posts matching their `feed` keyword filters: a page may come back short, even empty, with a `nextCursor`; page on `nextCursor`, not on a full page.",
+        "and leaves out posts by accounts the caller mutes and posts matching their `feed` keyword filters: a page may come back short, even empty, with a `nextCursor`; page on `nextCursor`, not on a full page. " +
+        "Signed out, the answer may be up to a second old (`ANONYMOUS_CACHE_TTL_MS`, shared among anonymous callers per query, as the locker-room feed).",
       tags: ["Feeds"],
       auth: "optional",
+      anonymousCache: true,
       params: feedIdParams,
       query: feedQuery,
       response: feedPage,
