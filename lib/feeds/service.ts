@@ -104,7 +104,8 @@ function decodeRanked(cursor: string): { snapshotId: string; position: number } 
 /**
  * for-you. Signed out, or with analyticsPersonalization off: the chronological feed (the locker room's, no signals).
  * Otherwise a page of the caller's ranked snapshot: the cursor's, else the caller's young one (≤ SNAPSHOT_REUSE_SECONDS),
- * else a new one ranked now. A cursor continues the order it started (a chronological cursor stays chronological).
+ * else a new one ranked now (while one is being ranked, other loads get the fan's newest live snapshot instead of
+ * waiting). A cursor continues the order it started (a chronological cursor stays chronological).
  */
 async function forYou(db: Db, viewer: AuthUser | null, q: { cursor?: string; limit: number }) {
   const ranked = q.cursor ? decodeRanked(q.cursor) : undefined;
@@ -121,6 +122,13 @@ async function forYou(db: Db, viewer: AuthUser | null, q: { cursor?: string; lim
   let rows = await snapshotPage(db, viewer, { youngerThanSeconds: SNAPSHOT_REUSE_SECONDS }, 0, q.limit, SNAPSHOT_TTL_MINUTES);
   if (rows.length === 0) {
     if (!(await personalizationOn(db, viewer.id))) return chronological();
+    const inFlight = ranking.get(viewer.id);
+    if (inFlight && inFlight.doneAt === undefined) {
+      // A ranking for this fan is under way (another load started it): answer from their newest live snapshot, if
+      // any, rather than wait for it; the load that started it gets the new one.
+      const live = await snapshotPage(db, viewer, { youngerThanSeconds: SNAPSHOT_TTL_MINUTES * 60 }, 0, q.limit, SNAPSHOT_TTL_MINUTES);
+      if (live.length > 0) return rankedPage(db, viewer, live, 0, q.limit);
+    }
     const snapshotId = await rankOnce(db, viewer, lookedAt);
     rows = await snapshotPage(db, viewer, { id: snapshotId }, 0, q.limit, SNAPSHOT_TTL_MINUTES);
   }
