@@ -33,6 +33,8 @@ import { measureStreams, reportStreams } from "./bench/streams";
 import { LIVE_CASE, measureLiveStream, reportLiveStream } from "./bench/live";
 import { prepareWriters, reportPools, writeCases } from "./bench/writes";
 import { predictionCases, preparePredictions } from "./bench/predictions";
+import { prepareMillionPosts } from "./bench/million-posts";
+import { feedsCases, prepareFeeds } from "./bench/feeds";
 
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 if (!existsSync(`${distDir}/BUILD_ID`)) {
@@ -54,6 +56,8 @@ await prepareMarket();
 const relationships = await prepareFollows();
 const payments = await preparePayments();
 const predictors = await preparePredictions();
+await prepareMillionPosts();
+await prepareFeeds();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
   publicKeyEncoding: { type: "spki", format: "pem" },
@@ -75,6 +79,7 @@ const cases: Case[] = [
   ...predictionCases(base, privateKey, predictors),
   ...contestCases(base, privateKey),
   ...configCases(base, privateKey),
+  ...feedsCases(base, privateKey),
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.
 const only = process.env.BENCH_ONLY?.toLowerCase()

@@ -311,6 +311,8 @@ import * as admin_config_flags_$key from "@/app/api/admin/config/flags/[key]/rou
 import * as admin_config_kill_switches_$feature from "@/app/api/admin/config/kill-switches/[feature]/route";
 import * as admin_config_settings_$key from "@/app/api/admin/config/settings/[key]/route";
 import * as v1_config from "@/app/api/v1/config/route";
+import * as v1_feeds from "@/app/api/v1/feeds/route";
+import * as v1_feeds_$feedId from "@/app/api/v1/feeds/[feedId]/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -622,4 +624,6 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/admin/config/kill-switches/{feature}", module: admin_config_kill_switches_$feature },
   { path: "/api/admin/config/settings/{key}", module: admin_config_settings_$key },
   { path: "/api/v1/config", module: v1_config },
+  { path: "/api/v1/feeds", module: v1_feeds },
+  { path: "/api/v1/feeds/{feedId}", module: v1_feeds_$feedId },
 ];

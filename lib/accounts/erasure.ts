@@ -104,6 +104,7 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "notifications", sql: (u) => Prisma.sql`DELETE FROM notifications WHERE user_id = ${u}` },
   { table: "devices", sql: (u) => Prisma.sql`DELETE FROM devices WHERE user_id = ${u}` },
   { table: "feed_signal_batches", sql: (u) => Prisma.sql`DELETE FROM feed_signal_batches WHERE user_id = ${u}` },
+  { table: "feed_snapshots", sql: (u) => Prisma.sql`DELETE FROM feed_snapshots WHERE user_id = ${u}` },
   { table: "starred_teams", sql: (u) => Prisma.sql`DELETE FROM starred_teams WHERE user_id = ${u}` },
   { table: "team_follows", sql: (u) => Prisma.sql`DELETE FROM team_follows WHERE user_id = ${u}` },
   { table: "team_members", sql: (u) => Prisma.sql`DELETE FROM team_members WHERE user_id = ${u}` },

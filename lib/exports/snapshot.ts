@@ -290,6 +290,9 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
                     FROM media_uploads m WHERE m.user_id = ${u}::uuid),
         'feedSignals', (SELECT coalesce(json_agg(json_build_object('receivedAt', s.received_at, 'events', s.events) ORDER BY s.received_at, s.id), '[]')
                         FROM feed_signal_batches s WHERE s.user_id = ${u}::uuid),
+        -- The for-you rankings made for the user (lib/feeds; each lives an hour): when, and how many posts each ranked.
+        'feedSnapshots', (SELECT coalesce(json_agg(json_build_object('createdAt', f.created_at, 'size', f.size) ORDER BY f.created_at, f.id), '[]')
+                          FROM feed_snapshots f WHERE f.user_id = ${u}::uuid),
         'postingSuspensions', (SELECT coalesce(json_agg(json_build_object('from', p.created_at, 'until', p.until, 'liftedAt', p.lifted_at) ORDER BY p.created_at, p.id), '[]')
                                FROM posting_suspensions p WHERE p.user_id = ${u}::uuid),
         -- Actions against the user as GET /api/v1/me/moderation-actions shows them (the reason given, the dates, the
