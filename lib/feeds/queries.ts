@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
-import { raw, rawTransaction, type RawDb } from "../db/raw";
+import { raw, type RawDb } from "../db/raw";
 import { visiblePostSql, type Viewer } from "../lockerroom/access";
 import { selectPosts, type PostRow } from "../lockerroom/queries";
 import { filtersVersionSql, mutedAuthorSql } from "../mutes/queries";
@@ -91,17 +91,10 @@ export function snapshotPage(db: RawDb | DbTx, viewer: Viewer & object, ref: Sna
     SELECT s.id::text AS "snapshotId", s.size, page.* FROM s LEFT JOIN page ON true ORDER BY page.position`;
 }
 
-/**
- * Ranks the pool for the viewer into a new snapshot (one statement, see ranking.ts); answers its size. JIT is off for
- * it: the statement's estimated cost makes PostgreSQL compile it, which took 6 s of its 6.5 s on 1,000,000 posts
- * (0.35–0.55 s without).
- */
-export function createSnapshot(db: Db, viewer: Viewer & object, snapshotId: string, ttlMinutes: number): Promise<number> {
-  return rawTransaction(db, async (tx) => {
-    await tx.$queryRaw`SELECT set_config('jit', 'off', true)`;
-    const [row] = await tx.$queryRaw<{ size: number }[]>`${rankIntoSnapshotSql(viewer, snapshotId, ttlMinutes)}`;
-    return row?.size ?? 0;
-  });
+/** Ranks the pool for the viewer into a new snapshot (one statement, see ranking.ts); answers its size. */
+export async function createSnapshot(db: Db, viewer: Viewer & object, snapshotId: string, ttlMinutes: number): Promise<number> {
+  const [row] = await raw(db).$queryRaw<{ size: number }[]>`${rankIntoSnapshotSql(viewer, snapshotId, ttlMinutes)}`;
+  return row?.size ?? 0;
 }
 
 /** Whether the fan's analyticsPersonalization setting is on (false for no such user). */
