@@ -32,6 +32,8 @@ import { measureStreams, reportStreams } from "./bench/streams";
 import { LIVE_CASE, measureLiveStream, reportLiveStream } from "./bench/live";
 import { prepareWriters, reportPools, writeCases } from "./bench/writes";
 import { predictionCases, preparePredictions } from "./bench/predictions";
+import { prepareMillionPosts } from "./bench/million-posts";
+import { prepareSearch, searchCases } from "./bench/search";
 
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 if (!existsSync(`${distDir}/BUILD_ID`)) {
@@ -53,6 +55,9 @@ await prepareMarket();
 const relationships = await prepareFollows();
 const payments = await preparePayments();
 const predictors = await preparePredictions();
+// The million locker-room posts the discovery benches (search, feeds) read: written once per database.
+await prepareMillionPosts();
+await prepareSearch();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
   publicKeyEncoding: { type: "spki", format: "pem" },
@@ -73,6 +78,7 @@ const cases: Case[] = [
   ...paymentCases(base, payments),
   ...predictionCases(base, privateKey, predictors),
   ...contestCases(base, privateKey),
+  ...searchCases(base, privateKey),
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.
 const only = process.env.BENCH_ONLY?.toLowerCase()

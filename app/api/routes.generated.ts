@@ -285,6 +285,7 @@ import * as v1_announcements from "@/app/api/v1/announcements/route";
 import * as v1_announcements_$announcementId_dismiss from "@/app/api/v1/announcements/[announcementId]/dismiss/route";
 import * as locker_room_$postId_bookmark from "@/app/api/locker-room/[postId]/bookmark/route";
 import * as v1_me_bookmarks from "@/app/api/v1/me/bookmarks/route";
+import * as v1_search from "@/app/api/v1/search/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -570,4 +571,5 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/announcements/{announcementId}/dismiss", module: v1_announcements_$announcementId_dismiss },
   { path: "/api/locker-room/{postId}/bookmark", module: locker_room_$postId_bookmark },
   { path: "/api/v1/me/bookmarks", module: v1_me_bookmarks },
+  { path: "/api/v1/search", module: v1_search },
 ];

@@ -170,6 +170,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
       scheduled,
       idempotencyKey: key,
       requestHash: key ? hash : null,
+      language: input.language ?? null,
     });
     if (!id) return undefined; // a concurrent request with the same key committed first
     if (input.media?.length) {

@@ -1,0 +1,170 @@
+import { Prisma } from "../generated/prisma/client";
+import type { DbTx } from "../db/client";
+import { raw, type RawDb } from "../db/raw";
+import { CARD_COLUMNS, type CollectibleRow } from "../collectibles/queries";
+import { visiblePostSql, type Viewer } from "../lockerroom/access";
+import { selectPosts, type PostRow } from "../lockerroom/queries";
+import { filtersVersionSql, mutedAuthorSql } from "../mutes/queries";
+import { TEAM_SUMMARY_COLUMNS, type TeamSummaryRow } from "../teams/queries";
+
+// Search's statements (docs/domains/search.md, docs/decisions/0043-search-ranking.md). PostgreSQL does the text
+// work: posts by full-text search (the stored posts.search_vector, its GIN index, websearch_to_tsquery with the
+// configuration search_config() gives a language), names and handles by trigram similarity (pg_trgm's GIN indexes).
+// Nothing here splits or stems text itself.
+
+/**
+ * The query's tsquery: its words stemmed by the language's configuration, or the same words as they are ('simple',
+ * which every post's vector also holds), so a post in another language is found by its exact words. The two are
+ * OR'ed only when they differ (one term is estimated better than a term OR'ed with itself). Immutable functions of
+ * the bound values: the planner folds them into one constant and estimates its matches from the column statistics.
+ */
+function tsquerySql(language: string, q: string): Prisma.Sql {
+  const stemmed = Prisma.sql`websearch_to_tsquery(search_config(${language}), ${q})`;
+  const exact = Prisma.sql`websearch_to_tsquery('pg_catalog.simple'::regconfig, ${q})`;
+  return Prisma.sql`(CASE WHEN ${stemmed} = ${exact} THEN ${stemmed} ELSE ${stemmed} || ${exact} END)`;
+}
+
+export type PostHitRow = PostRow & { muted: boolean; filtersVersion: number };
+
+/**
+ * A page of the posts matching q that the viewer may see, newest first by (publish_at, id): one statement, with the
+ * locker room's visibility rule and the viewer's mutes (a column: the caller leaves muted and filtered posts out of
+ * the page read, as the feed does). A q whose stemmed query is empty (only stop words or punctuation) matches nothing:
+ * the condition folds to false at planning and no row is read. Which index serves it is the planner's choice from
+ * the vector's statistics: a dense word walks the (publish_at, id) index and tests each post's vector until the page
+ * is full; a rare one reads its few matches from the GIN index and sorts them.
+ */
+export function searchPosts(db: RawDb | DbTx, viewer: Viewer, f: { q: string; language: string; after?: { at: Date; id: string }; take: number }) {
+  const where: Prisma.Sql[] = [
+    Prisma.sql`numnode(websearch_to_tsquery(search_config(${f.language}), ${f.q})) > 0`,
+    Prisma.sql`p.search_vector @@ ${tsquerySql(f.language, f.q)}`,
+    visiblePostSql(viewer),
+    // Staff see every post through visiblePostSql; search, like the feed, lists only published, live ones.
+    Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`,
+  ];
+  if (f.after) where.push(Prisma.sql`(p.publish_at, p.id) < (${f.after.at}, ${f.after.id}::uuid)`);
+  const extra = Prisma.sql`, ${mutedAuthorSql(viewer?.id, Prisma.sql`p.author_id`)} AS muted, ${filtersVersionSql(viewer?.id)} AS "filtersVersion"`;
+  return raw(db).$queryRaw<PostHitRow[]>`
+    ${selectPosts(viewer, extra)}
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY p.publish_at DESC, p.id DESC
+    LIMIT ${f.take}`;
+}
+
+/** The rank a name page is ordered by (descending), then the id (descending); a cursor carries both. */
+export interface RankAfter {
+  score: string;
+  id: string;
+}
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+const likePrefix = (q: string) => `${q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`;
+
+/**
+ * A rank over text columns: 2 when one equals q (case-insensitively), 1 when one starts with it, plus the best word
+ * similarity of q to any of them (0..1): whole-name and prefix matches first, then the closest.
+ */
+function nameRank(q: string, columns: Prisma.Sql[]): Prisma.Sql {
+  const lower = q.toLowerCase();
+  const exact = Prisma.join(
+    columns.map((c) => Prisma.sql`lower(${c}) = ${lower}`),
+    " OR ",
+  );
+  const prefix = Prisma.join(
+    columns.map((c) => Prisma.sql`lower(${c}) LIKE ${likePrefix(q)}`),
+    " OR ",
+  );
+  const similarity = Prisma.join(
+    columns.map((c) => Prisma.sql`COALESCE(word_similarity(${q}, ${c}), 0)`),
+    ", ",
+  );
+  return Prisma.sql`((CASE WHEN ${exact} THEN 2 WHEN ${prefix} THEN 1 ELSE 0 END) + greatest(${similarity}))::float8`;
+}
+
+/** q is word-similar to a column (pg_trgm's `<%`, over its GIN trigram index), or (`prefixOf`) the column starts with q. */
+const nameMatch = (q: string, columns: Prisma.Sql[]) =>
+  Prisma.join(
+    columns.map((c) => Prisma.sql`${q} <% ${c}`),
+    " OR ",
+  );
+
+/** The rows of `inner` (selecting `score` and `id`) past the cursor, by score then id, descending. */
+function ranked<T>(db: RawDb | DbTx, inner: Prisma.Sql, after: RankAfter | undefined, take: number) {
+  const keyset = after ? Prisma.sql`WHERE (s.score, s.id) < (${after.score}::float8, ${after.id})` : Prisma.empty;
+  return raw(db).$queryRaw<(T & { score: number })[]>`
+    SELECT s.* FROM (${inner}) s ${keyset} ORDER BY s.score DESC, s.id DESC LIMIT ${take}`;
+}
+
+export interface UserHitRow {
+  id: string;
+  handle: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+}
+
+/**
+ * Users by handle (trigram similarity, typos included, or a handle starting with q) or display name (word
+ * similarity): an exact handle first, then handles starting with q, then by similarity. Never erased accounts or
+ * accounts awaiting deletion, nor users the viewer blocked or who blocked the viewer (read once per statement).
+ */
+export function searchUsers(db: RawDb | DbTx, viewer: Viewer, q: string, after: RankAfter | undefined, take: number) {
+  const key = q.toLowerCase();
+  const blocks = viewer
+    ? Prisma.sql`AND u.id <> ALL(ARRAY(SELECT b.blocked_id FROM user_blocks b WHERE b.blocker_id = ${viewer.id}::uuid
+                                       UNION ALL
+                                       SELECT b.blocker_id FROM user_blocks b WHERE b.blocked_id = ${viewer.id}::uuid))`
+    : Prisma.empty;
+  const inner = Prisma.sql`
+    SELECT u.id::text AS id, u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",
+           ((CASE WHEN u.handle_key = ${key} THEN 2 WHEN u.handle_key LIKE ${likePrefix(q)} THEN 1 ELSE 0 END)
+            + greatest(similarity(u.handle_key, ${key}), word_similarity(${key}, u.handle_key), COALESCE(word_similarity(${q}, u.display_name), 0)))::float8 AS score
+    FROM users u
+    WHERE (u.handle_key % ${key} OR ${key} <% u.handle_key OR u.handle_key LIKE ${likePrefix(q)} OR ${q} <% u.display_name)
+      AND u.handle IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = u.id)
+      ${blocks}`;
+  return ranked<UserHitRow>(db, inner, after, take);
+}
+
+export type TeamHitRow = TeamSummaryRow & { city: string | null; sport: string };
+
+/** Teams (not archived) by name, short name or city. */
+export function searchTeams(db: RawDb | DbTx, q: string, after: RankAfter | undefined, take: number) {
+  const cols = [Prisma.sql`t.name`, Prisma.sql`t.short_name`, Prisma.sql`t.city`];
+  const inner = Prisma.sql`
+    SELECT ${TEAM_SUMMARY_COLUMNS}, t.city, t.sport, ${nameRank(q, cols)} AS score
+    FROM teams t
+    WHERE (${nameMatch(q, cols)}) AND t.archived_at IS NULL`;
+  return ranked<TeamHitRow>(db, inner, after, take);
+}
+
+export interface PlayerHitRow {
+  id: string;
+  name: string;
+  jersey: string | null;
+  position: string | null;
+  photo: string | null;
+  teamId: string;
+}
+
+/** Active players of teams that are not archived, by name. */
+export function searchPlayers(db: RawDb | DbTx, q: string, after: RankAfter | undefined, take: number) {
+  const cols = [Prisma.sql`pl.name`];
+  const inner = Prisma.sql`
+    SELECT pl.id, pl.name, pl.jersey, pl.position, pl.photo, pl.team_id AS "teamId", ${nameRank(q, cols)} AS score
+    FROM players pl JOIN teams t ON t.id = pl.team_id
+    WHERE (${nameMatch(q, cols)}) AND pl.active AND t.archived_at IS NULL`;
+  return ranked<PlayerHitRow>(db, inner, after, take);
+}
+
+export type CardHitRow = Omit<CollectibleRow, "id" | "serial" | "ownerId" | "purchaseId" | "drawIndex" | "acquiredAt">;
+
+/** Catalog cards by name (the catalog is public: every card). */
+export function searchCards(db: RawDb | DbTx, q: string, after: RankAfter | undefined, take: number) {
+  const cols = [Prisma.sql`k.name`];
+  const inner = Prisma.sql`
+    SELECT ${CARD_COLUMNS}, k.id, ${nameRank(q, cols)} AS score
+    FROM collectible_cards k
+    WHERE ${nameMatch(q, cols)}`;
+  return ranked<CardHitRow & { id: string }>(db, inner, after, take);
+}
