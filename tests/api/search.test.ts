@@ -57,7 +57,7 @@ describe("search: posts", () => {
     expect(ids(await search({ q: `Spiel ${t}`, type: "posts", language: "de" }))).toEqual([created.body.data.id]);
     expect(ids(await search({ q: `Spiele ${t}`, type: "posts" }))).toEqual([created.body.data.id]);
     const bad = await api("POST", "/api/locker-room", { headers: author.auth, json: { content: "x", language: "german" } });
-    expect([bad.status, errorOf(bad).details?.[0]?.path]).toEqual([400, "language"]);
+    expect([bad.status, errorOf(bad).details?.[0]?.path]).toEqual([400, "body.language"]);
   });
 
   it("pages newest first by (publish time, id) and never repeat or skip, equal times included", async () => {
