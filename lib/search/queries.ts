@@ -81,7 +81,7 @@ function nameRank(q: string, columns: Prisma.Sql[]): Prisma.Sql {
   return Prisma.sql`((CASE WHEN ${exact} THEN 2 WHEN ${prefix} THEN 1 ELSE 0 END) + greatest(${similarity}))::float8`;
 }
 
-/** q is word-similar to a column (pg_trgm's `<%`, over its GIN trigram index), or (`prefixOf`) the column starts with q. */
+/** q is word-similar to one of the columns (pg_trgm's `<%`, over their GIN trigram indexes). */
 const nameMatch = (q: string, columns: Prisma.Sql[]) =>
   Prisma.join(
     columns.map((c) => Prisma.sql`${q} <% ${c}`),
@@ -103,8 +103,9 @@ export interface UserHitRow {
 }
 
 /**
- * Users by handle (trigram similarity, typos included, or a handle starting with q) or display name (word
- * similarity): an exact handle first, then handles starting with q, then by similarity. Never erased accounts or
+ * Users by handle or display name (word similarity: typos and prefixes included): an exact handle first, then handles
+ * starting with q, then by similarity. Whole-string similarity (`%`) is not a condition: a short handle family
+ * ("mp_fan1", "mp_fan2", …) is all similar to a typo of one of them, and rechecking thousands of rows cost 10 ms. Never erased accounts or
  * accounts awaiting deletion, nor users the viewer blocked or who blocked the viewer (read once per statement).
  */
 export function searchUsers(db: RawDb | DbTx, viewer: Viewer, q: string, after: RankAfter | undefined, take: number) {
@@ -119,7 +120,7 @@ export function searchUsers(db: RawDb | DbTx, viewer: Viewer, q: string, after: 
            ((CASE WHEN u.handle_key = ${key} THEN 2 WHEN u.handle_key LIKE ${likePrefix(q)} THEN 1 ELSE 0 END)
             + greatest(similarity(u.handle_key, ${key}), word_similarity(${key}, u.handle_key), COALESCE(word_similarity(${q}, u.display_name), 0)))::float8 AS score
     FROM users u
-    WHERE (u.handle_key % ${key} OR ${key} <% u.handle_key OR u.handle_key LIKE ${likePrefix(q)} OR ${q} <% u.display_name)
+    WHERE (${key} <% u.handle_key OR ${q} <% u.display_name)
       AND u.handle IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = u.id)
       ${blocks}`;
