@@ -15,8 +15,7 @@ import { TEAM_SUMMARY_COLUMNS, type TeamSummaryRow } from "../teams/queries";
 /**
  * The query's tsquery: its words stemmed by the language's configuration, or the same words as they are ('simple',
  * which every post's vector also holds), so a post in another language is found by its exact words. The two are
- * OR'ed only when they differ (one term is estimated better than a term OR'ed with itself). Immutable functions of
- * the bound values: the planner folds them into one constant and estimates its matches from the column statistics.
+ * OR'ed only when they differ.
  */
 function tsquerySql(language: string, q: string): Prisma.Sql {
   const stemmed = Prisma.sql`websearch_to_tsquery(search_config(${language}), ${q})`;
@@ -27,26 +26,43 @@ function tsquerySql(language: string, q: string): Prisma.Sql {
 export type PostHitRow = PostRow & { muted: boolean; filtersVersion: number };
 
 /**
- * A page of the posts matching q that the viewer may see, newest first by (publish_at, id): one statement, with the
- * locker room's visibility rule and the viewer's mutes (a column: the caller leaves muted and filtered posts out of
- * the page read, as the feed does). A q whose stemmed query is empty (only stop words or punctuation) matches nothing:
- * the condition folds to false at planning and no row is read. Which index serves it is the planner's choice from
- * the vector's statistics: a dense word walks the (publish_at, id) index and tests each post's vector until the page
- * is full; a rare one reads its few matches from the GIN index and sorts them.
+ * How many of the newest posts (after the cursor) are tested against the query before the GIN index is asked for
+ * every match instead: a dense word fills its page within them, a rarer one is read from the index.
+ */
+export const SEARCH_WINDOW = 1_000;
+
+/**
+ * A page of the posts matching q that the viewer may see, newest first by (publish_at, id), in one statement with
+ * the locker room's visibility rule and the viewer's mutes (a column: the caller leaves muted and filtered posts out
+ * of the page read, as the feed does). Statements run with generic plans (lib/db/client.ts), so the planner never
+ * sees the words and cannot pick the index by their frequency; the statement does (docs/decisions/0043):
+ *   w:    the newest SEARCH_WINDOW published posts after the cursor, walked on the (publish_at, id) index, the
+ *         matching visible ones, at most `take` (a dense word stops after a few dozen posts);
+ *   rest: only when w did not fill the page, every visible match after the cursor from the GIN index (a rare word:
+ *         a few rows), the page taken from it.
+ * The tsquery is computed once per statement (a scalar subquery), not per row. A q whose stemmed query is empty
+ * (only stop words or punctuation) matches nothing and reads no post.
  */
 export function searchPosts(db: RawDb | DbTx, viewer: Viewer, f: { q: string; language: string; after?: { at: Date; id: string }; take: number }) {
-  const where: Prisma.Sql[] = [
-    Prisma.sql`numnode(websearch_to_tsquery(search_config(${f.language}), ${f.q})) > 0`,
-    Prisma.sql`p.search_vector @@ ${tsquerySql(f.language, f.q)}`,
-    visiblePostSql(viewer),
-    // Staff see every post through visiblePostSql; search, like the feed, lists only published, live ones.
-    Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`,
-  ];
-  if (f.after) where.push(Prisma.sql`(p.publish_at, p.id) < (${f.after.at}, ${f.after.id}::uuid)`);
+  const tsquery = Prisma.sql`(SELECT ${tsquerySql(f.language, f.q)})`;
+  const live = Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`;
+  const keyset = f.after ? Prisma.sql`AND (p.publish_at, p.id) < (${f.after.at}, ${f.after.id}::uuid)` : Prisma.empty;
+  const matches = Prisma.sql`(SELECT numnode(websearch_to_tsquery(search_config(${f.language}), ${f.q}))) > 0
+    AND p.search_vector @@ ${tsquery} AND ${live} AND ${visiblePostSql(viewer)}`;
   const extra = Prisma.sql`, ${mutedAuthorSql(viewer?.id, Prisma.sql`p.author_id`)} AS muted, ${filtersVersionSql(viewer?.id)} AS "filtersVersion"`;
   return raw(db).$queryRaw<PostHitRow[]>`
+    WITH w AS MATERIALIZED (
+      SELECT p.id FROM (SELECT * FROM posts p WHERE p.publish_at <= now() ${keyset} ORDER BY p.publish_at DESC, p.id DESC LIMIT ${SEARCH_WINDOW}) p
+      WHERE ${matches}
+      ORDER BY p.publish_at DESC, p.id DESC
+      LIMIT ${f.take}
+    ), rest AS MATERIALIZED (
+      SELECT p.id FROM posts p
+      WHERE (SELECT count(*) FROM w) < ${f.take} AND ${matches} ${keyset}
+    )
     ${selectPosts(viewer, extra)}
-    WHERE ${Prisma.join(where, " AND ")}
+    JOIN (SELECT id FROM w WHERE (SELECT count(*) FROM w) >= ${f.take} UNION ALL SELECT id FROM rest) m ON m.id = p.id
+    WHERE ${live} AND ${visiblePostSql(viewer)}
     ORDER BY p.publish_at DESC, p.id DESC
     LIMIT ${f.take}`;
 }
