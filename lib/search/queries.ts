@@ -104,11 +104,19 @@ const nameMatch = (q: string, columns: Prisma.Sql[]) =>
     " OR ",
   );
 
-/** The rows of `inner` (selecting `score` and `id`) past the cursor, by score then id, descending. */
+/**
+ * How many candidates the trigram indexes may return for one name search: the rank is computed over them only. A
+ * short q ("fan") can match most of a million handles; ranking all of them would sort a million rows. The bound also
+ * keeps the generic plan (lib/db/client.ts), which guesses 1% of the table per `<%`, off a parallel scan whose
+ * workers' start cost 15-50 ms for two matches.
+ */
+export const NAME_CANDIDATES = 1_000;
+
+/** The rows of `inner` (selecting `score` and `id`; at most NAME_CANDIDATES) past the cursor, by score then id, descending. */
 function ranked<T>(db: RawDb | DbTx, inner: Prisma.Sql, after: RankAfter | undefined, take: number) {
   const keyset = after ? Prisma.sql`WHERE (s.score, s.id) < (${after.score}::float8, ${after.id})` : Prisma.empty;
   return raw(db).$queryRaw<(T & { score: number })[]>`
-    SELECT s.* FROM (${inner}) s ${keyset} ORDER BY s.score DESC, s.id DESC LIMIT ${take}`;
+    SELECT s.* FROM (${inner} LIMIT ${NAME_CANDIDATES}) s ${keyset} ORDER BY s.score DESC, s.id DESC LIMIT ${take}`;
 }
 
 export interface UserHitRow {
