@@ -113,10 +113,11 @@ const nameMatch = (q: string, columns: Prisma.Sql[]) =>
 export const NAME_CANDIDATES = 1_000;
 
 /** The rows of `inner` (selecting `score` and `id`; at most NAME_CANDIDATES) past the cursor, by score then id, descending. */
-function ranked<T>(db: RawDb | DbTx, inner: Prisma.Sql, after: RankAfter | undefined, take: number) {
+function ranked<T>(db: RawDb | DbTx, inner: Prisma.Sql, after: RankAfter | undefined, take: number, always?: Prisma.Sql) {
   const keyset = after ? Prisma.sql`WHERE (s.score, s.id) < (${after.score}::float8, ${after.id})` : Prisma.empty;
+  const candidates = always ? Prisma.sql`(${inner} LIMIT ${NAME_CANDIDATES}) UNION (${always})` : Prisma.sql`${inner} LIMIT ${NAME_CANDIDATES}`;
   return raw(db).$queryRaw<(T & { score: number })[]>`
-    SELECT s.* FROM (${inner} LIMIT ${NAME_CANDIDATES}) s ${keyset} ORDER BY s.score DESC, s.id DESC LIMIT ${take}`;
+    SELECT s.* FROM (${candidates}) s ${keyset} ORDER BY s.score DESC, s.id DESC LIMIT ${take}`;
 }
 
 export interface UserHitRow {
@@ -139,16 +140,17 @@ export function searchUsers(db: RawDb | DbTx, viewer: Viewer, q: string, after: 
                                        UNION ALL
                                        SELECT b.blocker_id FROM user_blocks b WHERE b.blocked_id = ${viewer.id}::uuid))`
     : Prisma.empty;
-  const inner = Prisma.sql`
+  const select = (match: Prisma.Sql) => Prisma.sql`
     SELECT u.id::text AS id, u.handle, u.display_name AS "displayName", u.avatar_url AS "avatarUrl",
            ((CASE WHEN u.handle_key = ${key} THEN 2 WHEN u.handle_key LIKE ${likePrefix(q)} THEN 1 ELSE 0 END)
             + greatest(similarity(u.handle_key, ${key}), word_similarity(${key}, u.handle_key), COALESCE(word_similarity(${q}, u.display_name), 0)))::float8 AS score
     FROM users u
-    WHERE (${key} <% u.handle_key OR ${q} <% u.display_name)
+    WHERE ${match}
       AND u.handle IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = u.id)
       ${blocks}`;
-  return ranked<UserHitRow>(db, inner, after, take);
+  // The exact handle (its unique index) is always a candidate, whatever the trigram candidates' bound leaves out.
+  return ranked<UserHitRow>(db, select(Prisma.sql`(${key} <% u.handle_key OR ${q} <% u.display_name)`), after, take, select(Prisma.sql`u.handle_key = ${key}`));
 }
 
 export type TeamHitRow = TeamSummaryRow & { city: string | null; sport: string };
