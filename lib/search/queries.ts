@@ -110,7 +110,7 @@ const nameMatch = (q: string, columns: Prisma.Sql[]) =>
  * keeps the generic plan (lib/db/client.ts), which guesses 1% of the table per `<%`, off a parallel scan whose
  * workers' start cost 15-50 ms for two matches.
  */
-export const NAME_CANDIDATES = 1_000;
+export const NAME_CANDIDATES = 200;
 
 /** The rows of `inner` (selecting `score` and `id`; at most NAME_CANDIDATES) past the cursor, by score then id, descending. */
 function ranked<T>(db: RawDb | DbTx, inner: Prisma.Sql, after: RankAfter | undefined, take: number, always?: Prisma.Sql) {
