@@ -35,6 +35,7 @@ import { prepareWriters, reportPools, writeCases } from "./bench/writes";
 import { predictionCases, preparePredictions } from "./bench/predictions";
 import { prepareMillionPosts } from "./bench/million-posts";
 import { feedsCases, prepareFeeds } from "./bench/feeds";
+import { prepareSearch, searchCases } from "./bench/search";
 
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 if (!existsSync(`${distDir}/BUILD_ID`)) {
@@ -56,7 +57,9 @@ await prepareMarket();
 const relationships = await prepareFollows();
 const payments = await preparePayments();
 const predictors = await preparePredictions();
+// The million locker-room posts the discovery benches (search, feeds) read: written once per database.
 await prepareMillionPosts();
+await prepareSearch();
 await prepareFeeds();
 const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
@@ -80,6 +83,7 @@ const cases: Case[] = [
   ...contestCases(base, privateKey),
   ...configCases(base, privateKey),
   ...feedsCases(base, privateKey),
+  ...searchCases(base, privateKey),
 ];
 // BENCH_ONLY: comma-separated parts of route names; GET /api/health always runs, as every ratio needs it.
 const only = process.env.BENCH_ONLY?.toLowerCase()

@@ -313,6 +313,7 @@ import * as admin_config_settings_$key from "@/app/api/admin/config/settings/[ke
 import * as v1_config from "@/app/api/v1/config/route";
 import * as v1_feeds from "@/app/api/v1/feeds/route";
 import * as v1_feeds_$feedId from "@/app/api/v1/feeds/[feedId]/route";
+import * as v1_search from "@/app/api/v1/search/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -626,4 +627,5 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/config", module: v1_config },
   { path: "/api/v1/feeds", module: v1_feeds },
   { path: "/api/v1/feeds/{feedId}", module: v1_feeds_$feedId },
+  { path: "/api/v1/search", module: v1_search },
 ];

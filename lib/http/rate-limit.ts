@@ -23,6 +23,8 @@ export const RATE_LIMIT_POLICIES = {
   exchange: { tokens: 20, window: "60 s" },
   /** Mobile session tokens minted per user by /api/mobile/callback (checked inside the flow, once the user is known). */
   mobileCallback: { tokens: 10, window: "60 s" },
+  /** Search (GET /api/v1/search): per user, or per client address signed out; each call is a ranked index read. */
+  search: { tokens: 120, window: "60 s" },
   /** Public lookups by client address. */
   public: { tokens: 300, window: "60 s" },
   /** Default of routes that name no policy, for callers without a session: by client address (generous: many clients share NATs). */

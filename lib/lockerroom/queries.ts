@@ -132,6 +132,8 @@ export interface NewPost {
   requestHash: string | null;
   /** A quote: the post it quotes (reposts.ts checks it may be quoted). */
   quotedPostId?: string | null;
+  /** ISO 639-1 or null: picks the post's text-search configuration (the generated posts.search_vector). */
+  language?: string | null;
 }
 
 /** Inserts the post; none when the author already used the idempotency key (the first post stands). */
@@ -139,10 +141,10 @@ export async function insertPost(tx: DbTx, p: NewPost): Promise<string | undefin
   const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
   const [row] = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO posts (id, author_id, author_team_id, team_id, content, image_url, collectible, lineup, visibility, publish_at, scheduled,
-                       idempotency_key, request_hash, quoted_post_id)
+                       idempotency_key, request_hash, quoted_post_id, language)
     VALUES (${UUIDV7_SQL}, ${p.authorId}::uuid, ${p.authorTeamId}, ${p.teamId}, ${p.content}, ${p.imageUrl}, ${json(p.collectible)}::jsonb,
             ${json(p.lineup)}::jsonb, ${p.visibility}::"PostVisibility", ${p.publishAt}, ${p.scheduled}, ${p.idempotencyKey}, ${p.requestHash},
-            ${p.quotedPostId ?? null}::uuid)
+            ${p.quotedPostId ?? null}::uuid, ${p.language ?? null})
     ON CONFLICT (author_id, idempotency_key) DO NOTHING
     RETURNING id::text AS id`;
   return row?.id;

@@ -102,6 +102,14 @@ export const createPostBody = z
     poll: poll.optional(),
     collectible: collectible.optional(),
     lineup: lineup.optional(),
+    language: z
+      .string()
+      .regex(/^[a-z]{2}$/, "language must be an ISO 639-1 code: two lower-case letters, e.g. en, de")
+      .optional()
+      .meta({
+        description:
+          "The post's language (ISO 639-1): search stems its words by that language's configuration (lib/search). Omitted: English stemming; its exact words are always searchable.",
+      }),
     visibility: z.enum(["public", "private"]).default("public").meta({
       description:
         "public: everyone, signed in or not. private: the author and the fans who follow or joined the post's team (teamId or authorTeamId); a private post needs a team.",

@@ -173,6 +173,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
       idempotencyKey: key,
       requestHash: key ? hash : null,
       quotedPostId: input.quotedPostId ?? null,
+      language: input.language ?? null,
     });
     if (!id) return undefined; // a concurrent request with the same key committed first
     if (input.media?.length) {

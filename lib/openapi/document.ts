@@ -153,6 +153,7 @@ const KEYED_BY: Record<RateLimitPolicy | "default", string> = {
   mobileCallback: "user",
   gifts: "user",
   public: "client address",
+  search: "user when signed in, else client address",
   anonymous: "client address",
   user: "user",
   machine: "route",

@@ -12,7 +12,7 @@ import { BENCH_LIVE_SECRET } from "./live";
 
 // One client at thousands of requests a second: lift the default policies (the limiter still runs, its cost is measured).
 const LIFTED = { tokens: 100_000_000, window: "60 s" };
-const BENCH_LIMITS = JSON.stringify({ anonymous: LIFTED, user: LIFTED, write: LIFTED, signals: LIFTED, money: LIFTED });
+const BENCH_LIMITS = JSON.stringify({ anonymous: LIFTED, user: LIFTED, write: LIFTED, signals: LIFTED, money: LIFTED, search: LIFTED });
 // What a production server insists on; the bench never calls the identity provider.
 const PRODUCTION_SETTINGS = {
   CLERK_SECRET_KEY: "sk_test_bench_unused",
