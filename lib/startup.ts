@@ -6,7 +6,6 @@ import { log } from "./kernel/log";
 import { assertFcmServiceAccount } from "./push/providers";
 import { warmUpRateLimits } from "./http/rate-limit";
 import { redisBackend } from "./redis/client";
-import { registerConfigGate } from "./config/gate";
 
 /**
  * Start-up checks (instrumentation.ts, Node.js runtime): a configuration error stops the process with a message
@@ -21,7 +20,9 @@ export async function checkStartup(): Promise<void> {
   try {
     env();
     assertFcmServiceAccount();
-    registerConfigGate(); // kill switches: the pipeline's feature check (lib/http/features.ts)
+    // Kill switches: the pipeline's feature check (lib/http/features.ts). Imported once the environment is known to be
+    // valid: the module opens the database pool, which reads it.
+    (await import("./config/gate")).registerConfigGate();
     await assertVerificationKey();
     if (env().NODE_ENV === "production") {
       identityProvider();

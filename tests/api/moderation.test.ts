@@ -242,7 +242,9 @@ describe("GET /api/admin/moderation/queue", () => {
     const admin = staff();
     const author = await signedIn();
     const [r1, r2, r3, r4] = [await signedIn(), await signedIn(), await signedIn(), await signedIn()];
-    const p = await post(author.id, { media: [{ uploadId: "u1" }, { uploadId: "u2" }] });
+    // Two attachments as a post stores them (other files' feed reads validate every post they meet).
+    const attachment = (uploadId: string) => ({ uploadId, url: `https://blob.example/${uploadId}.webp`, width: 10, height: 10, thumbhash: "AAAA", alt: null });
+    const p = await post(author.id, { media: [attachment("u1"), attachment("u2")] });
     const c = await comment(p.id, author.id);
     expect((await reportPost(r1.auth, p.id, { reason: "spam", note: "first" })).status).toBe(201);
     await pause(10);
