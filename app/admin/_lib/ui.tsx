@@ -94,6 +94,15 @@ export function Check({ label, ...input }: { label: string } & InputHTMLAttribut
   );
 }
 
+/** The confirmation box every console write needs (its server action refuses the write without it). */
+export function Confirm({ label = "Confirm" }: { label?: string }) {
+  return (
+    <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
+      <input type="checkbox" name="confirm" value="yes" required /> {label}
+    </label>
+  );
+}
+
 /** A labelled select over a fixed list of values (the first is the default unless another is named). */
 export function Select({ name, label, options, defaultValue }: { name: string; label: string; options: readonly string[]; defaultValue?: string }) {
   return (

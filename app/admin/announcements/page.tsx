@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { listRecentAnnouncements } from "@/lib/announcements/service";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { Confirm, first, Notice, type SearchParams, styles, TableHead, when } from "../_lib/ui";
 import { createAnnouncementAction, endAnnouncementAction } from "./actions";
 
 // Announcements (lib/announcements): the latest 100 of any status, creating one and ending one now, each confirmed
@@ -66,9 +66,7 @@ export default async function AnnouncementsPage({ searchParams }: { searchParams
                   ) : (
                     <form action={endAnnouncementAction} aria-label={`End ${a.title}`} style={{ ...styles.form, margin: 0 }}>
                       <input type="hidden" name="announcementId" value={a.id} />
-                      <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
-                        <input type="checkbox" name="confirm" value="yes" required /> Confirm
-                      </label>
+                      <Confirm />
                       <button type="submit" style={styles.secondary}>
                         End now
                       </button>
@@ -103,9 +101,7 @@ export default async function AnnouncementsPage({ searchParams }: { searchParams
           Ends (UTC, empty: until ended)
           <input name="endsAt" type="datetime-local" style={styles.input} />
         </label>
-        <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
-          <input type="checkbox" name="confirm" value="yes" required /> Confirm
-        </label>
+        <Confirm />
         <button type="submit" style={styles.button}>
           Create announcement
         </button>

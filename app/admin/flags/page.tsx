@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { adminConfig } from "@/lib/config/service";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { Confirm, first, Notice, type SearchParams, styles, TableHead, when } from "../_lib/ui";
 import { flagAction, killSwitchAction, settingAction } from "./actions";
 
 // Remote config (lib/config): kill switches, feature flags and settings, each change confirmed and audited. Servers
@@ -24,14 +24,6 @@ const DONE: Record<string, string> = {
   flag: "Flag saved.",
   setting: "Setting saved.",
 };
-
-function Confirm() {
-  return (
-    <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
-      <input type="checkbox" name="confirm" value="yes" required /> Confirm
-    </label>
-  );
-}
 
 export default async function FlagsPage({ searchParams }: { searchParams: SearchParams }) {
   await requireStaff("/admin/flags");

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { db } from "@/lib/db/client";
 import { fulfilmentRewards, staffClaims, type FulfilmentStatus } from "@/lib/rewards/fulfilment";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { Confirm, first, Notice, type SearchParams, styles, TableHead, when } from "../_lib/ui";
 import { addCodesAction, moveClaimAction, setKindAction } from "./actions";
 import { DONE, ERRORS, FULFILMENT_KINDS, STATUS_TABS } from "./shared";
 
@@ -10,14 +10,6 @@ import { DONE, ERRORS, FULFILMENT_KINDS, STATUS_TABS } from "./shared";
 // shipping address), moving them (shipped with tracking, delivered, failed → the Rep and stock given back once),
 // voucher pools (paste codes) and each reward's fulfilment kind. Every write needs Confirm and is audited by the
 // service the staff API uses.
-
-function Confirm() {
-  return (
-    <label style={{ fontSize: 13 }}>
-      <input type="checkbox" name="confirm" value="yes" required /> Confirm
-    </label>
-  );
-}
 
 const NEXT: Record<FulfilmentStatus, ("shipped" | "delivered" | "failed")[]> = {
   pending: ["shipped", "failed"],

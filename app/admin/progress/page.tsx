@@ -3,14 +3,12 @@ import { BADGE_RULES } from "@/lib/progress/schemas";
 import { badgesOf, tiersOf } from "@/lib/progress/service";
 import type { BadgeRow, TierRow } from "@/lib/progress/queries";
 import { requireStaff } from "../_lib/gate";
-import { Check, Field, first, Notice, styles, TableHead, type SearchParams } from "../_lib/ui";
+import { Check, Confirm, Field, first, Notice, type SearchParams, styles, TableHead } from "../_lib/ui";
 import { saveBadgeAction, saveTierAction } from "./actions";
 import { PROGRESS_DONE, PROGRESS_ERRORS } from "./shared";
 
 // Tiers and badges (lib/progress): every one, editable in place, and creating one. Each save needs the confirmation
 // box and is written with its audit entry. A badge is retired (active off), never deleted: its grants stay.
-
-const Confirm = () => <Check name="confirm" value="yes" required label="Confirm" />;
 
 function TierForm({ tier }: { tier?: TierRow }) {
   const label = tier ? `Edit tier ${tier.slug}` : "Create a tier";

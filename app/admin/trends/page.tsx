@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { TREND_STATUSES, TRENDS_WINDOW_HOURS, type TrendStatus } from "@/lib/tags/schemas";
 import { adminTrends } from "@/lib/tags/service";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { Confirm, first, Notice, type SearchParams, styles, TableHead, when } from "../_lib/ui";
 import { reviewTagAction } from "./actions";
 
 // Trend review (lib/tags): the tags in one review state with their counts over the trends' window, most used first;
@@ -22,9 +22,7 @@ function ReviewForm({ tag, status, from }: { tag: string; status: TrendStatus; f
       <input type="hidden" name="tag" value={tag} />
       <input type="hidden" name="status" value={status} />
       <input type="hidden" name="from" value={from} />
-      <label style={{ fontSize: 13 }}>
-        <input type="checkbox" name="confirm" value="yes" required /> Confirm
-      </label>
+      <Confirm />
       <button type="submit" style={styles.secondary}>
         {verb}
       </button>
