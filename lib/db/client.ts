@@ -28,12 +28,15 @@ export type Pool = pg.Pool;
 // the feed and the engagement reads that planning cost more CPU than running them (bench: PG µs/req about halved).
 // No JIT: a generic plan's estimates over a large table (1,000,000 posts) passed the JIT threshold, and the feed's
 // statement was compiled on every execution (28 ms against 0.5 ms without); these are short OLTP statements.
+// Join reordering up to 12 relations (PostgreSQL's default stops at 8, then keeps the written order): a post read has
+// nine joins (author, poll, reactions, votes, repost, quote), and a page that picks its posts by a driving set (a
+// snapshot's ids, bookmarks, search matches) must be free to start from that set rather than scan every post.
 const poolConfig = (url: string, max: number): pg.PoolConfig => ({
   connectionString: url,
   max,
   idleTimeoutMillis: 30_000,
   connectionTimeoutMillis: 5_000,
-  options: "-c plan_cache_mode=force_generic_plan -c jit=off",
+  options: "-c plan_cache_mode=force_generic_plan -c jit=off -c join_collapse_limit=12 -c from_collapse_limit=12",
 });
 
 /** A standalone pool (scripts, tests); the caller ends it. */
