@@ -76,27 +76,33 @@ export interface SharingColumns {
 export function sharingColumns(viewer: Viewer): Prisma.Sql {
   return Prisma.sql`, p.comment_policy::text AS "commentPolicy", ${commentAllowedSql(viewer)} AS "canComment",
            p.repost_count AS "repostCount", p.quote_count AS "quoteCount", ${viewer ? Prisma.sql`(vrp.user_id IS NOT NULL)` : Prisma.sql`false`} AS reposted,
-           p.quoted_post_id::text AS "quotedPostId", (p.quote_detached_at IS NOT NULL) AS "quoteDetached", qp.quoted`;
+           p.quoted_post_id::text AS "quotedPostId", (p.quote_detached_at IS NOT NULL) AS "quoteDetached", ${quotedSql(viewer)} AS quoted`;
 }
 
 /**
- * The joins sharingColumns reads: the viewer's repost (primary key; none signed out), and the quoted post under visiblePostSql for
- * this viewer. The quoted post is read as `p` inside its own subquery (the rule is written over `p`), so the quoting
- * post's reference is carried in by the first lateral (`qref`).
+ * The quoted post for this viewer under visiblePostSql, or null: a subquery run only for a quote that is not detached
+ * (most posts quote nothing and pay nothing). The rule is written over `p`, so the quoted post is `p` inside it and
+ * the quoting post's reference comes in through the `qref` lateral of sharingJoins.
  */
-export function sharingJoins(viewer: Viewer): Prisma.Sql {
-  // Signed out: no repost of the viewer's to look for.
-  const viewerRepost = viewer ? Prisma.sql`LEFT JOIN post_reposts vrp ON vrp.post_id = p.id AND vrp.user_id = ${viewer.id}::uuid` : Prisma.empty;
-  return Prisma.sql`
-    ${viewerRepost}
-    LEFT JOIN LATERAL (SELECT p.quoted_post_id AS id, p.quote_detached_at AS detached_at) qref ON true
-    LEFT JOIN LATERAL (
+function quotedSql(viewer: Viewer): Prisma.Sql {
+  return Prisma.sql`CASE WHEN qref.id IS NOT NULL AND qref.detached_at IS NULL THEN (
       SELECT json_build_object('id', p.id::text, 'authorId', p.author_id::text, 'handle', u.handle, 'displayName', u.display_name,
                                'avatarUrl', u.avatar_url, 'authorTeamId', p.author_team_id, 'teamId', p.team_id, 'content', p.content,
                                'imageUrl', p.image_url, 'media', p.media, 'visibility', p.visibility, 'publishAt', p.publish_at,
-                               'editedAt', p.edited_at) AS quoted
+                               'editedAt', p.edited_at)
       FROM posts p JOIN users u ON u.id = p.author_id
-      WHERE p.id = qref.id AND qref.detached_at IS NULL AND ${visiblePostSql(viewer)}) qp ON true`;
+      WHERE p.id = qref.id AND ${visiblePostSql(viewer)}) END`;
+}
+
+/**
+ * The joins sharingColumns reads: the viewer's repost (primary key; none signed out), and the quoting post's reference
+ * (`qref`: its quoted post and whether the quote was detached) for the quoted post's subquery.
+ */
+export function sharingJoins(viewer: Viewer): Prisma.Sql {
+  const viewerRepost = viewer ? Prisma.sql`LEFT JOIN post_reposts vrp ON vrp.post_id = p.id AND vrp.user_id = ${viewer.id}::uuid` : Prisma.empty;
+  return Prisma.sql`
+    ${viewerRepost}
+    LEFT JOIN LATERAL (SELECT p.quoted_post_id AS id, p.quote_detached_at AS detached_at) qref ON true`;
 }
 
 /** Every team a page of posts shows, their quoted posts' included (for teamSummaries). */
