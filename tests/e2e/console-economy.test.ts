@@ -94,7 +94,9 @@ describe("staff console: economy", () => {
     await page.waitForURL(/error=amount/);
     expect(await balance(user.id)).toBe(1_000);
 
-    await expect(page.getByTestId("invariant").getAttribute("data-ok")).resolves.toBe("true");
+    expect(await page.getByTestId("invariant").getAttribute("data-ok"), (await page.locator("section[aria-labelledby=invariant]").textContent()) ?? "").toBe(
+      "true",
+    );
     const pack = await page.locator(`tr[data-pack="${PACK}"]`).textContent();
     expect(pack).toContain("250.00");
     expect(pack).toContain("10 of 10 left");
@@ -140,6 +142,8 @@ describe("staff console: economy", () => {
     expect(await balance(seller.id)).toBe(0);
     expect((await db.collectible.findUniqueOrThrow({ where: { id: toSell.collectible.id } })).ownerId).toBe(seller.id);
     await expect(page.locator(`table[aria-label="Recent sales"] tr[data-listing="${toSell.id}"]`).textContent()).resolves.toContain("Refunded");
-    await expect(page.getByTestId("invariant").getAttribute("data-ok")).resolves.toBe("true");
+    expect(await page.getByTestId("invariant").getAttribute("data-ok"), (await page.locator("section[aria-labelledby=invariant]").textContent()) ?? "").toBe(
+      "true",
+    );
   });
 });

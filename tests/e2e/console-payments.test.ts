@@ -68,7 +68,27 @@ it("creates and changes a bundle, refuses a taken store id, and lists purchases 
       creditedAt: new Date(),
     },
   });
+  // Its books as the claw-back leaves them (other console pages check the economy invariant over every wallet): the
+  // 75,000 coins credited, 25,000 spent on a pack, the remaining 50,000 taken back and 25,000 owed.
   await db.wallet.create({ data: { userId: user.id, currency: "COIN", balance: 0, debt: 25_000 } });
+  const books: [number, number, "topup" | "purchase" | "clawback"][] = [
+    [75_000, 75_000, "topup"],
+    [-25_000, 50_000, "purchase"],
+    [-50_000, 0, "clawback"],
+  ];
+  for (const [amount, balanceAfter, reason] of books) {
+    await db.walletTransaction.create({
+      data: {
+        userId: user.id,
+        currency: "COIN",
+        amount,
+        balanceAfter,
+        reason,
+        referenceType: reason === "purchase" ? "pack_purchase" : "coin_purchase",
+        referenceId: purchase.id,
+      },
+    });
+  }
   await page.goto(`${baseUrl}/admin/payments?state=refunded`);
   const bought = page.locator(`tr[data-purchase="${purchase.id}"]`);
   await expect(bought.textContent()).resolves.toContain("$7.99");
