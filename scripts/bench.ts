@@ -11,8 +11,9 @@
 // GET /api/health, on both builds in alternating rounds (BENCH_ROUNDS, default 3; both servers up throughout),
 // and prints NEXT_DIST_DIR's throughput and each server's CPU time per request (Linux /proc: a second view, less
 // swayed than throughput by other processes competing for the cores) as shares of the other build's.
-// The runner: the scenarios (scripts/bench/: reads, writes, leaderboard, streams, feed, marketplace, follows, predictions, contests) prepare their
-// data, then their cases run in one list against one server and each scenario reports its own ratios.
+// The runner: the scenarios (scripts/bench/: reads, writes, leaderboard, streams, feed, marketplace, follows, predictions, contests,
+// config, and over a million posts search and feeds) prepare their data, then their cases run in one list against one
+// server and each scenario reports its own ratios.
 import "./bench-env";
 import { generateKeyPairSync } from "node:crypto";
 import { existsSync } from "node:fs";
