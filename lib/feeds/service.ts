@@ -3,11 +3,9 @@ import type { Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
-import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
 import type { Viewer } from "../lockerroom/access";
-import { feed as lockerRoomFeed, toPost } from "../lockerroom/service";
-import { viewerTextFilter } from "../mutes/matcher";
+import { feed as lockerRoomFeed, newestPostsPage, postListView } from "../lockerroom/service";
 import { liveTeamIdOrThrow, toTeamSummary } from "../teams/queries";
 import { teamSummaries } from "../teams/service";
 import { errors as feedsErrors } from "./errors";
@@ -69,24 +67,8 @@ export async function readFeed(db: Db, viewer: AuthUser | null, feedId: string, 
 
 async function following(db: Db, viewer: AuthUser, q: { cursor?: string; limit: number }) {
   const after = q.cursor ? decodeUuidTimeCursor(q.cursor) : undefined;
-  const rows = await followingPage(db, viewer, after, q.limit + 1);
-  const [teams, filtered] = await Promise.all([teamsOf(db, rows), viewerTextFilter(db, viewer.id, "feed", rows)]);
-  const now = new Date();
-  return keysetPage(
-    "posts",
-    rows,
-    q.limit,
-    (last) => encodeCursor(last.publishAt.getTime(), last.id),
-    (row) => toPost(row, teams, viewer, now),
-    (row) => !row.muted && (row.authorId === viewer.id || !filtered(row.content)),
-  );
+  return newestPostsPage(db, viewer, await followingPage(db, viewer, after, q.limit + 1), q.limit, "posts");
 }
-
-const teamsOf = (db: Db, rows: FeedRow[]) =>
-  teamSummaries(
-    db,
-    rows.flatMap((r) => [r.authorTeamId, r.teamId]),
-  );
 
 // for-you --------------------------------------------------------------------------------------------------------
 
@@ -164,12 +146,11 @@ function rankOnce(db: Db, viewer: AuthUser, lookedAt: number): Promise<string> {
 async function rankedPage(db: Db, viewer: Viewer & object, rows: SnapshotPageRow[], from: number, limit: number) {
   const head = rows[0]!;
   const posts = rows.filter((r): r is SnapshotPageRow & FeedRow => r.position !== null && r.position !== undefined);
-  const [teams, filtered] = await Promise.all([teamsOf(db, posts), viewerTextFilter(db, viewer.id, "feed", posts)]);
-  const now = new Date();
+  const view = await postListView(db, viewer, posts);
   const next = from + limit;
   return {
     order: "ranked" as const,
-    posts: posts.filter((r) => !r.muted && (r.authorId === viewer.id || !filtered(r.content))).map((r) => toPost(r, teams, viewer, now)),
+    posts: posts.filter(view.shown).map(view.show),
     ...(next < head.size ? { nextCursor: encodeCursor(`r${next}`, head.snapshotId) } : {}),
   };
 }

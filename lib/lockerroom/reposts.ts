@@ -9,13 +9,12 @@ import type { UserRef } from "../follows/schemas";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { filtersVersionSql, mutedAuthorSql } from "../mutes/queries";
-import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 import { teamSummaries } from "../teams/service";
 import { visiblePost, visiblePostSql, type Viewer } from "./access";
 import { ownsPost } from "./policy";
 import { selectPosts, type PostRow } from "./queries";
-import { toPost } from "./service";
+import { newestPostsPage, toPost } from "./service";
 import { assertShareable, notifyRepost, postTeamIds } from "./sharing";
 
 // Reposts and quotes (PUT and DELETE /api/locker-room/{postId}/repost, GET /api/v1/users/{userId}/reposts,
@@ -127,16 +126,7 @@ export async function listQuotes(db: Db, viewer: Viewer, postId: string, { curso
   await visiblePost(db, postId, viewer);
   const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
   const rows = await quotesPage(db, viewer, postId, after, limit + 1);
-  const [teams, filtered] = await Promise.all([teamSummaries(db, postTeamIds(rows)), viewerTextFilter(db, viewer?.id, "feed", rows)]);
-  const now = new Date();
-  return keysetPage(
-    "posts",
-    rows,
-    limit,
-    (last) => encodeCursor(last.publishAt.getTime(), last.id),
-    (row) => toPost(row, teams, viewer, now),
-    (row) => !row.muted && (row.authorId === viewer?.id || !filtered(row.content)),
-  );
+  return newestPostsPage(db, viewer, rows, limit, "posts");
 }
 
 /**

@@ -231,18 +231,33 @@ export async function feed(db: Db, viewer: Viewer, q: { teamId?: string; authorI
     after,
     take: q.limit + 1,
   });
-  const now = new Date();
+  return newestPostsPage(db, viewer, rows, q.limit, "posts");
+}
+
+/** A post as lists read it: with whether the viewer mutes its author and the version of their filters (lib/mutes). */
+export type ListedPostRow = PostRow & { muted: boolean; filtersVersion: number };
+
+/**
+ * What showing a list of posts to `viewer` needs, read once for the list: `show` serializes a post as the feed does
+ * (its teams' summaries, quoted posts' included), `shown` says whether the viewer's mutes and feed filters let it
+ * through (their own posts always).
+ */
+export async function postListView(db: Db, viewer: Viewer, rows: ListedPostRow[]) {
   const [teams, filtered] = await Promise.all([teamsOf(db, rows), viewerTextFilter(db, viewer?.id, "feed", rows)]);
-  // Posts the viewer's mutes or filters (never of their own posts) hide are left out: a short page whose cursor
-  // follows the last post read.
-  return keysetPage(
-    "posts",
-    rows,
-    q.limit,
-    (last) => encodeCursor(last.publishAt.getTime(), last.id),
-    (row) => toPost(row, teams, viewer, now),
-    (row) => !row.muted && (row.authorId === viewer?.id || !filtered(row.content)),
-  );
+  const now = new Date();
+  return {
+    show: (row: ListedPostRow) => toPost(row, teams, viewer, now),
+    shown: (row: ListedPostRow) => !row.muted && (row.authorId === viewer?.id || !filtered(row.content)),
+  };
+}
+
+/**
+ * A newest-first page of posts (`rows` read as limit + 1 by (publish_at, id)) under `key`. Posts the viewer's mutes
+ * or filters hide are left out: a short page whose cursor follows the last post read.
+ */
+export async function newestPostsPage<K extends string>(db: Db, viewer: Viewer, rows: ListedPostRow[], limit: number, key: K) {
+  const view = await postListView(db, viewer, rows);
+  return keysetPage(key, rows, limit, (last) => encodeCursor(last.publishAt.getTime(), last.id), view.show, view.shown);
 }
 
 /** The author edits the text within EDIT_WINDOW_MINUTES of publication; the replaced text is kept (GET .../edits). */

@@ -3,9 +3,8 @@ import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from 
 import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../http/schemas";
 import type { Viewer } from "../lockerroom/access";
-import { toPost } from "../lockerroom/service";
+import { newestPostsPage } from "../lockerroom/service";
 import { toCard } from "../collectibles/service";
-import { viewerTextFilter } from "../mutes/matcher";
 import { teamSummaries } from "../teams/service";
 import { toTeamSummary, type TeamSummaryRow } from "../teams/queries";
 import { searchCards, searchPlayers, searchPosts, searchTeams, searchUsers, type RankAfter } from "./queries";
@@ -39,23 +38,7 @@ export async function search(db: Db, viewer: Viewer, query: SearchQuery) {
         after: cursor ? decodeUuidTimeCursor(cursor) : undefined,
         take,
       });
-      const now = new Date();
-      const [teams, filtered] = await Promise.all([
-        teamSummaries(
-          db,
-          rows.flatMap((r) => [r.authorTeamId, r.teamId]),
-        ),
-        viewerTextFilter(db, viewer?.id, "feed", rows),
-      ]);
-      const page = keysetPage(
-        "results",
-        rows,
-        limit,
-        (last) => encodeCursor(last.publishAt.getTime(), last.id),
-        (row) => toPost(row, teams, viewer, now),
-        (row) => !row.muted && (row.authorId === viewer?.id || !filtered(row.content)),
-      );
-      return { type, ...page };
+      return { type, ...(await newestPostsPage(db, viewer, rows, limit, "results")) };
     }
     case "users": {
       const rows = await searchUsers(db, viewer, q, cursor ? decodeRankCursor(cursor, true) : undefined, take);

@@ -6,9 +6,7 @@ import { DomainError, notFound } from "../http/errors";
 import { decodeTimeCursor, decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import type { Viewer } from "../lockerroom/access";
-import { toPost } from "../lockerroom/service";
-import { viewerTextFilter } from "../mutes/matcher";
-import { teamSummaries } from "../teams/service";
+import { newestPostsPage, postListView } from "../lockerroom/service";
 import { errors as tagsErrors } from "./errors";
 import {
   adminTrendTags,
@@ -39,22 +37,7 @@ export async function tagPage(db: Db, viewer: Viewer, tag: string, { cursor, lim
   const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
   const [row, rows] = await Promise.all([tagByKey(db, tag, viewer?.id), tagPostsPage(db, viewer, tag, after, limit + 1)]);
   if (!row) throw tagNotFound();
-  const [teams, filtered] = await Promise.all([
-    teamSummaries(
-      db,
-      rows.flatMap((r) => [r.authorTeamId, r.teamId]),
-    ),
-    viewerTextFilter(db, viewer?.id, "feed", rows),
-  ]);
-  const now = new Date();
-  const page = keysetPage(
-    "posts",
-    rows,
-    limit,
-    (last) => encodeCursor(last.publishAt.getTime(), last.id),
-    (r) => toPost(r, teams, viewer, now),
-    (r) => !r.muted && (r.authorId === viewer?.id || !filtered(r.content)),
-  );
+  const page = await newestPostsPage(db, viewer, rows, limit, "posts");
   return { tag: { tag: row.tag, name: row.name, following: row.following }, ...page };
 }
 
@@ -99,18 +82,9 @@ export async function followedTags(db: Db, user: AuthUser, { cursor, limit }: { 
  */
 export async function trends(db: Db, viewer: Viewer, { limit }: { limit: number }) {
   const [tags, rows] = await Promise.all([trendingTags(db, limit), trendingPosts(db, viewer, limit)]);
-  const [teams, filtered] = await Promise.all([
-    teamSummaries(
-      db,
-      rows.flatMap((r) => [r.authorTeamId, r.teamId]),
-    ),
-    viewerTextFilter(db, viewer?.id, "feed", rows),
-  ]);
-  const now = new Date();
-  const posts = rows
-    .filter((r) => !r.muted && (r.authorId === viewer?.id || !filtered(r.content)))
-    .map((r) => ({ ...toPost(r, teams, viewer, now), trendFans: r.trendFans }));
-  return { window: { hours: TRENDS_WINDOW_HOURS, since: new Date(now.getTime() - TRENDS_WINDOW_HOURS * 3_600_000).toISOString() }, tags, posts };
+  const view = await postListView(db, viewer, rows);
+  const posts = rows.filter(view.shown).map((r) => ({ ...view.show(r), trendFans: r.trendFans }));
+  return { window: { hours: TRENDS_WINDOW_HOURS, since: new Date(Date.now() - TRENDS_WINDOW_HOURS * 3_600_000).toISOString() }, tags, posts };
 }
 
 // Staff review ---------------------------------------------------------------------------------------------------
