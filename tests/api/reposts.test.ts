@@ -271,6 +271,31 @@ describe("quotes", () => {
     expect((await db().post.findUniqueOrThrow({ where: { id: original.id } })).quoteCount).toBe(0);
   });
 
+  it("a quoted post carries its team summaries in every list: feed, following, tag page, quotes and search", async () => {
+    const [author, quoter, reader] = await Promise.all([poster(), poster(), poster()]);
+    const word = `quoteword${randomUUID().slice(0, 8)}`;
+    // Only the quoted post names a team: a list that looked up its own posts' teams alone would show null here.
+    const original = await newPost(author.id, { content: "team news", teamId: TEAM });
+    const q = await quote(quoter.auth, original.id, `#${word} ${word}`);
+    expect(q.status, q.text).toBe(201);
+    await db().userFollow.create({ data: { followerId: reader.id, followeeId: quoter.id } });
+
+    const lists = {
+      feed: `/api/locker-room?authorId=${quoter.id}`,
+      following: "/api/v1/feeds/following",
+      tag: `/api/v1/tags/${word}`,
+      quotes: `/api/locker-room/${original.id}/quotes`,
+      search: `/api/v1/search?type=posts&q=${word}`,
+    };
+    for (const [name, path] of Object.entries(lists)) {
+      const res = await api("GET", path, { headers: reader.auth });
+      expect(res.status, `${name}: ${res.text}`).toBe(200);
+      const listed = (res.body.data.posts ?? res.body.data.results) as { id: string; quotedPost: { team: { id: string } | null } }[];
+      const mine = listed.find((p) => p.id === q.body.data.id);
+      expect(mine?.quotedPost.team, name).toMatchObject({ id: TEAM });
+    }
+  });
+
   it("concurrent quotes count exactly", async () => {
     const author = await poster();
     const quoters = await Promise.all(Array.from({ length: 6 }, () => poster()));
