@@ -33,7 +33,8 @@ export async function prepareBoard(): Promise<void> {
        SELECT gen_random_uuid(), id, 'club', rep_balance, 'Bench board', 'bench_board', 'bench_board', '2025-06-01T00:00:00Z'::timestamptz + (rep_balance || ' s')::interval
        FROM users WHERE external_id LIKE 'user_bench_lb_%'`,
     );
-    await client.query("ANALYZE users");
+    // VACUUM also merges the trigram indexes' pending lists, which this bulk insert (outside the pool) filled.
+    await client.query("VACUUM ANALYZE users");
     await client.query("ANALYZE rep_entries");
   }
   await client.end();

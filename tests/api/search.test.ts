@@ -58,6 +58,12 @@ describe("search: posts", () => {
     expect(ids(await search({ q: `Spiele ${t}`, type: "posts" }))).toEqual([created.body.data.id]);
     const bad = await api("POST", "/api/locker-room", { headers: author.auth, json: { content: "x", language: "german" } });
     expect([bad.status, errorOf(bad).details?.[0]?.path]).toEqual([400, "body.language"]);
+
+    // An edit re-indexes the post (the search vector follows content): the old words no longer find it, the new ones do.
+    const edited = await api("PATCH", `/api/locker-room/${created.body.data.id}`, { headers: author.auth, json: { content: `Ein Elfmeter ${t}` } });
+    expect(edited.status, edited.text).toBe(200);
+    expect(ids(await search({ q: `Spiele ${t}`, type: "posts" }))).toEqual([]);
+    expect(ids(await search({ q: `Elfmeter ${t}`, type: "posts" }))).toEqual([created.body.data.id]);
   });
 
   it("pages newest first by (publish time, id) and never repeat or skip, equal times included", async () => {
