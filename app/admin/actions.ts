@@ -31,7 +31,7 @@ function teamsReturn(form: FormData, extra: Record<string, string>): string {
 }
 
 async function changeArchived(form: FormData, archived: boolean) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const id = teamIdSchema.safeParse(field(form, "teamId"));
   if (!id.success) redirect(teamsReturn(form, { error: "invalid" }));
   const result = await setTeamArchived(db, id.data, archived);
@@ -50,7 +50,7 @@ export async function restoreTeam(form: FormData) {
 const scopeSchema = z.enum(["leagues", "teams"]);
 
 export async function startSync(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const scope = scopeSchema.safeParse(field(form, "scope"));
   if (!scope.success) redirect("/admin/sync?error=scope");
   // runSync records a failed run rather than throwing; an exception here means the run could not be recorded.
@@ -64,7 +64,7 @@ export async function startSync(form: FormData) {
 }
 
 export async function changeRole(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const target = externalIdSchema.safeParse(field(form, "externalId"));
   const grant = field(form, "grant") === "1";
   const q = z

@@ -16,7 +16,7 @@ import { adjustForm, listingForm, stockForm } from "./shared";
 const { back, attempt } = resultRedirects("/admin/economy");
 
 export async function adjustWalletAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = adjustForm.safeParse(fields(form, ["userId", "amount", "note"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   const { userId, amount, note } = parsed.data;
@@ -26,7 +26,7 @@ export async function adjustWalletAction(form: FormData) {
 }
 
 async function listingAction(form: FormData, act: "cancelled" | "refunded") {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = listingForm.safeParse(fields(form, ["listingId"]));
   if (!parsed.success) redirect(back({ error: "listingId" }));
   const id = parsed.data.listingId;
@@ -44,7 +44,7 @@ export async function refundSaleAction(form: FormData) {
 }
 
 export async function setPackStockAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = stockForm.safeParse(fields(form, ["packId", "stock"]));
   if (!parsed.success) redirect(back({ error: "stock" }));
   await attempt(() => setStock(db, parsed.data.packId, parsed.data.stock), {});

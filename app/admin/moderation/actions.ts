@@ -15,7 +15,7 @@ const { back, attempt } = resultRedirects("/admin/moderation");
 const missing = { NOT_FOUND: "missing" };
 
 async function target(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = targetForm.safeParse(fields(form, ["kind", "id"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   return { staff, ...parsed.data };
@@ -43,7 +43,7 @@ export async function dismissAction(form: FormData) {
 }
 
 export async function suspendAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = suspendForm.safeParse(fields(form, ["userId", "hours", "reason"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   await attempt(() => suspendUser(db, parsed.data, staff.externalId), {}, missing);
@@ -51,7 +51,7 @@ export async function suspendAction(form: FormData) {
 }
 
 export async function liftAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = liftForm.safeParse(fields(form, ["suspensionId", "userId"]));
   if (!parsed.success) redirect(back({ error: "suspensionId" }));
   await attempt(() => liftSuspension(db, parsed.data.suspensionId, staff.externalId), { user: parsed.data.userId }, { NOT_FOUND: "suspensionId" });

@@ -12,7 +12,7 @@ const ERRORS: Record<string, string> = {
 const ROLE_LABEL = { admin: "Staff (admin)", fan: "Fan", unknown: "Unknown (not held by the identity provider)" } as const;
 
 export default async function UsersPage({ searchParams }: { searchParams: SearchParams }) {
-  const staff = await requireStaff("/admin/users");
+  const staff = await requireStaff("/admin/users", "users");
   const sp = await searchParams;
   const parsed = userQuerySchema.safeParse(first(sp.q) ?? "");
   const q = parsed.success ? parsed.data : "";

@@ -15,7 +15,7 @@ const { back, attempt } = resultRedirects("/admin/moderation/accounts");
 const refusals = { NOT_FOUND: "missing", APPEAL_DECIDED: "decided" };
 
 export async function imposeAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = sanctionForm.safeParse(fields(form, ["userId", "kind", "hours", "reason"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   await attempt(() => imposeSanction(db, parsed.data, staff.externalId), {}, refusals);
@@ -23,7 +23,7 @@ export async function imposeAction(form: FormData) {
 }
 
 export async function liftSanctionAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = actionForm.safeParse(fields(form, ["actionId", "userId"]));
   if (!parsed.success) redirect(back({ error: "invalid" }));
   const user: Record<string, string> = parsed.data.userId ? { user: parsed.data.userId } : {};
@@ -32,7 +32,7 @@ export async function liftSanctionAction(form: FormData) {
 }
 
 export async function decideAppealAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = appealForm.safeParse(fields(form, ["appealId", "decision"]));
   if (!parsed.success) redirect(back({ error: "invalid" }));
   await attempt(() => decideAppeal(db, parsed.data.appealId, staff.externalId, parsed.data.decision === "grant"), {}, refusals);
@@ -40,7 +40,7 @@ export async function decideAppealAction(form: FormData) {
 }
 
 export async function reviewTeamAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = reviewForm.safeParse(fields(form, ["actionId", "decision"]));
   if (!parsed.success) redirect(back({ error: "invalid" }));
   await attempt(() => reviewAction(db, parsed.data.actionId, staff.externalId, parsed.data.decision === "uphold"), {}, refusals);
@@ -48,7 +48,7 @@ export async function reviewTeamAction(form: FormData) {
 }
 
 export async function resolveReportsAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = reportForm.safeParse(fields(form, ["kind", "id", "resolution"]));
   if (!parsed.success) redirect(back({ error: "invalid" }));
   await resolveTargetReports(db, { kind: parsed.data.kind, id: parsed.data.id }, staff.externalId, parsed.data.resolution);

@@ -9,7 +9,7 @@ import { first, Notice, styles, type SearchParams } from "../../_lib/ui";
 // the change is for and types that user's id; the server action refuses the change unless the typed id matches.
 
 export default async function ConfirmRolePage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/users");
+  await requireStaff("/admin/users", "admin");
   const sp = await searchParams;
   const target = externalIdSchema.safeParse(first(sp.user) ?? "");
   const grant = first(sp.grant) === "1";

@@ -13,6 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Resolves the open reports of a post (`{ postId }`) or a comment (`{ commentId }`; exactly one) with resolution `dismissed`, leaving the content as it is; the target leaves the queue until reported again. Idempotent: a repeat dismisses nothing (`resolvedReports: 0`). Unknown target: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       body: dismissBody,
       rateLimit: "write",
       response: dismissResult,

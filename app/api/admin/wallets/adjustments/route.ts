@@ -14,6 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId). A debit larger than the balance is 409 INSUFFICIENT_FUNDS, a credit that would take the balance past the wallet ceiling (10^15 minor units) 409 BALANCE_LIMIT; either changes nothing. Unknown user: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "support",
       body: adjustmentBody,
       rateLimit: "money",
       status: 201,

@@ -14,6 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "`grant`: in one transaction the appeal is marked granted (who, when) and its action lifted: the restriction or suspension ends and the posts and comments the action hid come back. `deny`: the action stands. Once: a decided appeal is 409 APPEAL_DECIDED. Unknown appeal: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: appealIdParams,
       body: appealDecisionBody,
       rateLimit: "write",

@@ -12,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Hides the comment from everyone but staff and resolves its open reports with resolution `hidden`. The post's `commentCount` (and a reply's parent's reply count) drop by one, under the post's row lock, only when the comment goes from visible to hidden (not for a deleted comment). Idempotent (`changed: false` when already hidden). Optional body `{ note }`. Unknown comment: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: commentIdParams,
       body: hideBody,
       bodyRequired: false,

@@ -12,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Clears the comment's hidden state; the post's `commentCount` (and a reply's parent's reply count) rise by one, under the post's row lock, only when it actually changes (and the comment is not deleted). Idempotent. No body. Unknown comment: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: commentIdParams,
       rateLimit: "write",
       response: moderationResult,

@@ -12,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Hides the post from everyone but staff (`hidden_at`, `hidden_by`: the staff member's identity-provider id) and resolves its open reports with resolution `hidden`. Idempotent: hiding a hidden post keeps its first hidden time (`changed: false`) and still resolves reports made since. Optional body `{ note }` (at most 500 characters), written to the server log with the action. Unknown post: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: postIdParams,
       body: hideBody,
       bodyRequired: false,

@@ -12,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Clears the post's hidden state so it shows again to those who may see it. Idempotent (`changed: false` when it was not hidden); resolved reports stay resolved. No body. Unknown post: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: postIdParams,
       rateLimit: "write",
       response: moderationResult,

@@ -14,6 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Lifts the action: its restriction or suspension ends and the posts and comments it hid (and still hides) come back, in one transaction. Idempotent (the first lift is kept). Unknown action: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: actionIdParams,
       rateLimit: "write",
       response: z.object({ action: staffModerationAction }),

@@ -13,6 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Ends the suspension now (`liftedAt`); the user may post again unless another suspension is in force. Idempotent: lifting again keeps the first lift time. No body. Unknown id: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: suspensionIdParams,
       rateLimit: "write",
       response: suspension,
