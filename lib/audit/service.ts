@@ -6,7 +6,8 @@ import type { AuthUser } from "../auth/users";
 import type { StaffActor } from "./schemas";
 
 export { auditForTarget, recordAudit, searchAudit } from "./queries";
-export type { AuditInput, AuditFilter, AuditRow, StaffActor } from "./schemas";
+export { auditFilterOf, auditSearchSchema } from "./schemas";
+export type { AuditInput, AuditFilter, AuditRow, AuditSearch, StaffActor } from "./schemas";
 
 /** The actor of a staff API call: the caller's identity-provider id, the role their session carries, the request's id. */
 export function apiActor(user: Pick<AuthUser, "externalId" | "staffRole">, requestId: string): StaffActor {

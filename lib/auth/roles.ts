@@ -10,18 +10,19 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * - `staff`: what every staff member opens (the dashboard, search)
  * - `users`: user look-up and a fan's page
  * - `moderation`: reports, hidden content, sanctions, appeals, deletions
- * - `support`: tickets, wallet adjustments up to SUPPORT_WALLET_ADJUSTMENT_LIMIT
+ * - `support`: tickets, deletion requests, Rep reversals
+ * - `wallets`: wallet adjustments (every role but admin up to SUPPORT_WALLET_ADJUSTMENT_LIMIT per adjustment)
  * - `economy`: packs, drops, challenges, contests, products, market, payments and refunds, rewards, fulfilment
  * - `admin`: roles, flags, announcements, trends, teams, syncs, the audit log, and everything else
  */
-export const CONSOLE_AREAS = ["staff", "users", "moderation", "support", "economy", "admin"] as const;
+export const CONSOLE_AREAS = ["staff", "users", "moderation", "support", "wallets", "economy", "admin"] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
 export const ROLE_AREAS: Record<StaffRole, readonly ConsoleArea[]> = {
   admin: CONSOLE_AREAS,
   moderator: ["staff", "users", "moderation"],
-  support: ["staff", "users", "support"],
-  economy: ["staff", "users", "economy"],
+  support: ["staff", "users", "support", "wallets"],
+  economy: ["staff", "users", "wallets", "economy"],
 };
 
 /** The most coins (minor units) a staff member other than an admin may add or take in one wallet adjustment. */

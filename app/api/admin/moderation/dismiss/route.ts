@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -19,6 +20,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: dismissResult,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, body }) => dismissReports(db, body.postId ? { postId: body.postId } : { commentId: body.commentId! }, user.externalId),
+    ({ user, body, requestId }) => dismissReports(db, body.postId ? { postId: body.postId } : { commentId: body.commentId! }, apiActor(user, requestId)),
   ),
 });

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
@@ -36,6 +37,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: z.object({ action: staffModerationAction }),
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, body }) => imposeSanction(db, body, user.externalId),
+    ({ user, body, requestId }) => imposeSanction(db, body, apiActor(user, requestId)),
   ),
 });

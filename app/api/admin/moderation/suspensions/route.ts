@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -33,6 +34,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: suspension,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, body }) => suspendUser(db, body, user.externalId),
+    ({ user, body, requestId }) => suspendUser(db, body, apiActor(user, requestId)),
   ),
 });

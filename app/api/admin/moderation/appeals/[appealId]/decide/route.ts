@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -21,6 +22,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: staffAppeal,
       errors: [sharedErrors.NOT_FOUND, moderationErrors.APPEAL_DECIDED],
     },
-    ({ user, params, body }) => decideAppeal(db, params.appealId, user.externalId, body.decision === "grant", body.note),
+    ({ user, params, body, requestId }) => decideAppeal(db, params.appealId, apiActor(user, requestId), body.decision === "grant", body.note),
   ),
 });

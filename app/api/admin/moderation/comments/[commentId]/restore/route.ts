@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -18,6 +19,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: moderationResult,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params }) => setCommentVisibility(db, params.commentId, user.externalId, false),
+    ({ user, params, requestId }) => setCommentVisibility(db, params.commentId, apiActor(user, requestId), false),
   ),
 });

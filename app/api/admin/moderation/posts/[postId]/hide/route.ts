@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -20,6 +21,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: moderationResult,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params, body }) => setPostVisibility(db, params.postId, user.externalId, true, body?.note),
+    ({ user, params, body, requestId }) => setPostVisibility(db, params.postId, apiActor(user, requestId), true, body?.note),
   ),
 });

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
@@ -20,6 +21,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: z.object({ action: staffModerationAction }),
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params }) => liftAction(db, params.actionId, user.externalId),
+    ({ user, params, requestId }) => liftAction(db, params.actionId, apiActor(user, requestId)),
   ),
 });

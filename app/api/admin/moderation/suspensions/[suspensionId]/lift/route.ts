@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -19,6 +20,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: suspension,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ params, user }) => liftSuspension(db, params.suspensionId, user.externalId),
+    ({ params, user, requestId }) => liftSuspension(db, params.suspensionId, apiActor(user, requestId)),
   ),
 });
