@@ -95,7 +95,7 @@ describe("console roles", () => {
     expect(await page.locator("tr[data-entry]").count()).toBe(0);
     const bad = await page.goto(`${baseUrl}/admin/audit?from=yesterday`);
     expect(bad!.status()).toBe(200);
-    await expect(page.getByRole("alert").textContent()).resolves.toMatch(/Not a valid from/);
+    await expect(page.getByRole("main").getByRole("alert").textContent()).resolves.toMatch(/Not a valid from/);
     await context.close();
   });
 
