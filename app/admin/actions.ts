@@ -7,7 +7,8 @@ import { SelfRevokeError, setStaffRole, setTeamArchived } from "@/lib/admin/serv
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/kernel/log";
 import { runSync } from "@/lib/sync/service";
-import { requireStaffAction } from "./_lib/gate";
+import { STAFF_ROLES } from "@/lib/auth/roles";
+import { actorOf, requireStaffAction } from "./_lib/gate";
 
 // Server actions of the staff console. Each one is a public POST endpoint, so each re-checks the staff session
 // first (requireStaffAction), validates its form fields with zod, then redirects back with a result code
@@ -31,7 +32,7 @@ function teamsReturn(form: FormData, extra: Record<string, string>): string {
 }
 
 async function changeArchived(form: FormData, archived: boolean) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const id = teamIdSchema.safeParse(field(form, "teamId"));
   if (!id.success) redirect(teamsReturn(form, { error: "invalid" }));
   const result = await setTeamArchived(db, id.data, archived);
@@ -50,7 +51,7 @@ export async function restoreTeam(form: FormData) {
 const scopeSchema = z.enum(["leagues", "teams"]);
 
 export async function startSync(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const scope = scopeSchema.safeParse(field(form, "scope"));
   if (!scope.success) redirect("/admin/sync?error=scope");
   // runSync records a failed run rather than throwing; an exception here means the run could not be recorded.
@@ -63,10 +64,15 @@ export async function startSync(form: FormData) {
   redirect(runId ? `/admin/sync?run=${runId}` : "/admin/sync?error=start");
 }
 
+/** A role form's choice: `role` (a staff role or "none"), or the older `grant` (1: admin, 0: none). */
+const roleChoice = z.enum([...STAFF_ROLES, "none"]);
+const chosenRole = (form: FormData) => roleChoice.catch("none").parse(field(form, "role") ?? (field(form, "grant") === "1" ? "admin" : "none"));
+
 export async function changeRole(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const target = externalIdSchema.safeParse(field(form, "externalId"));
-  const grant = field(form, "grant") === "1";
+  const role = chosenRole(form);
+  const grant = role !== "none";
   const q = z
     .string()
     .trim()
@@ -77,11 +83,11 @@ export async function changeRole(form: FormData) {
   if (!target.success) redirect(back({ error: "invalid" }));
   // The confirmation step: the staff member typed the target's id (a framed or forged one-click POST cannot).
   if (field(form, "confirm")?.trim() !== target.data) {
-    redirect(`/admin/users/role?${new URLSearchParams({ user: target.data, grant: grant ? "1" : "0", ...(q ? { q } : {}), error: "confirm" })}`);
+    redirect(`/admin/users/role?${new URLSearchParams({ user: target.data, role, ...(q ? { q } : {}), error: "confirm" })}`);
   }
   let outcome: Record<string, string>;
   try {
-    await setStaffRole(staff.externalId, target.data, grant);
+    await setStaffRole(db, actorOf(staff), target.data, role === "none" ? null : role);
     outcome = { done: grant ? "granted" : "revoked", user: target.data };
   } catch (error) {
     if (!(error instanceof SelfRevokeError)) log("error", { msg: "staff role change failed", error: error instanceof Error ? error.message : String(error) });

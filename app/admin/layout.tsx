@@ -1,35 +1,38 @@
 import type { ReactNode } from "react";
+import { mayOpen, type ConsoleArea } from "@/lib/auth/roles";
 import { consoleSession } from "./_lib/gate";
 
 // Staff console shell. Access is enforced by every page and server action (see _lib/gate.ts); the layout only
-// decides whether to show the console's navigation, which it never shows to anyone but staff.
+// decides whether to show the console's navigation, which it never shows to anyone but staff, and then only the
+// areas the staff member's role opens (each page checks the same area again).
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Staff console · Fan Engagement", robots: { index: false, follow: false } };
 
 const NAV = [
-  ["/admin", "Dashboard"],
-  ["/admin/teams", "Teams"],
-  ["/admin/leagues", "Leagues"],
-  ["/admin/sync", "Sync"],
-  ["/admin/live", "Live"],
-  ["/admin/users", "Users"],
-  ["/admin/quests", "Quests"],
-  ["/admin/rewards", "Rewards"],
-  ["/admin/fulfilment", "Fulfilment"],
-  ["/admin/moderation", "Moderation"],
-  ["/admin/economy", "Economy"],
-  ["/admin/market", "Market"],
-  ["/admin/drops", "Drops"],
-  ["/admin/progress", "Tiers & badges"],
-  ["/admin/contests", "Contests"],
-  ["/admin/payments", "Payments"],
-  ["/admin/deletions", "Deletions"],
-  ["/admin/push", "Push"],
-  ["/admin/trends", "Trends"],
-  ["/admin/flags", "Flags"],
-  ["/admin/announcements", "Announcements"],
-] as const;
+  ["/admin", "Dashboard", "staff"],
+  ["/admin/teams", "Teams", "admin"],
+  ["/admin/leagues", "Leagues", "admin"],
+  ["/admin/sync", "Sync", "admin"],
+  ["/admin/live", "Live", "admin"],
+  ["/admin/users", "Users", "users"],
+  ["/admin/quests", "Quests", "admin"],
+  ["/admin/rewards", "Rewards", "economy"],
+  ["/admin/fulfilment", "Fulfilment", "economy"],
+  ["/admin/moderation", "Moderation", "moderation"],
+  ["/admin/economy", "Economy", "economy"],
+  ["/admin/market", "Market", "economy"],
+  ["/admin/drops", "Drops", "economy"],
+  ["/admin/progress", "Tiers & badges", "admin"],
+  ["/admin/contests", "Contests", "economy"],
+  ["/admin/payments", "Payments", "economy"],
+  ["/admin/deletions", "Deletions", "support"],
+  ["/admin/push", "Push", "admin"],
+  ["/admin/trends", "Trends", "admin"],
+  ["/admin/flags", "Flags", "admin"],
+  ["/admin/announcements", "Announcements", "admin"],
+  ["/admin/audit", "Audit log", "admin"],
+] as const satisfies readonly (readonly [string, string, ConsoleArea])[];
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const session = await consoleSession();
@@ -40,7 +43,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         <strong>Staff console</strong>
         <nav aria-label="Console">
           <ul style={{ listStyle: "none", display: "flex", gap: 16, margin: 0, padding: 0 }}>
-            {NAV.map(([href, label]) => (
+            {NAV.filter(([, , area]) => mayOpen(session.role, area)).map(([href, label]) => (
               <li key={href}>
                 <a href={href} style={{ color: "#cfe3ff" }}>
                   {label}
@@ -50,7 +53,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
           </ul>
         </nav>
         <span style={{ marginLeft: "auto", fontSize: 13, color: "#cbd5e1" }}>
-          Signed in as <code>{session.externalId}</code>
+          Signed in as <code>{session.externalId}</code> (<span data-testid="staff-role">{session.role}</span>)
         </span>
       </header>
       <main style={{ maxWidth: 1100, margin: "0 auto", padding: "16px 24px 48px" }}>{children}</main>

@@ -4,7 +4,7 @@ import { requireStaff } from "./_lib/gate";
 import { Stat, when } from "./_lib/ui";
 
 export default async function Dashboard() {
-  await requireStaff("/admin");
+  await requireStaff("/admin", "staff");
   const c = await dashboardCounts(db);
   return (
     <>

@@ -10,10 +10,12 @@ import { debit } from "../rep/grants";
 import { moveBoards } from "../leaderboard/service";
 import { externalIdSchema, teamIdSchema, userQuerySchema, type QuestCreate, type QuestionCreate, type RewardCreate } from "./schemas";
 import { raw } from "../db/raw";
+import { recordAudit, type StaffActor } from "../audit/service";
+import type { StaffRole } from "../auth/roles";
 
-// The staff console's actions: archive and restore teams, look users up, grant and revoke the staff role. Roles
-// live in the identity provider (Clerk public metadata role = "admin", copied into the session JWT's claims), so a
-// grant or revoke applies when the user's session token is next refreshed, not at once.
+// The staff console's actions: archive and restore teams, look users up, set a user's staff role. Roles live in the
+// identity provider (Clerk public metadata role: admin, moderator, support or economy, copied into the session
+// JWT's claims; lib/auth/roles.ts), so a change applies when the user's session token is next refreshed, not at once.
 
 /**
  * Archives a live team (hidden from every public read) or restores an archived one. Conditional update, so a
@@ -32,7 +34,7 @@ export async function setTeamArchived(db: Db, teamId: string, archived: boolean)
   return team ? { changed: count === 1, name: team.name } : null;
 }
 
-export type Role = "admin" | "fan" | "unknown";
+export type Role = StaffRole | "fan" | "unknown";
 
 export interface ConsoleUser {
   externalId: string;
@@ -48,8 +50,8 @@ export interface ConsoleUser {
 export async function providerRole(externalId: string): Promise<Role> {
   try {
     const user = await identityProvider().getUser(externalId);
-    if (!user || user.isAdmin === null) return "unknown";
-    return user.isAdmin ? "admin" : "fan";
+    if (!user || user.role === null) return "unknown";
+    return user.role === "none" ? "fan" : user.role;
   } catch (error) {
     log("warn", { msg: "identity provider role lookup failed", error: error instanceof Error ? error.message : String(error) });
     return "unknown";
@@ -76,17 +78,25 @@ export async function lookupUsers(db: Db, rawQuery: string): Promise<ConsoleUser
   return Promise.all(found.map(async (u) => ({ ...u, role: await providerRole(u.externalId) })));
 }
 
-/** Grants or revokes the staff role in the identity provider. Staff cannot revoke their own role (lock-out). */
-export async function setStaffRole(actor: string, rawTarget: string, admin: boolean): Promise<void> {
+/**
+ * Sets (or removes, null) a user's staff role in the identity provider, then records it in the audit log (the change
+ * is the provider's, so it cannot share a transaction with the entry: the entry follows the provider's success).
+ * Staff cannot change their own role (lock-out, and no one raises their own role).
+ */
+export async function setStaffRole(db: Db, actor: StaffActor, rawTarget: string, role: StaffRole | null): Promise<void> {
   const target = externalIdSchema.parse(rawTarget);
-  if (!admin && target === actor) throw new SelfRevokeError();
-  await identityProvider().setAdmin(target, admin);
-  log("info", { msg: "staff role changed", actor, target, admin });
+  if (target === actor.id) throw new SelfRevokeError();
+  const before = await providerRole(target);
+  await identityProvider().setRole(target, role);
+  const row = await db.user.findUnique({ where: { externalId: target }, select: { id: true } });
+  const audit = { action: "user.role_set", before: { role: before }, after: { role: role ?? "fan" } };
+  await recordAudit(db, actor, row ? { ...audit, targetType: "user", targetId: row.id, note: target } : { ...audit, targetType: "identity", targetId: target });
+  log("info", { msg: "staff role changed", actor: actor.id, target, role });
 }
 
 export class SelfRevokeError extends Error {
   constructor() {
-    super("You cannot revoke your own staff role.");
+    super("You cannot change your own staff role.");
     this.name = "SelfRevokeError";
   }
 }

@@ -7,7 +7,7 @@ export const DEV_ISSUER = "https://clerk.local.dev";
 export function signSessionToken(
   privateKeyPem: string,
   sub: string,
-  { admin = false, ttlSeconds = 3600, extra = {} }: { admin?: boolean; ttlSeconds?: number; extra?: Record<string, unknown> } = {},
+  { admin = false, role, ttlSeconds = 3600, extra = {} }: { admin?: boolean; role?: string; ttlSeconds?: number; extra?: Record<string, unknown> } = {},
 ): string {
   const now = Math.floor(Date.now() / 1000);
   const header = { alg: "RS256", typ: "JWT", kid: "ins_local" };
@@ -18,7 +18,7 @@ export function signSessionToken(
     iat: now,
     nbf: now,
     exp: now + ttlSeconds,
-    ...(admin ? { metadata: { role: "admin" } } : {}),
+    ...(role || admin ? { metadata: { role: role ?? "admin" } } : {}),
     ...extra,
   };
   const enc = (v: object) => Buffer.from(JSON.stringify(v)).toString("base64url");

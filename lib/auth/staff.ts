@@ -1,15 +1,17 @@
+import type { StaffRole } from "./roles";
 import { parties, verifySessionToken } from "./tokens";
 import { env } from "../env";
 import { DomainError } from "../http/errors";
 import { identityProvider } from "../identity/provider";
 
 // Who may use the staff console: a valid identity-provider session (Clerk's `__session` cookie holds the same
-// session JWT the API takes as a Bearer token) whose claims carry metadata.role === "admin". Networkless: the
+// session JWT the API takes as a Bearer token) whose claims carry a staff role in metadata.role (lib/auth/roles.ts:
+// which areas each role opens is checked page by page and action by action). Networkless: the
 // JWT is verified with the PEM key already imported for the API. The API lets a token without azp through (native
 // apps have no origin); the console does not: when CLERK_AUTHORIZED_PARTIES is set (always in production), its
 // session must come from one of those origins.
 
-export type ConsoleSession = { kind: "anonymous" } | { kind: "forbidden"; externalId: string } | { kind: "staff"; externalId: string };
+export type ConsoleSession = { kind: "anonymous" } | { kind: "forbidden"; externalId: string } | { kind: "staff"; externalId: string; role: StaffRole };
 
 export type Staff = Extract<ConsoleSession, { kind: "staff" }>;
 
@@ -20,7 +22,7 @@ export async function checkStaff(token: string | undefined | null): Promise<Cons
     const identity = await verifySessionToken(token);
     const allowed = parties();
     if (allowed && !allowed.includes(String(identity.claims.azp))) return { kind: "anonymous" };
-    return identity.isAdmin ? { kind: "staff", externalId: identity.externalId } : { kind: "forbidden", externalId: identity.externalId };
+    return identity.role ? { kind: "staff", externalId: identity.externalId, role: identity.role } : { kind: "forbidden", externalId: identity.externalId };
   } catch (error) {
     if (error instanceof DomainError) return { kind: "anonymous" };
     throw error; // misconfiguration (no verification key): fail loudly, never open

@@ -2,6 +2,7 @@ import { decodeJwt } from "@clerk/backend/jwt";
 import { env } from "../env";
 import { DomainError, sharedErrors } from "../http/errors";
 import { ensureDevKeyPair } from "./keys";
+import { staffRoleOf, type StaffRole } from "./roles";
 import { DEV_ISSUER } from "./sign";
 
 // Clerk session JWTs verified with no network call: RS256 over the PEM public key in CLERK_JWT_KEY.
@@ -24,6 +25,9 @@ export interface SessionClaims {
 
 export interface Identity {
   externalId: string;
+  /** The staff role the claims name (metadata.role), or null for a fan. */
+  role: StaffRole | null;
+  /** role === "admin": every staff area, and the admin's view of fan content. */
   isAdmin: boolean;
   claims: SessionClaims;
 }
@@ -114,7 +118,8 @@ async function verifyUncached(token: string): Promise<Identity> {
   const allowed = parties();
   if (allowed && claims.azp && !allowed.includes(claims.azp)) throw unauthorized("The bearer token's authorized party is not allowed.");
 
-  return { externalId: claims.sub, isAdmin: claims.metadata?.role === "admin", claims };
+  const role = staffRoleOf(claims.metadata?.role);
+  return { externalId: claims.sub, role, isAdmin: role === "admin", claims };
 }
 
 /** Imports the verification key now (start-up), so a missing or malformed key fails fast. */

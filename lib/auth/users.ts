@@ -3,12 +3,15 @@ import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { raw } from "../db/raw";
 import { DomainError, sharedErrors } from "../http/errors";
+import type { StaffRole } from "./roles";
 import type { Identity } from "./tokens";
 
 export interface AuthUser {
   id: string;
   externalId: string;
   isAdmin: boolean;
+  /** The staff role of the session (lib/auth/roles.ts), null for a fan. */
+  staffRole: StaffRole | null;
   /** The identity-provider session (sid claim) and when its token expires. */
   sessionId: string | null;
   expiresAt: Date;
@@ -42,7 +45,14 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   const now = Date.now();
   const hit = cache.get(identity.externalId);
   if (hit && hit.expires > now)
-    return { id: hit.id, externalId: identity.externalId, isAdmin: identity.isAdmin, suspendedUntil: hit.suspendedUntil, ...session(identity) };
+    return {
+      id: hit.id,
+      externalId: identity.externalId,
+      isAdmin: identity.isAdmin,
+      staffRole: identity.role,
+      suspendedUntil: hit.suspendedUntil,
+      ...session(identity),
+    };
 
   const externalId = identity.externalId;
   // One statement finds the row or creates it (a miss is every new process's first request of each fan). A
@@ -70,7 +80,7 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   if (row.erased) throw new DomainError(sharedErrors.UNAUTHORIZED, "This account has been deleted.");
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(externalId, { id: row.id, suspendedUntil: row.suspendedUntil, expires: now + CACHE_TTL_MS });
-  return { id: row.id, externalId, isAdmin: identity.isAdmin, suspendedUntil: row.suspendedUntil, ...session(identity) };
+  return { id: row.id, externalId, isAdmin: identity.isAdmin, staffRole: identity.role, suspendedUntil: row.suspendedUntil, ...session(identity) };
 }
 
 /** Whether staff suspended the user's whole account (a full suspension in force now). */

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { ZodType } from "zod";
+import { mayOpen, type ConsoleArea } from "../auth/roles";
 import { verifySessionToken, type Identity } from "../auth/tokens";
 import { isSuspended, resolveUser, type AuthUser } from "../auth/users";
 import { processCache } from "../db/cache";
@@ -88,6 +89,11 @@ interface RouteConfigBase<P, Q, B> {
   description?: string;
   tags: string[];
   auth: AuthMode;
+  /**
+   * Auth `admin`: the staff area the route belongs to (lib/auth/roles.ts: a role opens some areas, `admin` every one).
+   * A staff session whose role does not open it is 403 FORBIDDEN. Omitted: `admin` (admins only).
+   */
+  staffArea?: ConsoleArea;
   /**
    * Auth `webhook`: the environment variable holding the HMAC key of X-Signature (unset → every delivery is 401), or
    * a provider's own verifier (Stripe's signature).
@@ -441,7 +447,11 @@ async function authenticate(req: Request, c: AnyRouteConfig): Promise<{ user: Au
   const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
   if (!match) throw new DomainError(sharedErrors.UNAUTHORIZED, "The Authorization header must be 'Bearer <session token>'.");
   const identity: Identity = await verifySessionToken(match[1]!);
-  if (mode === "admin" && !identity.isAdmin) throw new DomainError(sharedErrors.FORBIDDEN, "This route is for staff only.");
+  if (mode === "admin") {
+    if (!identity.role) throw new DomainError(sharedErrors.FORBIDDEN, "This route is for staff only.");
+    const area = c.staffArea ?? "admin";
+    if (!mayOpen(identity.role, area)) throw new DomainError(sharedErrors.FORBIDDEN, `This route is for staff whose role opens the ${area} area.`);
+  }
   const user = await resolveUser(identity);
   if (isSuspended(user) && !c.allowSuspended) {
     const until = user.suspendedUntil!.toISOString();

@@ -1,4 +1,5 @@
 import { createClerkClient, type ClerkClient } from "@clerk/backend";
+import { staffRoleOf, type StaffRole } from "../auth/roles";
 import { ensureDevKeyPair } from "../auth/keys";
 import { signSessionToken } from "../auth/sign";
 import { env } from "../env";
@@ -14,8 +15,8 @@ export interface IdpUser {
   lastName: string | null;
   username: string | null;
   imageUrl: string | null;
-  /** The staff role the provider holds (Clerk: public metadata role = "admin"); null when the provider keeps none. */
-  isAdmin: boolean | null;
+  /** The staff role the provider holds (Clerk: public metadata role); "none" for a fan; null when the provider keeps none. */
+  role: StaffRole | "none" | null;
 }
 
 export interface IdentityProvider {
@@ -26,8 +27,8 @@ export interface IdentityProvider {
   createSignInTicket(externalId: string, ttlSeconds: number): Promise<{ ticket: string; expiresAt: Date }>;
   getUser(externalId: string): Promise<IdpUser | null>;
   revokeSession(sessionId: string): Promise<void>;
-  /** Grants or revokes the staff role (Clerk: public metadata role = "admin", read from the session claims). */
-  setAdmin(externalId: string, admin: boolean): Promise<void>;
+  /** Sets or removes (null) the staff role (Clerk: public metadata role, copied into the session claims). */
+  setRole(externalId: string, role: StaffRole | null): Promise<void>;
   /** Deletes the user at the provider (account erasure); one already gone counts as deleted. */
   deleteUser(externalId: string): Promise<void>;
 }
@@ -68,7 +69,7 @@ export class ClerkProvider implements IdentityProvider {
         lastName: u.lastName,
         username: u.username,
         imageUrl: u.imageUrl || null,
-        isAdmin: (u.publicMetadata as { role?: unknown } | null)?.role === "admin",
+        role: staffRoleOf((u.publicMetadata as { role?: unknown } | null)?.role) ?? "none",
       };
     } catch (error) {
       if ((error as { status?: number }).status === 404) return null;
@@ -80,8 +81,8 @@ export class ClerkProvider implements IdentityProvider {
     await this.clerk.sessions.revokeSession(sessionId);
   }
 
-  async setAdmin(externalId: string, admin: boolean) {
-    await this.clerk.users.updateUserMetadata(externalId, { publicMetadata: { role: admin ? "admin" : null } });
+  async setRole(externalId: string, role: StaffRole | null) {
+    await this.clerk.users.updateUserMetadata(externalId, { publicMetadata: { role } });
   }
 
   async deleteUser(externalId: string) {
@@ -107,13 +108,13 @@ export class DevelopmentProvider implements IdentityProvider {
   }
 
   async getUser(externalId: string): Promise<IdpUser> {
-    return { externalId, email: `${externalId}@dev.local`, firstName: null, lastName: null, username: null, imageUrl: null, isAdmin: null };
+    return { externalId, email: `${externalId}@dev.local`, firstName: null, lastName: null, username: null, imageUrl: null, role: null };
   }
 
   async revokeSession() {}
 
   // Development tokens carry the role they were minted with (npm run token -- <id> --admin); nothing to store.
-  async setAdmin() {}
+  async setRole() {}
 
   // The development provider keeps no users.
   async deleteUser() {}

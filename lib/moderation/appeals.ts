@@ -1,5 +1,6 @@
 // Appeals: a user appeals an action against them once, within 30 days; staff grant (the action lifted and what it
 // hid restored, in one transaction, the decision recorded with who and when) or deny.
+import { recordAudit, type StaffActor } from "../audit/service";
 import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { txOptions } from "../db/tx";
@@ -45,13 +46,22 @@ export async function appealAction(db: RawDb | DbTx, userId: string, actionId: s
  * Staff decide a pending appeal (409 APPEAL_DECIDED once decided). Granting lifts the action in the same
  * transaction: the restriction or suspension ends and the posts and comments it hid come back.
  */
-export async function decideAppeal(db: Db, appealId: string, staffId: string, grant: boolean, note?: string) {
+export async function decideAppeal(db: Db, appealId: string, actor: StaffActor, grant: boolean, note?: string) {
+  const staffId = actor.id;
   const result = await db.$transaction(async (tx) => {
     const appeal = await lockAppeal(tx, appealId);
     if (!appeal) throw notFound("Appeal");
     if (appeal.status !== "PENDING") throw new DomainError(moderationErrors.APPEAL_DECIDED, `This appeal was already ${appeal.status.toLowerCase()}.`);
     const lifted = grant ? await liftActionIn(tx, appeal.actionId, staffId) : null;
     const decided = await decideAppealRow(tx, appealId, grant ? "GRANTED" : "DENIED", staffId, note || null);
+    await recordAudit(tx, actor, {
+      action: grant ? "appeal.grant" : "appeal.deny",
+      targetType: "user",
+      targetId: decided.userId,
+      before: { appealId, status: appeal.status },
+      after: { appealId, status: decided.status, actionId: decided.actionId, lifted: lifted?.changed ?? false },
+      note,
+    });
     return { decided, lifted };
   }, txOptions());
   if (result.lifted?.kind === "FULL_SUSPENSION") forgetUser(result.lifted.externalId);

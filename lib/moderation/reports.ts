@@ -1,7 +1,9 @@
 // Reports of users, listings and binders (posts and comments: service.ts), the caller's own reports with their
 // status, and the console's list of open ones.
 import type { RawDb } from "../db/raw";
-import type { DbTx } from "../db/client";
+import { recordAudit, type StaffActor } from "../audit/service";
+import type { Db, DbTx } from "../db/client";
+import { txOptions } from "../db/tx";
 import { DomainError, notFound } from "../http/errors";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
@@ -81,8 +83,13 @@ export async function accountReportQueue(db: RawDb | DbTx, { cursor, limit }: { 
 }
 
 /** Resolves a user's, listing's or binder's open reports as actioned or dismissed; answers how many. */
-export async function resolveTargetReports(db: RawDb | DbTx, target: AccountTarget, staffId: string, resolution: "actioned" | "dismissed") {
-  const resolvedReports = await resolveAccountReports(db, target, staffId, resolution);
-  log("info", { msg: `reports ${resolution}`, actor: staffId, ...target, resolvedReports });
+export async function resolveTargetReports(db: Db, target: AccountTarget, actor: StaffActor, resolution: "actioned" | "dismissed") {
+  const resolvedReports = await db.$transaction(async (tx) => {
+    const resolved = await resolveAccountReports(tx, target, actor.id, resolution);
+    const audit = { action: `${target.kind}.reports_${resolution}`, targetType: target.kind, targetId: target.id, after: { resolvedReports: resolved } };
+    if (resolved) await recordAudit(tx, actor, audit);
+    return resolved;
+  }, txOptions());
+  log("info", { msg: `reports ${resolution}`, actor: actor.id, ...target, resolvedReports });
   return { resolvedReports };
 }

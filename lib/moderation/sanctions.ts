@@ -2,6 +2,7 @@
 // against a user; the trading gate; the caller's view of their actions; team staff hiding comments on their team's
 // posts (escalated to platform staff's review). Every change of a user's actions runs under the user's row lock and
 // recomputes users.trading_restricted_until / suspended_until in the same transaction.
+import { recordAudit, type StaffActor } from "../audit/service";
 import { Prisma } from "../generated/prisma/client";
 import { errors as accountsErrors } from "../accounts/errors";
 import { errors as walletsErrors } from "../wallets/errors";
@@ -131,8 +132,9 @@ export async function tradingStanding(db: RawDb | DbTx, userId: string): Promise
 export async function imposeSanction(
   db: Db,
   input: { userId: string; kind: SanctionKind; hours: number; reason: string; hidePostIds?: string[] },
-  staffId: string,
+  actor: StaffActor,
 ) {
+  const staffId = actor.id;
   const id = uuidv7();
   const externalId = await db.$transaction(async (tx) => {
     const user = await lockUser(tx, input.userId);
@@ -141,6 +143,8 @@ export async function imposeSanction(
     if (input.kind === "posting") await insertPostingSuspensionFor(tx, id);
     for (const postId of await hidePostsOf(tx, input.userId, input.hidePostIds ?? [], staffId, id)) await resolveReports(tx, { postId }, staffId, "hidden");
     await syncUserSanctions(tx, input.userId);
+    const { userId, ...after } = input;
+    await recordAudit(tx, actor, { action: "sanction.impose", targetType: "user", targetId: userId, after: { actionId: id, ...after } });
     return user.externalId;
   }, txOptions());
   if (input.kind === "full") forgetUser(externalId);
@@ -171,12 +175,20 @@ export async function liftActionIn(tx: DbTx, actionId: string, by: string) {
     restoredComments.push(c.id);
   }
   await syncUserSanctions(tx, action.userId);
-  return { externalId: user.externalId, kind: action.kind, changed, restoredPosts, restoredComments };
+  return { externalId: user.externalId, userId: action.userId, kind: action.kind, changed, restoredPosts, restoredComments };
 }
 
 /** Staff lift an action (idempotent: the first lift is kept); 404 for no such action. */
-export async function liftAction(db: Db, actionId: string, staffId: string) {
-  const result = await db.$transaction((tx) => liftActionIn(tx, actionId, staffId), txOptions());
+export async function liftAction(db: Db, actionId: string, actor: StaffActor) {
+  const staffId = actor.id;
+  const result = await db.$transaction(async (tx) => {
+    const lifted = await liftActionIn(tx, actionId, staffId);
+    if (lifted.changed) {
+      const after = { actionId, kind: lifted.kind, restoredPosts: lifted.restoredPosts, restoredComments: lifted.restoredComments };
+      await recordAudit(tx, actor, { action: "sanction.lift", targetType: "user", targetId: lifted.userId, after });
+    }
+    return lifted;
+  }, txOptions());
   if (result.kind === "FULL_SUSPENSION") forgetUser(result.externalId);
   log("info", { msg: "moderation action lifted", actor: staffId, action: actionId, changed: result.changed });
   return { action: toStaffAction((await actionById(db, actionId))!) };
@@ -267,12 +279,15 @@ export async function reviewQueue(db: RawDb | DbTx, { cursor, limit }: { cursor?
 }
 
 /** Platform staff review a team staff action: uphold it, or revert it (lifted, the comment restored). */
-export async function reviewAction(db: Db, actionId: string, staffId: string, uphold: boolean) {
+export async function reviewAction(db: Db, actionId: string, actor: StaffActor, uphold: boolean) {
+  const staffId = actor.id;
   const result = await db.$transaction(async (tx) => {
     const action = await lockAction(tx, actionId);
     if (!action) throw notFound("Moderation action");
     const lifted = uphold ? null : await liftActionIn(tx, actionId, staffId);
     await reviewActionRow(tx, actionId, staffId);
+    const after = { actionId, kind: action.kind, lifted: lifted?.changed ?? false };
+    await recordAudit(tx, actor, { action: uphold ? "team_action.uphold" : "team_action.revert", targetType: "user", targetId: action.userId, after });
     return lifted;
   }, txOptions());
   if (result?.kind === "FULL_SUSPENSION") forgetUser(result.externalId);

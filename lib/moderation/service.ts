@@ -1,3 +1,4 @@
+import { recordAudit, type StaffActor } from "../audit/service";
 import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
@@ -144,7 +145,8 @@ export async function targetReports(db: DbTx, { postId, commentId, cursor, limit
 // Hide, restore, dismiss ----------------------------------------------------------------------------------------
 
 /** Hides (staffId given) or restores (null) a post; hiding resolves its open reports. Idempotent. */
-export async function setPostVisibility(db: Db, postId: string, staffId: string, hide: boolean, note?: string) {
+export async function setPostVisibility(db: Db, postId: string, actor: StaffActor, hide: boolean, note?: string) {
+  const staffId = actor.id;
   const result = await db.$transaction(async (tx) => {
     const post = await lockPost(tx, postId);
     if (!post) throw notFound("Post");
@@ -160,6 +162,17 @@ export async function setPostVisibility(db: Db, postId: string, staffId: string,
       if (post.hiddenActionId) await liftSpentContentAction(tx, post.hiddenActionId, staffId);
     }
     const resolvedReports = hide ? await resolveReports(tx, { postId }, staffId, "hidden") : 0;
+    if (changed || resolvedReports) {
+      const after = { hidden: hide, resolvedReports };
+      await recordAudit(tx, actor, {
+        action: hide ? "post.hide" : "post.restore",
+        targetType: "post",
+        targetId: postId,
+        before: { hidden: post.hiddenAt !== null },
+        after,
+        note,
+      });
+    }
     return { postId, commentId: null as string | null, hiddenAt: hiddenAt?.toISOString() ?? null, changed, resolvedReports };
   }, txOptions());
   log("info", { msg: hide ? "post hidden" : "post restored", actor: staffId, post: postId, changed: result.changed, note });
@@ -177,7 +190,8 @@ async function hiddenAction(tx: DbTx, comment: CommentState, staffId: string, no
  * Hides or restores a comment under its post's row lock; when the state changes and the comment is not deleted,
  * the post's comment_count (and a reply's parent's reply_count) moves by one, since they count visible comments.
  */
-export async function setCommentVisibility(db: Db, commentId: string, staffId: string, hide: boolean, note?: string) {
+export async function setCommentVisibility(db: Db, commentId: string, actor: StaffActor, hide: boolean, note?: string) {
+  const staffId = actor.id;
   const postId = await commentPostId(db, commentId);
   if (!postId) throw notFound("Comment");
   const result = await db.$transaction(async (tx) => {
@@ -192,6 +206,11 @@ export async function setCommentVisibility(db: Db, commentId: string, staffId: s
       if (!comment.deletedAt) await adjustCommentCounters(tx, comment, hide ? -1 : 1);
     }
     const resolvedReports = hide ? await resolveReports(tx, { commentId }, staffId, "hidden") : 0;
+    if (changed || resolvedReports) {
+      const after = { hidden: hide, resolvedReports };
+      const before = { hidden: comment.hiddenAt !== null };
+      await recordAudit(tx, actor, { action: hide ? "comment.hide" : "comment.restore", targetType: "comment", targetId: commentId, before, after, note });
+    }
     return { postId, commentId, hiddenAt: hiddenAt?.toISOString() ?? null, changed, resolvedReports };
   }, txOptions());
   log("info", { msg: hide ? "comment hidden" : "comment restored", actor: staffId, comment: commentId, changed: result.changed, note });
@@ -199,9 +218,15 @@ export async function setCommentVisibility(db: Db, commentId: string, staffId: s
 }
 
 /** Dismisses the target's open reports (resolution "dismissed"); 404 for an unknown target. */
-export async function dismissReports(db: DbTx, target: ReportTarget, staffId: string) {
-  if (!(await targetExists(db, target))) throw notFound(target.postId ? "Post" : "Comment");
-  const resolvedReports = await resolveReports(db, target, staffId, "dismissed");
+export async function dismissReports(db: Db, target: ReportTarget, actor: StaffActor) {
+  const staffId = actor.id;
+  const resolvedReports = await db.$transaction(async (tx) => {
+    if (!(await targetExists(tx, target))) throw notFound(target.postId ? "Post" : "Comment");
+    const resolved = await resolveReports(tx, target, staffId, "dismissed");
+    const [targetType, targetId] = target.postId ? ["post", target.postId] : ["comment", target.commentId!];
+    if (resolved) await recordAudit(tx, actor, { action: `${targetType}.reports_dismiss`, targetType, targetId, after: { resolvedReports: resolved } });
+    return resolved;
+  }, txOptions());
   log("info", { msg: "reports dismissed", actor: staffId, ...target, resolvedReports });
   return { postId: target.postId ?? null, commentId: target.commentId ?? null, resolvedReports };
 }
@@ -212,8 +237,8 @@ export async function dismissReports(db: DbTx, target: ReportTarget, staffId: st
  * Suspends the user from posting and commenting for `hours` (assertMayPost enforces it): a POSTING_SUSPENSION
  * moderation action whose posting_suspensions row has the same id; 404 for an unknown user.
  */
-export async function suspendUser(db: Db, { userId, hours, reason }: { userId: string; hours: number; reason: string }, staffId: string) {
-  const { action } = await imposeSanction(db, { userId, kind: "posting", hours, reason }, staffId);
+export async function suspendUser(db: Db, { userId, hours, reason }: { userId: string; hours: number; reason: string }, actor: StaffActor) {
+  const { action } = await imposeSanction(db, { userId, kind: "posting", hours, reason }, actor);
   return toSuspension({
     id: action.id,
     userId,
@@ -226,10 +251,14 @@ export async function suspendUser(db: Db, { userId, hours, reason }: { userId: s
 }
 
 /** Lifts a suspension and its moderation action (idempotent: the first lift time is kept); 404 for an unknown id. */
-export async function liftSuspension(db: Db, id: string, staffId: string) {
+export async function liftSuspension(db: Db, id: string, actor: StaffActor) {
+  const staffId = actor.id;
   const row = await db.$transaction(async (tx) => {
     const lifted = await liftSuspensionRow(tx, id);
-    if (lifted) await liftActionRow(tx, id, staffId);
+    if (lifted) {
+      await liftActionRow(tx, id, staffId);
+      await recordAudit(tx, actor, { action: "sanction.lift", targetType: "user", targetId: lifted.userId, after: { actionId: id, kind: "posting" } });
+    }
     return lifted;
   }, txOptions());
   if (!row) throw notFound("Suspension");

@@ -225,6 +225,7 @@ function operation(path: string, method: string, h: { config: RouteConfig<unknow
     tags: c.tags,
     security: c.webhook?.verifier ? [{ [c.webhook.verifier.scheme.name]: [] }] : SECURITY[c.auth],
     "x-auth": c.auth,
+    ...(c.auth === "admin" ? { "x-staff-area": c.staffArea ?? "admin" } : {}),
     ...(c.rateLimit ? { "x-rate-limit-policy": c.rateLimit } : {}),
     ...(limits.length ? { "x-rate-limit": limits } : {}),
     ...(c.deprecated ? { deprecated: true } : {}),
@@ -260,7 +261,8 @@ const SECURITY_SCHEMES: Record<string, Json> = {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
-    description: 'Clerk session token (RS256). Staff routes need the claim metadata.role = "admin".',
+    description:
+      'Clerk session token (RS256). Staff routes need a staff role in the claim metadata.role ("admin", "moderator", "support", "economy") that opens the x-staff-area of the operation; "admin" opens every area.',
   },
   cronSecret: {
     type: "http",

@@ -8,6 +8,10 @@ export const errors = defineErrors({
     description:
       "A credit this request makes would take a wallet (the caller's, a seller's, the adjusted user's) past the wallet ceiling of 10^15 minor units; a refund of held or paid funds only past 2^53 - 1. Nothing changed.",
   },
+  ADJUSTMENT_OVER_LIMIT: {
+    status: 403,
+    description: "The adjustment is larger than the staff member's role may make in one action (lib/auth/roles.ts: admins have no limit); nothing changed.",
+  },
   WALLET_FROZEN: {
     status: 409,
     description:

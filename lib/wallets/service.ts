@@ -1,3 +1,5 @@
+import { recordAudit, type StaffActor } from "../audit/service";
+import { walletAdjustmentLimit } from "../auth/roles";
 import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
@@ -74,7 +76,12 @@ export async function listTransactions(db: RawDb | DbTx, userId: string, q: { cu
 }
 
 /** A staff credit or debit with its reason; a debit beyond the balance is 409 INSUFFICIENT_FUNDS. */
-export async function adjust(db: Db, input: AdjustmentInput, staffId: string) {
+export async function adjust(db: Db, input: AdjustmentInput, actor: StaffActor) {
+  const staffId = actor.id;
+  const limit = walletAdjustmentLimit(actor.role);
+  if (limit !== null && Math.abs(input.amount) > limit) {
+    throw new DomainError(walletsErrors.ADJUSTMENT_OVER_LIMIT, `Your role (${actor.role}) may adjust a wallet by at most ${limit} minor units at a time.`);
+  }
   return db.$transaction(async (tx) => {
     if (!(await lockUser(tx, input.userId))) throw notFound("User");
     const m: Movement = {
@@ -88,6 +95,13 @@ export async function adjust(db: Db, input: AdjustmentInput, staffId: string) {
       staffId,
     };
     const row = input.amount > 0 ? await credit(tx, m) : await pay(tx, { ...m, amount: -input.amount });
+    await recordAudit(tx, actor, {
+      action: "wallet.adjust",
+      targetType: "user",
+      targetId: input.userId,
+      after: { currency: input.currency, amount: input.amount, balance: row.balanceAfter, transactionId: row.id },
+      note: input.note,
+    });
     return { userId: input.userId, transaction: toTransaction(row) };
   });
 }

@@ -27,7 +27,7 @@ describe("posting suspensions (assertMayPost)", () => {
     const user = await fan();
     await expect(assertMayPost(db(), user.id)).resolves.toBeUndefined();
 
-    const s = await suspendUser(db(), { userId: user.id, hours: 48, reason: "Spam wave" }, "user_staff_domain");
+    const s = await suspendUser(db(), { userId: user.id, hours: 48, reason: "Spam wave" }, { id: "user_staff_domain", role: "moderator" });
     expect(s).toMatchObject({ userId: user.id, reason: "Spam wave", staffId: "user_staff_domain", liftedAt: null, active: true });
     const until = new Date(s.until);
     expect(Math.abs(until.getTime() - (Date.now() + 48 * 3600_000))).toBeLessThan(60_000);
@@ -37,7 +37,7 @@ describe("posting suspensions (assertMayPost)", () => {
     expect(error).toMatchObject({ code: "POSTING_SUSPENDED", status: 403, details: [{ path: "suspendedUntil", message: s.until }] });
     expect(error!.message).toContain(s.until);
 
-    const lifted = await liftSuspension(db(), s.id, "user_staff_domain");
+    const lifted = await liftSuspension(db(), s.id, { id: "user_staff_domain", role: "moderator" });
     expect(lifted).toMatchObject({ id: s.id, active: false });
     expect(lifted.liftedAt).not.toBeNull();
     await expect(assertMayPost(db(), user.id)).resolves.toBeUndefined();
@@ -45,11 +45,11 @@ describe("posting suspensions (assertMayPost)", () => {
 
   it("passes once the suspension has ended, and the latest end of overlapping suspensions wins", async () => {
     const user = await fan();
-    const short = await suspendUser(db(), { userId: user.id, hours: 1, reason: "Short" }, "user_staff_domain");
-    const long = await suspendUser(db(), { userId: user.id, hours: 5, reason: "Long" }, "user_staff_domain");
+    const short = await suspendUser(db(), { userId: user.id, hours: 1, reason: "Short" }, { id: "user_staff_domain", role: "moderator" });
+    const long = await suspendUser(db(), { userId: user.id, hours: 5, reason: "Long" }, { id: "user_staff_domain", role: "moderator" });
     expect((await refusal(user.id))?.details).toEqual([{ path: "suspendedUntil", message: long.until }]);
     // Lifting the longer one leaves the shorter one in force.
-    await liftSuspension(db(), long.id, "user_staff_domain");
+    await liftSuspension(db(), long.id, { id: "user_staff_domain", role: "moderator" });
     expect((await refusal(user.id))?.details).toEqual([{ path: "suspendedUntil", message: short.until }]);
     // Past its end (as of a later clock), it no longer applies.
     await expect(assertMayPost(db(), user.id, new Date(Date.parse(short.until) + 1000))).resolves.toBeUndefined();
@@ -60,7 +60,7 @@ describe("posting suspensions (assertMayPost)", () => {
 
   it("the terms rule still comes first: a suspended user without the current terms gets UGC_TERMS_REQUIRED", async () => {
     const user = await fan();
-    await suspendUser(db(), { userId: user.id, hours: 2, reason: "x" }, "user_staff_domain");
+    await suspendUser(db(), { userId: user.id, hours: 2, reason: "x" }, { id: "user_staff_domain", role: "moderator" });
     await db().user.update({ where: { id: user.id }, data: { ugcTermsVersion: null } });
     expect((await refusal(user.id))?.code).toBe("UGC_TERMS_REQUIRED");
   });

@@ -132,6 +132,7 @@ describe("staff console", () => {
       "Trends",
       "Flags",
       "Announcements",
+      "Audit log",
     ]);
   });
 

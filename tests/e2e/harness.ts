@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
 import { afterAll, beforeAll, inject } from "vitest";
+import type { StaffRole } from "../../lib/auth/roles";
 import { signSessionToken } from "../../lib/auth/sign";
 import { createDb } from "../../lib/db/client";
 import { CONSOLE_ORIGIN } from "./setup";
@@ -32,14 +33,18 @@ export function browserSuite() {
   return { db, browser: () => browser! };
 }
 
+/** Who a console session is: true for an admin, false for a fan, or a staff role (lib/auth/roles.ts). */
+export type ConsoleRole = boolean | StaffRole;
+
 /** A Clerk browser session's token: it names the console's origin in azp. */
-export const consoleSessionToken = (sub: string, admin: boolean) => signSessionToken(inject("privateKey"), sub, { admin, extra: { azp: CONSOLE_ORIGIN } });
+export const consoleSessionToken = (sub: string, role: ConsoleRole) =>
+  signSessionToken(inject("privateKey"), sub, { ...(typeof role === "string" ? { role } : { admin: role }), extra: { azp: CONSOLE_ORIGIN } });
 
 /** A browser context whose Clerk session cookie (`__session`) holds a session JWT for `sub` (none for null). */
 export async function signedIn(
   browser: Browser,
   sub: string | null,
-  admin = false,
+  admin: ConsoleRole = false,
   viewport = { width: 1280, height: 800 },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });

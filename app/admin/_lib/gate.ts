@@ -2,13 +2,16 @@ import { constants } from "@clerk/backend/internal";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import type { StaffActor } from "@/lib/audit/service";
+import { mayOpen, type ConsoleArea } from "@/lib/auth/roles";
 import { checkStaff, signInUrl, type ConsoleSession, type Staff } from "@/lib/auth/staff";
 import { SESSION_COOKIE } from "@/lib/auth/cookies";
 
 // The console's access control, not left to middleware.ts: every page and every server action calls one of these
 // before reading or changing anything. The layout is not enough on its own: Next renders a page's segment
 // independently of its layout's output (and a layout is not re-run on client navigations), and server actions
-// can be invoked directly with a POST.
+// can be invoked directly with a POST. Each names the area it belongs to (lib/auth/roles.ts; omitted: `admin`):
+// staff whose role does not open it get the 403 page, and an action refused so changes nothing.
 
 /**
  * The session token to check: the one Clerk's middleware passed on for this request (when it had to refresh an
@@ -24,20 +27,24 @@ export const consoleSession = cache(async (): Promise<ConsoleSession> => checkSt
 
 function bounce(session: ConsoleSession, returnPath: string): never {
   if (session.kind === "anonymous") redirect(signInUrl(returnPath));
-  // Signed in without the staff role: the 403 page (a route handler, so the status is a real 403).
+  // Signed in without the staff role, or with a role that does not open the area: the 403 page (a route handler,
+  // so the status is a real 403).
   redirect("/admin/forbidden");
 }
 
-/** For pages: the staff member, or a redirect to sign-in (anonymous) or to the 403 page (not staff). */
-export async function requireStaff(returnPath: string): Promise<Staff> {
+/** For pages: the staff member, or a redirect to sign-in (anonymous) or to the 403 page (not staff, or not this area). */
+export async function requireStaff(returnPath: string, area: ConsoleArea = "admin"): Promise<Staff> {
   const session = await consoleSession();
-  if (session.kind !== "staff") bounce(session, returnPath);
+  if (session.kind !== "staff" || !mayOpen(session.role, area)) bounce(session, returnPath);
   return session;
 }
 
 /** For server actions: the same check, repeated on every call, before any effect. */
-export async function requireStaffAction(): Promise<Staff> {
+export async function requireStaffAction(area: ConsoleArea = "admin"): Promise<Staff> {
   const session = await checkStaff(await sessionToken());
-  if (session.kind !== "staff") bounce(session, "/admin");
+  if (session.kind !== "staff" || !mayOpen(session.role, area)) bounce(session, "/admin");
   return session;
 }
+
+/** Who a console action's audit entry names: the staff member and the role their session carries (no request id). */
+export const actorOf = (staff: Staff): StaffActor => ({ id: staff.externalId, role: staff.role });

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { announcementCreateBody, announcementParams } from "@/lib/announcements/schemas";
 import { createAnnouncement, endAnnouncement } from "@/lib/announcements/service";
 import { DomainError } from "@/lib/http/errors";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode } from "../_lib/form";
 import { utc } from "../drops/shared";
 
@@ -24,7 +24,7 @@ async function attempt(write: () => Promise<unknown>) {
 }
 
 export async function createAnnouncementAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   if (field(form, "confirm") !== "yes") redirect(back({ error: "confirm" }));
   const f = fields(form, ["title", "body", "linkUrl", "startsAt", "endsAt"]);
   const parsed = announcementCreateBody.safeParse({
@@ -35,15 +35,15 @@ export async function createAnnouncementAction(form: FormData) {
     ...(f.endsAt ? { endsAt: utc(f.endsAt) } : {}),
   });
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  await attempt(() => createAnnouncement(db, parsed.data, { id: staff.externalId, role: "admin" }));
+  await attempt(() => createAnnouncement(db, parsed.data, actorOf(staff)));
   redirect(back({ done: "created" }));
 }
 
 export async function endAnnouncementAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   if (field(form, "confirm") !== "yes") redirect(back({ error: "confirm" }));
   const parsed = announcementParams.safeParse({ announcementId: field(form, "announcementId") });
   if (!parsed.success) redirect(back({ error: "NOT_FOUND" }));
-  await attempt(() => endAnnouncement(db, parsed.data.announcementId, { id: staff.externalId, role: "admin" }));
+  await attempt(() => endAnnouncement(db, parsed.data.announcementId, actorOf(staff)));
   redirect(back({ done: "ended" }));
 }

@@ -20,7 +20,7 @@ const ERRORS: Record<string, string> = {
 const DONE: Record<string, string> = { created: "Announcement created.", ended: "Announcement ended: fans no longer see it." };
 
 export default async function AnnouncementsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/announcements");
+  await requireStaff("/admin/announcements", "admin");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

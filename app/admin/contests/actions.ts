@@ -6,7 +6,7 @@ import { contestCreateBody } from "@/lib/contests/schemas";
 import { createContest, runContestsCron } from "@/lib/contests/service";
 import { DomainError } from "@/lib/http/errors";
 import { recordAudit } from "@/lib/audit/service";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { contestBody } from "./shared";
 
@@ -16,12 +16,12 @@ import { contestBody } from "./shared";
 const { back } = resultRedirects("/admin/contests");
 
 export async function createContestAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   if (field(form, "confirm") !== "yes") redirect(back({ error: "confirm" }));
   const parsed = contestCreateBody.safeParse(contestBody(fields(form, ["title", "gameIds", "slots", "rarityCap", "captainMultiplier", "prizes", "lockAt"])));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   try {
-    await createContest(db, parsed.data, { id: staff.externalId, role: "admin" });
+    await createContest(db, parsed.data, actorOf(staff));
   } catch (error) {
     if (error instanceof DomainError) redirect(back({ error: error.details?.[0]?.path.split(".")[1] ?? error.code }));
     throw error;
@@ -30,8 +30,8 @@ export async function createContestAction(form: FormData) {
 }
 
 export async function runSettlementsAction() {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const result = await runContestsCron(db);
-  await recordAudit(db, { id: staff.externalId, role: "admin" }, { action: "contests.settle", targetType: "contests", targetId: "due", after: result });
+  await recordAudit(db, actorOf(staff), { action: "contests.settle", targetType: "contests", targetId: "due", after: result });
   redirect(back({ done: "ran" }));
 }

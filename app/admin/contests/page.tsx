@@ -9,7 +9,7 @@ import { CONTESTS_DONE, CONTESTS_ERRORS } from "./shared";
 // Settlement runs in the contests-settle cron every minute once every covered game is over.
 
 export default async function ContestsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/contests");
+  await requireStaff("/admin/contests", "economy");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

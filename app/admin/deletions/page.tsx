@@ -10,7 +10,7 @@ import { first, styles, TableHead, when, type SearchParams } from "../_lib/ui";
 const PAGE = 50;
 
 export default async function DeletionsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/deletions");
+  await requireStaff("/admin/deletions", "support");
   const cursor = first((await searchParams).cursor);
   let page: Awaited<ReturnType<typeof listDeletionQueue>>;
   try {

@@ -7,7 +7,7 @@ import { db } from "@/lib/db/client";
 import { createDropBody } from "@/lib/drops/schemas";
 import { createDrop, runDropsCron } from "@/lib/drops/service";
 import { recordAudit } from "@/lib/audit/service";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { challengeBody, dropBody } from "./shared";
 
@@ -17,29 +17,29 @@ import { challengeBody, dropBody } from "./shared";
 const { back, attempt } = resultRedirects("/admin/drops");
 
 export async function createDropAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = createDropBody.safeParse(
     dropBody(fields(form, ["name", "packId", "mode", "price", "quantity", "perUserCap", "opensAt", "closesAt", "queueWindow"])),
   );
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  await attempt(() => createDrop(db, parsed.data, { id: staff.externalId, role: "admin" }));
+  await attempt(() => createDrop(db, parsed.data, actorOf(staff)));
   redirect(back({ done: "drop" }));
 }
 
 export async function createChallengeAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = challengeCreateBody.safeParse(
     challengeBody(fields(form, ["title", "description", "startsAt", "endsAt", "cards", "rewardCardId", "rewardSupply", "rewardRep"])),
   );
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  await attempt(() => createChallenge(db, parsed.data, { id: staff.externalId, role: "admin" }));
+  await attempt(() => createChallenge(db, parsed.data, actorOf(staff)));
   redirect(back({ done: "challenge" }));
 }
 
 export async function runDrawsAction() {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const result = await runDropsCron(db);
   // Each draw is the cron's own work (the same as a scheduled run): the entry records who asked for it early.
-  await recordAudit(db, { id: staff.externalId, role: "admin" }, { action: "drops.run", targetType: "drops", targetId: "due", after: result });
+  await recordAudit(db, actorOf(staff), { action: "drops.run", targetType: "drops", targetId: "due", after: result });
   redirect(back({ done: "ran" }));
 }

@@ -12,7 +12,7 @@ import { DROPS_DONE, DROPS_ERRORS } from "./shared";
 // challenge's seed hash is published when it is created; the seeds are revealed on the API once the order is fixed.
 
 export default async function DropsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/drops");
+  await requireStaff("/admin/drops", "economy");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

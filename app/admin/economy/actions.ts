@@ -6,7 +6,7 @@ import { log } from "@/lib/kernel/log";
 import { cancelListing, refundSale } from "@/lib/marketplace/service";
 import { setStock } from "@/lib/packs/service";
 import { adjust } from "@/lib/wallets/service";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { adjustForm, listingForm, stockForm } from "./shared";
 
@@ -16,17 +16,17 @@ import { adjustForm, listingForm, stockForm } from "./shared";
 const { back, attempt } = resultRedirects("/admin/economy");
 
 export async function adjustWalletAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("wallets");
   const parsed = adjustForm.safeParse(fields(form, ["userId", "amount", "note"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   const { userId, amount, note } = parsed.data;
-  await attempt(() => adjust(db, { userId, currency: "COIN", amount, note }, staff.externalId), { user: userId });
+  await attempt(() => adjust(db, { userId, currency: "COIN", amount, note }, actorOf(staff)), { user: userId });
   log("info", { msg: "wallet adjusted", actor: staff.externalId, user: userId, amount });
   redirect(back({ user: userId, done: "adjusted" }));
 }
 
 async function listingAction(form: FormData, act: "cancelled" | "refunded") {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = listingForm.safeParse(fields(form, ["listingId"]));
   if (!parsed.success) redirect(back({ error: "listingId" }));
   const id = parsed.data.listingId;
@@ -44,7 +44,7 @@ export async function refundSaleAction(form: FormData) {
 }
 
 export async function setPackStockAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = stockForm.safeParse(fields(form, ["packId", "stock"]));
   if (!parsed.success) redirect(back({ error: "stock" }));
   await attempt(() => setStock(db, parsed.data.packId, parsed.data.stock), {});

@@ -13,7 +13,7 @@ import { ECONOMY_DONE, ECONOMY_ERRORS, formatCoins } from "./shared";
 // catalog with its odds and stock, and marketplace oversight (cancel a listing, refund a sale).
 
 export default async function EconomyPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/economy");
+  await requireStaff("/admin/economy", "economy");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

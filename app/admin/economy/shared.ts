@@ -50,6 +50,7 @@ export const ECONOMY_ERRORS: Record<string, string> = {
   STOCK_BELOW_SOLD: "Stock cannot be set below the packs already sold.",
   NOT_FOUND: "No such user, pack or listing.",
   INSUFFICIENT_FUNDS: "The balance does not cover that debit.",
+  ADJUSTMENT_OVER_LIMIT: "That is more than your role may adjust in one action (admins have no limit).",
   BALANCE_LIMIT: "That credit would take the balance past the wallet ceiling (10,000,000,000,000.00 coins).",
   LISTING_UNAVAILABLE: "That listing cannot take this action in its state (not active, not a sale, already refunded, or the item changed hands).",
 };

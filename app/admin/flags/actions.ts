@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { featureParams, flagBody, flagParams, killSwitchBody, settingBody, settingParams } from "@/lib/config/schemas";
 import { putFlag, putKillSwitch, putSetting } from "@/lib/config/service";
 import { DomainError } from "@/lib/http/errors";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, issueCode } from "../_lib/form";
 
 // Server actions of the flags page: each re-checks the staff session, needs the confirmation box, validates with the
@@ -23,8 +23,6 @@ async function attempt(write: () => Promise<unknown>) {
   }
 }
 
-const actorOf = (staff: { externalId: string }) => ({ id: staff.externalId, role: "admin" as const });
-
 /** "a, b c": the user ids of a scoped pause (any separators). */
 const idList = (v: string | undefined) =>
   (v ?? "")
@@ -33,7 +31,7 @@ const idList = (v: string | undefined) =>
     .filter(Boolean);
 
 export async function killSwitchAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   if (field(form, "confirm") !== "yes") redirect(back({ error: "confirm" }));
   const feature = featureParams.safeParse({ feature: field(form, "feature") });
   const userIds = idList(field(form, "userIds"));
@@ -50,7 +48,7 @@ export async function killSwitchAction(form: FormData) {
 }
 
 export async function flagAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   if (field(form, "confirm") !== "yes") redirect(back({ error: "confirm" }));
   const key = flagParams.safeParse({ key: field(form, "key")?.trim() });
   const percent = field(form, "rolloutPercent")?.trim();
@@ -66,7 +64,7 @@ export async function flagAction(form: FormData) {
 }
 
 export async function settingAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   if (field(form, "confirm") !== "yes") redirect(back({ error: "confirm" }));
   const key = settingParams.safeParse({ key: field(form, "key") });
   const body = settingBody.safeParse({ value: field(form, "value") });

@@ -26,7 +26,7 @@ const DONE: Record<string, string> = {
 };
 
 export default async function FlagsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/flags");
+  await requireStaff("/admin/flags", "admin");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

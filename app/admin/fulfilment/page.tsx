@@ -25,7 +25,7 @@ function addressLines(a: Record<string, string | null> | null) {
 }
 
 export default async function FulfilmentPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/fulfilment");
+  await requireStaff("/admin/fulfilment", "economy");
   const sp = await searchParams;
   const tabParam = first(sp.status);
   const status: FulfilmentStatus = (STATUS_TABS as readonly string[]).includes(tabParam ?? "") ? (tabParam as FulfilmentStatus) : "pending";

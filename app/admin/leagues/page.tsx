@@ -4,7 +4,7 @@ import { requireStaff } from "../_lib/gate";
 import { styles, TableHead } from "../_lib/ui";
 
 export default async function LeaguesPage() {
-  await requireStaff("/admin/leagues");
+  await requireStaff("/admin/leagues", "admin");
   const leagues = await listLeaguesWithCounts(db);
   return (
     <>

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/http/errors";
 import { fixtureFeed, parseFeed, replayFeed } from "@/lib/live/service";
 import type { LiveEventInput } from "@/lib/live/schemas";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field } from "../_lib/form";
 
 // The live page's replay: a pasted batch or a fixture for a game, confirmed by typing REPLAY, run through the
@@ -14,7 +14,7 @@ import { field } from "../_lib/form";
 const back = (extra: Record<string, string>) => `/admin/live?${new URLSearchParams(extra)}`;
 
 export async function replayAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   if (field(form, "confirm")?.trim() !== "REPLAY") redirect(back({ error: "confirm" }));
   const source = field(form, "source");
   let events: LiveEventInput[];
@@ -31,7 +31,7 @@ export async function replayAction(form: FormData) {
       events = parseFeed(field(form, "feed") ?? "");
       label = `pasted:${[...new Set(events.map((e) => e.gameId))].join(",")}`.slice(0, 200);
     }
-    result = await replayFeed(db, { id: staff.externalId, role: "admin" }, events, label);
+    result = await replayFeed(db, actorOf(staff), events, label);
   } catch (error) {
     if (error instanceof DomainError) redirect(back({ error: error.code === "NOT_FOUND" ? "game" : "feed" }));
     throw error;

@@ -14,7 +14,7 @@ const ERRORS: Record<string, string> = {
 };
 
 export default async function LivePage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/live");
+  await requireStaff("/admin/live", "admin");
   const sp = await searchParams;
   const error = first(sp.error);
   return (

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/http/errors";
 import { voidTradeAsStaff } from "@/lib/marketplace/service";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode } from "../_lib/form";
 import { voidForm } from "./shared";
 
@@ -14,12 +14,12 @@ import { voidForm } from "./shared";
 const back = (extra: Record<string, string>) => `/admin/market?${new URLSearchParams(extra)}`;
 
 export async function voidTradeAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = voidForm.safeParse(fields(form, ["tradeId", "reason"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   const { tradeId, reason } = parsed.data;
   try {
-    await voidTradeAsStaff(db, tradeId, { id: staff.externalId, role: "admin" }, reason);
+    await voidTradeAsStaff(db, tradeId, actorOf(staff), reason);
   } catch (error) {
     if (error instanceof DomainError) redirect(back({ error: error.code }));
     throw error;

@@ -15,7 +15,7 @@ import { MARKET_DONE, MARKET_ERRORS, tradeStatusFilter } from "./shared";
 const PAGE = 50;
 
 export default async function MarketPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/market");
+  await requireStaff("/admin/market", "economy");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { dismissReports, liftSuspension, setCommentVisibility, setPostVisibility, suspendUser } from "@/lib/moderation/service";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { liftForm, suspendForm, targetForm } from "./shared";
 
@@ -15,7 +15,7 @@ const { back, attempt } = resultRedirects("/admin/moderation");
 const missing = { NOT_FOUND: "missing" };
 
 async function target(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = targetForm.safeParse(fields(form, ["kind", "id"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   return { staff, ...parsed.data };
@@ -24,7 +24,7 @@ async function target(form: FormData) {
 async function setHidden(form: FormData, hide: boolean) {
   const { staff, kind, id } = await target(form);
   const set = kind === "post" ? setPostVisibility : setCommentVisibility;
-  await attempt(() => set(db, id, staff.externalId, hide), {}, missing);
+  await attempt(() => set(db, id, actorOf(staff), hide), {}, missing);
   redirect(back({ [kind]: id, done: hide ? "hidden" : "restored" }));
 }
 
@@ -38,22 +38,22 @@ export async function restoreAction(form: FormData) {
 
 export async function dismissAction(form: FormData) {
   const { staff, kind, id } = await target(form);
-  await attempt(() => dismissReports(db, kind === "post" ? { postId: id } : { commentId: id }, staff.externalId), {}, missing);
+  await attempt(() => dismissReports(db, kind === "post" ? { postId: id } : { commentId: id }, actorOf(staff)), {}, missing);
   redirect(back({ [kind]: id, done: "dismissed" }));
 }
 
 export async function suspendAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = suspendForm.safeParse(fields(form, ["userId", "hours", "reason"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  await attempt(() => suspendUser(db, parsed.data, staff.externalId), {}, missing);
+  await attempt(() => suspendUser(db, parsed.data, actorOf(staff)), {}, missing);
   redirect(back({ user: parsed.data.userId, done: "suspended" }));
 }
 
 export async function liftAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("moderation");
   const parsed = liftForm.safeParse(fields(form, ["suspensionId", "userId"]));
   if (!parsed.success) redirect(back({ error: "suspensionId" }));
-  await attempt(() => liftSuspension(db, parsed.data.suspensionId, staff.externalId), { user: parsed.data.userId }, { NOT_FOUND: "suspensionId" });
+  await attempt(() => liftSuspension(db, parsed.data.suspensionId, actorOf(staff)), { user: parsed.data.userId }, { NOT_FOUND: "suspensionId" });
   redirect(back({ user: parsed.data.userId, done: "lifted" }));
 }

@@ -144,7 +144,7 @@ async function SuspensionsPanel({ userId }: { userId: string }) {
 }
 
 export default async function ModerationPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/moderation");
+  await requireStaff("/admin/moderation", "moderation");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

@@ -14,7 +14,7 @@ import { productForm } from "./shared";
 const back = (extra: Record<string, string>) => `/admin/payments?${new URLSearchParams(extra)}`;
 
 export async function saveProductAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = productForm.safeParse({
     ...fields(form, ["id", "name", "coins", "prices", "appStoreProductId", "googlePlayProductId", "sortOrder"]),
     active: field(form, "active"),

@@ -21,7 +21,7 @@ function money(minor: number, currency: string) {
 }
 
 export default async function PaymentsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/payments");
+  await requireStaff("/admin/payments", "economy");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

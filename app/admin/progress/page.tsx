@@ -70,7 +70,7 @@ function BadgeForm({ badge, tiers }: { badge?: BadgeRow; tiers: TierRow[] }) {
 }
 
 export default async function ProgressPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/progress");
+  await requireStaff("/admin/progress", "admin");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

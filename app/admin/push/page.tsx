@@ -10,7 +10,7 @@ import { first, Stat, styles, TableHead, when, type SearchParams } from "../_lib
 const LATEST = 50;
 
 export default async function PushPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/push");
+  await requireStaff("/admin/push", "admin");
   const sp = await searchParams;
   const wanted = first(sp.status);
   const status = OUTBOX_STATUSES.includes(wanted as OutboxStatus) ? (wanted as OutboxStatus) : undefined;

@@ -31,7 +31,7 @@ const QUEST_FIELDS = [
 const questPage = (id: string, extra: Record<string, string>) => `/admin/quests/${encodeURIComponent(id)}?${new URLSearchParams(extra)}`;
 
 export async function createQuestAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const parsed = questCreateSchema.safeParse(fields(form, QUEST_FIELDS));
   if (!parsed.success) redirect(`/admin/quests?error=${issueCode(parsed.error, ["window", "team", "pass"])}`);
   let id: string;
@@ -46,7 +46,7 @@ export async function createQuestAction(form: FormData) {
 }
 
 export async function scheduleQuestAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const id = questIdSchema.safeParse(field(form, "questId"));
   if (!id.success) redirect("/admin/quests?error=missing");
   const parsed = questWindowSchema.safeParse(fields(form, ["questId", "availableFrom", "availableUntil"]));
@@ -58,7 +58,7 @@ export async function scheduleQuestAction(form: FormData) {
 }
 
 export async function retireQuestAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const id = questIdSchema.safeParse(field(form, "questId"));
   if (!id.success) redirect("/admin/quests?error=missing");
   const result = await retireQuest(db, id.data);
@@ -68,7 +68,7 @@ export async function retireQuestAction(form: FormData) {
 }
 
 export async function addQuestionAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const id = questIdSchema.safeParse(field(form, "questId"));
   if (!id.success) redirect("/admin/quests?error=missing");
   const choices = Array.from({ length: QUESTION_CHOICES_MAX }, (_, i) => field(form, `choice${i}`) ?? "");
@@ -86,7 +86,7 @@ export async function addQuestionAction(form: FormData) {
 }
 
 export async function deactivateQuestionAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("admin");
   const id = questIdSchema.safeParse(field(form, "questId"));
   const questionId = questIdSchema.safeParse(field(form, "questionId"));
   if (!id.success) redirect("/admin/quests?error=missing");

@@ -7,7 +7,7 @@ import { CatalogFields, first, Notice, Select, styles, when, type SearchParams, 
 import { QUEST_ERRORS, questWindow } from "./shared";
 
 export default async function QuestsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/quests");
+  await requireStaff("/admin/quests", "admin");
   const sp = await searchParams;
   const [{ quests, total }, teams, passes] = await Promise.all([listConsoleQuests(db), teamOptions(db), passOptions(db)]);
   const error = first(sp.error);

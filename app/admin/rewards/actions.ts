@@ -14,7 +14,7 @@ import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 const { back, attempt } = resultRedirects("/admin/rewards");
 
 export async function createRewardAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = rewardCreateSchema.safeParse(
     fields(form, ["title", "slug", "description", "kind", "costRep", "stock", "perUserLimit", "milestone", "milestoneValue"]),
   );
@@ -26,7 +26,7 @@ export async function createRewardAction(form: FormData) {
 }
 
 export async function adjustStockAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = stockDeltaSchema.safeParse(fields(form, ["rewardId", "delta"]));
   const rewardId = field(form, "rewardId") ?? "";
   if (!parsed.success) redirect(back({ error: "delta", reward: rewardId }));
@@ -36,7 +36,7 @@ export async function adjustStockAction(form: FormData) {
 }
 
 export async function setStockAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const parsed = stockSetSchema.safeParse(fields(form, ["rewardId", "stock"]));
   if (!parsed.success) redirect(back({ error: "stock", reward: field(form, "rewardId") ?? "" }));
   await attempt(() => setStock(db, parsed.data.rewardId, parsed.data.stock ?? null), { reward: parsed.data.rewardId });
@@ -45,7 +45,7 @@ export async function setStockAction(form: FormData) {
 }
 
 async function changeActive(form: FormData, active: boolean) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("economy");
   const id = rewardIdSchema.safeParse(field(form, "rewardId"));
   if (!id.success) redirect(back({ error: "missing" }));
   await attempt(() => setRewardActive(db, id.data, active), { reward: id.data });

@@ -30,7 +30,7 @@ const DONE: Record<string, string> = {
 };
 
 export default async function RewardsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/rewards");
+  await requireStaff("/admin/rewards", "economy");
   const sp = await searchParams;
   const rewards = await listConsoleRewards(db);
   const done = first(sp.done);

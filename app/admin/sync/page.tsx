@@ -8,7 +8,7 @@ import { first, Notice, styles, when, type SearchParams, TableHead } from "../_l
 const ERRORS: Record<string, string> = { scope: "Unknown sync scope.", start: "The sync could not be started; see the server log." };
 
 export default async function SyncPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/sync");
+  await requireStaff("/admin/sync", "admin");
   const sp = await searchParams;
   const runId = first(sp.run);
   const error = first(sp.error);

@@ -8,7 +8,7 @@ import { first, Notice, styles, when, type SearchParams, TableHead } from "../_l
 const ERRORS: Record<string, string> = { invalid: "That request was not valid.", missing: "No such team." };
 
 export default async function TeamsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/teams");
+  await requireStaff("/admin/teams", "admin");
   const sp = await searchParams;
   const search = teamSearchSchema.catch({ q: "", league: "", archived: undefined }).parse({
     q: first(sp.q),

@@ -31,7 +31,7 @@ function ReviewForm({ tag, status, from }: { tag: string; status: TrendStatus; f
 }
 
 export default async function TrendsPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/trends");
+  await requireStaff("/admin/trends", "admin");
   const sp = await searchParams;
   const wanted = first(sp.status);
   const status: TrendStatus = TREND_STATUSES.includes(wanted as TrendStatus) ? (wanted as TrendStatus) : "pending";

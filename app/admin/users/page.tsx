@@ -1,18 +1,28 @@
 import { userQuerySchema } from "@/lib/admin/schemas";
 import { lookupUsers, type ConsoleUser } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
+import { mayOpen, STAFF_ROLES } from "@/lib/auth/roles";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = {
   invalid: "That is not a valid user id.",
-  self: "You cannot revoke your own staff role; ask another staff member.",
+  self: "You cannot change your own staff role; ask another admin.",
   provider: "The identity provider refused or could not be reached; nothing changed. Try again.",
 };
-const ROLE_LABEL = { admin: "Staff (admin)", fan: "Fan", unknown: "Unknown (not held by the identity provider)" } as const;
+const ROLE_LABEL = {
+  admin: "Staff (admin)",
+  moderator: "Staff (moderator)",
+  support: "Staff (support)",
+  economy: "Staff (economy)",
+  fan: "Fan",
+  unknown: "Unknown (not held by the identity provider)",
+} as const;
 
 export default async function UsersPage({ searchParams }: { searchParams: SearchParams }) {
-  const staff = await requireStaff("/admin/users");
+  const staff = await requireStaff("/admin/users", "users");
+  // Only admins set roles (the role page and its action check the same).
+  const isAdmin = mayOpen(staff.role, "admin");
   const sp = await searchParams;
   const parsed = userQuerySchema.safeParse(first(sp.q) ?? "");
   const q = parsed.success ? parsed.data : "";
@@ -64,7 +74,28 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
                         Rep ledger
                       </a>
                     ) : null}
-                    {u.role !== "admin" ? (
+                    {isAdmin && u.externalId !== staff.externalId ? (
+                      <form method="get" action="/admin/users/role" style={{ display: "flex", gap: 4 }}>
+                        <input type="hidden" name="user" value={u.externalId} />
+                        <input type="hidden" name="q" value={q} />
+                        <select
+                          name="role"
+                          aria-label={`Staff role of ${u.externalId}`}
+                          defaultValue={u.role === "fan" || u.role === "unknown" ? "none" : u.role}
+                          style={styles.input}
+                        >
+                          {[...STAFF_ROLES, "none"].map((r) => (
+                            <option key={r} value={r}>
+                              {r === "none" ? "none (fan)" : r}
+                            </option>
+                          ))}
+                        </select>
+                        <button type="submit" style={styles.secondary}>
+                          Set role
+                        </button>
+                      </form>
+                    ) : null}
+                    {isAdmin && u.role !== "admin" ? (
                       <form method="get" action="/admin/users/role">
                         <input type="hidden" name="user" value={u.externalId} />
                         <input type="hidden" name="grant" value="1" />
@@ -74,7 +105,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
                         </button>
                       </form>
                     ) : null}
-                    {u.role !== "fan" && u.externalId !== staff.externalId ? (
+                    {isAdmin && u.role !== "fan" && u.externalId !== staff.externalId ? (
                       <form method="get" action="/admin/users/role">
                         <input type="hidden" name="user" value={u.externalId} />
                         <input type="hidden" name="grant" value="0" />
@@ -92,8 +123,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
         </table>
       ) : null}
       <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
-        Roles live in the identity provider (public metadata <code>role = &quot;admin&quot;</code>, copied into the session token). A change applies at the
-        user&apos;s next session refresh, not to the session they have open now.
+        Roles live in the identity provider (public metadata <code>role</code>: admin, moderator, support or economy, copied into the session token). A change
+        applies at the user&apos;s next session refresh, not to the session they have open now.
       </p>
     </>
   );

@@ -70,7 +70,7 @@ async function ActionsPanel({ userId }: { userId: string }) {
 }
 
 export default async function AccountModerationPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/moderation/accounts");
+  await requireStaff("/admin/moderation/accounts", "moderation");
   const sp = await searchParams;
   const done = first(sp.done);
   const error = first(sp.error);

@@ -34,7 +34,7 @@ export default async function QuestPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id } = await params;
-  await requireStaff(`/admin/quests/${encodeURIComponent(id)}`);
+  await requireStaff(`/admin/quests/${encodeURIComponent(id)}`, "admin");
   const sp = await searchParams;
   const quest = await consoleQuest(db, id);
   if (!quest) {

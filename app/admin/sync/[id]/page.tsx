@@ -6,7 +6,7 @@ import { RunDetail } from "../../_lib/run";
 
 export default async function SyncRunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  await requireStaff(`/admin/sync/${encodeURIComponent(id)}`);
+  await requireStaff(`/admin/sync/${encodeURIComponent(id)}`, "admin");
   const run = await getSyncRun(db, id);
   if (!run) notFound();
   return (

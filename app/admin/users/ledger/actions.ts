@@ -11,7 +11,7 @@ import { field, fields, issueCode, resultRedirects } from "../../_lib/form";
 // back with a result code (never free text from the request).
 
 export async function reverseEntryAction(form: FormData) {
-  const staff = await requireStaffAction();
+  const staff = await requireStaffAction("support");
   const user = userIdSchema.safeParse(field(form, "userId"));
   if (!user.success) redirect("/admin/users?error=invalid");
   const { back, attempt } = resultRedirects("/admin/users/ledger");

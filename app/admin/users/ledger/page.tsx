@@ -18,7 +18,7 @@ const ERRORS: Record<string, string> = {
 };
 
 export default async function LedgerPage({ searchParams }: { searchParams: SearchParams }) {
-  await requireStaff("/admin/users");
+  await requireStaff("/admin/users", "support");
   const sp = await searchParams;
   const userId = userIdSchema.safeParse(first(sp.user) ?? "");
   const ledger = userId.success ? await consoleLedger(db, userId.data) : null;

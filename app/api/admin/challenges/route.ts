@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -14,12 +15,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "The reward copies' serials are taken from the card's edition at once (409 REWARD_CARD_SHORT when fewer are left) and a secret seed is drawn whose SHA-256 the challenge shows from the start: it orders the serials (docs/domains/challenges.md). Unknown cards: 400 naming them.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       body: challengeCreateBody,
       rateLimit: "write",
       status: 201,
       response: challengeResponse,
       errors: [challengesErrors.REWARD_CARD_SHORT],
     },
-    ({ user, body, requestId }) => createChallenge(db, body, { id: user.externalId, role: "admin", requestId }),
+    ({ user, body, requestId }) => createChallenge(db, body, apiActor(user, requestId)),
   ),
 });

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -14,12 +15,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "The seed that will order it is drawn now and only its SHA-256 published (`seedHash`); it is revealed once the order is fixed.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       body: createDropBody,
       rateLimit: "write",
       status: 201,
       response: dropResponse,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, body, requestId }) => createDrop(db, body, { id: user.externalId, role: "admin", requestId }),
+    ({ user, body, requestId }) => createDrop(db, body, apiActor(user, requestId)),
   ),
 });

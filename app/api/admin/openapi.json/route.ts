@@ -6,7 +6,8 @@ import { ROUTES } from "@/app/api/routes.generated";
 
 // The internal contract (staff console, cron and webhook routes: isInternal in lib/openapi/document.ts), for staff only.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: route({ summary: "Internal OpenAPI document", tags: ["Admin"], auth: "admin", envelope: false, response: z.record(z.string(), z.unknown()) }, async () =>
-    internalOpenApiDocument(ROUTES),
+  GET: route(
+    { summary: "Internal OpenAPI document", tags: ["Admin"], auth: "admin", staffArea: "staff", envelope: false, response: z.record(z.string(), z.unknown()) },
+    async () => internalOpenApiDocument(ROUTES),
   ),
 });

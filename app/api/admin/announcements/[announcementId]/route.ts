@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
@@ -18,6 +19,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: announcementResponse,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params, requestId }) => endAnnouncement(db, params.announcementId, { id: user.externalId, role: "admin", requestId }),
+    ({ user, params, requestId }) => endAnnouncement(db, params.announcementId, apiActor(user, requestId)),
   ),
 });

@@ -13,6 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description: "Appeals awaiting a decision, oldest first, each with its action. Keyset: `limit` 1..50 (default 20).",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       query: z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) }),
       response: z.object({ appeals: z.array(staffAppeal), nextCursor: z.string().optional() }),
     },

@@ -12,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Every report of one target, open and resolved (`resolvedAt`, `resolvedBy`, `resolution` hidden or dismissed), newest first. Give exactly one of `postId` and `commentId` (400 otherwise). Keyset: `limit` 1..100 (default 50), `nextCursor` back as `cursor`.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       query: targetReportsQuery,
       response: targetReportsPage,
     },

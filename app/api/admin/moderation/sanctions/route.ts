@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
@@ -16,6 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description: "Every action against the user (sanctions and hidden content), newest first, with who acted and who lifted or reviewed it. Keyset.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       query,
       response: z.object({ actions: z.array(staffModerationAction), nextCursor: z.string().optional() }),
     },
@@ -28,12 +30,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Imposes `kind` posting (posts and comments refused: 403 POSTING_SUSPENDED), trading (listing, bidding, offering, buying, checkout, accepting offers refused: 403 TRADING_RESTRICTED) or full (every signed-in call refused but reading one's moderation actions and appealing: 403 ACCOUNT_SUSPENDED) for `hours` from now, with a `reason` the user sees; optionally hiding `hidePostIds` (the user's posts) under the same action, which a granted appeal brings back. Unknown user: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       body: sanctionBody,
       rateLimit: "write",
       status: 201,
       response: z.object({ action: staffModerationAction }),
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, body }) => imposeSanction(db, body, user.externalId),
+    ({ user, body, requestId }) => imposeSanction(db, body, apiActor(user, requestId)),
   ),
 });

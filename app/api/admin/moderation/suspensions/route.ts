@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -13,6 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "The user's suspensions, newest first, with `active` (not lifted and not yet ended). Keyset: `limit` 1..100 (default 20), `nextCursor` back as `cursor`.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       query: suspensionsQuery,
       response: suspensionPage,
     },
@@ -25,12 +27,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Suspends the user from creating posts and comments for `hours` (1..8760) from now, with a `reason` (1..500 characters). While in force, their creates answer 403 POSTING_SUSPENDED with the end time in details (the latest end of their active suspensions). `staffId` records the staff member's identity-provider id. Unknown user: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       body: suspensionBody,
       rateLimit: "write",
       status: 201,
       response: suspension,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, body }) => suspendUser(db, body, user.externalId),
+    ({ user, body, requestId }) => suspendUser(db, body, apiActor(user, requestId)),
   ),
 });

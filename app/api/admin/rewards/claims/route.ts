@@ -13,6 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Voucher codes are never shown here (only `voucherAssigned`).",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       query: staffClaimsQuery,
       response: staffClaimsPage,
     },

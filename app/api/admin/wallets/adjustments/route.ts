@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -11,15 +12,16 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Adjust a wallet (staff)",
       description:
-        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId). A debit larger than the balance is 409 INSUFFICIENT_FUNDS, a credit that would take the balance past the wallet ceiling (10^15 minor units) 409 BALANCE_LIMIT; either changes nothing. Unknown user: 404.",
+        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId). A debit larger than the balance is 409 INSUFFICIENT_FUNDS, a credit that would take the balance past the wallet ceiling (10^15 minor units) 409 BALANCE_LIMIT; either changes nothing. Staff other than admins may move at most 5,000 minor units per adjustment (403 ADJUSTMENT_OVER_LIMIT). Audited with the role and request id. Unknown user: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "wallets",
       body: adjustmentBody,
       rateLimit: "money",
       status: 201,
       response: adjustmentResult,
-      errors: [sharedErrors.NOT_FOUND, walletsErrors.INSUFFICIENT_FUNDS, walletsErrors.BALANCE_LIMIT],
+      errors: [sharedErrors.NOT_FOUND, walletsErrors.INSUFFICIENT_FUNDS, walletsErrors.BALANCE_LIMIT, walletsErrors.ADJUSTMENT_OVER_LIMIT],
     },
-    ({ user, body }) => adjust(db, body, user.externalId),
+    ({ user, body, requestId }) => adjust(db, body, apiActor(user, requestId)),
   ),
 });

@@ -12,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Checks that every wallet's balance equals the sum of its ledger rows and that no active listing outlives its seller's ownership of the item: `ok`, the counts, up to 100 wallets that disagree and up to 100 such listings (none, when the books are right).",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       response: invariantReport,
     },
     () => checkInvariant(db),

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -18,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       response: adminFlagResponse,
     },
-    ({ user, params, body, requestId }) => putFlag(db, params.key, body, { id: user.externalId, role: "admin", requestId }),
+    ({ user, params, body, requestId }) => putFlag(db, params.key, body, apiActor(user, requestId)),
   ),
   DELETE: route(
     {
@@ -31,6 +32,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       response: z.object({ deleted: z.boolean() }),
     },
-    ({ user, params, requestId }) => deleteFlag(db, params.key, { id: user.externalId, role: "admin", requestId }),
+    ({ user, params, requestId }) => deleteFlag(db, params.key, apiActor(user, requestId)),
   ),
 });

@@ -14,6 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Sets how many packs are for sale in all, sold ones included (null: unlimited); never below the packs already sold (409 STOCK_BELOW_SOLD). Unknown or inactive pack: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       params: packParams,
       body: stockBody,
       rateLimit: "write",

@@ -13,6 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Retires the seed in use, revealing it in GET /api/v1/packs/seeds, and puts a new one in use (its hash published at once). Openings in progress finish with the seed they read first.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       bodyRequired: false,
       rateLimit: "write",
       response: z.object({ retired: seed.nullable(), active: seed }).meta({ id: "DrawSeedRotation" }),

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
@@ -15,6 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Unknown reward: 404; a reward whose fulfilment is not voucher: 409 FULFILMENT_TRANSITION_INVALID.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       params: voucherCodesParams,
       body: voucherCodesBody,
       bodyLimit: 256 * 1024,
@@ -22,6 +24,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: voucherCodesResult,
       errors: [sharedErrors.NOT_FOUND, fulfilmentErrors.FULFILMENT_TRANSITION_INVALID],
     },
-    ({ params, body, user, requestId }) => addVoucherCodes(db, params.rewardId, body.codes, { id: user.externalId, role: "admin", requestId }),
+    ({ params, body, user, requestId }) => addVoucherCodes(db, params.rewardId, body.codes, apiActor(user, requestId)),
   ),
 });

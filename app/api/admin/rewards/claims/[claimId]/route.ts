@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
@@ -16,12 +17,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "asking for the status the claim already has answers it unchanged (`changed: false`), so retries and concurrent actions refund once. Audited. Other moves: 409 FULFILMENT_TRANSITION_INVALID. Unknown claim: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       params: claimParams,
       body: staffClaimBody,
       rateLimit: "write",
       response: staffClaimResult,
       errors: [sharedErrors.NOT_FOUND, fulfilmentErrors.FULFILMENT_TRANSITION_INVALID],
     },
-    ({ user, params, body, requestId }) => setClaimStatus(db, params.claimId, body, { id: user.externalId, role: "admin", requestId }),
+    ({ user, params, body, requestId }) => setClaimStatus(db, params.claimId, body, apiActor(user, requestId)),
   ),
 });

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
@@ -20,6 +21,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: adminTrendTagResponse,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params, body, requestId }) => reviewTag(db, params.tag, body.status, { id: user.externalId, role: "admin", requestId }),
+    ({ user, params, body, requestId }) => reviewTag(db, params.tag, body.status, apiActor(user, requestId)),
   ),
 });

@@ -14,6 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description: "Withdraws any active listing; an auction's top bid gets its held funds back. Not active: 409 LISTING_UNAVAILABLE.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       params: listingParams,
       bodyRequired: false,
       rateLimit: "write",

@@ -16,6 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Reverses a sale with compensating transactions, once: the buyer is credited the price (`refund`), the seller debited what they were paid net of the fee (`refund`), and the item returns to the seller (owner history reason `staff`); the ledger rows carry the staff member's id. Nothing is edited or deleted. Refused, changing nothing: not a sale or already refunded (409 LISTING_UNAVAILABLE), the buyer no longer owns the item (409 LISTING_UNAVAILABLE), the seller's balance is short (409 INSUFFICIENT_FUNDS), the buyer minted the item to a wallet (409 ITEM_MINTED), the buyer put it in an entry of a collection challenge that has not ended (409 ITEM_LOCKED).",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "economy",
       params: listingParams,
       bodyRequired: false,
       rateLimit: "money",

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -14,12 +15,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "`grant`: in one transaction the appeal is marked granted (who, when) and its action lifted: the restriction or suspension ends and the posts and comments the action hid come back. `deny`: the action stands. Once: a decided appeal is 409 APPEAL_DECIDED. Unknown appeal: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: appealIdParams,
       body: appealDecisionBody,
       rateLimit: "write",
       response: staffAppeal,
       errors: [sharedErrors.NOT_FOUND, moderationErrors.APPEAL_DECIDED],
     },
-    ({ user, params, body }) => decideAppeal(db, params.appealId, user.externalId, body.decision === "grant", body.note),
+    ({ user, params, body, requestId }) => decideAppeal(db, params.appealId, apiActor(user, requestId), body.decision === "grant", body.note),
   ),
 });

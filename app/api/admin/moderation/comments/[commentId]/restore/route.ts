@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -12,11 +13,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Clears the comment's hidden state; the post's `commentCount` (and a reply's parent's reply count) rise by one, under the post's row lock, only when it actually changes (and the comment is not deleted). Idempotent. No body. Unknown comment: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: commentIdParams,
       rateLimit: "write",
       response: moderationResult,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params }) => setCommentVisibility(db, params.commentId, user.externalId, false),
+    ({ user, params, requestId }) => setCommentVisibility(db, params.commentId, apiActor(user, requestId), false),
   ),
 });

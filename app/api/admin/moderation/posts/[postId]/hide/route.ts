@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -12,6 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Hides the post from everyone but staff (`hidden_at`, `hidden_by`: the staff member's identity-provider id) and resolves its open reports with resolution `hidden`. Idempotent: hiding a hidden post keeps its first hidden time (`changed: false`) and still resolves reports made since. Optional body `{ note }` (at most 500 characters), written to the server log with the action. Unknown post: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: postIdParams,
       body: hideBody,
       bodyRequired: false,
@@ -19,6 +21,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: moderationResult,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params, body }) => setPostVisibility(db, params.postId, user.externalId, true, body?.note),
+    ({ user, params, body, requestId }) => setPostVisibility(db, params.postId, apiActor(user, requestId), true, body?.note),
   ),
 });

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -12,11 +13,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Clears the post's hidden state so it shows again to those who may see it. Idempotent (`changed: false` when it was not hidden); resolved reports stay resolved. No body. Unknown post: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: postIdParams,
       rateLimit: "write",
       response: moderationResult,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params }) => setPostVisibility(db, params.postId, user.externalId, false),
+    ({ user, params, requestId }) => setPostVisibility(db, params.postId, apiActor(user, requestId), false),
   ),
 });

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
@@ -14,11 +15,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Lifts the action: its restriction or suspension ends and the posts and comments it hid (and still hides) come back, in one transaction. Idempotent (the first lift is kept). Unknown action: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: actionIdParams,
       rateLimit: "write",
       response: z.object({ action: staffModerationAction }),
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ user, params }) => liftAction(db, params.actionId, user.externalId),
+    ({ user, params, requestId }) => liftAction(db, params.actionId, apiActor(user, requestId)),
   ),
 });

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -13,11 +14,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Ends the suspension now (`liftedAt`); the user may post again unless another suspension is in force. Idempotent: lifting again keeps the first lift time. No body. Unknown id: 404.",
       tags: ["Admin"],
       auth: "admin",
+      staffArea: "moderation",
       params: suspensionIdParams,
       rateLimit: "write",
       response: suspension,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ params, user }) => liftSuspension(db, params.suspensionId, user.externalId),
+    ({ params, user, requestId }) => liftSuspension(db, params.suspensionId, apiActor(user, requestId)),
   ),
 });
