@@ -119,7 +119,7 @@ describe("staff console: economy", () => {
   it("cancels an active listing and refunds a sale", async () => {
     const seller = await fan();
     const buyer = await fan();
-    await adjust(db, { userId: buyer.id, currency: "COIN", amount: 3_000, note: "e2e funds" }, STAFF);
+    await adjust(db, { userId: buyer.id, currency: "COIN", amount: 3_000, note: "e2e funds" }, { id: STAFF, role: "admin" });
     const toCancel = (await createListing(db, seller.id, { kind: "fixed", collectibleId: await item(seller.id), price: 900 })).listing;
     const toSell = (await createListing(db, seller.id, { kind: "fixed", collectibleId: await item(seller.id), price: 2_000 })).listing;
     await buyListing(db, buyer.id, toSell.id, { key: randomUUID(), scope: "POST /api/v1/marketplace/listings/{listingId}/buy" });

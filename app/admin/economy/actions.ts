@@ -20,7 +20,7 @@ export async function adjustWalletAction(form: FormData) {
   const parsed = adjustForm.safeParse(fields(form, ["userId", "amount", "note"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
   const { userId, amount, note } = parsed.data;
-  await attempt(() => adjust(db, { userId, currency: "COIN", amount, note }, staff.externalId), { user: userId });
+  await attempt(() => adjust(db, { userId, currency: "COIN", amount, note }, { id: staff.externalId, role: "admin" }), { user: userId });
   log("info", { msg: "wallet adjusted", actor: staff.externalId, user: userId, amount });
   redirect(back({ user: userId, done: "adjusted" }));
 }

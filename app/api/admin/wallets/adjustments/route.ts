@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Adjust a wallet (staff)",
       description:
-        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId). A debit larger than the balance is 409 INSUFFICIENT_FUNDS, a credit that would take the balance past the wallet ceiling (10^15 minor units) 409 BALANCE_LIMIT; either changes nothing. Unknown user: 404.",
+        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId) and an audit entry (`wallet.adjust`) in the same transaction. A debit larger than the balance is 409 INSUFFICIENT_FUNDS, a credit that would take the balance past the wallet ceiling (10^15 minor units) 409 BALANCE_LIMIT; either changes nothing. Unknown user: 404.",
       tags: ["Admin"],
       auth: "admin",
       body: adjustmentBody,
@@ -20,6 +20,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: adjustmentResult,
       errors: [sharedErrors.NOT_FOUND, walletsErrors.INSUFFICIENT_FUNDS, walletsErrors.BALANCE_LIMIT],
     },
-    ({ user, body }) => adjust(db, body, user.externalId),
+    ({ user, body, requestId }) => adjust(db, body, { id: user.externalId, role: "admin", requestId }),
   ),
 });
