@@ -48,7 +48,13 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
             {users.map((u) => (
               <tr key={u.externalId} data-user={u.externalId}>
                 <th scope="row" style={styles.rowHead}>
-                  <code>{u.externalId}</code>
+                  {u.id ? (
+                    <a href={`/admin/users/${u.id}`}>
+                      <code>{u.externalId}</code>
+                    </a>
+                  ) : (
+                    <code>{u.externalId}</code>
+                  )}
                 </th>
                 <td style={styles.td}>{u.handle ? `@${u.handle}` : "—"}</td>
                 <td style={styles.td}>{u.displayName ?? "—"}</td>
