@@ -223,7 +223,7 @@ export async function findFans(db: Db, q: string, after: { score: number; id: st
   const parts = exact.map((cond) => Prisma.sql`(SELECT ${cols}, 3::float8 AS score FROM users u WHERE ${cond})`);
   if (key.length >= 3) {
     parts.push(Prisma.sql`(SELECT ${cols}, 2::float8 AS score FROM users u
-      WHERE lower(u.email) ~>=~ ${key} AND lower(u.email) ~<~ ${prefixEnd(key)} ORDER BY lower(u.email) LIMIT ${FAN_NAME_CANDIDATES})`);
+      WHERE lower(u.email) ~>=~ ${key} AND lower(u.email) ~<~ ${prefixEnd(key)} ORDER BY lower(u.email) USING ~<~ LIMIT ${FAN_NAME_CANDIDATES})`);
     parts.push(Prisma.sql`(SELECT ${cols},
         ((CASE WHEN starts_with(u.handle_key, ${key}) THEN 1 ELSE 0 END)
          + greatest(COALESCE(word_similarity(${key}, u.handle_key), 0), COALESCE(word_similarity(${q}, u.display_name), 0)))::float8 AS score
