@@ -52,7 +52,24 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             ))}
           </ul>
         </nav>
-        <span style={{ marginLeft: "auto", fontSize: 13, color: "#cbd5e1" }}>
+        <form method="get" action="/admin/search" role="search" aria-label="Find anyone" style={{ display: "flex", gap: 6, marginLeft: "auto" }}>
+          <input
+            name="q"
+            type="search"
+            required
+            maxLength={200}
+            aria-label="Find a fan, team, post, listing, collectible or order"
+            placeholder="Handle, e-mail, name or id"
+            style={{ padding: "4px 8px", fontSize: 14, borderRadius: 4, border: "1px solid #8aa", minWidth: 240 }}
+          />
+          <button
+            type="submit"
+            style={{ padding: "4px 10px", fontSize: 14, borderRadius: 4, border: "1px solid #cfe3ff", background: "#2d4a6b", color: "#fff" }}
+          >
+            Find
+          </button>
+        </form>
+        <span style={{ fontSize: 13, color: "#cbd5e1" }}>
           Signed in as <code>{session.externalId}</code> (<span data-testid="staff-role">{session.role}</span>)
         </span>
       </header>

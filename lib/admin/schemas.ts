@@ -144,3 +144,16 @@ export const reversalSchema = z.object({
   entryId: userIdSchema,
   reason: z.string().trim().min(3).max(200),
 });
+
+// Find anyone (the search box of every console page) and the fan page (docs/decisions/0059).
+
+/** The search box: 1-200 characters; a leading @ (a handle as fans write it) is dropped. */
+export const findQuerySchema = z
+  .string()
+  .trim()
+  .max(200)
+  .transform((q) => q.replace(/^@/, "").trim())
+  .pipe(z.string().min(1));
+
+/** The staff wallet adjustment on the fan page: the economy page's form plus the fan it is for. */
+export { ADJUSTMENT_MAX } from "../wallets/schemas";

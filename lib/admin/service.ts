@@ -10,8 +10,30 @@ import { debit } from "../rep/grants";
 import { moveBoards } from "../leaderboard/service";
 import { externalIdSchema, teamIdSchema, userQuerySchema, type QuestCreate, type QuestionCreate, type RewardCreate } from "./schemas";
 import { raw } from "../db/raw";
-import { recordAudit, type StaffActor } from "../audit/service";
+import { auditForTarget, recordAudit, type StaffActor } from "../audit/service";
 import type { StaffRole } from "../auth/roles";
+import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor } from "../kernel/cursor";
+import { UUID_PATTERN } from "../http/schemas";
+import { getWallets } from "../wallets/service";
+import { transactionsOf } from "../wallets/queries";
+import {
+  FAN_SEARCH_PAGE,
+  FAN_SECTION_ROWS,
+  fanCollectibles,
+  fanDevices,
+  fanExports,
+  fanListings,
+  fanOffers,
+  fanOrders,
+  fanProfile,
+  fanRepEntries,
+  fanReports,
+  fanSanctions,
+  fanTeams,
+  fanTrades,
+  findEntities,
+  findFans,
+} from "./queries";
 
 // The staff console's actions: archive and restore teams, look users up, set a user's staff role. Roles live in the
 // identity provider (Clerk public metadata role: admin, moderator, support or economy, copied into the session
@@ -232,7 +254,7 @@ export async function setRewardActive(db: Db, rewardId: string, active: boolean)
  * reversals are not reversible. Refusals: "missing", "not_credit", "already" (reversed before), "balance" (the
  * balance is lower than the credit: nothing changes). The original entry is never touched.
  */
-export async function reverseEntry(db: Db, actor: string, userId: string, entryId: string, reason: string) {
+export async function reverseEntry(db: Db, actor: StaffActor, userId: string, entryId: string, reason: string) {
   const reversed = await db.$transaction(async (tx) => {
     if (!(await lockUser(tx, userId))) throw new ConsoleRefusal("missing");
     const entry = await tx.repEntry.findFirst({ where: { id: entryId, userId } });
@@ -250,10 +272,118 @@ export async function reverseEntry(db: Db, actor: string, userId: string, entryI
       targetId: entry.id,
     });
     if (!taken) throw new ConsoleRefusal("balance");
-    log("info", { msg: "rep entry reversed", actor, user: userId, entry: entry.id, amount, reversal: taken.entry.id });
+    await recordAudit(tx, actor, {
+      action: "rep.reverse",
+      targetType: "user",
+      targetId: userId,
+      before: { entryId: entry.id, amount, balance: taken.balance + amount },
+      after: { reversalId: taken.entry.id, balance: taken.balance },
+      note: reason,
+    });
+    log("info", { msg: "rep entry reversed", actor: actor.id, user: userId, entry: entry.id, amount, reversal: taken.entry.id });
     return { reversal: taken.entry, balance: taken.balance };
   }, txOptions());
   // A console action is not an API request: it moves the fan's leaderboard entries itself.
   await moveBoards([userId], new Date(), db);
   return reversed;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Find anyone and the fan page (docs/decisions/0059).
+
+/** The search box's answer: fans (a keyset page), and every other kind whose id is exactly q. */
+export async function findAnyone(db: Db, q: string, cursor: string | undefined) {
+  let after: { score: number; id: string } | undefined;
+  let cursorInvalid = false;
+  if (cursor) {
+    try {
+      const c = decodeCursor(cursor);
+      const score = Number(c.sortKey);
+      if (!Number.isFinite(score) || !UUID_PATTERN.test(c.id)) throw new Error("cursor");
+      after = { score, id: c.id };
+    } catch {
+      cursorInvalid = true;
+    }
+  }
+  const [rows, entities] = await Promise.all([findFans(db, q, after, FAN_SEARCH_PAGE + 1), after ? Promise.resolve([]) : findEntities(db, q)]);
+  const fans = rows.slice(0, FAN_SEARCH_PAGE);
+  const last = fans[fans.length - 1];
+  return { fans, entities, cursorInvalid, nextCursor: rows.length > FAN_SEARCH_PAGE && last ? encodeCursor(last.score, last.id) : null };
+}
+
+/** What the identity provider reports, or why it could not: "none" (the provider keeps none) or "unavailable". */
+async function signInsOf(externalId: string) {
+  try {
+    const list = await identityProvider().listSignIns(externalId, FAN_SECTION_ROWS);
+    return list ? { state: "ok" as const, list } : { state: "none" as const, list: [] };
+  } catch (error) {
+    log("warn", { msg: "identity provider sign-ins lookup failed", error: error instanceof Error ? error.message : String(error) });
+    return { state: "unavailable" as const, list: [] };
+  }
+}
+
+/** Audit entries per page of the fan page's audit section. */
+export const FAN_AUDIT_ROWS = 20;
+
+/**
+ * A fan's whole account for the console, every section read at once (one statement each, by indexed keys), plus
+ * the identity provider's role and sign-ins. `wallet` and `audit` are keyset cursors of those two sections. Null:
+ * no such user (any string that is not a user's uuid).
+ */
+export async function consoleFan(db: Db, userId: string, cursors: { wallet?: string; audit?: string } = {}) {
+  const profile = await fanProfile(db, userId);
+  if (!profile) return null;
+  const id = profile.id;
+  const idCursor = (c: string | undefined) => {
+    try {
+      return c ? decodeIdCursor(c) : undefined;
+    } catch {
+      return undefined; // a stale or mangled cursor: the first page
+    }
+  };
+  const walletBefore = idCursor(cursors.wallet);
+  const auditBefore = idCursor(cursors.audit);
+  const [role, signIns, teams, rep, wallets, transactions, collectibles, listings, offers, trades, orders, reports, sanctions, devices, exports, audit] =
+    await Promise.all([
+      providerRole(profile.externalId),
+      signInsOf(profile.externalId),
+      fanTeams(db, id),
+      fanRepEntries(db, id),
+      getWallets(db, id),
+      transactionsOf(db, id, "COIN", walletBefore, FAN_SECTION_ROWS + 1),
+      fanCollectibles(db, id),
+      fanListings(db, id),
+      fanOffers(db, id),
+      fanTrades(db, id),
+      fanOrders(db, id),
+      fanReports(db, id),
+      fanSanctions(db, id),
+      fanDevices(db, id),
+      fanExports(db, id),
+      auditForTarget(db, "user", id, auditBefore && cursors.audit, FAN_AUDIT_ROWS),
+    ]);
+  const page = <T extends { id: string }>(rows: T[], n: number) => ({
+    rows: rows.slice(0, n),
+    nextCursor: rows.length > n ? encodeIdCursor(rows[n - 1]!.id) : null,
+  });
+  return {
+    profile,
+    role,
+    signIns,
+    teams,
+    rep,
+    wallets: wallets.wallets,
+    transactions: { ...page(transactions, FAN_SECTION_ROWS), paged: Boolean(walletBefore) },
+    collectibles,
+    listings,
+    offers,
+    trades,
+    orders,
+    reports,
+    sanctions,
+    devices,
+    exports,
+    audit: { rows: audit.entries, nextCursor: audit.nextCursor ?? null, paged: Boolean(auditBefore) },
+  };
+}
+export type ConsoleFan = NonNullable<Awaited<ReturnType<typeof consoleFan>>>;

@@ -19,6 +19,17 @@ export interface IdpUser {
   role: StaffRole | "none" | null;
 }
 
+/** One sign-in session the provider reports (Clerk: a session with its latest activity). */
+export interface IdpSignIn {
+  sessionId: string;
+  status: string;
+  createdAt: Date;
+  lastActiveAt: Date;
+  ipAddress: string | null;
+  location: string | null;
+  client: string | null;
+}
+
 export interface IdentityProvider {
   readonly name: "clerk" | "development";
   /** Where the browser signs in with `provider` (e.g. google, apple) and then returns to `returnUrl`. */
@@ -27,6 +38,8 @@ export interface IdentityProvider {
   createSignInTicket(externalId: string, ttlSeconds: number): Promise<{ ticket: string; expiresAt: Date }>;
   getUser(externalId: string): Promise<IdpUser | null>;
   revokeSession(sessionId: string): Promise<void>;
+  /** The user's newest sign-in sessions, newest first; null when the provider keeps none (development). */
+  listSignIns(externalId: string, limit: number): Promise<IdpSignIn[] | null>;
   /** Sets or removes (null) the staff role (Clerk: public metadata role, copied into the session claims). */
   setRole(externalId: string, role: StaffRole | null): Promise<void>;
   /** Deletes the user at the provider (account erasure); one already gone counts as deleted. */
@@ -81,6 +94,26 @@ export class ClerkProvider implements IdentityProvider {
     await this.clerk.sessions.revokeSession(sessionId);
   }
 
+  async listSignIns(externalId: string, limit: number): Promise<IdpSignIn[]> {
+    const { data } = await this.clerk.sessions.getSessionList({ userId: externalId, limit });
+    return data
+      .map((s) => {
+        const a = s.latestActivity;
+        const location = [a?.city, a?.country].filter(Boolean).join(", ");
+        const client = [a?.browserName, a?.browserVersion, a?.deviceType, a?.isMobile ? "mobile" : null].filter(Boolean).join(" ");
+        return {
+          sessionId: s.id,
+          status: s.status,
+          createdAt: new Date(s.createdAt),
+          lastActiveAt: new Date(s.lastActiveAt),
+          ipAddress: a?.ipAddress ?? null,
+          location: location || null,
+          client: client || null,
+        };
+      })
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  }
+
   async setRole(externalId: string, role: StaffRole | null) {
     await this.clerk.users.updateUserMetadata(externalId, { publicMetadata: { role } });
   }
@@ -112,6 +145,11 @@ export class DevelopmentProvider implements IdentityProvider {
   }
 
   async revokeSession() {}
+
+  // Development sessions are self-signed tokens: the provider records no sign-ins.
+  async listSignIns() {
+    return null;
+  }
 
   // Development tokens carry the role they were minted with (npm run token -- <id> --admin); nothing to store.
   async setRole() {}

@@ -2,9 +2,9 @@ import { recordAudit, type StaffActor } from "../audit/service";
 import { walletAdjustmentLimit } from "../auth/roles";
 import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
-import { lockUser } from "../db/tx";
+import { lockUser, txOptions } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound, validationError } from "../http/errors";
 import { keysetPage } from "../kernel/page";
 import { staleListings } from "../marketplace/queries";
 import { tradeLedgerMismatches } from "../marketplace/trade-queries";
@@ -13,7 +13,7 @@ import { purchaseMismatches } from "../payments/queries";
 import { balancesOf, ledgerInvariant, move, settleDebt, transactionsOf, type Movement, type TransactionRow } from "./queries";
 
 export { clawFromWallet, fitsCeiling, lockWallets } from "./queries";
-import { CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "./schemas";
+import { adjustmentBody, CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "./schemas";
 import { errors as walletsErrors } from "./errors";
 
 // Wallets: a balance per user and currency in integer minor units, moved only with an append-only ledger row
@@ -75,35 +75,49 @@ export async function listTransactions(db: RawDb | DbTx, userId: string, q: { cu
   return keysetPage("transactions", rows, q.limit, (r) => encodeIdCursor(r.id), toTransaction);
 }
 
-/** A staff credit or debit with its reason; a debit beyond the balance is 409 INSUFFICIENT_FUNDS. */
+/**
+ * A staff credit or debit with its reason (at most ADJUSTMENT_MAX minor units either way, checked by the callers'
+ * schemas and again here; staff other than admin at most their role's limit, else 403 ADJUSTMENT_OVER_LIMIT): one
+ * ledger row (reason `adjustment`, the staff member as referenceId) and its audit entry (`wallet.adjust` on the user,
+ * with the role used), in one transaction under the user's row lock (the project's lock order: user, then wallet). A
+ * debit beyond the balance is 409 INSUFFICIENT_FUNDS, past the ceiling 409 BALANCE_LIMIT: nothing changes.
+ */
 export async function adjust(db: Db, input: AdjustmentInput, actor: StaffActor) {
-  const staffId = actor.id;
+  const parsed = adjustmentBody.safeParse(input);
+  if (!parsed.success) {
+    throw validationError(
+      "The adjustment is invalid.",
+      parsed.error.issues.map((i) => ({ path: ["body", ...i.path].join("."), message: i.message })),
+    );
+  }
+  const valid = parsed.data;
   const limit = walletAdjustmentLimit(actor.role);
-  if (limit !== null && Math.abs(input.amount) > limit) {
+  if (limit !== null && Math.abs(valid.amount) > limit) {
     throw new DomainError(walletsErrors.ADJUSTMENT_OVER_LIMIT, `Your role (${actor.role}) may adjust a wallet by at most ${limit} minor units at a time.`);
   }
   return db.$transaction(async (tx) => {
-    if (!(await lockUser(tx, input.userId))) throw notFound("User");
+    if (!(await lockUser(tx, valid.userId))) throw notFound("User");
     const m: Movement = {
-      userId: input.userId,
-      currency: input.currency,
-      amount: input.amount,
+      userId: valid.userId,
+      currency: valid.currency,
+      amount: valid.amount,
       reason: "adjustment",
       referenceType: "staff",
-      referenceId: staffId,
-      note: input.note,
-      staffId,
+      referenceId: actor.id,
+      note: valid.note,
+      staffId: actor.id,
     };
-    const row = input.amount > 0 ? await credit(tx, m) : await pay(tx, { ...m, amount: -input.amount });
+    const row = valid.amount > 0 ? await credit(tx, m) : await pay(tx, { ...m, amount: -valid.amount });
     await recordAudit(tx, actor, {
       action: "wallet.adjust",
       targetType: "user",
-      targetId: input.userId,
-      after: { currency: input.currency, amount: input.amount, balance: row.balanceAfter, transactionId: row.id },
-      note: input.note,
+      targetId: valid.userId,
+      before: { currency: valid.currency, balance: row.balanceAfter - valid.amount },
+      after: { currency: valid.currency, balance: row.balanceAfter, amount: valid.amount, transactionId: row.id },
+      note: valid.note,
     });
-    return { userId: input.userId, transaction: toTransaction(row) };
-  });
+    return { userId: valid.userId, transaction: toTransaction(row) };
+  }, txOptions());
 }
 
 /**

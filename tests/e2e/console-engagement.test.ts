@@ -227,6 +227,7 @@ describe("staff console: engagement", () => {
 
     const bigRow = (p: Page) => p.locator(`tr[data-entry="${big.id}"]`);
     await bigRow(page).getByLabel("Reason to reverse 50 Rep").fill("Granted by mistake");
+    await bigRow(page).getByLabel("Confirm").check();
     await bigRow(page).getByRole("button", { name: "Reverse" }).click();
     await page.waitForURL(/done=reversed/);
     await expect(page.getByTestId("balance").textContent()).resolves.toBe("20");
@@ -239,6 +240,7 @@ describe("staff console: engagement", () => {
 
     // Reversing the same credit again (the stale tab) changes nothing.
     await bigRow(other).getByLabel("Reason to reverse 50 Rep").fill("Again");
+    await bigRow(other).getByLabel("Confirm").check();
     await bigRow(other).getByRole("button", { name: "Reverse" }).click();
     await other.waitForURL(/error=already/);
     await expect(errorText(other)).resolves.toBe("That entry was already reversed. Nothing changed.");
@@ -252,6 +254,7 @@ describe("staff console: engagement", () => {
     );
     await page.goto(page.url().replace(/[?&]done=.*$/, ""));
     await page.locator(`tr[data-entry="${small.id}"]`).getByLabel("Reason to reverse 20 Rep").fill("Too late");
+    await page.locator(`tr[data-entry="${small.id}"]`).getByLabel("Confirm").check();
     await page.locator(`tr[data-entry="${small.id}"]`).getByRole("button", { name: "Reverse" }).click();
     await page.waitForURL(/error=balance/);
     await expect(errorText()).resolves.toBe("The user's balance is lower than that credit (they spent it), so it cannot be reversed. Nothing changed.");

@@ -52,6 +52,16 @@ export function Stat({ label, value, testId }: { label: string; value: ReactNode
   );
 }
 
+/** How the console names a user's role (lib/admin providerRole). */
+export const ROLE_LABEL = {
+  admin: "Staff (admin)",
+  moderator: "Staff (moderator)",
+  support: "Staff (support)",
+  economy: "Staff (economy)",
+  fan: "Fan",
+  unknown: "Unknown (not held by the identity provider)",
+} as const;
+
 export const when = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "—");
 
 /** First value of a search parameter. */

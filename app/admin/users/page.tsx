@@ -3,21 +3,13 @@ import { lookupUsers, type ConsoleUser } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
 import { mayOpen, STAFF_ROLES } from "@/lib/auth/roles";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
+import { first, Notice, ROLE_LABEL, styles, when, type SearchParams, TableHead } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = {
   invalid: "That is not a valid user id.",
   self: "You cannot change your own staff role; ask another admin.",
   provider: "The identity provider refused or could not be reached; nothing changed. Try again.",
 };
-const ROLE_LABEL = {
-  admin: "Staff (admin)",
-  moderator: "Staff (moderator)",
-  support: "Staff (support)",
-  economy: "Staff (economy)",
-  fan: "Fan",
-  unknown: "Unknown (not held by the identity provider)",
-} as const;
 
 export default async function UsersPage({ searchParams }: { searchParams: SearchParams }) {
   const staff = await requireStaff("/admin/users", "users");
@@ -58,7 +50,13 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
             {users.map((u) => (
               <tr key={u.externalId} data-user={u.externalId}>
                 <th scope="row" style={styles.rowHead}>
-                  <code>{u.externalId}</code>
+                  {u.id ? (
+                    <a href={`/admin/users/${u.id}`}>
+                      <code>{u.externalId}</code>
+                    </a>
+                  ) : (
+                    <code>{u.externalId}</code>
+                  )}
                 </th>
                 <td style={styles.td}>{u.handle ? `@${u.handle}` : "—"}</td>
                 <td style={styles.td}>{u.displayName ?? "—"}</td>

@@ -135,6 +135,36 @@ export default async function clerkStandIn(): Promise<Fixture> {
       users.set(id, u);
       return json(res, 200, userJson(id));
     }
+    if (req.method === "GET" && path === "/v1/sessions") {
+      // A user's sign-ins: one active session with its latest activity, two hours old (the console's fan page).
+      const userId = url.searchParams.get("user_id") ?? "";
+      if (failing.has(userId)) return clerkError(res, 500, "internal_clerk_error");
+      const at = Date.now() - 2 * 3_600_000;
+      const session = {
+        object: "session",
+        id: `sess_standin_${userId}`,
+        user_id: userId,
+        client_id: "client_standin",
+        status: "active",
+        last_active_at: at + 60_000,
+        expire_at: at + 7 * 86_400_000,
+        abandon_at: at + 30 * 86_400_000,
+        created_at: at,
+        updated_at: at + 60_000,
+        latest_activity: {
+          object: "session_activity",
+          id: "sess_activity_1",
+          is_mobile: false,
+          ip_address: "203.0.113.7",
+          city: "Lisbon",
+          country: "PT",
+          browser_name: "Chrome",
+          browser_version: "131",
+          device_type: "Macintosh",
+        },
+      };
+      return json(res, 200, { data: userId ? [session] : [], total_count: userId ? 1 : 0 });
+    }
     if (req.method === "POST" && (m = /^\/v1\/sessions\/([^/]+)\/revoke$/.exec(path))) {
       const now = Date.now();
       return json(res, 200, {

@@ -3,12 +3,13 @@ import { userIdSchema } from "@/lib/admin/schemas";
 import { db } from "@/lib/db/client";
 import { reverseEntryAction } from "./actions";
 import { requireStaff } from "../../_lib/gate";
-import { first, Notice, styles, when, type SearchParams, TableHead } from "../../_lib/ui";
+import { Confirm, first, Notice, styles, when, type SearchParams, TableHead } from "../../_lib/ui";
 
 // A user's Rep ledger, newest first. A credit can be reversed once, by a new negative entry with a staff-entered
 // reason; entries are never edited or deleted.
 
 const ERRORS: Record<string, string> = {
+  confirm: "Tick Confirm to reverse an entry.",
   reason: "Enter a reason for the reversal (3-200 characters).",
   entryId: "No such ledger entry.",
   missing: "No such ledger entry for this user.",
@@ -83,6 +84,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Searc
                           placeholder="Reason"
                           style={styles.input}
                         />
+                        <Confirm />
                         <button type="submit" style={styles.secondary}>
                           Reverse
                         </button>

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Adjust a wallet (staff)",
       description:
-        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId). A debit larger than the balance is 409 INSUFFICIENT_FUNDS, a credit that would take the balance past the wallet ceiling (10^15 minor units) 409 BALANCE_LIMIT; either changes nothing. Staff other than admins may move at most 5,000 minor units per adjustment (403 ADJUSTMENT_OVER_LIMIT). Audited with the role and request id. Unknown user: 404.",
+        "Credits (amount > 0) or debits (< 0) a user's wallet by integer minor units with a `note`, as one ledger row (reason `adjustment`, referenceType `staff`, the staff member's identity-provider id as referenceId) and an audit entry (`wallet.adjust`, with the role and request id) in the same transaction. A debit larger than the balance is 409 INSUFFICIENT_FUNDS, a credit that would take the balance past the wallet ceiling (10^15 minor units) 409 BALANCE_LIMIT; either changes nothing. Staff other than admins may move at most 5,000 minor units per adjustment (403 ADJUSTMENT_OVER_LIMIT). Unknown user: 404.",
       tags: ["Admin"],
       auth: "admin",
       staffArea: "wallets",
