@@ -9,6 +9,8 @@ import { metricNames } from "./metrics";
 
 const CHUNK_DAYS = 7;
 const DAY_MS = 86_400_000;
+// On a client other than the app's (a script's), the chunk runs in Prisma's interactive transaction: its limits.
+const CHUNK_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
 
 export const dayString = (d: Date) => d.toISOString().slice(0, 10);
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
@@ -21,14 +23,18 @@ export async function runRollups(db: Db, { days, now = new Date() }: { days: num
   let rows = 0;
   for (let start = from; start <= today; start = addDays(start, CHUNK_DAYS)) {
     const last = addDays(start, CHUNK_DAYS - 1) < today ? addDays(start, CHUNK_DAYS - 1) : today;
-    rows += await rawTransaction(db, async (tx) => {
-      // Concurrent runs take turns per chunk (each would write the same values; this saves the second one's reads
-      // from racing the first one's writes, and keeps the upserts from interleaving).
-      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('console-rollups'))`;
-      let n = await upsertDaily(tx, start, last, now);
-      if (last === today) n += await upsertSnapshot(tx, today, now);
-      return n;
-    });
+    rows += await rawTransaction(
+      db,
+      async (tx) => {
+        // Concurrent runs take turns per chunk (each would write the same values; this saves the second one's reads
+        // from racing the first one's writes, and keeps the upserts from interleaving).
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('console-rollups'))`;
+        let n = await upsertDaily(tx, start, last, now);
+        if (last === today) n += await upsertSnapshot(tx, today, now);
+        return n;
+      },
+      CHUNK_TRANSACTION,
+    );
   }
   return { from, to: today, rows, computedAt: now.toISOString() };
 }
