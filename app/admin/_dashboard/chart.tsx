@@ -11,7 +11,8 @@ export interface ChartSeries {
   label: string;
 }
 
-const COLOURS = ["#1f4e79", "#b35900", "#2e7d32", "#6a1b9a"];
+// Each at least 4.5:1 on white; the legend's text is dark whatever its series' colour.
+const COLOURS = ["#1f4e79", "#8a4500", "#1b5e20", "#6a1b9a"];
 const DASHES = ["", "8 4", "2 3", "12 3 3 3"];
 const MARKERS = [{ r: 3 }, { r: 4, strokeWidth: 2, fill: "#fff" }, { r: 2 }, { r: 5, strokeWidth: 1, fill: "#fff" }];
 
@@ -29,10 +30,10 @@ export function DashboardChart({
   const axes = (
     <>
       <CartesianGrid strokeDasharray="3 3" stroke="#ddd" />
-      <XAxis dataKey="day" tick={{ fontSize: 11 }} tickFormatter={(d: string) => d.slice(5)} minTickGap={16} />
-      <YAxis tick={{ fontSize: 11 }} width={56} allowDecimals={false} />
+      <XAxis dataKey="day" tick={{ fontSize: 11, fill: "#333" }} tickFormatter={(d: string) => d.slice(5)} minTickGap={16} />
+      <YAxis tick={{ fontSize: 11, fill: "#333" }} width={56} allowDecimals={false} />
       <Tooltip />
-      <Legend wrapperStyle={{ fontSize: 12 }} />
+      <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span style={{ color: "#1a1a1a" }}>{value}</span>} />
     </>
   );
   return (
