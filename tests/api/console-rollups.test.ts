@@ -82,7 +82,11 @@ async function plantDay() {
       creditedAt: at(16),
     },
   });
-  await x.wallet.upsert({ where: { userId_currency: { userId: b.id, currency: "COIN" } }, create: { userId: b.id, currency: "COIN", balance: 900 }, update: { balance: 900 } });
+  await x.wallet.upsert({
+    where: { userId_currency: { userId: b.id, currency: "COIN" } },
+    create: { userId: b.id, currency: "COIN", balance: 900 },
+    update: { balance: 900 },
+  });
   const tx = (amount: number, balanceAfter: number, reason: "topup" | "clawback", hour: number) =>
     x.walletTransaction.create({
       data: { userId: b.id, currency: "COIN", amount, balanceAfter, reason, referenceType: "test", referenceId: randomUUID(), createdAt: at(hour) },
