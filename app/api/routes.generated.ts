@@ -314,6 +314,7 @@ import * as v1_config from "@/app/api/v1/config/route";
 import * as v1_feeds from "@/app/api/v1/feeds/route";
 import * as v1_feeds_$feedId from "@/app/api/v1/feeds/[feedId]/route";
 import * as v1_search from "@/app/api/v1/search/route";
+import * as cron_console_rollups from "@/app/api/cron/console-rollups/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -628,4 +629,5 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/feeds", module: v1_feeds },
   { path: "/api/v1/feeds/{feedId}", module: v1_feeds_$feedId },
   { path: "/api/v1/search", module: v1_search },
+  { path: "/api/cron/console-rollups", module: cron_console_rollups },
 ];

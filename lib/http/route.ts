@@ -20,6 +20,7 @@ import type { Idempotent, IdempotencyKey } from "../db/idempotency";
 import { documentedErrors } from "./route-errors";
 import { featureCheck } from "./features";
 import { parse, queryObject } from "./input";
+import { recordCronRun } from "./cron-runs";
 
 export { issuesToDetails, MAX_INPUT_DEPTH, parse } from "./input";
 
@@ -252,8 +253,10 @@ export function route<
     const requestId = requestIdOf(req);
     let status = 500;
     let rate: RateLimitResult | undefined;
+    let cronRun: { started: Date; error?: string } | undefined;
     try {
       const { user, delivery } = await authenticate(req, c);
+      if (c.auth === "cron") cronRun = { started: new Date() };
       const policy = c.rateLimit === false ? null : (c.rateLimit ?? (user ? "user" : DEFAULT_RATE_LIMIT[c.auth]));
       if (policy) {
         rate = await limiterFor(policy)(rateLimitKey(req, c.auth, user));
@@ -308,8 +311,10 @@ export function route<
       const response = errorResponse(error, requestId, rate, req);
       for (const [k, v] of Object.entries(deprecation)) response.headers.set(k, v);
       status = response.status;
+      if (cronRun) cronRun.error = error instanceof DomainError ? `${error.code}: ${error.message}` : String(error);
       return response;
     } finally {
+      if (cronRun) await recordCronRun(routeLabel(req), cronRun.started, performance.now() - started, status, cronRun.error);
       log(status === 503 ? "warn" : status >= 500 ? "error" : "info", {
         msg: "request",
         requestId,
