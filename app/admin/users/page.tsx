@@ -2,7 +2,7 @@ import { userQuerySchema } from "@/lib/admin/schemas";
 import { lookupUsers, type ConsoleUser } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
+import { first, Notice, styles, when, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = {
   invalid: "That is not a valid user id.",
@@ -42,7 +42,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
       </form>
       {q && users.length === 0 ? <p>No user matches “{q}”.</p> : null}
       {users.length ? (
-        <table style={styles.table}>
+        <ScrollTable label="Users">
           <TableHead columns={["External id", "Handle", "Name", "Email", "Joined", "Role", "Action"]} />
           <tbody>
             {users.map((u) => (
@@ -89,7 +89,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
         Roles live in the identity provider (public metadata <code>role = &quot;admin&quot;</code>, copied into the session token). A change applies at the
