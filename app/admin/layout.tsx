@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
-import { mayOpen, type ConsoleArea } from "@/lib/auth/roles";
+import { mayOpen } from "@/lib/auth/roles";
 import { consoleSession } from "./_lib/gate";
+import { NAV } from "./_lib/nav";
+import "./_lib/console.css";
 
 // Staff console shell. Access is enforced by every page and server action (see _lib/gate.ts); the layout only
 // decides whether to show the console's navigation, which it never shows to anyone but staff, and then only the
@@ -9,40 +11,18 @@ import { consoleSession } from "./_lib/gate";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Staff console · Fan Engagement", robots: { index: false, follow: false } };
 
-const NAV = [
-  ["/admin", "Dashboard", "staff"],
-  ["/admin/teams", "Teams", "admin"],
-  ["/admin/leagues", "Leagues", "admin"],
-  ["/admin/sync", "Sync", "admin"],
-  ["/admin/live", "Live", "admin"],
-  ["/admin/users", "Users", "users"],
-  ["/admin/quests", "Quests", "admin"],
-  ["/admin/rewards", "Rewards", "economy"],
-  ["/admin/fulfilment", "Fulfilment", "economy"],
-  ["/admin/moderation", "Moderation", "moderation"],
-  ["/admin/economy", "Economy", "economy"],
-  ["/admin/market", "Market", "economy"],
-  ["/admin/drops", "Drops", "economy"],
-  ["/admin/progress", "Tiers & badges", "admin"],
-  ["/admin/contests", "Contests", "economy"],
-  ["/admin/payments", "Payments", "economy"],
-  ["/admin/deletions", "Deletions", "support"],
-  ["/admin/push", "Push", "admin"],
-  ["/admin/trends", "Trends", "admin"],
-  ["/admin/flags", "Flags", "admin"],
-  ["/admin/announcements", "Announcements", "admin"],
-  ["/admin/audit", "Audit log", "admin"],
-] as const satisfies readonly (readonly [string, string, ConsoleArea])[];
-
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const session = await consoleSession();
   if (session.kind !== "staff") return <>{children}</>;
   return (
     <div style={{ lineHeight: 1.5 }}>
+      <a href="#main" className="skip-link">
+        Skip to main content
+      </a>
       <header style={{ background: "#1f2d3d", color: "#fff", padding: "10px 24px", display: "flex", gap: 24, alignItems: "center", flexWrap: "wrap" }}>
         <strong>Staff console</strong>
         <nav aria-label="Console">
-          <ul style={{ listStyle: "none", display: "flex", gap: 16, margin: 0, padding: 0 }}>
+          <ul style={{ listStyle: "none", display: "flex", flexWrap: "wrap", gap: "4px 16px", margin: 0, padding: 0 }}>
             {NAV.filter(([, , area]) => mayOpen(session.role, area)).map(([href, label]) => (
               <li key={href}>
                 <a href={href} style={{ color: "#cfe3ff" }}>
@@ -73,7 +53,9 @@ export default async function AdminLayout({ children }: { children: ReactNode })
           Signed in as <code>{session.externalId}</code> (<span data-testid="staff-role">{session.role}</span>)
         </span>
       </header>
-      <main style={{ maxWidth: 1100, margin: "0 auto", padding: "16px 24px 48px" }}>{children}</main>
+      <main id="main" tabIndex={-1} style={{ maxWidth: 1100, margin: "0 auto", padding: "16px 24px 48px" }}>
+        {children}
+      </main>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { cronJobs, dailySeries, type DayRow } from "@/lib/rollups/queries";
 import { RANGES, rangeOf } from "@/lib/rollups/schemas";
 import { DashboardChart } from "./_dashboard/chart";
 import { requireStaff } from "./_lib/gate";
-import { first, Stat, styles, TableHead, when, type SearchParams } from "./_lib/ui";
+import { first, ScrollTable, Stat, styles, TableHead, when, type SearchParams } from "./_lib/ui";
 
 // The dashboard reads only the rollups (console_daily_metrics, cron_job_runs) and the few counts it always had; the
 // console-rollups cron keeps them (docs/domains/console.md#dashboard).
@@ -136,7 +136,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Search
       {jobs.length === 0 ? (
         <p data-testid="cron-jobs">No cron job has run yet.</p>
       ) : (
-        <table style={styles.table} data-testid="cron-jobs">
+        <ScrollTable label="Cron jobs" data-testid="cron-jobs">
           <caption style={{ textAlign: "left", fontSize: 13, ...styles.muted }}>
             Each cron route&apos;s last run and its failures since it was first recorded
           </caption>
@@ -156,7 +156,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Search
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </>
   );

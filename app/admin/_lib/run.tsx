@@ -1,5 +1,5 @@
 import { SYNC_ENTITIES, type SyncRunView } from "@/lib/sync/service";
-import { styles, when, TableHead } from "./ui";
+import { styles, when, TableHead, ScrollTable } from "./ui";
 
 /** The counts a sync run reports per entity, in table order. */
 const COUNTS = ["created", "updated", "archived", "unchanged"] as const;
@@ -33,7 +33,7 @@ export function RunDetail({ run, headingLevel = 2 }: { run: SyncRunView; heading
       ) : null}
       {summary ? (
         <>
-          <table style={{ ...styles.table, maxWidth: 640 }} aria-label="Summary">
+          <ScrollTable label="Summary" style={{ maxWidth: 640 }}>
             <TableHead columns={["Entity", "Created", "Updated", "Archived", "Unchanged"]} />
             <tbody>
               {SYNC_ENTITIES.map((e) => {
@@ -52,7 +52,7 @@ export function RunDetail({ run, headingLevel = 2 }: { run: SyncRunView; heading
                 );
               })}
             </tbody>
-          </table>
+          </ScrollTable>
           <h3>
             Changes ({changes.length}
             {summary.changesTruncated ? "+, list truncated" : ""})

@@ -1,4 +1,4 @@
-import type { CSSProperties, InputHTMLAttributes, ReactNode } from "react";
+import type { CSSProperties, InputHTMLAttributes, ReactNode, TableHTMLAttributes } from "react";
 import { SLUG_PATTERN } from "@/lib/admin/schemas";
 
 // Small shared pieces for the console's server-rendered pages (plain HTML, inline styles, no client script).
@@ -68,18 +68,33 @@ export const when = (d: Date | string | null | undefined) => (d ? new Date(d).to
 export const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/** A table's header row: one column header per label. */
+/** A table's header row: one column header per label; an empty label (a column of buttons) is read as "Actions". */
 export function TableHead({ columns }: { columns: string[] }) {
   return (
     <thead>
       <tr>
         {columns.map((c) => (
           <th key={c} style={styles.th} scope="col">
-            {c}
+            {c || <span className="visually-hidden">Actions</span>}
           </th>
         ))}
       </tr>
     </thead>
+  );
+}
+
+/**
+ * A data table named `label`, inside a group of the same name that scrolls sideways when the table is wider than
+ * the page (a tablet), so the page itself never does. The group is focusable so it scrolls with the keyboard too
+ * (a group rather than a region: a landmark per table would bury the page's own).
+ */
+export function ScrollTable({ label, style, children, ...table }: { label: string } & TableHTMLAttributes<HTMLTableElement>) {
+  return (
+    <div role="group" aria-label={label} tabIndex={0} className="table-scroll">
+      <table aria-label={label} style={{ ...styles.table, ...style }} {...table}>
+        {children}
+      </table>
+    </div>
   );
 }
 

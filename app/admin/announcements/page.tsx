@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { listRecentAnnouncements } from "@/lib/announcements/service";
 import { requireStaff } from "../_lib/gate";
-import { Confirm, first, Notice, type SearchParams, styles, TableHead, when } from "../_lib/ui";
+import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { createAnnouncementAction, endAnnouncementAction } from "./actions";
 
 // Announcements (lib/announcements): the latest 100 of any status, creating one and ending one now, each confirmed
@@ -36,7 +36,7 @@ export default async function AnnouncementsPage({ searchParams }: { searchParams
       {announcements.length === 0 ? (
         <p>No announcement yet.</p>
       ) : (
-        <table style={styles.table} aria-label="Announcements">
+        <ScrollTable label="Announcements">
           <TableHead columns={["Title", "Message", "Status", "Starts", "Ends", "End now"]} />
           <tbody>
             {announcements.map((a) => (
@@ -76,7 +76,7 @@ export default async function AnnouncementsPage({ searchParams }: { searchParams
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
 
       <h2>Create an announcement</h2>

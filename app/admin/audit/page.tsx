@@ -2,7 +2,7 @@ import { auditFilterOf, auditSearchSchema, searchAudit, type AuditRow } from "@/
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/http/errors";
 import { requireStaff } from "../_lib/gate";
-import { Field, first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { Field, first, Notice, ScrollTable, styles, TableHead, when, type SearchParams } from "../_lib/ui";
 
 // The audit log, searchable: who changed what, when, with which role, before and after. Admins only (it shows every
 // area's changes; a fan's page shows the entries about that fan). Newest first, keyset pages.
@@ -56,7 +56,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
       </form>
       {entries.length === 0 && !error ? <p>No entry matches.</p> : null}
       {entries.length ? (
-        <table style={styles.table}>
+        <ScrollTable label="Audit entries">
           <TableHead columns={["When", "Who", "Role", "Action", "Target", "Change", "Note", "Request id"]} />
           <tbody>
             {entries.map((e) => (
@@ -90,7 +90,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       {nextCursor ? (
         <p>

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { listContests } from "@/lib/contests/service";
 import { requireStaff } from "../_lib/gate";
-import { Check, Field, first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { Check, Field, first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { createContestAction, runSettlementsAction } from "./actions";
 import { CONTESTS_DONE, CONTESTS_ERRORS } from "./shared";
 
@@ -31,7 +31,7 @@ export default async function ContestsPage({ searchParams }: { searchParams: Sea
       {contests.contests.length === 0 ? (
         <p>No contest yet.</p>
       ) : (
-        <table style={styles.table} aria-label="Contests">
+        <ScrollTable label="Contests">
           <TableHead columns={["Contest", "Games", "Slots", "Rarity cap", "Prizes (Rep)", "Lock", "Lineups", "Status"]} />
           <tbody>
             {contests.contests.map((c) => (
@@ -59,7 +59,7 @@ export default async function ContestsPage({ searchParams }: { searchParams: Sea
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <h2>Create a contest</h2>
       <form action={createContestAction} style={styles.form} aria-label="Create a contest">

@@ -2,7 +2,7 @@ import { listDeletionQueue } from "@/lib/accounts/service";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/http/errors";
 import { requireStaff } from "../_lib/gate";
-import { first, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { first, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 
 // The deletion queue (lib/accounts): accounts scheduled for deletion, the next the erasure cron may take first, with
 // why an erasure is waiting (an auction with bids, a mint under way) or failed. Read-only: fans cancel their own.
@@ -29,7 +29,7 @@ export default async function DeletionsPage({ searchParams }: { searchParams: Se
       {page.deletions.length === 0 ? (
         <p>No account is scheduled for deletion.</p>
       ) : (
-        <table style={styles.table} aria-label="Scheduled deletions">
+        <ScrollTable label="Scheduled deletions">
           <TableHead columns={["Account", "Requested", "Due", "Next attempt", "Attempts", "Waiting because"]} />
           <tbody>
             {page.deletions.map((d) => (
@@ -49,7 +49,7 @@ export default async function DeletionsPage({ searchParams }: { searchParams: Se
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       {page.nextCursor ? (
         <p>

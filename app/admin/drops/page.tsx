@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { listDrops } from "@/lib/drops/service";
 import { listPacks } from "@/lib/packs/service";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { createChallengeAction, createDropAction, runDrawsAction } from "./actions";
 import { DROPS_DONE, DROPS_ERRORS } from "./shared";
@@ -39,7 +39,7 @@ export default async function DropsPage({ searchParams }: { searchParams: Search
         {drops.drops.length === 0 ? (
           <p>No drop yet.</p>
         ) : (
-          <table style={styles.table} aria-label="Drops">
+          <ScrollTable label="Drops">
             <TableHead columns={["Drop", "Pack", "Mode", "Price", "Sold", "Per fan", "Opens", "Closes", "Status", "Seed hash"]} />
             <tbody>
               {drops.drops.map((d) => (
@@ -65,7 +65,7 @@ export default async function DropsPage({ searchParams }: { searchParams: Search
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
         <h3>Create a drop</h3>
         <form action={createDropAction} style={styles.form} aria-label="Create a drop">
@@ -121,7 +121,7 @@ export default async function DropsPage({ searchParams }: { searchParams: Search
         {challenges.challenges.length === 0 ? (
           <p>No challenge yet.</p>
         ) : (
-          <table style={styles.table} aria-label="Challenges">
+          <ScrollTable label="Challenges">
             <TableHead columns={["Challenge", "Cards", "Reward", "Rep", "Starts", "Ends", "Status"]} />
             <tbody>
               {challenges.challenges.map((c) => (
@@ -142,7 +142,7 @@ export default async function DropsPage({ searchParams }: { searchParams: Search
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
         <h3>Create a challenge</h3>
         <form action={createChallengeAction} style={styles.form} aria-label="Create a challenge">

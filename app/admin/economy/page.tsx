@@ -5,7 +5,7 @@ import { listPacks } from "@/lib/packs/service";
 import { catalogSummary } from "@/lib/collectibles/service";
 import { checkInvariant, getWallets, listTransactions } from "@/lib/wallets/service";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, type SearchParams, TableHead, when } from "../_lib/ui";
+import { first, Notice, styles, type SearchParams, TableHead, when, ScrollTable } from "../_lib/ui";
 import { adjustWalletAction, cancelListingAction, refundSaleAction, setPackStockAction } from "./actions";
 import { ECONOMY_DONE, ECONOMY_ERRORS, formatCoins } from "./shared";
 
@@ -47,7 +47,7 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
           </span>
         </p>
         {invariant.mismatches.length ? (
-          <table style={styles.table} aria-label="Wallets off their ledger">
+          <ScrollTable label="Wallets off their ledger">
             <TableHead columns={["User", "Balance", "Ledger sum", "Transactions"]} />
             <tbody>
               {invariant.mismatches.map((m) => (
@@ -61,10 +61,10 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         ) : null}
         {invariant.staleListings.length ? (
-          <table style={styles.table} aria-label="Active listings of items their seller no longer owns">
+          <ScrollTable label="Active listings of items their seller no longer owns">
             <TableHead columns={["Listing", "Collectible", "Seller", "Owner"]} />
             <tbody>
               {invariant.staleListings.map((l) => (
@@ -77,7 +77,7 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         ) : null}
       </section>
 
@@ -114,7 +114,7 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
             <p data-testid="balance">
               Balance of <code>{user}</code>: <strong>{formatCoins(wallet.wallets[0]!.balance)}</strong> coins
             </p>
-            <table style={styles.table} aria-label="Ledger">
+            <ScrollTable label="Ledger">
               <TableHead columns={["When", "Amount", "Balance after", "Reason", "Reference", "Note"]} />
               <tbody>
                 {ledger.transactions.map((t) => (
@@ -132,14 +132,14 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </ScrollTable>
           </>
         ) : null}
       </section>
 
       <section aria-labelledby="packs">
         <h2 id="packs">Packs</h2>
-        <table style={styles.table} aria-label="Packs">
+        <ScrollTable label="Packs">
           <TableHead columns={["Pack", "Price", "Items", "Stock", "On sale", "Odds (v)", "Set stock"]} />
           <tbody>
             {packs.packs.map((p) => (
@@ -174,12 +174,12 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       </section>
 
       <section aria-labelledby="catalog">
         <h2 id="catalog">Collectibles catalog</h2>
-        <table style={{ ...styles.table, maxWidth: 640 }} aria-label="Catalog">
+        <ScrollTable label="Catalog" style={{ maxWidth: 640 }}>
           <TableHead columns={["Rarity", "Cards", "Copies drawn", "Copies possible"]} />
           <tbody>
             {catalog.map((c) => (
@@ -193,7 +193,7 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       </section>
 
       <section aria-labelledby="listings">
@@ -221,7 +221,7 @@ function ListingTable({
 }) {
   if (rows.length === 0) return <p>None.</p>;
   return (
-    <table style={styles.table} aria-label={label}>
+    <ScrollTable label={label}>
       <TableHead columns={["Item", "Kind", "Price", "Seller", "Buyer", "Listed", ""]} />
       <tbody>
         {rows.map((l) => (
@@ -249,6 +249,6 @@ function ListingTable({
           </tr>
         ))}
       </tbody>
-    </table>
+    </ScrollTable>
   );
 }

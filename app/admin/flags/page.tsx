@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { adminConfig } from "@/lib/config/service";
 import { requireStaff } from "../_lib/gate";
-import { Confirm, first, Notice, type SearchParams, styles, TableHead, when } from "../_lib/ui";
+import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { flagAction, killSwitchAction, settingAction } from "./actions";
 
 // Remote config (lib/config): kill switches, feature flags and settings, each change confirmed and audited. Servers
@@ -43,7 +43,7 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
         <p style={styles.muted}>
           A paused feature&apos;s writes answer 409 FEATURE_DISABLED; reads stay available. Name user ids to pause it for those users only (a test cohort).
         </p>
-        <table style={styles.table} aria-label="Kill switches">
+        <ScrollTable label="Kill switches">
           <TableHead columns={["Feature", "What it pauses", "State", "Message", "Changed", "Change"]} />
           <tbody>
             {config.killSwitches.map((k) => (
@@ -88,7 +88,7 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       </section>
 
       <section aria-labelledby="flags">
@@ -100,7 +100,7 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
         {config.flags.length === 0 ? (
           <p>No flag yet.</p>
         ) : (
-          <table style={styles.table} aria-label="Feature flags">
+          <ScrollTable label="Feature flags">
             <TableHead columns={["Flag", "Description", "Rollout", "Changed", "Edit"]} />
             <tbody>
               {config.flags.map((f) => (
@@ -137,7 +137,7 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
         <h3>Create a flag</h3>
         <form action={flagAction} aria-label="Create a flag" style={styles.form}>
@@ -162,7 +162,7 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
 
       <section aria-labelledby="settings">
         <h2 id="settings">Minimum versions and legal links</h2>
-        <table style={styles.table} aria-label="Settings">
+        <ScrollTable label="Settings">
           <TableHead columns={["Setting", "Meaning", "Value", "Change"]} />
           <tbody>
             {config.settings.map((s) => (
@@ -188,7 +188,7 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       </section>
     </>
   );

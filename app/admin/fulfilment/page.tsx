@@ -2,7 +2,7 @@ import Link from "next/link";
 import { db } from "@/lib/db/client";
 import { fulfilmentRewards, staffClaims, type FulfilmentStatus } from "@/lib/rewards/fulfilment";
 import { requireStaff } from "../_lib/gate";
-import { Confirm, first, Notice, type SearchParams, styles, TableHead, when } from "../_lib/ui";
+import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { addCodesAction, moveClaimAction, setKindAction } from "./actions";
 import { DONE, ERRORS, FULFILMENT_KINDS, STATUS_TABS } from "./shared";
 
@@ -58,7 +58,7 @@ export default async function FulfilmentPage({ searchParams }: { searchParams: S
       <h2>Claims: {status}</h2>
       {page.claims.length === 0 ? <p>No {status} claims.</p> : null}
       {page.claims.length ? (
-        <table style={styles.table} aria-label="Claims">
+        <ScrollTable label="Claims">
           <TableHead columns={["Claim", "Reward", "Fan", "Claimed", "Ship to", "Tracking", "Actions"]} />
           <tbody>
             {page.claims.map((c) => (
@@ -114,7 +114,7 @@ export default async function FulfilmentPage({ searchParams }: { searchParams: S
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       {page.nextCursor ? <p style={styles.muted}>Showing the oldest 100; more are waiting.</p> : null}
 
@@ -144,7 +144,7 @@ export default async function FulfilmentPage({ searchParams }: { searchParams: S
       ) : null}
 
       <h2>Fulfilment kind per reward</h2>
-      <table style={styles.table} aria-label="Rewards">
+      <ScrollTable label="Rewards">
         <TableHead columns={["Reward", "Kind", "Free codes", "Open claims", "Change"]} />
         <tbody>
           {rewards.map((r) => (
@@ -175,7 +175,7 @@ export default async function FulfilmentPage({ searchParams }: { searchParams: S
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
     </>
   );
 }

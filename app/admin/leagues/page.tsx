@@ -1,7 +1,7 @@
 import { listLeaguesWithCounts } from "@/lib/admin/queries";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../_lib/gate";
-import { styles, TableHead } from "../_lib/ui";
+import { styles, TableHead, ScrollTable } from "../_lib/ui";
 
 export default async function LeaguesPage() {
   await requireStaff("/admin/leagues", "admin");
@@ -14,7 +14,7 @@ export default async function LeaguesPage() {
           No leagues yet. <a href="/admin/sync">Sync leagues</a> from the provider.
         </p>
       ) : (
-        <table style={styles.table}>
+        <ScrollTable label="Leagues">
           <TableHead columns={["League", "Sport", "Season", "Source", "Live teams", "Archived teams"]} />
           <tbody>
             {leagues.map((l) => (
@@ -31,7 +31,7 @@ export default async function LeaguesPage() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </>
   );

@@ -4,7 +4,7 @@ import { alertsLoad } from "@/lib/market/console";
 import { tradesForConsole } from "@/lib/marketplace/trade-queries";
 import { TRADE_STATUSES } from "@/lib/marketplace/trade-schemas";
 import { requireStaff } from "../_lib/gate";
-import { FilterForm, first, Notice, Stat, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { FilterForm, first, Notice, Stat, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { voidTradeAction } from "./actions";
 import { MARKET_DONE, MARKET_ERRORS, tradeStatusFilter } from "./shared";
@@ -39,15 +39,15 @@ export default async function MarketPage({ searchParams }: { searchParams: Searc
           A fixed-price listing at or below an alert&apos;s price notifies its fan once (at most 20 alerts an hour per fan). A card with many alerts fires that
           many notifications when a copy is listed cheaply.
         </p>
-        <div style={{ display: "flex", gap: 16, flexWrap: "wrap" }}>
+        <dl aria-label="Price alerts" style={{ display: "flex", gap: 16, flexWrap: "wrap", margin: 0 }}>
           <Stat label="Alerts" value={load.alerts} testId="alerts-total" />
           <Stat label="Fans with alerts" value={load.fans} testId="alerts-fans" />
           <Stat label="Fans at the cap (50)" value={load.atCap} testId="alerts-at-cap" />
-        </div>
+        </dl>
         {load.cards.length === 0 ? (
           <p>No alert yet.</p>
         ) : (
-          <table style={styles.table} aria-label="Cards most watched">
+          <ScrollTable label="Cards most watched">
             <TableHead columns={["Card", "Alerts", "Highest alert price"]} />
             <tbody>
               {load.cards.map((c) => (
@@ -62,7 +62,7 @@ export default async function MarketPage({ searchParams }: { searchParams: Searc
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
       </section>
 
@@ -72,7 +72,7 @@ export default async function MarketPage({ searchParams }: { searchParams: Searc
         {shown.length === 0 ? (
           <p>No trade{status ? ` is ${status}` : " yet"}.</p>
         ) : (
-          <table style={styles.table} aria-label="Trades">
+          <ScrollTable label="Trades">
             <TableHead columns={["Proposed", "From", "To", "Coins offered", "Coins asked", "Status", "Void (a dispute)"]} />
             <tbody>
               {shown.map((t) => (
@@ -105,7 +105,7 @@ export default async function MarketPage({ searchParams }: { searchParams: Searc
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
         {more ? <a href={`/admin/market?${new URLSearchParams({ ...(status ? { status } : {}), before: more })}`}>Older trades</a> : null}
       </section>

@@ -5,7 +5,7 @@ import { snapshots, type Snapshot } from "@/lib/moderation/queries";
 import { moderationQueue, targetReports, userSuspensions } from "@/lib/moderation/service";
 import { dismissAction, hideAction, liftAction, restoreAction, suspendAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, type SearchParams, TableHead, when } from "../_lib/ui";
+import { first, Notice, styles, type SearchParams, TableHead, when, ScrollTable } from "../_lib/ui";
 import { MODERATION_DONE, MODERATION_ERRORS } from "./shared";
 import { SUSPENSION_HOURS_MAX, SUSPENSION_REASON_MAX } from "@/lib/moderation/schemas";
 
@@ -80,7 +80,7 @@ async function TargetPanel({ kind, id }: { kind: "post" | "comment"; id: string 
       <TargetButtons kind={kind} id={id} hidden={snap.hiddenAt !== null} />
       <h3>Reports ({reports.length})</h3>
       {reports.length ? (
-        <table style={styles.table} aria-label="Reports of this target">
+        <ScrollTable label="Reports of this target">
           <TableHead columns={["Reported", "Reason", "Note", "Status"]} />
           <tbody>
             {reports.map((r) => (
@@ -94,7 +94,7 @@ async function TargetPanel({ kind, id }: { kind: "post" | "comment"; id: string 
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
     </section>
   );
@@ -109,7 +109,7 @@ async function SuspensionsPanel({ userId }: { userId: string }) {
       </h3>
       {suspensions.length === 0 ? <p>None.</p> : null}
       {suspensions.length ? (
-        <table style={styles.table} aria-label="Suspension history">
+        <ScrollTable label="Suspension history">
           <TableHead columns={["Since", "Until", "Reason", "By", "Status", ""]} />
           <tbody>
             {suspensions.map((s) => (
@@ -137,7 +137,7 @@ async function SuspensionsPanel({ userId }: { userId: string }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
     </section>
   );
@@ -176,7 +176,7 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
       </p>
       {queue.items.length === 0 ? <p>Nothing to review.</p> : null}
       {queue.items.length ? (
-        <table style={styles.table} aria-label="Moderation queue">
+        <ScrollTable label="Moderation queue">
           <TableHead columns={["Content", "Open reports", "Latest reports", "Actions"]} />
           <tbody>
             {queue.items.map((item) => {
@@ -225,7 +225,7 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
               );
             })}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       {queue.nextCursor ? (
         <p>

@@ -4,7 +4,7 @@ import { allProducts, frozenWallets, latestPurchases } from "@/lib/payments/cons
 import { latestReconciliations } from "@/lib/payments/reconciliation";
 import { PURCHASE_STATES } from "@/lib/payments/schemas";
 import { requireStaff } from "../_lib/gate";
-import { FilterForm, first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { FilterForm, first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { saveProductAction } from "./actions";
 import { PAYMENTS_DONE, PAYMENTS_ERRORS, stateFilter } from "./shared";
@@ -54,7 +54,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
           What GET /api/v1/wallet/products lists (active ones, in this order) and what each provider&apos;s purchase credits. Coins and prices are minor units
           (100 = 1 coin; 499 = 4.99). A change applies to later purchases only.
         </p>
-        <table style={styles.table} aria-label="Coin bundles">
+        <ScrollTable label="Coin bundles">
           <TableHead columns={["Bundle", "Coins", "Prices", "App Store", "Google Play", "Order", "On sale"]} />
           <tbody>
             {products.map((p) => (
@@ -75,7 +75,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
         <h3>Create or change a bundle</h3>
         <form action={saveProductAction} style={styles.form} aria-label="Save a bundle">
           <label style={styles.label}>
@@ -121,7 +121,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
         {shown.length === 0 ? (
           <p>No purchase{state ? ` is ${state}` : " yet"}.</p>
         ) : (
-          <table style={styles.table} aria-label="Purchases">
+          <ScrollTable label="Purchases">
             <TableHead columns={["When", "Fan", "Provider", "Bundle", "Coins", "Paid", "State", "Clawed back"]} />
             <tbody>
               {shown.map((p) => (
@@ -145,7 +145,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
         {more ? (
           <p>
@@ -172,7 +172,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
                 </span>
               </p>
               {r.discrepancies.length ? (
-                <table style={styles.table} aria-label={`Differences with ${r.provider}`}>
+                <ScrollTable label={`Differences with ${r.provider}`}>
                   <TableHead columns={["Kind", "Provider transaction", "Purchase", "Details"]} />
                   <tbody>
                     {r.discrepancies.map((d) => (
@@ -188,7 +188,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </ScrollTable>
               ) : null}
             </div>
           ))
@@ -203,7 +203,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
         {frozen.length === 0 ? (
           <p>No wallet is frozen.</p>
         ) : (
-          <table style={styles.table} aria-label="Frozen wallets">
+          <ScrollTable label="Frozen wallets">
             <TableHead columns={["Fan", "Balance", "Debt", "Since"]} />
             <tbody>
               {frozen.map((w) => (
@@ -223,7 +223,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
       </section>
     </>

@@ -3,7 +3,7 @@ import { BADGE_RULES } from "@/lib/progress/schemas";
 import { badgesOf, tiersOf } from "@/lib/progress/service";
 import type { BadgeRow, TierRow } from "@/lib/progress/queries";
 import { requireStaff } from "../_lib/gate";
-import { Check, Confirm, Field, first, Notice, type SearchParams, styles, TableHead } from "../_lib/ui";
+import { Check, Confirm, Field, first, Notice, type SearchParams, styles, TableHead, ScrollTable } from "../_lib/ui";
 import { saveBadgeAction, saveTierAction } from "./actions";
 import { PROGRESS_DONE, PROGRESS_ERRORS } from "./shared";
 
@@ -85,7 +85,7 @@ export default async function ProgressPage({ searchParams }: { searchParams: Sea
       <section aria-labelledby="tiers">
         <h2 id="tiers">Tiers</h2>
         <p style={styles.muted}>A fan&apos;s tier is the highest whose minimum they reached with Rep earned in the season (a UTC month).</p>
-        <table style={styles.table} aria-label="Tiers">
+        <ScrollTable label="Tiers">
           <TableHead columns={["Tier", "Min Rep", "Perks"]} />
           <tbody>
             {tiers.map((t) => (
@@ -100,7 +100,7 @@ export default async function ProgressPage({ searchParams }: { searchParams: Sea
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
         {tiers.map((t) => (
           <details key={t.id}>
             <summary>Edit {t.name}</summary>
@@ -113,7 +113,7 @@ export default async function ProgressPage({ searchParams }: { searchParams: Sea
 
       <section aria-labelledby="badges">
         <h2 id="badges">Badges</h2>
-        <table style={styles.table} aria-label="Badges">
+        <ScrollTable label="Badges">
           <TableHead columns={["Badge", "Rule", "Repeatable", "Revoked on reversal", "Active"]} />
           <tbody>
             {badges.map((b) => (
@@ -136,7 +136,7 @@ export default async function ProgressPage({ searchParams }: { searchParams: Sea
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
         {badges.map((b) => (
           <details key={b.id}>
             <summary>Edit {b.name}</summary>

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { latestDeliveries, latestOutbox, outboxCounts } from "@/lib/push/queries";
 import { OUTBOX_STATUSES, type OutboxStatus } from "@/lib/push/schemas";
 import { requireStaff } from "../_lib/gate";
-import { first, Stat, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { first, Stat, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 
 // The push outbox (lib/push): how many rows are in each state, the latest rows (of one state with ?status=), and the
 // development stand-in's latest deliveries (what `npm run dev` without provider keys "pushed").
@@ -34,7 +34,7 @@ export default async function PushPage({ searchParams }: { searchParams: SearchP
       {rows.length === 0 ? (
         <p>Nothing yet.</p>
       ) : (
-        <table style={styles.table} aria-label="Push outbox" data-testid="push-outbox">
+        <ScrollTable label="Push outbox" data-testid="push-outbox">
           <TableHead columns={["Created", "User", "Type", "Cause", "Status", "Attempts", "Next attempt / sent", "Why"]} />
           <tbody>
             {rows.map((r) => (
@@ -52,14 +52,14 @@ export default async function PushPage({ searchParams }: { searchParams: SearchP
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <h2>Development stand-in</h2>
       <p>Deliveries to providers that are not configured, outside production (PUSH_DEV_STANDIN): what a phone or browser would have shown.</p>
       {standIn.length === 0 ? (
         <p>No stand-in deliveries.</p>
       ) : (
-        <table style={styles.table} aria-label="Stand-in deliveries" data-testid="push-standin">
+        <ScrollTable label="Stand-in deliveries" data-testid="push-standin">
           <TableHead columns={["When", "User", "Device kind", "Title", "Body"]} />
           <tbody>
             {standIn.map((d) => (
@@ -72,7 +72,7 @@ export default async function PushPage({ searchParams }: { searchParams: SearchP
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </>
   );

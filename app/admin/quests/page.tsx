@@ -3,7 +3,7 @@ import { QUEST_CADENCES, QUEST_KINDS, QUEST_SCOPES, REP_SOURCES } from "@/lib/ad
 import { db } from "@/lib/db/client";
 import { createQuestAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
-import { CatalogFields, first, Notice, Select, styles, when, type SearchParams, TableHead } from "../_lib/ui";
+import { CatalogFields, first, Notice, Select, styles, when, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
 import { QUEST_ERRORS, questWindow } from "./shared";
 
 export default async function QuestsPage({ searchParams }: { searchParams: SearchParams }) {
@@ -20,7 +20,7 @@ export default async function QuestsPage({ searchParams }: { searchParams: Searc
         {total > CONSOLE_QUEST_LIMIT ? `Showing ${CONSOLE_QUEST_LIMIT} of ${total} quests.` : `${total} quest${total === 1 ? "" : "s"}.`}
       </p>
       {quests.length ? (
-        <table style={styles.table} aria-label="Quests">
+        <ScrollTable label="Quests">
           <TableHead columns={["Quest", "Slug", "Kind", "Scope", "Cadence", "Rep", "Window", "Status"]} />
           <tbody>
             {quests.map((q) => (
@@ -51,7 +51,7 @@ export default async function QuestsPage({ searchParams }: { searchParams: Searc
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
 
       <h2>Create a quest</h2>

@@ -3,7 +3,7 @@ import { REWARD_KINDS, REWARD_MILESTONES } from "@/lib/admin/schemas";
 import { db } from "@/lib/db/client";
 import { activateRewardAction, adjustStockAction, createRewardAction, deactivateRewardAction, setStockAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
-import { CatalogFields, first, Notice, Select, styles, type SearchParams, TableHead } from "../_lib/ui";
+import { CatalogFields, first, Notice, Select, styles, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = {
   title: "Enter a title (1-120 characters).",
@@ -46,7 +46,7 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
       ) : null}
       {rewards.length === 0 ? <p>No rewards yet.</p> : null}
       {rewards.length ? (
-        <table style={styles.table} aria-label="Rewards">
+        <ScrollTable label="Rewards">
           <TableHead columns={["Reward", "Slug", "Kind", "Cost", "Stock", "Per user", "Claims", "Status", "Actions"]} />
           <tbody>
             {rewards.map((r) => (
@@ -110,7 +110,7 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       <p style={{ ...styles.muted, fontSize: 13, marginTop: 8 }}>
         &quot;Adjust stock&quot; adds (or, negative, takes away) items in one step that never goes below 0, even while fans redeem. &quot;Set stock&quot;

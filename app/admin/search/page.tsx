@@ -3,7 +3,7 @@ import { findAnyone } from "@/lib/admin/service";
 import type { EntityHit } from "@/lib/admin/queries";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams } from "../_lib/ui";
+import { first, Notice, ScrollTable, styles, TableHead, when, type SearchParams } from "../_lib/ui";
 
 // Find anyone: the console header's search box lands here. Fans by handle, name, e-mail, user id or external id
 // (keyset pages); teams, posts, listings, collectibles, orders and trades by their exact id.
@@ -54,7 +54,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
       <section aria-labelledby="found-fans">
         <h2 id="found-fans">Fans</h2>
         {result.fans.length ? (
-          <table style={styles.table} aria-label="Fans found">
+          <ScrollTable label="Fans found">
             <TableHead columns={["Fan", "Name", "E-mail", "External id", "Joined"]} />
             <tbody>
               {result.fans.map((f) => (
@@ -71,7 +71,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         ) : (
           <p>No fan matches.</p>
         )}

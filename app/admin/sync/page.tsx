@@ -3,7 +3,7 @@ import { getSyncRun, listSyncRuns } from "@/lib/sync/queries";
 import { startSync } from "../actions";
 import { requireStaff } from "../_lib/gate";
 import { RunDetail, RunStatus } from "../_lib/run";
-import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
+import { first, Notice, styles, when, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = { scope: "Unknown sync scope.", start: "The sync could not be started; see the server log." };
 
@@ -37,7 +37,7 @@ export default async function SyncPage({ searchParams }: { searchParams: SearchP
       {runs.length === 0 ? (
         <p>No runs yet.</p>
       ) : (
-        <table style={styles.table} aria-label="Sync history" data-testid="sync-history">
+        <ScrollTable label="Sync history" data-testid="sync-history">
           <TableHead columns={["Started", "Scope", "Trigger", "By", "Status", "Changes"]} />
           <tbody>
             {runs.map((r) => {
@@ -70,7 +70,7 @@ export default async function SyncPage({ searchParams }: { searchParams: SearchP
               );
             })}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </>
   );

@@ -3,7 +3,7 @@ import { teamSearchSchema } from "@/lib/admin/schemas";
 import { db } from "@/lib/db/client";
 import { archiveTeam, restoreTeam } from "../actions";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, when, type SearchParams, TableHead } from "../_lib/ui";
+import { first, Notice, styles, when, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = { invalid: "That request was not valid.", missing: "No such team." };
 
@@ -66,7 +66,7 @@ export default async function TeamsPage({ searchParams }: { searchParams: Search
             : `${total} team${total === 1 ? "" : "s"}.`}
       </p>
       {teams.length ? (
-        <table style={styles.table}>
+        <ScrollTable label="Teams">
           <TableHead columns={["Team", "Slug", "League", "Source", "Status", "Action"]} />
           <tbody>
             {teams.map((t) => (
@@ -92,7 +92,7 @@ export default async function TeamsPage({ searchParams }: { searchParams: Search
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
         Archived teams disappear from every public read (lists, detail, search) at once; restoring brings them back.

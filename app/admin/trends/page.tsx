@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { TREND_STATUSES, TRENDS_WINDOW_HOURS, type TrendStatus } from "@/lib/tags/schemas";
 import { adminTrends } from "@/lib/tags/service";
 import { requireStaff } from "../_lib/gate";
-import { Confirm, first, Notice, type SearchParams, styles, TableHead, when } from "../_lib/ui";
+import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { reviewTagAction } from "./actions";
 
 // Trend review (lib/tags): the tags in one review state with their counts over the trends' window, most used first;
@@ -63,7 +63,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
       {tags.length === 0 ? (
         <p>No {status} tags.</p>
       ) : (
-        <table style={styles.table} aria-label={`${status} tags`}>
+        <ScrollTable label={`${status} tags`}>
           <TableHead columns={["Tag", "Fans", "Posts", "Reviewed", "Actions"]} />
           <tbody>
             {tags.map((t) => (
@@ -86,7 +86,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </>
   );

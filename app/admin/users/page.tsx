@@ -3,7 +3,7 @@ import { lookupUsers, type ConsoleUser } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
 import { mayOpen, STAFF_ROLES } from "@/lib/auth/roles";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, ROLE_LABEL, styles, when, type SearchParams, TableHead } from "../_lib/ui";
+import { first, Notice, ROLE_LABEL, ScrollTable, styles, when, type SearchParams, TableHead } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = {
   invalid: "That is not a valid user id.",
@@ -44,7 +44,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
       </form>
       {q && users.length === 0 ? <p>No user matches “{q}”.</p> : null}
       {users.length ? (
-        <table style={styles.table}>
+        <ScrollTable label="Users">
           <TableHead columns={["External id", "Handle", "Name", "Email", "Joined", "Role", "Action"]} />
           <tbody>
             {users.map((u) => (
@@ -118,7 +118,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       <p style={{ ...styles.muted, fontSize: 13, marginTop: 16 }}>
         Roles live in the identity provider (public metadata <code>role</code>: admin, moderator, support or economy, copied into the session token). A change

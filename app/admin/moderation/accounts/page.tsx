@@ -4,7 +4,7 @@ import { UUID_PATTERN } from "@/lib/http/schemas";
 import { SANCTION_HOURS_MAX, SANCTION_KINDS, SUSPENSION_REASON_MAX } from "@/lib/moderation/schemas";
 import { accountReportQueue, appealQueue, reviewQueue, userModerationActions } from "@/lib/moderation/service";
 import { requireStaff } from "../../_lib/gate";
-import { first, Notice, Select, styles, type SearchParams, TableHead, when } from "../../_lib/ui";
+import { first, Notice, Select, styles, type SearchParams, TableHead, when, ScrollTable } from "../../_lib/ui";
 import { decideAppealAction, imposeAction, liftSanctionAction, resolveReportsAction, reviewTeamAction } from "./actions";
 import { ACCOUNT_DONE, ACCOUNT_ERRORS, KIND_LABEL } from "./shared";
 
@@ -42,7 +42,7 @@ async function ActionsPanel({ userId }: { userId: string }) {
       </h3>
       {actions.length === 0 ? <p>None.</p> : null}
       {actions.length ? (
-        <table style={styles.table} aria-label="Action history">
+        <ScrollTable label="Action history">
           <TableHead columns={["Since", "Kind", "Until", "Reason", "By", "Appeal", "Status", ""]} />
           <tbody>
             {actions.map((a) => (
@@ -63,7 +63,7 @@ async function ActionsPanel({ userId }: { userId: string }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
     </section>
   );
@@ -94,7 +94,7 @@ export default async function AccountModerationPage({ searchParams }: { searchPa
       <h2>Appeals</h2>
       {appeals.appeals.length === 0 ? <p>No pending appeals.</p> : null}
       {appeals.appeals.length ? (
-        <table style={styles.table} aria-label="Pending appeals">
+        <ScrollTable label="Pending appeals">
           <TableHead columns={["Appealed", "User", "Action", "Appeal", ""]} />
           <tbody>
             {appeals.appeals.map((a) => (
@@ -121,14 +121,14 @@ export default async function AccountModerationPage({ searchParams }: { searchPa
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       {appeals.nextCursor ? <a href={`/admin/moderation/accounts?appeals=${encodeURIComponent(appeals.nextCursor)}`}>More appeals</a> : null}
 
       <h2>Team staff actions to review</h2>
       {reviews.actions.length === 0 ? <p>Nothing to review.</p> : null}
       {reviews.actions.length ? (
-        <table style={styles.table} aria-label="Team staff actions">
+        <ScrollTable label="Team staff actions">
           <TableHead columns={["When", "Team", "Against", "Reason", "Comments", ""]} />
           <tbody>
             {reviews.actions.map((a) => (
@@ -153,14 +153,14 @@ export default async function AccountModerationPage({ searchParams }: { searchPa
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       {reviews.nextCursor ? <a href={`/admin/moderation/accounts?reviews=${encodeURIComponent(reviews.nextCursor)}`}>More to review</a> : null}
 
       <h2>Reports of users, listings and binders</h2>
       {reports.reports.length === 0 ? <p>No open reports.</p> : null}
       {reports.reports.length ? (
-        <table style={styles.table} aria-label="Open reports">
+        <ScrollTable label="Open reports">
           <TableHead columns={["Reported", "Target", "Reason", "Note", ""]} />
           <tbody>
             {reports.reports.map((r) => (
@@ -185,7 +185,7 @@ export default async function AccountModerationPage({ searchParams }: { searchPa
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : null}
       {reports.nextCursor ? <a href={`/admin/moderation/accounts?reports=${encodeURIComponent(reports.nextCursor)}`}>More reports</a> : null}
 

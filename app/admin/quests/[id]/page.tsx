@@ -3,7 +3,7 @@ import { QUESTION_CHOICES_MAX } from "@/lib/admin/schemas";
 import { db } from "@/lib/db/client";
 import { addQuestionAction, deactivateQuestionAction, retireQuestAction, scheduleQuestAction } from "../actions";
 import { requireStaff } from "../../_lib/gate";
-import { first, Notice, styles, when, TableHead } from "../../_lib/ui";
+import { first, Notice, styles, when, TableHead, ScrollTable } from "../../_lib/ui";
 import { QUEST_ERRORS, questWindow } from "../shared";
 
 const ERRORS: Record<string, string> = {
@@ -122,7 +122,7 @@ export default async function QuestPage({
           <p style={{ ...styles.muted, fontSize: 13 }}>Answers are shown here only; the API never sends them to fans.</p>
           {quest.questions.length === 0 ? <p>No questions yet.</p> : null}
           {quest.questions.length ? (
-            <table style={styles.table} aria-label="Questions">
+            <ScrollTable label="Questions">
               <TableHead columns={["Question", "Choices", "Answer", "Status", "Action"]} />
               <tbody>
                 {quest.questions.map((q) => (
@@ -159,7 +159,7 @@ export default async function QuestPage({
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </ScrollTable>
           ) : null}
           <h3>Add a question</h3>
           <form

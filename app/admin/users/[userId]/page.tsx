@@ -5,7 +5,7 @@ import { FAN_SECTION_ROWS } from "@/lib/admin/queries";
 import { mayOpen } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../../_lib/gate";
-import { Confirm, first, Notice, ROLE_LABEL, styles, TableHead, when, type SearchParams } from "../../_lib/ui";
+import { Confirm, first, Notice, ROLE_LABEL, ScrollTable, styles, TableHead, when, type SearchParams } from "../../_lib/ui";
 import { ECONOMY_ERRORS, formatCoins } from "../../economy/shared";
 import { reverseEntryAction } from "../ledger/actions";
 import { adjustFanWalletAction } from "./actions";
@@ -42,10 +42,10 @@ function Rows<T>({ label, columns, rows, row, newest = true }: { label: string; 
   if (!rows.length) return <p style={styles.muted}>None.</p>;
   return (
     <>
-      <table style={styles.table} aria-label={label}>
+      <ScrollTable label={label}>
         <TableHead columns={columns} />
         <tbody>{rows.map(row)}</tbody>
-      </table>
+      </ScrollTable>
       {newest && rows.length >= FAN_SECTION_ROWS ? <p style={{ ...styles.muted, fontSize: 13 }}>The newest {FAN_SECTION_ROWS} are shown.</p> : null}
     </>
   );

@@ -3,7 +3,7 @@ import { userIdSchema } from "@/lib/admin/schemas";
 import { db } from "@/lib/db/client";
 import { reverseEntryAction } from "./actions";
 import { requireStaff } from "../../_lib/gate";
-import { Confirm, first, Notice, styles, when, type SearchParams, TableHead } from "../../_lib/ui";
+import { Confirm, first, Notice, ScrollTable, styles, when, type SearchParams, TableHead } from "../../_lib/ui";
 
 // A user's Rep ledger, newest first. A credit can be reversed once, by a new negative entry with a staff-entered
 // reason; entries are never edited or deleted.
@@ -51,7 +51,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Searc
         {total > CONSOLE_LEDGER_LIMIT ? `newest ${CONSOLE_LEDGER_LIMIT} of ${total} entries` : `${total} entr${total === 1 ? "y" : "ies"}`}
       </p>
       {entries.length ? (
-        <table style={styles.table} aria-label="Ledger">
+        <ScrollTable label="Ledger">
           <TableHead columns={["When", "Amount", "Kind", "Source", "Reason", "Action"]} />
           <tbody>
             {entries.map((e) => (
@@ -95,7 +95,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Searc
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       ) : (
         <p>No entries.</p>
       )}
