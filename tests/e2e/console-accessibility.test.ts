@@ -35,7 +35,7 @@ const CONSOLE_PAGES = [
   `/admin/users/${seed.userId}`,
   `/admin/search?q=${seed.handle}`,
   `/admin/audit?targetType=user&targetId=${seed.userId}`,
-  "/admin/?range=90",
+  "/admin?range=90",
   `/admin/quests/${seed.questId}`,
   `/admin/sync/${seed.runId}`,
   "/admin/moderation/accounts",
