@@ -7,7 +7,7 @@ import { db } from "@/lib/db/client";
 import { requireStaff } from "../../_lib/gate";
 import { Confirm, first, Notice, ROLE_LABEL, ScrollTable, styles, TableHead, when, type SearchParams } from "../../_lib/ui";
 import { ECONOMY_ERRORS, formatCoins } from "../../economy/shared";
-import { reverseEntryAction } from "../ledger/actions";
+import { ReverseCell } from "../ledger/reverse";
 import { adjustFanWalletAction } from "./actions";
 
 // A fan's whole account on one page: every section is one indexed read of its newest rows (lib/admin consoleFan);
@@ -225,29 +225,10 @@ function Rep({ fan, mayReverse }: { fan: ConsoleFan; mayReverse: boolean }) {
             <td style={td}>{e.source}</td>
             <td style={td}>{e.reason}</td>
             <td style={td}>
-              {e.amount > 0 && e.earnKind !== "reversal" ? (
-                e.reversedAt ? (
-                  <span data-testid="reversed">Reversed {when(e.reversedAt)}</span>
-                ) : mayReverse ? (
-                  <form action={reverseEntryAction} style={{ display: "flex", gap: 6, flexWrap: "wrap", alignItems: "center" }}>
-                    <input type="hidden" name="userId" value={fan.profile.id} />
-                    <input type="hidden" name="entryId" value={e.id} />
-                    <input type="hidden" name="from" value="fan" />
-                    <input
-                      name="reason"
-                      required
-                      minLength={3}
-                      maxLength={200}
-                      aria-label={`Reason to reverse ${e.amount} Rep`}
-                      placeholder="Reason"
-                      style={styles.input}
-                    />
-                    <Confirm />
-                    <button type="submit" style={styles.secondary}>
-                      Reverse
-                    </button>
-                  </form>
-                ) : null
+              {mayReverse ? (
+                <ReverseCell userId={fan.profile.id} entry={e} reversedAt={e.reversedAt} fromFan />
+              ) : e.reversedAt ? (
+                `Reversed ${when(e.reversedAt)}`
               ) : null}
             </td>
           </tr>

@@ -1,9 +1,9 @@
 import { CONSOLE_LEDGER_LIMIT, consoleLedger } from "@/lib/admin/queries";
 import { userIdSchema } from "@/lib/admin/schemas";
 import { db } from "@/lib/db/client";
-import { reverseEntryAction } from "./actions";
+import { ReverseCell } from "./reverse";
 import { requireStaff } from "../../_lib/gate";
-import { Confirm, first, Notice, ScrollTable, styles, when, type SearchParams, TableHead } from "../../_lib/ui";
+import { first, Notice, ScrollTable, styles, when, type SearchParams, TableHead } from "../../_lib/ui";
 
 // A user's Rep ledger, newest first. A credit can be reversed once, by a new negative entry with a staff-entered
 // reason; entries are never edited or deleted.
@@ -68,29 +68,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Searc
                 <td style={styles.td}>{e.source}</td>
                 <td style={styles.td}>{e.reason}</td>
                 <td style={styles.td}>
-                  {e.amount > 0 && e.earnKind !== "reversal" ? (
-                    e.reversedBy ? (
-                      <span data-testid="reversed">Reversed {when(e.reversedBy.createdAt)}</span>
-                    ) : (
-                      <form action={reverseEntryAction} style={{ display: "flex", gap: 6 }}>
-                        <input type="hidden" name="userId" value={user.id} />
-                        <input type="hidden" name="entryId" value={e.id} />
-                        <input
-                          name="reason"
-                          required
-                          minLength={3}
-                          maxLength={200}
-                          aria-label={`Reason to reverse ${e.amount} Rep`}
-                          placeholder="Reason"
-                          style={styles.input}
-                        />
-                        <Confirm />
-                        <button type="submit" style={styles.secondary}>
-                          Reverse
-                        </button>
-                      </form>
-                    )
-                  ) : null}
+                  <ReverseCell userId={user.id} entry={e} reversedAt={e.reversedBy?.createdAt} />
                 </td>
               </tr>
             ))}
