@@ -35,8 +35,7 @@ async function changeArchived(form: FormData, archived: boolean) {
   const staff = await requireStaffAction("admin");
   const id = teamIdSchema.safeParse(field(form, "teamId"));
   if (!id.success) redirect(teamsReturn(form, { error: "invalid" }));
-  const result = await setTeamArchived(db, id.data, archived);
-  if (result) log("info", { msg: archived ? "team archived" : "team restored", actor: staff.externalId, team: id.data, changed: result.changed });
+  const result = await setTeamArchived(db, actorOf(staff), id.data, archived);
   redirect(teamsReturn(form, result ? { done: archived ? "archived" : "restored", team: id.data } : { error: "missing" }));
 }
 
@@ -57,7 +56,7 @@ export async function startSync(form: FormData) {
   // runSync records a failed run rather than throwing; an exception here means the run could not be recorded.
   let runId: string | null = null;
   try {
-    runId = (await runSync(db, { scope: scope.data, trigger: "admin", actor: staff.externalId })).id;
+    runId = (await runSync(db, { scope: scope.data, trigger: "admin", actor: actorOf(staff) })).id;
   } catch (error) {
     log("error", { msg: "console sync failed to start", error: error instanceof Error ? error.message : String(error) });
   }

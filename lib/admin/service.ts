@@ -44,16 +44,28 @@ import {
  * repeated click changes nothing; the process's cached team details are dropped either way.
  * Returns the team's name, or null when there is no such team in the expected state.
  */
-export async function setTeamArchived(db: Db, teamId: string, archived: boolean): Promise<{ changed: boolean; name: string } | null> {
+export async function setTeamArchived(db: Db, actor: StaffActor, teamId: string, archived: boolean): Promise<{ changed: boolean; name: string } | null> {
   const id = teamIdSchema.parse(teamId);
-  const { count } = await db.team.updateMany({
-    where: { id, archivedAt: archived ? null : { not: null } },
-    data: { archivedAt: archived ? new Date() : null },
+  const result = await db.$transaction(async (tx) => {
+    const { count } = await tx.team.updateMany({
+      where: { id, archivedAt: archived ? null : { not: null } },
+      data: { archivedAt: archived ? new Date() : null },
+    });
+    if (count === 1) {
+      await recordAudit(tx, actor, {
+        action: archived ? "team.archive" : "team.restore",
+        targetType: "team",
+        targetId: id,
+        before: { archived: !archived },
+        after: { archived },
+      });
+    }
+    const team = await tx.team.findUnique({ where: { id }, select: { name: true } });
+    return team ? { changed: count === 1, name: team.name } : null;
   });
   forgetTeamDetails();
   forgetStandings();
-  const team = await db.team.findUnique({ where: { id }, select: { name: true } });
-  return team ? { changed: count === 1, name: team.name } : null;
+  return result;
 }
 
 export type Role = StaffRole | "fan" | "unknown";
@@ -136,31 +148,33 @@ export class ConsoleRefusal extends Error {
 }
 
 /** Creates a quest (id derived from its slug: `q_<slug>`). Refuses a taken slug, an unknown team or pass. */
-export async function createQuest(db: Db, q: QuestCreate): Promise<{ id: string }> {
+export async function createQuest(db: Db, actor: StaffActor, q: QuestCreate): Promise<{ id: string }> {
   const id = `q_${q.slug.replace(/-/g, "_")}`;
   if (q.scope === "team" && !(await db.team.findUnique({ where: { id: q.teamId! }, select: { id: true } }))) throw new ConsoleRefusal("team");
   if (q.scope === "pass" && !(await db.pass.findUnique({ where: { id: q.passId! }, select: { id: true } }))) throw new ConsoleRefusal("pass");
+  const data = {
+    id,
+    slug: q.slug,
+    title: q.title,
+    description: q.description ?? null,
+    kind: q.kind,
+    scope: q.scope,
+    // A team quest's team; a global or pass quest may still name a team (e.g. a club's own pass quest).
+    teamId: q.teamId ?? null,
+    passId: q.scope === "pass" ? q.passId! : null,
+    cadence: q.cadence,
+    isDaily: q.cadence === "daily",
+    repReward: q.repReward,
+    repSource: q.repSource,
+    quizLength: q.kind === "quiz" ? (q.quizLength ?? 5) : null,
+    quizSeconds: q.kind === "quiz" ? (q.quizSeconds ?? 20) : null,
+    availableFrom: q.availableFrom ?? null,
+    availableUntil: q.availableUntil ?? null,
+  };
   try {
-    await db.quest.create({
-      data: {
-        id,
-        slug: q.slug,
-        title: q.title,
-        description: q.description ?? null,
-        kind: q.kind,
-        scope: q.scope,
-        // A team quest's team; a global or pass quest may still name a team (e.g. a club's own pass quest).
-        teamId: q.teamId ?? null,
-        passId: q.scope === "pass" ? q.passId! : null,
-        cadence: q.cadence,
-        isDaily: q.cadence === "daily",
-        repReward: q.repReward,
-        repSource: q.repSource,
-        quizLength: q.kind === "quiz" ? (q.quizLength ?? 5) : null,
-        quizSeconds: q.kind === "quiz" ? (q.quizSeconds ?? 20) : null,
-        availableFrom: q.availableFrom ?? null,
-        availableUntil: q.availableUntil ?? null,
-      },
+    await db.$transaction(async (tx) => {
+      await tx.quest.create({ data });
+      await recordAudit(tx, actor, { action: "quest.create", targetType: "quest", targetId: id, after: data });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConsoleRefusal("slug");
@@ -170,52 +184,84 @@ export async function createQuest(db: Db, q: QuestCreate): Promise<{ id: string 
 }
 
 /** Schedules (or reschedules) a quest's window; empty bounds are open-ended. Retired quests stay retired. */
-export async function setQuestWindow(db: Db, questId: string, availableFrom: Date | null, availableUntil: Date | null): Promise<boolean> {
-  const { count } = await db.quest.updateMany({ where: { id: questId }, data: { availableFrom, availableUntil } });
+export async function setQuestWindow(db: Db, actor: StaffActor, questId: string, availableFrom: Date | null, availableUntil: Date | null): Promise<boolean> {
+  const found = await db.$transaction(async (tx) => {
+    const before = await tx.quest.findUnique({ where: { id: questId }, select: { availableFrom: true, availableUntil: true } });
+    if (!before) return false;
+    await tx.quest.update({ where: { id: questId }, data: { availableFrom, availableUntil } });
+    const same = before.availableFrom?.getTime() === availableFrom?.getTime() && before.availableUntil?.getTime() === availableUntil?.getTime();
+    if (!same)
+      await recordAudit(tx, actor, { action: "quest.schedule", targetType: "quest", targetId: questId, before, after: { availableFrom, availableUntil } });
+    return true;
+  });
   forgetQuests(); // the window's end is part of the cached definition
-  return count === 1;
+  return found;
 }
 
 /** Retires a quest: never offered again, kept for history. Conditional, so a second click changes nothing. */
-export async function retireQuest(db: Db, questId: string): Promise<{ changed: boolean } | null> {
-  const { count } = await db.quest.updateMany({ where: { id: questId, active: true }, data: { active: false, retiredAt: new Date() } });
-  if (count === 1) return { changed: true };
+export async function retireQuest(db: Db, actor: StaffActor, questId: string): Promise<{ changed: boolean } | null> {
+  const changed = await db.$transaction(async (tx) => {
+    const { count } = await tx.quest.updateMany({ where: { id: questId, active: true }, data: { active: false, retiredAt: new Date() } });
+    if (count === 1)
+      await recordAudit(tx, actor, { action: "quest.retire", targetType: "quest", targetId: questId, before: { active: true }, after: { active: false } });
+    return count === 1;
+  });
+  if (changed) return { changed: true };
   return (await db.quest.findUnique({ where: { id: questId }, select: { id: true } })) ? { changed: false } : null;
 }
 
 /** Adds a question to a quiz quest's bank. */
-export async function addQuestion(db: Db, q: QuestionCreate): Promise<{ id: string }> {
+export async function addQuestion(db: Db, actor: StaffActor, q: QuestionCreate): Promise<{ id: string }> {
   const quest = await db.quest.findUnique({ where: { id: q.questId }, select: { kind: true } });
   if (!quest) throw new ConsoleRefusal("missing");
   if (quest.kind !== "quiz") throw new ConsoleRefusal("not_quiz");
   const id = `qq_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
-  await db.quizQuestion.create({ data: { id, questId: q.questId, prompt: q.prompt, choices: q.choices, answerIndex: q.answerIndex } });
+  const data = { id, questId: q.questId, prompt: q.prompt, choices: q.choices, answerIndex: q.answerIndex };
+  await db.$transaction(async (tx) => {
+    await tx.quizQuestion.create({ data });
+    await recordAudit(tx, actor, { action: "question.create", targetType: "question", targetId: id, after: data });
+  });
   return { id };
 }
 
-/** Takes a question out of future quizzes (sessions already holding it keep it). */
-export async function deactivateQuestion(db: Db, questId: string, questionId: string): Promise<boolean> {
-  const { count } = await db.quizQuestion.updateMany({ where: { id: questionId, questId }, data: { active: false } });
-  return count === 1;
+/** Takes a question out of future quizzes (sessions already holding it keep it). A second click changes nothing. */
+export async function deactivateQuestion(db: Db, actor: StaffActor, questId: string, questionId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.quizQuestion.updateMany({ where: { id: questionId, questId, active: true }, data: { active: false } });
+    if (count === 1) {
+      await recordAudit(tx, actor, {
+        action: "question.deactivate",
+        targetType: "question",
+        targetId: questionId,
+        before: { active: true },
+        after: { active: false },
+        note: questId,
+      });
+      return true;
+    }
+    return (await tx.quizQuestion.count({ where: { id: questionId, questId } })) === 1;
+  });
 }
 
 /** Creates a reward (id `rw_<slug>`). Milestone rewards cost nothing; redeem rewards have no milestone. */
-export async function createReward(db: Db, r: RewardCreate): Promise<{ id: string }> {
+export async function createReward(db: Db, actor: StaffActor, r: RewardCreate): Promise<{ id: string }> {
   const id = `rw_${r.slug.replace(/-/g, "_")}`;
+  const data = {
+    id,
+    slug: r.slug,
+    title: r.title,
+    description: r.description ?? null,
+    kind: r.kind,
+    costRep: r.costRep,
+    stock: r.stock ?? null,
+    perUserLimit: r.kind === "redeem" ? (r.perUserLimit ?? null) : null,
+    milestone: r.kind === "milestone" ? r.milestone! : null,
+    milestoneValue: r.kind === "milestone" ? r.milestoneValue! : null,
+  };
   try {
-    await db.reward.create({
-      data: {
-        id,
-        slug: r.slug,
-        title: r.title,
-        description: r.description ?? null,
-        kind: r.kind,
-        costRep: r.costRep,
-        stock: r.stock ?? null,
-        perUserLimit: r.kind === "redeem" ? (r.perUserLimit ?? null) : null,
-        milestone: r.kind === "milestone" ? r.milestone! : null,
-        milestoneValue: r.kind === "milestone" ? r.milestoneValue! : null,
-      },
+    await db.$transaction(async (tx) => {
+      await tx.reward.create({ data });
+      await recordAudit(tx, actor, { action: "reward.create", targetType: "reward", targetId: id, after: data });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConsoleRefusal("slug");
@@ -228,24 +274,53 @@ export async function createReward(db: Db, r: RewardCreate): Promise<{ id: strin
  * Adds to or takes from a limited stock in one conditional UPDATE, so it never goes below 0 whatever redemptions run
  * at the same time. Refuses an unlimited stock ("unlimited") and a change past 0 ("below_zero").
  */
-export async function adjustStock(db: Db, rewardId: string, delta: number): Promise<number> {
-  const rows = await raw(db).$queryRaw<{ stock: number }[]>`
-    UPDATE rewards SET stock = stock + ${delta}, updated_at = now() WHERE id = ${rewardId} AND stock IS NOT NULL AND stock + ${delta} >= 0 RETURNING stock`;
-  if (rows[0]) return rows[0].stock;
+export async function adjustStock(db: Db, actor: StaffActor, rewardId: string, delta: number): Promise<number> {
+  const stock = await db.$transaction(async (tx) => {
+    const rows = await raw(tx).$queryRaw<{ stock: number }[]>`
+      UPDATE rewards SET stock = stock + ${delta}, updated_at = now() WHERE id = ${rewardId} AND stock IS NOT NULL AND stock + ${delta} >= 0 RETURNING stock`;
+    if (!rows[0]) return null;
+    if (delta !== 0) {
+      await recordAudit(tx, actor, {
+        action: "reward.stock",
+        targetType: "reward",
+        targetId: rewardId,
+        before: { stock: rows[0].stock - delta },
+        after: { stock: rows[0].stock },
+        note: `delta ${delta}`,
+      });
+    }
+    return rows[0].stock;
+  });
+  if (stock !== null) return stock;
   const reward = await db.reward.findUnique({ where: { id: rewardId }, select: { stock: true } });
   if (!reward) throw new ConsoleRefusal("missing");
   throw new ConsoleRefusal(reward.stock === null ? "unlimited" : "below_zero");
 }
 
 /** Sets the stock outright (null = unlimited). */
-export async function setStock(db: Db, rewardId: string, stock: number | null): Promise<void> {
-  const { count } = await db.reward.updateMany({ where: { id: rewardId }, data: { stock } });
-  if (count === 0) throw new ConsoleRefusal("missing");
+export async function setStock(db: Db, actor: StaffActor, rewardId: string, stock: number | null): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const [before] = await raw(tx).$queryRaw<{ stock: number | null }[]>`SELECT stock FROM rewards WHERE id = ${rewardId} FOR UPDATE`;
+    if (!before) throw new ConsoleRefusal("missing");
+    if (before.stock === stock) return;
+    await tx.reward.update({ where: { id: rewardId }, data: { stock } });
+    await recordAudit(tx, actor, { action: "reward.stock", targetType: "reward", targetId: rewardId, before, after: { stock } });
+  });
 }
 
-export async function setRewardActive(db: Db, rewardId: string, active: boolean): Promise<void> {
-  const { count } = await db.reward.updateMany({ where: { id: rewardId }, data: { active } });
-  if (count === 0) throw new ConsoleRefusal("missing");
+export async function setRewardActive(db: Db, actor: StaffActor, rewardId: string, active: boolean): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.reward.updateMany({ where: { id: rewardId, active: !active }, data: { active } });
+    if (count === 1) {
+      await recordAudit(tx, actor, {
+        action: active ? "reward.activate" : "reward.deactivate",
+        targetType: "reward",
+        targetId: rewardId,
+        before: { active: !active },
+        after: { active },
+      });
+    } else if (!(await tx.reward.findUnique({ where: { id: rewardId }, select: { id: true } }))) throw new ConsoleRefusal("missing");
+  });
 }
 
 /**

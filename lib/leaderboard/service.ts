@@ -4,6 +4,7 @@ import { env } from "../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../http/errors";
 import { log } from "../kernel/log";
+import { recordAudit, type StaffActor } from "../audit/service";
 import { within } from "../time";
 import type { BoardMoves } from "./moves";
 import {
@@ -342,11 +343,14 @@ async function expectedBoards(db: DbTx, now: Date) {
 
 /**
  * Rewrites every current board from the ledger (staff action and tests): global and each live team's, all time and
- * this season; a board with no entries left (a team nobody joined any more) is removed.
+ * this season; a board with no entries left (a team nobody joined any more) is removed. A staff rebuild (actor) is
+ * audited when it starts (`leaderboard.rebuild`): the boards live in Redis, so the entry cannot share their writes'
+ * transaction.
  */
-export async function rebuildBoards(db: DbTx = appDb, now = new Date()) {
+export async function rebuildBoards(db: DbTx = appDb, actor: StaffActor | null = null, now = new Date()) {
   const store = await boardStore();
   const season = seasonOf(now);
+  if (actor) await recordAudit(db, actor, { action: "leaderboard.rebuild", targetType: "leaderboard", targetId: "all", after: { season: season.id } });
   const result: { board: string; period: string; entries: number }[] = [];
   const written = new Set<string>();
   for (const b of await expectedBoards(db, now)) {

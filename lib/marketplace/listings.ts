@@ -3,6 +3,7 @@
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
+import { recordAudit, type StaffActor } from "../audit/service";
 import { lockCollectible, transferOwnership } from "../collectibles/queries";
 import { decodeCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError } from "../http/errors";
@@ -125,17 +126,35 @@ export async function createListing(db: Db, userId: string, input: CreateListing
   return { listing: await listingOut(db, id) };
 }
 
-/** The seller cancels an active listing; an auction only while it has no bid. Staff cancel any, refunding the top bid. */
-export async function cancelListing(db: Db, userId: string | null, listingId: string) {
+/** The seller cancels their active listing; an auction only while it has no bid. */
+export function cancelListing(db: Db, userId: string, listingId: string) {
+  return cancel(db, listingId, { userId });
+}
+
+/** Staff cancel any active listing, refunding an auction's top bid, with its audit entry (`listing.cancel`). */
+export function cancelListingAsStaff(db: Db, listingId: string, actor: StaffActor) {
+  return cancel(db, listingId, { actor });
+}
+
+async function cancel(db: Db, listingId: string, by: { userId: string } | { actor: StaffActor }) {
   await db.$transaction(async (tx) => {
     const l = await lockListing(tx, listingId);
-    if (!l || (userId !== null && l.sellerId !== userId)) throw notFound("Listing");
+    if (!l || ("userId" in by && l.sellerId !== by.userId)) throw notFound("Listing");
     if (l.status !== "active") throw unavailable();
     if (l.topBidId) {
-      if (userId !== null) throw new DomainError(marketplaceErrors.HAS_BIDS, "This auction has bids: it runs until its end.");
+      if ("userId" in by) throw new DomainError(marketplaceErrors.HAS_BIDS, "This auction has bids: it runs until its end.");
       await refundBid(tx, l.topBidId, l.currency);
     }
     await closeListing(tx, listingId, { status: "cancelled" });
+    if ("actor" in by) {
+      await recordAudit(tx, by.actor, {
+        action: "listing.cancel",
+        targetType: "listing",
+        targetId: listingId,
+        before: { status: "active", sellerId: l.sellerId, topBidId: l.topBidId ?? null },
+        after: { status: "cancelled" },
+      });
+    }
   });
   const listing = await listingOut(db, listingId);
   if (listing.kind === "auction") await publishAuctionEvents([{ type: "end", listingId, data: { listing: auctionState(listing) } }]);
@@ -181,7 +200,8 @@ export async function buyListing(db: Db, userId: string, listingId: string, idem
  * `staff`); the buyer's own listing of it, if any, is withdrawn (an auction's top bid refunded). Refused, changing
  * nothing, when the buyer no longer owns the item or the seller's balance is short.
  */
-export async function refundSale(db: Db, listingId: string, staffId: string) {
+export async function refundSale(db: Db, listingId: string, actor: StaffActor) {
+  const staffId = actor.id;
   await db.$transaction(async (tx) => {
     const l = await lockListingAndItem(tx, listingId);
     if (!l) throw notFound("Listing");
@@ -222,6 +242,13 @@ export async function refundSale(db: Db, listingId: string, staffId: string) {
       referenceId: listingId,
       note,
       staffId,
+    });
+    await recordAudit(tx, actor, {
+      action: "listing.refund",
+      targetType: "listing",
+      targetId: listingId,
+      before: { buyerId: sale.buyerId, sellerId: l.sellerId, refunded: false },
+      after: { refunded: true, buyerCredited: sale.salePrice, sellerDebited: sale.salePrice - sale.fee, currency: l.currency },
     });
   });
   return { listing: await listingOut(db, listingId) };

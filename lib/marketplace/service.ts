@@ -2,7 +2,7 @@
 // feature files that hold the rules: listings.ts, auctions.ts (bids and the settlement cron), offers.ts, cart.ts,
 // wishlist.ts, trades.ts (trades and gifts), offer-settings.ts, and ownership.ts (the lock order, settle, the fee, toListing: what every change of owner shares).
 export { feeOf, toListing } from "./ownership";
-export { browseListings, buyListing, cancelListing, createListing, getListing, refundSale, repriceListing } from "./listings";
+export { browseListings, buyListing, cancelListing, cancelListingAsStaff, createListing, getListing, refundSale, repriceListing } from "./listings";
 export { listBids, listMyBids, placeBid, runMarketplaceCron } from "./auctions";
 export { openAuctionStream } from "./auction-feed";
 export { acceptOffer, cancelOffer, declineOffer, getOffer, listOffers, makeOffer } from "./offers";

@@ -1,6 +1,7 @@
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import type { RawDb } from "../db/raw";
+import { raw, type RawDb } from "../db/raw";
+import { recordAudit, type StaffActor } from "../audit/service";
 import { collectiblesOfPurchases, insertDrawn, takeSerial, type NewCollectible } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
@@ -237,20 +238,33 @@ export async function listSeeds(db: RawDb | DbTx, q: { cursor?: string; limit: n
 }
 
 /** Staff set a pack's stock (null: unlimited); below the packs sold is 409 STOCK_BELOW_SOLD. */
-export async function setStock(db: RawDb | DbTx, packId: string, stock: number | null) {
-  const p = await packById(db, packId);
-  if (!p) throw notFound("Pack");
-  if (!(await setPackStock(db, packId, stock)))
-    throw new DomainError(packsErrors.STOCK_BELOW_SOLD, `${p.soldCount} packs are sold already: the stock cannot be lower.`);
+export async function setStock(db: Db, actor: StaffActor, packId: string, stock: number | null) {
+  await db.$transaction(async (tx) => {
+    const [before] = await raw(tx).$queryRaw<{ stock: number | null; soldCount: number }[]>`
+      SELECT stock, sold_count AS "soldCount" FROM packs WHERE id = ${packId} AND active FOR UPDATE`;
+    if (!before) throw notFound("Pack");
+    if (!(await setPackStock(tx, packId, stock)))
+      throw new DomainError(packsErrors.STOCK_BELOW_SOLD, `${before.soldCount} packs are sold already: the stock cannot be lower.`);
+    if (before.stock !== stock)
+      await recordAudit(tx, actor, { action: "pack.stock", targetType: "pack", targetId: packId, before: { stock: before.stock }, after: { stock } });
+  });
   return getPack(db, packId);
 }
 
 /** Retires the seed in use (revealing it) and puts a new one in use. Openings in flight keep the seed they read. */
-export async function rotateSeed(db: Db) {
+export async function rotateSeed(db: Db, actor: StaffActor) {
   return db.$transaction(async (tx) => {
     const retired = await retireActiveSeed(tx);
     const seed = newSeed();
-    await insertActiveSeed(tx, { id: uuidv7(), seed, seedHash: seedHashOf(seed) });
+    const id = uuidv7();
+    await insertActiveSeed(tx, { id, seed, seedHash: seedHashOf(seed) });
+    await recordAudit(tx, actor, {
+      action: "pack.seeds_rotate",
+      targetType: "draw_seed",
+      targetId: id,
+      before: retired ? { seedId: retired.id, seedHash: retired.seedHash } : undefined,
+      after: { seedId: id, seedHash: seedHashOf(seed) },
+    });
     return { retired: retired ? toSeed(retired) : null, active: toSeed((await activeSeed(tx))!) };
   });
 }

@@ -1,6 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
-import type { DbTx } from "../db/client";
-import { int8, raw, type Int8, type RawDb } from "../db/raw";
+import type { Db, DbTx } from "../db/client";
+import { int8, raw, rawTransaction, type Int8, type RawDb } from "../db/raw";
+import { recordAudit, type StaffActor } from "../audit/service";
 import type { ProductRow } from "./queries";
 import type { PurchaseState } from "./schemas";
 
@@ -21,23 +22,50 @@ export async function allProducts(db: RawDb | DbTx): Promise<ConsoleProduct[]> {
 }
 
 /**
- * Creates the bundle or changes it (a bundle's coins change only what later purchases credit). Answers false when
- * a store product id belongs to another bundle (unique).
+ * Creates the bundle or changes it (a bundle's coins change only what later purchases credit), with its audit entry
+ * (`payment.product_save`; none when nothing changed). Answers false when a store product id belongs to another
+ * bundle (unique).
  */
-export async function upsertProduct(db: RawDb | DbTx, p: Omit<ConsoleProduct, "coins"> & { coins: number }): Promise<boolean> {
+export async function upsertProduct(db: Db, actor: StaffActor, p: Omit<ConsoleProduct, "coins"> & { coins: number }): Promise<boolean> {
   try {
-    await raw(db).$executeRaw`
+    await rawTransaction(db, async (tx) => {
+      const [row] = await raw(tx).$queryRaw<Int8<ConsoleProduct, "coins">[]>`
+        SELECT id, name, coins, prices, app_store_product_id AS "appStoreProductId", google_play_product_id AS "googlePlayProductId",
+               active, sort_order AS "sortOrder"
+        FROM coin_products WHERE id = ${p.id} FOR UPDATE`;
+      const before = row && int8(row, ["coins"]);
+      const after = { ...p };
+      await raw(tx).$executeRaw`
       INSERT INTO coin_products (id, name, coins, prices, app_store_product_id, google_play_product_id, active, sort_order)
       VALUES (${p.id}, ${p.name}, ${p.coins}::int8, ${JSON.stringify(p.prices)}::jsonb, ${p.appStoreProductId}, ${p.googlePlayProductId}, ${p.active}, ${p.sortOrder})
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, coins = EXCLUDED.coins, prices = EXCLUDED.prices,
         app_store_product_id = EXCLUDED.app_store_product_id, google_play_product_id = EXCLUDED.google_play_product_id,
         active = EXCLUDED.active, sort_order = EXCLUDED.sort_order`;
+      if (before && JSON.stringify(sortKeys(before)) === JSON.stringify(sortKeys(after))) return;
+      await recordAudit(tx, actor, {
+        action: "payment.product_save",
+        targetType: "coin_product",
+        targetId: p.id,
+        before: before ? { ...before } : undefined,
+        after,
+      });
+    });
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === "23505") return false;
     throw error;
   }
 }
+
+/** A row with its keys (and nested objects' keys) in order, to compare two rows as JSON. */
+const sortKeys = (v: unknown): unknown =>
+  v && typeof v === "object" && !Array.isArray(v)
+    ? Object.fromEntries(
+        Object.entries(v)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, x]) => [k, sortKeys(x)]),
+      )
+    : v;
 
 export interface ConsolePurchase {
   id: string;

@@ -8,6 +8,7 @@ import { toSyncRunView } from "./queries";
 import { defaultProvider, type FeedProvider } from "./provider";
 import { SYNC_ENTITIES, type SyncCounts, type SyncRunView, type SyncScope, type SyncSummary, type SyncTrigger } from "./types";
 import { raw } from "../db/raw";
+import { recordAudit, type StaffActor } from "../audit/service";
 
 // League/team sync, as the routes and the staff console call it. One run = one SyncRun row (written outside the data
 // transaction, so a failure is recorded) + one data transaction that holds a transaction-scoped advisory lock, so
@@ -20,7 +21,8 @@ export type { FeedProvider } from "./provider";
 export interface RunSyncOptions {
   scope: SyncScope;
   trigger: SyncTrigger;
-  actor?: string | null;
+  /** The staff member who started it (trigger admin): the run records their id and the start is audited. */
+  actor?: StaffActor | null;
   provider?: FeedProvider;
   /** Compute the changes, then roll them back; the run is recorded with summary.dryRun = true. */
   dryRun?: boolean;
@@ -43,8 +45,19 @@ function errorMessage(error: unknown): string {
 
 /** Runs one sync and answers its run record (status succeeded or failed; it never throws for a failed run). */
 export async function runSync(db: PrismaClient, opts: RunSyncOptions): Promise<SyncRunView> {
-  const run = await db.syncRun.create({
-    data: { scope: opts.scope, trigger: opts.trigger, actor: opts.actor ?? null, status: "running" },
+  const actor = opts.actor ?? null;
+  // A staff run is audited when it starts, with the run record (the data transaction comes later and may fail).
+  const run = await db.$transaction(async (tx) => {
+    const created = await tx.syncRun.create({ data: { scope: opts.scope, trigger: opts.trigger, actor: actor?.id ?? null, status: "running" } });
+    if (actor) {
+      await recordAudit(tx, actor, {
+        action: "sync.run",
+        targetType: "sync_run",
+        targetId: created.id,
+        after: { scope: opts.scope, dryRun: opts.dryRun === true },
+      });
+    }
+    return created;
   });
   let summary: SyncSummary;
   try {

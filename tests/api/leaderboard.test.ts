@@ -234,12 +234,19 @@ describe("rebuild, drift and winners", () => {
     expect(checked.body.data.drift).toBe(true);
     expect(mine(checked.body.data)).toEqual({ board: `team:${teamId}`, period: "all", expected: 3, missing: 1, extra: 1, wrong: 1 });
 
-    const rebuilt = await api("POST", "/api/admin/leaderboard/rebuild", { headers: admin() });
+    const rebuildSub = `user_admin_${randomUUID().slice(0, 8)}`;
+    const rebuilt = await api("POST", "/api/admin/leaderboard/rebuild", { headers: { authorization: `Bearer ${token(rebuildSub, { admin: true })}` } });
     expect(rebuilt.status).toBe(200);
+    // Audited when it starts (the boards are in Redis): one entry with the role and the request id.
+    expect(
+      await db().auditEntry.findMany({ where: { actorId: rebuildSub }, select: { action: true, actorRole: true, requestId: true, targetType: true } }),
+    ).toEqual([{ action: "leaderboard.rebuild", actorRole: "admin", requestId: rebuilt.headers.get("x-request-id"), targetType: "leaderboard" }]);
     expect(mine(rebuilt.body.data)).toEqual({ board: `team:${teamId}`, period: "all", entries: 3 });
     expect(await store.range(key, 0, 10)).toEqual(before);
     expect(mine(await checkBoards())).toMatchObject({ missing: 0, extra: 0, wrong: 0 });
-    expect((await api("POST", "/api/admin/leaderboard/rebuild", { headers: newUser().auth })).status).toBe(403);
+    const notStaff = newUser();
+    expect((await api("POST", "/api/admin/leaderboard/rebuild", { headers: notStaff.auth })).status).toBe(403);
+    expect(await db().auditEntry.count({ where: { actorId: notStaff.sub } })).toBe(0);
   });
 
   it("the season cron writes a finished season's winners once, even run twice at once; /winners lists them", async () => {

@@ -36,17 +36,21 @@ describe("arena check-in and the team's check-in quests", () => {
     const suffix = randomUUID().slice(0, 8);
     const pass = await db.pass.create({ data: { id: `ps_checkin_${suffix}`, slug: `checkin-${suffix}`, name: "Check-in pass", kind: "global" } });
     // Same cadence, team and kind as the team's check-in quest (q_checkin_…); its id (q_c_…) sorts first.
-    const { id } = await createQuest(db, {
-      title: "Pass holders' check-in",
-      slug: `c-bsb-pass-${suffix}`,
-      kind: "check_in",
-      scope: "pass",
-      teamId: TEAM,
-      passId: pass.id,
-      cadence: "daily",
-      repReward: 0,
-      repSource: "club",
-    });
+    const { id } = await createQuest(
+      db,
+      { id: "staff_check_in_test", role: "admin" },
+      {
+        title: "Pass holders' check-in",
+        slug: `c-bsb-pass-${suffix}`,
+        kind: "check_in",
+        scope: "pass",
+        teamId: TEAM,
+        passId: pass.id,
+        cadence: "daily",
+        repReward: 0,
+        repSource: "club",
+      },
+    );
     created.push(id);
     expect(id < CHECK_IN_QUEST).toBe(true);
 

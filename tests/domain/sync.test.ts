@@ -133,7 +133,7 @@ describe("runSync: first run, re-run, updates", () => {
   it("creates everything on the first run, then a second identical run changes nothing", async () => {
     const p = provider("first", baseFeed);
     const before = await snapshot();
-    const run = await runSync(db, { scope: "all", trigger: "admin", actor: "usr_1", provider: p });
+    const run = await runSync(db, { scope: "all", trigger: "admin", actor: { id: "usr_1", role: "admin" }, provider: p });
     expect(run).toMatchObject({ scope: "all", trigger: "admin", actor: "usr_1", status: "succeeded", error: null });
     expect(run.finishedAt).not.toBeNull();
     const c = counts(run.summary);
@@ -368,7 +368,7 @@ describe("runSync: failures change nothing", () => {
     // Leagues, conferences, divisions and the first teams are written before this one hits the unique slug of a seeded team.
     feed.teams.push({ id: "dup", leagueId: "rl", name: "Harbor City Hawks", slug: "harbor-city-hawks" });
     const before = await snapshot();
-    const run = await runSync(db, { scope: "all", trigger: "admin", actor: "usr_x", provider: provider("midway", () => feed) });
+    const run = await runSync(db, { scope: "all", trigger: "admin", actor: { id: "usr_x", role: "admin" }, provider: provider("midway", () => feed) });
     expect(run).toMatchObject({ status: "failed", summary: null, actor: "usr_x" });
     expect(run.error).toMatch(/unique/i);
     expect(run.finishedAt).not.toBeNull();

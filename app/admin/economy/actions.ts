@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/kernel/log";
-import { cancelListing, refundSale } from "@/lib/marketplace/service";
+import { cancelListingAsStaff, refundSale } from "@/lib/marketplace/service";
 import { setStock } from "@/lib/packs/service";
 import { adjust } from "@/lib/wallets/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
@@ -30,8 +30,7 @@ async function listingAction(form: FormData, act: "cancelled" | "refunded") {
   const parsed = listingForm.safeParse(fields(form, ["listingId"]));
   if (!parsed.success) redirect(back({ error: "listingId" }));
   const id = parsed.data.listingId;
-  await attempt(() => (act === "cancelled" ? cancelListing(db, null, id) : refundSale(db, id, staff.externalId)), {});
-  log("info", { msg: `listing ${act}`, actor: staff.externalId, listing: id });
+  await attempt(() => (act === "cancelled" ? cancelListingAsStaff(db, id, actorOf(staff)) : refundSale(db, id, actorOf(staff))), {});
   redirect(back({ done: act }));
 }
 
@@ -47,7 +46,6 @@ export async function setPackStockAction(form: FormData) {
   const staff = await requireStaffAction("economy");
   const parsed = stockForm.safeParse(fields(form, ["packId", "stock"]));
   if (!parsed.success) redirect(back({ error: "stock" }));
-  await attempt(() => setStock(db, parsed.data.packId, parsed.data.stock), {});
-  log("info", { msg: "pack stock set", actor: staff.externalId, pack: parsed.data.packId, stock: parsed.data.stock });
+  await attempt(() => setStock(db, actorOf(staff), parsed.data.packId, parsed.data.stock), {});
   redirect(back({ done: "stock" }));
 }

@@ -2,9 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { log } from "@/lib/kernel/log";
 import { upsertProduct } from "@/lib/payments/console";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode } from "../_lib/form";
 import { productForm } from "./shared";
 
@@ -20,7 +19,6 @@ export async function saveProductAction(form: FormData) {
     active: field(form, "active"),
   });
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, []) }));
-  if (!(await upsertProduct(db, parsed.data))) redirect(back({ error: "STORE_ID_TAKEN" }));
-  log("info", { msg: "coin bundle saved", actor: staff.externalId, product: parsed.data.id, active: parsed.data.active });
+  if (!(await upsertProduct(db, actorOf(staff), parsed.data))) redirect(back({ error: "STORE_ID_TAKEN" }));
   redirect(back({ done: "saved" }));
 }

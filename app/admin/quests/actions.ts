@@ -4,8 +4,7 @@ import { redirect } from "next/navigation";
 import { questCreateSchema, questIdSchema, questionCreateSchema, questWindowSchema, QUESTION_CHOICES_MAX } from "@/lib/admin/schemas";
 import { addQuestion, ConsoleRefusal, createQuest, deactivateQuestion, retireQuest, setQuestWindow } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
-import { log } from "@/lib/kernel/log";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode } from "../_lib/form";
 
 // Server actions of the quests pages: each re-checks the staff session, validates its fields with zod and redirects
@@ -36,12 +35,11 @@ export async function createQuestAction(form: FormData) {
   if (!parsed.success) redirect(`/admin/quests?error=${issueCode(parsed.error, ["window", "team", "pass"])}`);
   let id: string;
   try {
-    id = (await createQuest(db, parsed.data)).id;
+    id = (await createQuest(db, actorOf(staff), parsed.data)).id;
   } catch (error) {
     if (error instanceof ConsoleRefusal) redirect(`/admin/quests?error=${error.code}`);
     throw error;
   }
-  log("info", { msg: "quest created", actor: staff.externalId, quest: id });
   redirect(questPage(id, { done: "created" }));
 }
 
@@ -52,8 +50,7 @@ export async function scheduleQuestAction(form: FormData) {
   const parsed = questWindowSchema.safeParse(fields(form, ["questId", "availableFrom", "availableUntil"]));
   if (!parsed.success) redirect(questPage(id.data, { error: issueCode(parsed.error, ["window"]) }));
   const { availableFrom, availableUntil } = parsed.data;
-  if (!(await setQuestWindow(db, id.data, availableFrom ?? null, availableUntil ?? null))) redirect("/admin/quests?error=missing");
-  log("info", { msg: "quest scheduled", actor: staff.externalId, quest: id.data, availableFrom, availableUntil });
+  if (!(await setQuestWindow(db, actorOf(staff), id.data, availableFrom ?? null, availableUntil ?? null))) redirect("/admin/quests?error=missing");
   redirect(questPage(id.data, { done: "scheduled" }));
 }
 
@@ -61,9 +58,8 @@ export async function retireQuestAction(form: FormData) {
   const staff = await requireStaffAction("admin");
   const id = questIdSchema.safeParse(field(form, "questId"));
   if (!id.success) redirect("/admin/quests?error=missing");
-  const result = await retireQuest(db, id.data);
+  const result = await retireQuest(db, actorOf(staff), id.data);
   if (!result) redirect("/admin/quests?error=missing");
-  log("info", { msg: "quest retired", actor: staff.externalId, quest: id.data, changed: result.changed });
   redirect(questPage(id.data, { done: "retired" }));
 }
 
@@ -74,14 +70,12 @@ export async function addQuestionAction(form: FormData) {
   const choices = Array.from({ length: QUESTION_CHOICES_MAX }, (_, i) => field(form, `choice${i}`) ?? "");
   const parsed = questionCreateSchema.safeParse({ questId: id.data, prompt: field(form, "prompt"), choices, answerIndex: field(form, "answerIndex") });
   if (!parsed.success) redirect(questPage(id.data, { error: issueCode(parsed.error, ["choices", "answer"]) }));
-  let questionId: string;
   try {
-    questionId = (await addQuestion(db, parsed.data)).id;
+    await addQuestion(db, actorOf(staff), parsed.data);
   } catch (error) {
     if (error instanceof ConsoleRefusal) redirect(questPage(id.data, { error: error.code }));
     throw error;
   }
-  log("info", { msg: "quiz question added", actor: staff.externalId, quest: id.data, question: questionId });
   redirect(questPage(id.data, { done: "question" }));
 }
 
@@ -90,7 +84,7 @@ export async function deactivateQuestionAction(form: FormData) {
   const id = questIdSchema.safeParse(field(form, "questId"));
   const questionId = questIdSchema.safeParse(field(form, "questionId"));
   if (!id.success) redirect("/admin/quests?error=missing");
-  if (!questionId.success || !(await deactivateQuestion(db, id.data, questionId.data))) redirect(questPage(id.data, { error: "question_missing" }));
-  log("info", { msg: "quiz question deactivated", actor: staff.externalId, quest: id.data, question: questionId.data });
+  if (!questionId.success || !(await deactivateQuestion(db, actorOf(staff), id.data, questionId.data)))
+    redirect(questPage(id.data, { error: "question_missing" }));
   redirect(questPage(id.data, { done: "deactivated" }));
 }

@@ -4,8 +4,7 @@ import { redirect } from "next/navigation";
 import { rewardCreateSchema, rewardIdSchema, stockDeltaSchema, stockSetSchema } from "@/lib/admin/schemas";
 import { adjustStock, createReward, setRewardActive, setStock } from "@/lib/admin/service";
 import { db } from "@/lib/db/client";
-import { log } from "@/lib/kernel/log";
-import { requireStaffAction } from "../_lib/gate";
+import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 
 // Server actions of the rewards page: each re-checks the staff session, validates its fields with zod and redirects
@@ -20,8 +19,7 @@ export async function createRewardAction(form: FormData) {
   );
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, ["milestone", "milestone_cost", "redeem_milestone"]) }));
   let id = "";
-  await attempt(async () => (id = (await createReward(db, parsed.data)).id), { reward: "" });
-  log("info", { msg: "reward created", actor: staff.externalId, reward: id });
+  await attempt(async () => (id = (await createReward(db, actorOf(staff), parsed.data)).id), { reward: "" });
   redirect(back({ done: "created", reward: id }));
 }
 
@@ -30,8 +28,7 @@ export async function adjustStockAction(form: FormData) {
   const parsed = stockDeltaSchema.safeParse(fields(form, ["rewardId", "delta"]));
   const rewardId = field(form, "rewardId") ?? "";
   if (!parsed.success) redirect(back({ error: "delta", reward: rewardId }));
-  await attempt(() => adjustStock(db, parsed.data.rewardId, parsed.data.delta), { reward: parsed.data.rewardId });
-  log("info", { msg: "reward stock adjusted", actor: staff.externalId, reward: parsed.data.rewardId, delta: parsed.data.delta });
+  await attempt(() => adjustStock(db, actorOf(staff), parsed.data.rewardId, parsed.data.delta), { reward: parsed.data.rewardId });
   redirect(back({ done: "stock", reward: parsed.data.rewardId }));
 }
 
@@ -39,8 +36,7 @@ export async function setStockAction(form: FormData) {
   const staff = await requireStaffAction("economy");
   const parsed = stockSetSchema.safeParse(fields(form, ["rewardId", "stock"]));
   if (!parsed.success) redirect(back({ error: "stock", reward: field(form, "rewardId") ?? "" }));
-  await attempt(() => setStock(db, parsed.data.rewardId, parsed.data.stock ?? null), { reward: parsed.data.rewardId });
-  log("info", { msg: "reward stock set", actor: staff.externalId, reward: parsed.data.rewardId, stock: parsed.data.stock ?? null });
+  await attempt(() => setStock(db, actorOf(staff), parsed.data.rewardId, parsed.data.stock ?? null), { reward: parsed.data.rewardId });
   redirect(back({ done: "stock", reward: parsed.data.rewardId }));
 }
 
@@ -48,8 +44,7 @@ async function changeActive(form: FormData, active: boolean) {
   const staff = await requireStaffAction("economy");
   const id = rewardIdSchema.safeParse(field(form, "rewardId"));
   if (!id.success) redirect(back({ error: "missing" }));
-  await attempt(() => setRewardActive(db, id.data, active), { reward: id.data });
-  log("info", { msg: active ? "reward activated" : "reward deactivated", actor: staff.externalId, reward: id.data });
+  await attempt(() => setRewardActive(db, actorOf(staff), id.data, active), { reward: id.data });
   redirect(back({ done: active ? "activated" : "deactivated", reward: id.data }));
 }
 

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -14,6 +15,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "admin",
       response: rebuildResult,
     },
-    () => rebuildBoards(db),
+    ({ user, requestId }) => rebuildBoards(db, apiActor(user, requestId)),
   ),
 });

@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -17,6 +18,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       response: syncRunSchema,
     },
-    ({ body, user }) => runSync(db, { scope: "teams", trigger: "admin", actor: user.externalId, dryRun: body?.dryRun === true }),
+    ({ body, user, requestId }) => runSync(db, { scope: "teams", trigger: "admin", actor: apiActor(user, requestId), dryRun: body?.dryRun === true }),
   ),
 });

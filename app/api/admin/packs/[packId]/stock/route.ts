@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -21,6 +22,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: pack,
       errors: [sharedErrors.NOT_FOUND, packsErrors.STOCK_BELOW_SOLD],
     },
-    ({ params, body }) => setStock(db, params.packId, body.stock),
+    ({ user, params, body, requestId }) => setStock(db, apiActor(user, requestId), params.packId, body.stock),
   ),
 });

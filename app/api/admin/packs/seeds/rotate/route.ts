@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -18,6 +19,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       response: z.object({ retired: seed.nullable(), active: seed }).meta({ id: "DrawSeedRotation" }),
     },
-    () => rotateSeed(db),
+    ({ user, requestId }) => rotateSeed(db, apiActor(user, requestId)),
   ),
 });

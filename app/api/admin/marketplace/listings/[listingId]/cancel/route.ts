@@ -1,8 +1,9 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { listingParams, listingResponse } from "@/lib/marketplace/schemas";
-import { cancelListing } from "@/lib/marketplace/service";
+import { cancelListingAsStaff } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/http/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
@@ -21,6 +22,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: listingResponse,
       errors: [sharedErrors.NOT_FOUND, marketplaceErrors.LISTING_UNAVAILABLE, walletsErrors.BALANCE_LIMIT],
     },
-    ({ params }) => cancelListing(db, null, params.listingId),
+    ({ user, params, requestId }) => cancelListingAsStaff(db, params.listingId, apiActor(user, requestId)),
   ),
 });

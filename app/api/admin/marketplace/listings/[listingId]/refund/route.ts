@@ -1,3 +1,4 @@
+import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -30,6 +31,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         walletsErrors.BALANCE_LIMIT,
       ],
     },
-    ({ user, params }) => refundSale(db, params.listingId, user.externalId),
+    ({ user, params, requestId }) => refundSale(db, params.listingId, apiActor(user, requestId)),
   ),
 });
