@@ -215,6 +215,12 @@ describe("staff console", () => {
     // Team detail is cached per process for TEAM_CACHE_TTL_MS (5 s): the restored team's detail answers again
     // within that delay (the list above is not cached and shows it at once).
     await expect.poll(async () => (await fetch(`${baseUrl}/api/teams/${teamId}`)).status, { timeout: 8_000, interval: 500 }).toBe(200);
+    // Each change is audited with who made it and the role used (a console action: no request id).
+    const audited = await db.auditEntry.findMany({ where: { targetType: "team", targetId: teamId }, orderBy: { id: "asc" } });
+    expect(audited.map((a) => [a.action, a.actorId, a.actorRole, a.requestId])).toEqual([
+      ["team.archive", STAFF, "admin", null],
+      ["team.restore", STAFF, "admin", null],
+    ]);
 
     await page.goto(`${baseUrl}/admin/leagues`);
     const leagueRow = page.locator(`tr[data-league="${leagueId.replace(/_/g, "-")}"]`);
