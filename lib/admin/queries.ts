@@ -209,6 +209,22 @@ function prefixEnd(prefix: string): string {
   return points.join("") + String.fromCodePoint(last + 1);
 }
 
+const FAN_COLUMNS = Prisma.sql`u.id::text AS id, u.external_id AS "externalId", u.handle, u.display_name AS "displayName", u.email, u.created_at AS "createdAt"`;
+
+/** A user `u` whose external id, handle, e-mail (both case-insensitive) or id is exactly q: each one an index read. */
+function exactFanConditions(q: string): Prisma.Sql[] {
+  const key = q.toLowerCase();
+  const exact = [Prisma.sql`u.external_id = ${q}`, Prisma.sql`u.handle_key = ${key}`, Prisma.sql`lower(u.email) = ${key}`];
+  if (UUID_PATTERN.test(q)) exact.push(Prisma.sql`u.id = ${key}::uuid`);
+  return exact;
+}
+
+/** The users exactly matching q (see exactFanConditions), oldest first: the role page's look-up. */
+export function fansExactly(db: Db, q: string, take: number): Promise<Omit<FanHit, "score">[]> {
+  return raw(db).$queryRaw`
+    SELECT ${FAN_COLUMNS} FROM users u WHERE ${Prisma.join(exactFanConditions(q), " OR ")} ORDER BY u.created_at, u.id LIMIT ${take}`;
+}
+
 /**
  * Fans matching q, best first, a keyset page on (score, id): exact matches (user id, external id, handle, e-mail)
  * score 3; e-mails starting with q 2 (the lower(email) index, as a range); handles and display names by pg_trgm word
@@ -217,10 +233,8 @@ function prefixEnd(prefix: string): string {
  */
 export async function findFans(db: Db, q: string, after: { score: number; id: string } | undefined, take: number): Promise<FanHit[]> {
   const key = q.toLowerCase();
-  const cols = Prisma.sql`u.id::text AS id, u.external_id AS "externalId", u.handle, u.display_name AS "displayName", u.email, u.created_at AS "createdAt"`;
-  const exact = [Prisma.sql`u.external_id = ${q}`, Prisma.sql`u.handle_key = ${key}`, Prisma.sql`lower(u.email) = ${key}`];
-  if (UUID_PATTERN.test(q)) exact.push(Prisma.sql`u.id = ${key}::uuid`);
-  const parts = exact.map((cond) => Prisma.sql`(SELECT ${cols}, 3::float8 AS score FROM users u WHERE ${cond})`);
+  const cols = FAN_COLUMNS;
+  const parts = exactFanConditions(q).map((cond) => Prisma.sql`(SELECT ${cols}, 3::float8 AS score FROM users u WHERE ${cond})`);
   if (key.length >= 3) {
     parts.push(Prisma.sql`(SELECT ${cols}, 2::float8 AS score FROM users u
       WHERE lower(u.email) ~>=~ ${key} AND lower(u.email) ~<~ ${prefixEnd(key)} ORDER BY lower(u.email) USING ~<~ LIMIT ${FAN_NAME_CANDIDATES})`);

@@ -32,6 +32,7 @@ import {
   fanTeams,
   fanTrades,
   findEntities,
+  fansExactly,
   findFans,
 } from "./queries";
 
@@ -92,16 +93,10 @@ export async function providerRole(externalId: string): Promise<Role> {
   }
 }
 
-/** Users whose external id, handle (case-insensitive) or email (case-insensitive) is exactly the query. */
+/** Users whose external id, handle, e-mail (both case-insensitive) or id is exactly the query (as the console search's exact matches). */
 export async function lookupUsers(db: Db, rawQuery: string): Promise<ConsoleUser[]> {
   const q = userQuerySchema.parse(rawQuery.replace(/^@/, ""));
-  const rows = await db.user.findMany({
-    where: { OR: [{ externalId: q }, { handleKey: q.toLowerCase() }, { email: { equals: q, mode: "insensitive" } }] },
-    orderBy: { createdAt: "asc" },
-    take: 20,
-    select: { id: true, externalId: true, handle: true, displayName: true, email: true, createdAt: true },
-  });
-  const found: Omit<ConsoleUser, "role">[] = rows;
+  const found: Omit<ConsoleUser, "role">[] = await fansExactly(db, q, 20);
   // A user who never called the API has no row yet; the identity provider may still know the id.
   if (found.length === 0 && externalIdSchema.safeParse(q).success) {
     const remote = await identityProvider()
