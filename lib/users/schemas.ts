@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { STAFF_ROLES } from "../auth/roles";
 import { teamSummary } from "../teams/schemas";
 import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
 
@@ -71,7 +72,10 @@ export const me = z
     avatarUrl: z.string().nullable(),
     bio: z.string().nullable(),
     isPrivate: z.boolean(),
-    role: z.enum(["fan", "admin"]),
+    role: z.enum(["fan", ...STAFF_ROLES]).meta({
+      description:
+        "`fan`, or the caller's staff role: `admin` (every console area), `moderator`, `support` or `economy` (some areas; see the console guide). Show the console's entry to any role but `fan`; treat a value you do not know as staff without areas.",
+    }),
     onboarded: z.boolean(),
     ugcTermsVersion: z.string().nullable(),
     repBalance: z.number().int(),

@@ -62,7 +62,7 @@ export async function getCurrentUser(db: DbTx, auth: AuthUser) {
     avatarUrl: user.avatarUrl,
     bio: user.bio,
     isPrivate: user.isPrivate,
-    role: auth.isAdmin ? ("admin" as const) : ("fan" as const),
+    role: auth.staffRole ?? ("fan" as const),
     onboarded: user.onboardedAt !== null,
     ugcTermsVersion: user.ugcTermsVersion,
     repBalance: Number(user.repBalance),

@@ -104,7 +104,7 @@ describe("GET /api/user", () => {
     });
   });
 
-  it("role is admin for an admin token and fan otherwise", async () => {
+  it("role is the token's staff role (admin, moderator, support, economy), else fan", async () => {
     const admin = newUser({ admin: true });
     const a = await api("GET", "/api/user", { headers: admin.auth });
     expect(a.status).toBe(200);
@@ -113,10 +113,13 @@ describe("GET /api/user", () => {
     const f = await api("GET", "/api/user", { headers: fan.auth });
     expect(f.status).toBe(200);
     expect(f.body.data.role).toBe("fan");
-    // A role claim other than "admin" is a fan.
-    const other = newUser({ extra: { metadata: { role: "moderator" } } });
-    const o = await api("GET", "/api/user", { headers: other.auth });
-    expect(o.body.data.role).toBe("fan");
+    for (const role of ["moderator", "support", "economy"]) {
+      const staff = newUser({ extra: { metadata: { role } } });
+      expect((await api("GET", "/api/user", { headers: staff.auth })).body.data.role).toBe(role);
+    }
+    // A claim that names no role is a fan.
+    const other = newUser({ extra: { metadata: { role: "owner" } } });
+    expect((await api("GET", "/api/user", { headers: other.auth })).body.data.role).toBe("fan");
   });
 
   it("without a token is 401 UNAUTHORIZED", async () => {
