@@ -315,6 +315,7 @@ import * as v1_feeds from "@/app/api/v1/feeds/route";
 import * as v1_feeds_$feedId from "@/app/api/v1/feeds/[feedId]/route";
 import * as v1_search from "@/app/api/v1/search/route";
 import * as cron_console_rollups from "@/app/api/cron/console-rollups/route";
+import * as cron_referrals_settle from "@/app/api/cron/referrals-settle/route";
 
 export const ROUTES: RouteRegistry = [
   { path: "/api/health", module: health },
@@ -630,4 +631,5 @@ export const ROUTES: RouteRegistry = [
   { path: "/api/v1/feeds/{feedId}", module: v1_feeds_$feedId },
   { path: "/api/v1/search", module: v1_search },
   { path: "/api/cron/console-rollups", module: cron_console_rollups },
+  { path: "/api/cron/referrals-settle", module: cron_referrals_settle },
 ];

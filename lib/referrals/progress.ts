@@ -4,7 +4,8 @@ import { requestState } from "../kernel/request-scope";
 // The hook: the writes that can make a referee qualify (onboarding complete, a quest completed) note it here, in
 // the request's scope; once the handler succeeded (its transactions committed) the referral is settled in its own
 // transaction (qualifyReferral), claim-once. Outside a request (a cron, a shared batch) nothing is noted: the
-// referee's next onboarding call or quest completion settles it (docs/domains/referrals.md).
+// sweep (GET /api/cron/referrals-settle, every 15 minutes) or the referee's next qualifying write settles it
+// (docs/domains/referrals.md).
 
 const KEY = Symbol("referral progress");
 
@@ -18,7 +19,7 @@ export function noteReferralProgress(userId: string): void {
         try {
           await qualifyReferral(u);
         } catch (error) {
-          // The request's own write committed; a failed settlement is retried by the referee's next qualifying write.
+          // The request's own write committed; the sweep cron or the referee's next qualifying write settles it.
           log("warn", { msg: "referral qualification failed", userId: u, error: error instanceof Error ? error.message : String(error) });
         }
       }

@@ -78,3 +78,22 @@ export async function monthUsage(db: DbTx, referrerId: string, month: string): P
     SELECT count(*)::int AS n FROM referral_rewards WHERE referrer_id = ${referrerId}::uuid AND month = ${month}`;
   return row?.n ?? 0;
 }
+
+/**
+ * Referees who meet the qualifying action inside their window but whose referral is not settled: the hook missed
+ * them (a qualifying write outside a request, or a settlement that failed). Oldest joins first, over the index on
+ * invite_redemptions (created_at, invitee_id); each candidate costs a primary-key probe of the rewards and the user
+ * and one of the quest index.
+ */
+export async function unsettledReferees(db: DbTx, take: number): Promise<string[]> {
+  const rows = await raw(db).$queryRaw<{ id: string }[]>`
+    SELECT ir.invitee_id::text AS id
+    FROM invite_redemptions ir JOIN users u ON u.id = ir.invitee_id
+    WHERE ir.created_at >= now() - make_interval(days => ${QUALIFY_WINDOW_DAYS})
+      AND u.onboarded_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM referral_rewards rr WHERE rr.referee_id = ir.invitee_id)
+      AND EXISTS (SELECT 1 FROM quest_progress p WHERE p.user_id = ir.invitee_id AND p.completed_at IS NOT NULL)
+    ORDER BY ir.created_at, ir.invitee_id
+    LIMIT ${take}`;
+  return rows.map((r) => r.id);
+}

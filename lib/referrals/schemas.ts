@@ -58,3 +58,11 @@ export const referralsPage = pageSchema("referrals", referral)
       .meta({ description: "The amounts and windows in force." }),
   })
   .meta({ id: "ReferralPage" });
+
+export const sweepResult = z
+  .object({
+    checked: z.number().int().meta({ description: "Referees found qualified but not settled (at most 500 a run)." }),
+    settled: z.number().int().meta({ description: "Of them, settled by this run (the others were settled meanwhile, or failed)." }),
+    failed: z.number().int().meta({ description: "Settlements that failed (logged; the next run tries again)." }),
+  })
+  .meta({ id: "ReferralSweepResult" });

@@ -4,7 +4,8 @@ import { lockUser, txOptions } from "../db/tx";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { award, debit } from "../rep/grants";
-import { monthUsage, referralsPage, referralTotals, type ReferralRow } from "./queries";
+import { log } from "../kernel/log";
+import { monthUsage, referralsPage, referralTotals, unsettledReferees, type ReferralRow } from "./queries";
 import { CLAWBACK_WINDOW_DAYS, MONTHLY_CAP, monthOf, QUALIFY_WINDOW_DAYS, REFEREE_REP, REFERRAL_REFEREE, REFERRAL_REFERRER, REFERRER_REP } from "./rules";
 
 // Referrals (docs/domains/referrals.md, decision 0051): a fan who joined with an invite (lib/invites'
@@ -78,6 +79,30 @@ export async function qualifyReferral(refereeId: string, db: Db = defaultDb, now
       VALUES (${refereeId}::uuid, ${referrerId}::uuid, ${state}, ${credited ? month : null}, ${referrerRep}, ${REFEREE_REP}, ${now})`;
     return { state, referrerRep, refereeRep: REFEREE_REP } as const;
   }, txOptions());
+}
+
+/** Referees one sweep settles at most; the rest wait for the next run. */
+export const SWEEP_BATCH = 500;
+
+/**
+ * GET /api/cron/referrals-settle: settles every referral whose referee qualified but the hook missed (a qualifying
+ * write outside a request, or a settlement that failed: docs/domains/referrals.md), each through qualifyReferral, so
+ * a sweep racing the hook or another sweep settles nothing twice. A failure of one (a deadlock with that referee's
+ * erasure) is logged and left to the next run.
+ */
+export async function settleMissedReferrals(db: Db = defaultDb, now = new Date()) {
+  const referees = await unsettledReferees(db, SWEEP_BATCH);
+  let settled = 0;
+  let failed = 0;
+  for (const refereeId of referees) {
+    try {
+      if (await qualifyReferral(refereeId, db, now)) settled++;
+    } catch (error) {
+      failed++;
+      log("warn", { msg: "referral sweep: settlement failed", refereeId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { checked: referees.length, settled, failed };
 }
 
 /**

@@ -205,3 +205,73 @@ describe("claw-back at account erasure", () => {
     expect((await list(r)).body.data.referrals[0].state).toBe("rewarded");
   });
 });
+
+describe("GET /api/cron/referrals-settle (the sweep)", () => {
+  const sweep = (authorization = `Bearer ${cronSecret()}`) => api("GET", "/api/cron/referrals-settle", { headers: { authorization } });
+  /** Qualified straight in the database: onboarding and a quest, neither through a request, so the hook never ran. */
+  const qualifiedUnseen = async (f: Fan) => {
+    await db().$executeRaw`UPDATE users SET onboarded_at = now() WHERE id = ${f.userId}::uuid`;
+    await questDone(f.userId);
+  };
+
+  it("settles a referral whose qualifying writes the hook did not see, and only once", async () => {
+    const r = await referrer();
+    const f = await referee(r);
+    await qualifiedUnseen(f);
+    expect((await list(r)).body.data.referrals[0].state).toBe("joined");
+    const before = await balanceOf(r.userId);
+
+    const res = await sweep();
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ checked: expect.any(Number), settled: expect.any(Number), failed: 0 });
+    expect(res.body.data.settled).toBeGreaterThanOrEqual(1);
+    expect(await grants(f.userId, "referral:referee")).toHaveLength(1);
+    expect(await grants(r.userId, `referral:${f.userId}`)).toHaveLength(1);
+    expect(await balanceOf(r.userId)).toBe(before + REFERRER_REP);
+    expect((await list(r)).body.data.referrals[0]).toMatchObject({ state: "rewarded", referrerRep: REFERRER_REP });
+
+    // Settled: later sweeps and qualifying writes grant nothing more.
+    expect((await sweep()).status).toBe(200);
+    expect((await onboard(f.auth)).status).toBe(200);
+    expect(await grants(f.userId, "referral:referee")).toHaveLength(1);
+    expect(await grants(r.userId, `referral:${f.userId}`)).toHaveLength(1);
+  });
+
+  it("settles once when sweeps race each other and the referee's own qualifying call", async () => {
+    const r = await referrer();
+    const fans = [await referee(r), await referee(r), await referee(r)];
+    for (const f of fans) await qualifiedUnseen(f);
+    const before = await balanceOf(r.userId);
+    const results = await Promise.all([sweep(), sweep(), ...fans.map((f) => onboard(f.auth)), sweep()]);
+    expect(results.map((x) => x.status)).toEqual(Array(6).fill(200));
+    for (const f of fans) {
+      expect(await grants(f.userId, "referral:referee")).toHaveLength(1);
+      expect(await grants(r.userId, `referral:${f.userId}`)).toHaveLength(1);
+    }
+    expect(await balanceOf(r.userId)).toBe(before + 3 * REFERRER_REP);
+    expect(await db().referralReward.count({ where: { referrerId: r.userId } })).toBe(3);
+  });
+
+  it("leaves alone referees who have not qualified or whose window passed", async () => {
+    const r = await referrer();
+    const questOnly = await referee(r);
+    await questDone(questOnly.userId);
+    const late = await referee(r, 31);
+    await qualifiedUnseen(late);
+    expect((await sweep()).status).toBe(200);
+    for (const f of [questOnly, late]) expect(await grants(f.userId, "referral:referee")).toHaveLength(0);
+    expect(await grants(r.userId, `referral:${late.userId}`)).toHaveLength(0);
+    const states = (await list(r)).body.data.referrals.map((x: { state: string }) => x.state);
+    expect(states).toEqual(["joined", "expired"]);
+  });
+
+  it("answers 401 without the cron secret and settles nothing", async () => {
+    const r = await referrer();
+    const f = await referee(r);
+    await qualifiedUnseen(f);
+    const res = await sweep("Bearer wrong");
+    expect(res.status).toBe(401);
+    expect(errorOf(res).code).toBe("UNAUTHORIZED");
+    expect(await grants(f.userId, "referral:referee")).toHaveLength(0);
+  });
+});

@@ -59,6 +59,14 @@ describe("contract", () => {
     }
   });
 
+  it("every cron route (auth cron) is scheduled in vercel.json, and vercel.json schedules only cron routes", () => {
+    const cronRoutes = routeConfigs(ROUTES)
+      .filter(({ handler }) => handler.config.auth === "cron")
+      .map(({ path: p }) => p);
+    const { crons } = JSON.parse(readFileSync("vercel.json", "utf8")) as { crons: { path: string }[] };
+    expect(crons.map((c) => c.path).sort()).toEqual([...new Set(cronRoutes)].sort());
+  });
+
   it("every exported method of a route module is a declared route, and the documents list exactly those", () => {
     for (const kind of ["public", "internal"] as const) {
       const doc = (kind === "public" ? openApiDocument() : internalOpenApiDocument()) as {
