@@ -69,8 +69,8 @@ export async function grantBadges(db: RawDb | DbTx, userId?: string): Promise<nu
 
 /**
  * "I was there" keepsakes for verified check-ins at a game that have none (everyone's, or only at the games `userId`
- * checked in at and has none for), numbered per game after the game's highest, in arrival order (check-in time, then
- * id). One statement under a transaction-scoped advisory lock, so concurrent runs never give a number twice.
+ * checked in at and has none for), numbered per game after the last serial the game gave, in arrival order (check-in
+ * time, then id). One statement under a transaction-scoped advisory lock, so concurrent runs never give a number twice.
  */
 export async function grantKeepsakes(db: Db, userId?: string): Promise<number> {
   const pending = Prisma.sql`c.game_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM arena_keepsakes k WHERE k.check_in_id = c.id)`;
@@ -82,15 +82,23 @@ export async function grantKeepsakes(db: Db, userId?: string): Promise<number> {
   const games = userId
     ? Prisma.sql`AND c.game_id IN (SELECT c2.game_id FROM arena_check_ins c2 WHERE c2.user_id = ${userId}::uuid AND c2.game_id IS NOT NULL)`
     : Prisma.empty;
+  // Serials continue from the game's counter (games.keepsake_serial), moved in the same statement, never from the
+  // highest keepsake still held: an erasure deletes its fan's keepsakes, and their serials must not come back.
   return rawTransaction(db, async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('arena_keepsakes'))`;
     return tx.$executeRaw`
+      WITH fresh AS (
+        SELECT c.user_id, c.game_id, c.id, row_number() OVER (PARTITION BY c.game_id ORDER BY c.created_at, c.id) AS n
+        FROM arena_check_ins c WHERE ${pending} ${games}
+      ), counted AS (
+        UPDATE games g SET keepsake_serial = g.keepsake_serial + f.n
+        FROM (SELECT game_id, count(*)::int AS n FROM fresh GROUP BY game_id) f
+        WHERE g.id = f.game_id
+        RETURNING g.id, g.keepsake_serial - f.n AS base
+      )
       INSERT INTO arena_keepsakes (id, user_id, game_id, check_in_id, serial)
-      SELECT ${UUIDV7_SQL}, c.user_id, c.game_id, c.id,
-             (coalesce((SELECT max(k.serial) FROM arena_keepsakes k WHERE k.game_id = c.game_id), 0)
-               + row_number() OVER (PARTITION BY c.game_id ORDER BY c.created_at, c.id))::int
-      FROM arena_check_ins c WHERE ${pending} ${games}
-      ON CONFLICT DO NOTHING`;
+      SELECT ${UUIDV7_SQL}, fresh.user_id, fresh.game_id, fresh.id, (counted.base + fresh.n)::int
+      FROM fresh JOIN counted ON counted.id = fresh.game_id`;
   });
 }
 

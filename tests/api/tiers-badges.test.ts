@@ -189,5 +189,12 @@ describe("badges", () => {
     expect((await badgesOf(late)).body.data.keepsakes).toEqual([expect.objectContaining({ gameId, serial: 4 })]);
     expect((await badgesCron()).status).toBe(200);
     expect(await db().arenaKeepsake.count({ where: { gameId } })).toBe(4);
+
+    // An erasure deletes the fan's check-ins, and with them their keepsakes: serial 4 is never given again.
+    await db().$executeRaw`DELETE FROM arena_check_ins WHERE user_id = ${late.id}::uuid`;
+    expect(await db().arenaKeepsake.count({ where: { gameId } })).toBe(3);
+    const after = await fan();
+    await checkIn(after, new Date());
+    expect((await badgesOf(after)).body.data.keepsakes).toEqual([expect.objectContaining({ gameId, serial: 5 })]);
   });
 });
