@@ -65,10 +65,13 @@ export async function profileOf(db: RawDb | DbTx, viewerId: string | null, ref: 
   return row;
 }
 
-/** Takes both users' rows (FOR UPDATE, in id order) and answers them; fewer than two rows when one does not exist. */
+/**
+ * Takes both users' rows (FOR NO KEY UPDATE, as lockUser in lib/db/tx.ts, in id order) and answers them; fewer than two
+ * rows when one does not exist.
+ */
 export function lockPair(tx: RawDb | DbTx, a: string, b: string) {
   return raw(tx).$queryRaw<{ id: string; isPrivate: boolean }[]>`
-    SELECT id::text AS id, is_private AS "isPrivate" FROM users WHERE id IN (${a}::uuid, ${b}::uuid) ORDER BY id FOR UPDATE`;
+    SELECT id::text AS id, is_private AS "isPrivate" FROM users WHERE id IN (${a}::uuid, ${b}::uuid) ORDER BY id FOR NO KEY UPDATE`;
 }
 
 /** Whether either of the two blocked the other. */
@@ -122,9 +125,9 @@ export async function requesterIdsOf(tx: RawDb | DbTx, targetId: string): Promis
   return rows.map((r) => r.id);
 }
 
-/** Takes the users' rows (FOR UPDATE) in id order. */
+/** Takes the users' rows (FOR NO KEY UPDATE, as lockUser) in id order. */
 export const lockUsers = (tx: RawDb | DbTx, ids: string[]) =>
-  raw(tx).$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
+  raw(tx).$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
 
 /** Every pending request to the user becomes a follow (one statement); answers how many. */
 export const acceptAllRequests = (tx: RawDb | DbTx, targetId: string) =>

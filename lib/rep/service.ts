@@ -51,7 +51,7 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
     const locked = await tx.$queryRaw<LockedUser[]>`
         SELECT rep_balance, handle, display_name AS "displayName", avatar_url AS "avatarUrl", notify_teams AS "notifyTeams",
                notify_milestones AS "notifyMilestones", notify_community AS "notifyCommunity"
-        FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+        FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
     if (locked.length === 0) throw new DomainError(sharedErrors.UNAUTHORIZED, "Unknown user.");
 
     const prior = await tx.repEntry.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: input.idempotencyKey } } });

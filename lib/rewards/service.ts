@@ -22,7 +22,7 @@ export async function getCatalog(db: DbTx, userId: string) {
 const requestHash = (rewardId: string) => createHash("sha256").update(`redeem\u0000${rewardId}`).digest("hex");
 
 async function lockBalance(tx: DbTx, userId: string): Promise<number> {
-  const rows = await tx.$queryRaw<{ rep_balance: bigint }[]>`SELECT rep_balance FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+  const rows = await tx.$queryRaw<{ rep_balance: bigint }[]>`SELECT rep_balance FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
   if (!rows[0]) throw notFound("User");
   return Number(rows[0].rep_balance);
 }
