@@ -233,12 +233,11 @@ export function fansExactly(db: Db, q: string, take: number): Promise<Omit<FanHi
  */
 export async function findFans(db: Db, q: string, after: { score: number; id: string } | undefined, take: number): Promise<FanHit[]> {
   const key = q.toLowerCase();
-  const cols = FAN_COLUMNS;
-  const parts = exactFanConditions(q).map((cond) => Prisma.sql`(SELECT ${cols}, 3::float8 AS score FROM users u WHERE ${cond})`);
+  const parts = exactFanConditions(q).map((cond) => Prisma.sql`(SELECT ${FAN_COLUMNS}, 3::float8 AS score FROM users u WHERE ${cond})`);
   if (key.length >= 3) {
-    parts.push(Prisma.sql`(SELECT ${cols}, 2::float8 AS score FROM users u
+    parts.push(Prisma.sql`(SELECT ${FAN_COLUMNS}, 2::float8 AS score FROM users u
       WHERE lower(u.email) ~>=~ ${key} AND lower(u.email) ~<~ ${prefixEnd(key)} ORDER BY lower(u.email) USING ~<~ LIMIT ${FAN_NAME_CANDIDATES})`);
-    parts.push(Prisma.sql`(SELECT ${cols},
+    parts.push(Prisma.sql`(SELECT ${FAN_COLUMNS},
         ((CASE WHEN starts_with(u.handle_key, ${key}) THEN 1 ELSE 0 END)
          + greatest(COALESCE(word_similarity(${key}, u.handle_key), 0), COALESCE(word_similarity(${q}, u.display_name), 0)))::float8 AS score
       FROM users u WHERE ${key} <% u.handle_key OR ${q} <% u.display_name LIMIT ${FAN_NAME_CANDIDATES})`);

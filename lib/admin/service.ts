@@ -93,7 +93,7 @@ export async function providerRole(externalId: string): Promise<Role> {
   }
 }
 
-/** Users whose external id, handle, e-mail (both case-insensitive) or id is exactly the query (as the console search's exact matches). */
+/** Users whose external id, handle, e-mail (both case-insensitive) or id is exactly the query: the console search's exact matches. */
 export async function lookupUsers(db: Db, rawQuery: string): Promise<ConsoleUser[]> {
   const q = userQuerySchema.parse(rawQuery.replace(/^@/, ""));
   const found: Omit<ConsoleUser, "role">[] = await fansExactly(db, q, 20);
