@@ -18,6 +18,8 @@ export interface RewardRow {
   milestone: MilestoneMetric | null;
   milestoneValue: number | null;
   fulfilment: "none" | "digital" | "voucher" | "physical";
+  /** A voucher reward whose pool has no free code: a redeem would be refused (VOUCHER_POOL_EMPTY). */
+  poolEmpty: boolean;
   /** The caller's claims (redemptions or the milestone claim) of this reward. */
   claimedCount: number;
 }
@@ -34,6 +36,7 @@ export async function activeRewards(db: DbTx, userId: string): Promise<RewardRow
   const rows = await raw(db).$queryRaw<Int8<RewardRow, "costRep">[]>`
     SELECT r.id, r.slug, r.title, r.description, r.kind::text AS kind, r.cost_rep AS "costRep", r.stock,
            r.per_user_limit AS "perUserLimit", r.milestone::text AS milestone, r.milestone_value AS "milestoneValue", r.fulfilment,
+           (r.fulfilment = 'voucher' AND NOT EXISTS (SELECT 1 FROM reward_voucher_codes v WHERE v.reward_id = r.id AND v.claim_id IS NULL)) AS "poolEmpty",
            COALESCE(c.n, 0)::int AS "claimedCount"
     FROM rewards r
     LEFT JOIN (SELECT reward_id, count(*) AS n FROM reward_claims WHERE user_id = ${userId}::uuid GROUP BY reward_id) c ON c.reward_id = r.id
@@ -64,7 +67,7 @@ export type UnavailableReason = "insufficient_rep" | "out_of_stock" | "limit_rea
 
 /** What the caller may do with one reward now, and why not: the same rules redeem and claim enforce. */
 export function eligibility(r: RewardRow, p: CallerProgress) {
-  const outOfStock = r.stock !== null && r.stock <= 0;
+  const outOfStock = (r.stock !== null && r.stock <= 0) || r.poolEmpty;
   if (r.kind === "redeem") {
     const reason: UnavailableReason | null = outOfStock
       ? "out_of_stock"

@@ -17,7 +17,7 @@ export const milestoneMetric = z.enum(["rep_earned", "quests_completed", "streak
 export const unavailableReason = z.enum(["insufficient_rep", "out_of_stock", "limit_reached", "milestone_not_reached", "already_claimed"]).meta({
   id: "RewardUnavailableReason",
   description:
-    "Why the reward cannot be taken now, the first that applies, in the order the write checks them: redeem rewards out_of_stock, limit_reached, insufficient_rep; milestone rewards already_claimed, milestone_not_reached, out_of_stock.",
+    "Why the reward cannot be taken now, the first that applies, in the order the write checks them: redeem rewards out_of_stock, limit_reached, insufficient_rep; milestone rewards already_claimed, milestone_not_reached, out_of_stock. A voucher reward whose pool of codes is empty is out_of_stock too, whatever its stock.",
 });
 
 export const milestoneProgress = z

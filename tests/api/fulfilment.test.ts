@@ -176,6 +176,20 @@ describe("voucher rewards", () => {
     ).toBe("FULFILMENT_TRANSITION_INVALID");
   });
 
+  it("the catalog shows a voucher reward out of stock while its pool has no free code, whatever its stock", async () => {
+    const reward = await makeReward("voucher", { costRep: 10, stock: 5 });
+    const f = await fan(100);
+    const listed = async () => (await api("GET", "/api/rewards", { headers: f.auth })).body.data.rewards.find((r: { id: string }) => r.id === reward.id);
+    expect(await listed()).toMatchObject({ stock: 5, canRedeem: false, reason: "out_of_stock" });
+
+    const added = await api("POST", `/api/admin/rewards/${reward.id}/voucher-codes`, { headers: staff.auth, json: { codes: [`ONLY-${rand()}`] } });
+    expect(added.status).toBe(200);
+    expect(await listed()).toMatchObject({ canRedeem: true, reason: null });
+    expect((await redeem(f, reward.id)).status).toBe(200);
+    // The one code is taken: out of stock again, though 4 items are left.
+    expect(await listed()).toMatchObject({ stock: 4, canRedeem: false, reason: "out_of_stock" });
+  });
+
   it("a replayed redeem answers the same code and takes no other", async () => {
     const reward = await makeReward("voucher", { costRep: 10 });
     await db().rewardVoucherCode.createMany({ data: [`A-${rand()}`, `B-${rand()}`].map((code) => ({ rewardId: reward.id, code })) });
