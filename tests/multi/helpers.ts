@@ -6,7 +6,7 @@ import { api, type Res } from "../helpers";
 // db() is this tier's database, token()/newUser() sign for both instances, api() goes to the first instance.
 
 export { api, db, errorOf, newUser, token, userIdOf, type Res } from "../helpers";
-export { PUBLIC_LIMIT, TEAM_CACHE_TTL_MS } from "./config";
+export { PUBLIC_LIMIT, TEAM_CACHE_TTL_MS, USER_CACHE_TTL_MS } from "./config";
 
 /** Every instance's base URL, in start order (at least two). */
 export const baseUrls: readonly string[] = inject("baseUrls");

@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { UNDOCUMENTED_ERROR_CODE } from "../setup/server-log";
 import { provideServer, startTestServer } from "../setup/test-server";
-import { PUBLIC_LIMIT, TEAM_CACHE_TTL_MS } from "./config";
+import { PUBLIC_LIMIT, TEAM_CACHE_TTL_MS, USER_CACHE_TTL_MS } from "./config";
 
 // The multi project's world: two `next start` processes of the same production build on their own ports, over ONE
 // seeded database and ONE Redis prefix (one environment, one key pair, one Clerk stand-in): the service as Vercel
@@ -36,6 +36,7 @@ export default async function setup(project: TestProject) {
       // loaded 2-core machine the default 200 ms would blur exact counts. This tier tests shared state, not fail-open.
       RATE_LIMIT_TIMEOUT_MS: "5000",
       TEAM_CACHE_TTL_MS: String(TEAM_CACHE_TTL_MS),
+      USER_CACHE_TTL_MS: String(USER_CACHE_TTL_MS),
       CLERK_AUTHORIZED_PARTIES: "https://app.example.com",
       // As behind a load balancer: the client is the last X-Forwarded-For entry, so tests pick their address.
       CLIENT_IP_SOURCE: "forwarded",
