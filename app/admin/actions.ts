@@ -8,16 +8,12 @@ import { db } from "@/lib/db/client";
 import { log } from "@/lib/kernel/log";
 import { runSync } from "@/lib/sync/service";
 import { STAFF_ROLES } from "@/lib/auth/roles";
+import { field } from "./_lib/form";
 import { actorOf, requireStaffAction } from "./_lib/gate";
 
 // Server actions of the staff console. Each one is a public POST endpoint, so each re-checks the staff session
 // first (requireStaffAction), validates its form fields with zod, then redirects back with a result code
 // (never free text from the request) for the page to display.
-
-const field = (form: FormData, name: string) => {
-  const v = form.get(name);
-  return typeof v === "string" ? v : undefined;
-};
 
 function teamsReturn(form: FormData, extra: Record<string, string>): string {
   const search = teamSearchSchema.safeParse({ q: field(form, "q"), league: field(form, "league"), archived: field(form, "archived") });

@@ -5,9 +5,10 @@ import { DomainError } from "@/lib/http/errors";
 
 // Reading server actions' form fields, and turning a validation failure into a result code for the page.
 
+/** A form field's text; a file, or text holding a NUL character (which PostgreSQL refuses), reads as absent. */
 export const field = (form: FormData, name: string) => {
   const v = form.get(name);
-  return typeof v === "string" ? v : undefined;
+  return typeof v === "string" && !v.includes("\u0000") ? v : undefined;
 };
 
 /** Every form field as a string (file fields dropped), for zod to validate. */

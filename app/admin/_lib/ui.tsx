@@ -65,7 +65,14 @@ export const ROLE_LABEL = {
 export const when = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "—");
 
 /** First value of a search parameter. */
-export const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+/**
+ * A search parameter's first value. One holding a NUL character reads as absent: PostgreSQL refuses NUL in text, and
+ * the API refuses it the same way (lib/http/input.ts).
+ */
+export const first = (v: string | string[] | undefined): string | undefined => {
+  const value = Array.isArray(v) ? v[0] : v;
+  return value?.includes("\u0000") ? undefined : value;
+};
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** A table's header row: one column header per label; an empty label (a column of buttons) is read as "Actions". */
