@@ -64,7 +64,6 @@ export const ROLE_LABEL = {
 
 export const when = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "—");
 
-/** First value of a search parameter. */
 /**
  * A search parameter's first value. One holding a NUL character reads as absent: PostgreSQL refuses NUL in text, and
  * the API refuses it the same way (lib/http/input.ts).
