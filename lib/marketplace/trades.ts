@@ -134,9 +134,12 @@ async function limitGifts(userId: string, p: Sides) {
   const rate = await limiterFor("gifts")(`u:${userId}`);
   if (!rate.allowed) {
     const retryAfter = Math.max(1, Math.ceil((rate.reset - Date.now()) / 1000));
-    throw new DomainError(sharedErrors.RATE_LIMITED, `You have sent too many gifts (a trade for a nominal price counts as one). Retry in ${retryAfter} s.`, undefined, {
-      "Retry-After": String(retryAfter),
-    });
+    throw new DomainError(
+      sharedErrors.RATE_LIMITED,
+      `You have sent too many gifts (a trade for a nominal price counts as one). Retry in ${retryAfter} s.`,
+      undefined,
+      { "Retry-After": String(retryAfter) },
+    );
   }
 }
 
