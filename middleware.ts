@@ -6,6 +6,8 @@ import type { NextMiddleware } from "next/server";
 // staff member to the sign-in page. It is not the gate: every console page and server action still checks the
 // session and the staff role itself (app/admin/_lib/gate.ts, lib/auth/staff.ts).
 //
+// It also answers a cross-origin server action 403 (crossOriginAction), which Next itself answers 500.
+//
 // /api never passes through here (see `config.matcher`): any middleware on /api costs a bare route 35–60% of its
 // throughput; the API verifies session tokens in its own pipeline (lib/http/route.ts, lib/auth/tokens.ts).
 //
@@ -33,8 +35,34 @@ const clerk: NextMiddleware | undefined = active
     })
   : undefined;
 
+/**
+ * A cross-origin server action, refused with 403 (Next refuses it too, but answers 500 "Invalid Server Actions
+ * request"). A POST is a possible server action when it carries `Next-Action` or is a multipart form; it is
+ * cross-origin by Next's own rule (app-render/action-handler.js): its Origin's host is not x-forwarded-host's first
+ * value, else Host (no serverActions.allowedOrigins is configured). A POST without Origin is left to Next, which lets
+ * it through as a handcrafted request (a browser always sends one). Header reads only: free on every other request.
+ * Not /dev/sign-in nor Clerk's proxy path: neither has server actions.
+ */
+function crossOriginAction(req: Request): Response | undefined {
+  if (req.method !== "POST") return undefined;
+  const { pathname } = new URL(req.url);
+  if (!/^\/(admin|account)(\/|$)/.test(pathname)) return undefined;
+  if (!req.headers.has("next-action") && !req.headers.get("content-type")?.startsWith("multipart/form-data")) return undefined;
+  const origin = req.headers.get("origin");
+  if (origin === null) return undefined;
+  const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host");
+  if (host && origin !== "null" && URL.canParse(origin) && new URL(origin).host === host) return undefined;
+  return Response.json(
+    {
+      success: false,
+      error: { code: "FORBIDDEN", message: "A console or account action must come from this site's own pages (cross-origin request refused)." },
+    },
+    { status: 403, headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } },
+  );
+}
+
 export default function middleware(...args: Parameters<NextMiddleware>): ReturnType<NextMiddleware> {
-  return clerk?.(...args);
+  return crossOriginAction(args[0]) ?? clerk?.(...args);
 }
 
 export const config = {

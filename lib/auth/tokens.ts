@@ -70,6 +70,18 @@ export function parties(): string[] | undefined {
   return authorizedParties;
 }
 
+// Claims reach PostgreSQL (sub as users.external_id, sid, the staff id in the audit log), which refuses a NUL in
+// text and an index entry past ~2.7 kB: a token with either is malformed (401), never a 500. Identity-provider user
+// ids are about 32 characters.
+const SUBJECT_MAX = 255;
+
+/** Whether any string in the claims (at any depth: metadata too) holds U+0000. */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (typeof value !== "object" || value === null || depth > 8) return false;
+  return Object.entries(value).some(([k, v]) => k.includes("\u0000") || holdsNul(v, depth + 1));
+}
+
 const issuer = () => env().CLERK_ISSUER?.replace(/\/+$/, "") ?? DEV_ISSUER;
 
 // Tokens already verified, until they expire: a client sends the same session token on every request for its
@@ -109,6 +121,8 @@ async function verifyUncached(token: string): Promise<Identity> {
   const now = Date.now();
   const skew = env().CLERK_CLOCK_SKEW_MS;
   if (typeof claims.sub !== "string" || claims.sub.length === 0) throw unauthorized("The bearer token has no subject.");
+  if (claims.sub.length > SUBJECT_MAX) throw unauthorized(`The bearer token's subject is longer than ${SUBJECT_MAX} characters.`);
+  if (holdsNul(claims)) throw unauthorized("The bearer token's claims hold a NUL character.");
   if (typeof claims.exp !== "number") throw unauthorized("The bearer token has no expiry.");
   if (expired(claims, now)) throw unauthorized("The bearer token has expired.");
   if (typeof claims.nbf === "number" && claims.nbf * 1000 - skew > now) throw unauthorized("The bearer token is not valid yet.");

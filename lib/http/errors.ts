@@ -27,7 +27,7 @@ export const sharedErrors = defineErrors({
   ACCOUNT_SUSPENDED: {
     status: 403,
     description:
-      "Staff suspended the caller's account (until the time in details): every signed-in call is refused but reading one's moderation actions (GET /api/v1/me/moderation-actions) and appealing them.",
+      "Staff suspended the caller's account (until the time in details): every signed-in call is refused but reading one's moderation actions (GET /api/v1/me/moderation-actions), appealing them, and requesting and reading one's data exports (/api/v1/me/exports).",
   },
   NOT_FOUND: { status: 404, description: "No such resource or path." },
   GONE: { status: 410, description: "The route or resource was removed." },

@@ -10,7 +10,8 @@ import type { RouteConfig } from "./route";
 export function documentedErrors(c: RouteConfig<unknown, unknown, unknown, unknown>): ErrorDef[] {
   const errors = new Map<string, ErrorDef>((c.errors ?? []).map((e) => [e.code, e]));
   const add = (e: ErrorDef) => errors.set(e.code, e);
-  if (c.params || c.query || c.body) add(sharedErrors.VALIDATION_ERROR);
+  // What the pipeline parses: a malformed (or, required, missing) Idempotency-Key is a 400 too, body or not.
+  if (c.params || c.query || c.body || c.idempotency) add(sharedErrors.VALIDATION_ERROR);
   // A provider's webhook verifier answers its own codes instead of 401 (Stripe's: 400 for a bad signature).
   if (c.auth !== "public" && !c.webhook?.verifier) add(sharedErrors.UNAUTHORIZED);
   for (const e of c.webhook?.verifier?.errors ?? []) add(e);

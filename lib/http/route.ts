@@ -149,7 +149,7 @@ interface RouteConfigBase<P, Q, B> {
   /** The errors this route can answer beyond those implied by auth, validation and rate limits (modules' errors.ts). */
   errors?: ErrorDef[];
   /**
-   * True: a fully suspended caller may still call it (reading their moderation actions, appealing). Every other route
+   * True: a fully suspended caller may still call it (reading their moderation actions, appealing, their data exports). Every other route
    * answers a suspended caller 403 ACCOUNT_SUSPENDED (checked in authenticate, from the row resolveUser reads).
    */
   allowSuspended?: boolean;
@@ -462,7 +462,7 @@ async function authenticate(req: Request, c: AnyRouteConfig): Promise<{ user: Au
     const until = user.suspendedUntil!.toISOString();
     throw new DomainError(
       sharedErrors.ACCOUNT_SUSPENDED,
-      `Your account is suspended until ${until}. You can read your moderation actions and appeal them (GET /api/v1/me/moderation-actions).`,
+      `Your account is suspended until ${until}. You can read your moderation actions and appeal them (GET /api/v1/me/moderation-actions), and export your data (POST /api/v1/me/exports).`,
       [{ path: "suspendedUntil", message: until }],
     );
   }

@@ -11,6 +11,12 @@ export const TRADE_MAX_HOURS = 168;
 /** Items on each side of one trade. */
 export const TRADE_MAX_ITEMS = 10;
 export const TRADE_MESSAGE_MAX = 280;
+/**
+ * A nominal price: a side of a trade that gives no items and, net of the coins coming back to it, fewer coins than
+ * this (minor units: 10 COIN) gives nothing of note. A trade one of whose sides is nominal moves value one way only,
+ * and counts as a gift against the proposer's `gifts` limit (lib/marketplace/trades.ts, movesOneWay).
+ */
+export const GIFT_NOMINAL_COINS = 1_000;
 /** Offer settings' caps: cards with a minimum, users refused. */
 export const MINIMUMS_MAX = 200;
 export const REFUSED_MAX = 500;

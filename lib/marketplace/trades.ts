@@ -39,7 +39,7 @@ import {
   type TradeRow,
   type TradeStatus,
 } from "./trade-queries";
-import type { CounterInput, TradeInput } from "./trade-schemas";
+import { GIFT_NOMINAL_COINS, type CounterInput, type TradeInput } from "./trade-schemas";
 
 type VoidReason = "TRADE_ITEM_GONE" | "TRADE_ITEM_LISTED" | "TRADE_ITEM_MINTED" | "TRADE_ITEM_LOCKED" | "TRADE_FUNDS_SHORT" | "TRADE_WALLET_FROZEN";
 type StaffVoid = "TRADE_VOIDED_BY_STAFF";
@@ -113,15 +113,33 @@ async function checkItems(tx: DbTx, t: { proposerId: string; recipientId: string
   );
 }
 
-/** A gift (nothing asked back) spends one of the sender's `gifts` tokens; past them, 429. */
-async function limitGifts(userId: string, p: { askedItems: string[]; askCoins: number }) {
-  if (p.askedItems.length > 0 || p.askCoins > 0) return;
+type Sides = { offeredItems: string[]; offerCoins: number; askedItems: string[]; askCoins: number };
+
+/**
+ * Whether a proposal moves value one way only: one side gives no items and, net of the coins it gets, fewer than
+ * GIFT_NOMINAL_COINS (a nominal price). A gift (nothing asked back) is one; so is a card for 1 coin, a card asked for
+ * 1 coin, and coins for fewer coins. Everything else asks something of note back from each side.
+ */
+export function movesOneWay(p: Sides): boolean {
+  const nominal = (items: string[], gives: number, gets: number) => items.length === 0 && gives - gets < GIFT_NOMINAL_COINS;
+  return nominal(p.askedItems, p.askCoins, p.offerCoins) || nominal(p.offeredItems, p.offerCoins, p.askCoins);
+}
+
+/**
+ * A proposal that moves value one way (a gift, or a trade for a nominal price: movesOneWay) spends one of the
+ * proposer's `gifts` tokens; past them, 429.
+ */
+async function limitGifts(userId: string, p: Sides) {
+  if (!movesOneWay(p)) return;
   const rate = await limiterFor("gifts")(`u:${userId}`);
   if (!rate.allowed) {
     const retryAfter = Math.max(1, Math.ceil((rate.reset - Date.now()) / 1000));
-    throw new DomainError(sharedErrors.RATE_LIMITED, `You have sent too many gifts. Retry in ${retryAfter} s.`, undefined, {
-      "Retry-After": String(retryAfter),
-    });
+    throw new DomainError(
+      sharedErrors.RATE_LIMITED,
+      `You have sent too many gifts (a trade for a nominal price counts as one). Retry in ${retryAfter} s.`,
+      undefined,
+      { "Retry-After": String(retryAfter) },
+    );
   }
 }
 

@@ -133,6 +133,16 @@ const IF_NONE_MATCH: Json = {
   schema: { type: "string" },
 };
 
+/** The Idempotency-Key header of a route with the `idempotency` option (lib/http/idempotency.ts). */
+const IDEMPOTENCY_KEY = (option: "required" | "optional"): Json => ({
+  name: "Idempotency-Key",
+  in: "header",
+  required: option === "required",
+  description:
+    "A key of the client's choosing (a UUID, say) that makes a retry safe: the same key with the same request answers the first answer again (Idempotent-Replayed: true); with a different request, 409 IDEMPOTENCY_KEY_REUSED. 1 to 255 visible ASCII characters, else 400.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+});
+
 /** Security requirement of each auth mode. */
 const SECURITY: Record<AuthMode, Json[]> = {
   public: [],
@@ -229,7 +239,12 @@ function operation(path: string, method: string, h: { config: RouteConfig<unknow
     ...(c.rateLimit ? { "x-rate-limit-policy": c.rateLimit } : {}),
     ...(limits.length ? { "x-rate-limit": limits } : {}),
     ...(c.deprecated ? { deprecated: true } : {}),
-    parameters: [...parameters(c.params, "path"), ...parameters(c.query, "query"), ...(c.conditional ? [IF_NONE_MATCH] : [])],
+    parameters: [
+      ...parameters(c.params, "path"),
+      ...parameters(c.query, "query"),
+      ...(c.conditional ? [IF_NONE_MATCH] : []),
+      ...(c.idempotency ? [IDEMPOTENCY_KEY(c.idempotency)] : []),
+    ],
     ...(c.openapi?.requestBody
       ? { requestBody: c.openapi.requestBody }
       : c.body

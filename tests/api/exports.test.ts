@@ -5,7 +5,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, inject, it } from "vitest";
 import { linkSignature } from "../../lib/exports/link";
 import { credit } from "../../lib/wallets/service";
-import { api, baseUrl, db, errorOf, fan } from "../helpers";
+import { api, baseUrl, db, errorOf, fan, newUser } from "../helpers";
 
 // Data exports (POST, GET /api/v1/me/exports; GET …/{exportId}; GET …/{exportId}/download; GET /api/cron/exports):
 // once per 7 days under concurrency, built by the cron from one snapshot, only the caller's data, signed download
@@ -94,6 +94,25 @@ describe("requesting a data export", () => {
     const first = (await request(a.auth)).body.data.export;
     await db().dataExport.update({ where: { id: first.id }, data: { status: "failed" } });
     expect((await request(a.auth)).status).toBe(202);
+  });
+
+  it("a fully suspended fan may still request, follow, list and download their export (access to one's data); nothing else opens", async () => {
+    const a = await fan();
+    const staff = newUser({ admin: true });
+    const imposed = await api("POST", "/api/admin/moderation/sanctions", {
+      headers: staff.auth,
+      json: { userId: a.id, kind: "full", hours: 24, reason: "Test" },
+    });
+    expect(imposed.status, imposed.text).toBe(201);
+    expect(errorOf(await api("GET", "/api/v1/wallet", { headers: a.auth })).code).toBe("ACCOUNT_SUSPENDED");
+    const e = await readyExport(a.auth);
+    const list = await api("GET", EXPORTS, { headers: a.auth });
+    expect(list.status).toBe(200);
+    expect(list.body.data.exports.map((x: { id: string }) => x.id)).toEqual([e.id]);
+    const { res, bytes } = await download(e.downloadUrl);
+    expect(res.status).toBe(200);
+    expect(filesOf(bytes)["profile.json"]).toMatchObject({ id: a.id });
+    expect(errorOf(await request(a.auth)).code).toBe("EXPORT_TOO_SOON");
   });
 });
 

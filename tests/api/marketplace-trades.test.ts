@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan, newUser, testCard } from "../helpers";
+import { awayFromWindowEdge } from "../rate-window";
 
 // Trades and gifts: proposals with items and coins both ways, the recipient's accept (one transaction in the one
 // lock order, everything re-checked, void when anything fails), decline, counter; the proposer's cancel; expiry by
@@ -368,9 +369,41 @@ describe("gifts", () => {
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
     expect(results.find((r) => r.status === 429)!.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await balance(a)).toBe(95);
-    const theirs = await card.give(b.id);
-    expect((await propose(a, { recipientId: b.id, offerCoins: 1, askedItems: [theirs] })).status).toBe(201);
+    const [mine, theirs] = await Promise.all([card.give(a.id), card.give(b.id)]);
+    expect((await propose(a, { recipientId: b.id, offeredItems: [mine], askedItems: [theirs] })).status).toBe(201);
+    expect((await propose(a, { recipientId: b.id, offeredItems: [mine], askCoins: 1_000 })).status).toBe(201);
     expect((await propose(await fan(1), { recipientId: b.id, offerCoins: 1 })).status).toBe(201);
+  });
+
+  it("a trade for a nominal price (a side giving no items and, net, under 1 000 minor units) counts as a gift", { timeout: 60_000 }, async () => {
+    const b = await fan(10_000);
+    const theirs = await card.give(b.id);
+    // Each kind from a fresh sender: 5 pass (the test policy), the 6th is 429; the same item may be in several open trades.
+    const kinds: [string, (a: Fan, mine: string) => Record<string, unknown>][] = [
+      ["a card for 1 coin", (_, mine) => ({ offeredItems: [mine], askCoins: 1 })],
+      ["a card for 999 coins", (_, mine) => ({ offeredItems: [mine], askCoins: 999 })],
+      ["a card and 5 000 coins for 5 500 coins", (_, mine) => ({ offeredItems: [mine], offerCoins: 5_000, askCoins: 5_500 })],
+      ["a card asked for 1 coin", () => ({ askedItems: [theirs], offerCoins: 1 })],
+      ["coins for fewer coins", () => ({ offerCoins: 2_000, askCoins: 1_500 })],
+    ];
+    for (const [kind, body] of kinds) {
+      const a = await fan(100_000);
+      const mine = await card.give(a.id);
+      // A burst across the limiter's window edge could find a token come back (tests/rate-window.ts).
+      await awayFromWindowEdge();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await propose(a, { recipientId: b.id, ...body(a, mine) })).status);
+      expect(statuses, kind).toEqual([201, 201, 201, 201, 201, 429]);
+    }
+    // A price of note is not limited: a card for 1 000 coins, a card bought for 1 000 coins, items both ways.
+    const a = await fan(100_000);
+    const mine = await card.give(a.id);
+    const fair = [
+      { offeredItems: [mine], askCoins: 1_000 },
+      { askedItems: [theirs], offerCoins: 1_000 },
+      { offeredItems: [mine], askedItems: [theirs] },
+    ];
+    for (let i = 0; i < 8; i++) expect((await propose(a, { recipientId: b.id, ...fair[i % 3] })).status).toBe(201);
   });
 });
 

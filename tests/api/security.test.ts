@@ -61,6 +61,26 @@ describe("session token claims", () => {
     expect((await get(token(sub(), { extra: { sid: "" } }))).status).toBe(401);
   });
 
+  it("a NUL in any string claim (sub, sid, metadata) or a subject past 255 characters is 401, to the API and the console", async () => {
+    const nul = `user_${randomUUID().slice(0, 8)}\u0000x`;
+    const tokens = [
+      token(nul),
+      token(sub(), { extra: { sid: "sess_\u0000" } }),
+      token(sub(), { extra: { azp: "https://app.example.com\u0000" } }),
+      token(sub(), { extra: { metadata: { role: "admin\u0000", note: ["\u0000"] } } }),
+      token(`user_${"x".repeat(3_000)}`),
+    ];
+    for (const t of tokens) {
+      const res = await get(t);
+      expect(res.status, res.text).toBe(401);
+      expect(errorOf(res).code).toBe("UNAUTHORIZED");
+      // The console reads the same token from its session cookie: a sign-in bounce, never a 500.
+      const page = await fetch(`${baseUrl}/admin`, { redirect: "manual", headers: { cookie: `__session=${t}` } });
+      expect([303, 307, 308]).toContain(page.status);
+    }
+    expect((await get(token(sub()))).status).toBe(200);
+  });
+
   it("a token from another issuer is 401, even signed with our key", async () => {
     for (const iss of ["https://clerk.evil.example.com", undefined, "https://clerk.local.dev/"]) {
       const res = await get(token(sub(), { extra: { iss } }));
@@ -104,6 +124,40 @@ describe("security headers", () => {
     }
     const ok = await fetch(`${baseUrl}/admin`, { redirect: "manual", headers: { cookie: `__session=${staff({ azp: "https://admin.example.com" })}` } });
     expect(ok.status).toBe(200);
+  });
+});
+
+describe("console and account server actions", () => {
+  // A server action's POST (Next-Action names it; the body is its encoded arguments). The id need not exist: the
+  // origin is checked before the action is looked up.
+  const action = (path: string, headers: Record<string, string>, body: BodyInit = "[]") =>
+    fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "next-action": "7f".padEnd(42, "0"), "content-type": "text/plain;charset=UTF-8", ...headers },
+      body,
+    });
+
+  it("a cross-origin one (foreign, null or malformed Origin; Next-Action or a multipart form) is 403, never 500", async () => {
+    for (const path of ["/admin", "/admin/users", "/account/delete"]) {
+      for (const origin of ["https://evil.example.com", "null", "::not a url::", `${baseUrl}.evil.example.com`]) {
+        const res = await action(path, { origin });
+        expect(res.status, `${path} from ${origin}`).toBe(403);
+        expect(await res.json()).toMatchObject({ success: false, error: { code: "FORBIDDEN" } });
+      }
+      const form = new FormData();
+      form.set("reason", "x");
+      const mpa = await fetch(`${baseUrl}${path}`, { method: "POST", redirect: "manual", headers: { origin: "https://evil.example.com" }, body: form });
+      expect(mpa.status, `${path} multipart`).toBe(403);
+    }
+  });
+
+  it("a same-origin one, or one without Origin (not a browser), still reaches Next", async () => {
+    for (const headers of [{ origin: new URL(baseUrl).origin }, {}] as Record<string, string>[]) {
+      const res = await action("/admin", headers);
+      expect(res.status).not.toBe(403);
+      expect(res.status).toBeLessThan(500);
+    }
   });
 });
 

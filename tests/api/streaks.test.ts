@@ -157,6 +157,20 @@ describe("streak freezes", () => {
     expect(Number((await userRow(f.id)).repBalance)).toBe(800);
   });
 
+  it("a malformed Idempotency-Key is 400 VALIDATION_ERROR naming the header, as documented; nothing is bought", async () => {
+    const f = await fan();
+    await giveRep(f.id, 1000);
+    for (const key of ["two words", "k".repeat(256), "clé"]) {
+      const res = await api("POST", FREEZES, { headers: { ...f.auth, "Idempotency-Key": key } });
+      expect(res.status, key).toBe(400);
+      expect(errorOf(res)).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "headers.idempotency-key" }] });
+    }
+    expect(await db().streakFreeze.count({ where: { userId: f.id } })).toBe(0);
+    const op = (await api("GET", "/api/openapi.json")).body.paths[FREEZES].post;
+    expect(op.responses["400"]?.description).toMatch(/VALIDATION_ERROR/);
+    expect(op.parameters).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false }));
+  });
+
   it("a freeze held before the missed day saves it (read or cron); one bought after it does not", async () => {
     const saved = await fan();
     await seedStreak(saved.id, 4, dayOffset(-2), 4);

@@ -85,6 +85,29 @@ describe("contract", () => {
     }
   });
 
+  it("every operation whose request the pipeline parses (path, query, body, Idempotency-Key) documents 400 VALIDATION_ERROR and the header", () => {
+    // The pipeline's own refusals are implied by the declaration (lib/http/route-errors.ts); the test server catches a
+    // domain code a route forgot only when a test exercises it. A route with nothing but an Idempotency-Key once
+    // answered an undocumented 400 (POST /api/v1/engage/streak/freezes, issue 44).
+    type Op = { responses: Record<string, { description: string }>; parameters: { name: string; in: string; required: boolean }[] };
+    const docs = { public: openApiDocument(), internal: internalOpenApiDocument() } as unknown as Record<string, { paths: Record<string, Record<string, Op>> }>;
+    let idempotent = 0;
+    for (const kind of ["public", "internal"] as const) {
+      for (const { path: p, method, handler } of routeConfigs(ROUTES, kind)) {
+        const c = handler.config;
+        const op = docs[kind]!.paths[p]![method.toLowerCase()]!;
+        const where = `${method} ${p}`;
+        if (c.params || c.query || c.body || c.idempotency) expect(op.responses["400"]?.description, where).toMatch(/VALIDATION_ERROR/);
+        const header = op.parameters.find((x) => x.name === "Idempotency-Key" && x.in === "header");
+        if (c.idempotency) {
+          idempotent++;
+          expect(header, where).toMatchObject({ required: c.idempotency === "required" });
+        } else expect(header, where).toBeUndefined();
+      }
+    }
+    expect(idempotent).toBeGreaterThan(10);
+  });
+
   it("the document is OpenAPI 3.1 at contract version 1.0.0 with the shared error schema", () => {
     const doc = openApiDocument() as { openapi: string; info: { version: string }; components: { schemas: { Error: unknown } } };
     expect(doc.openapi).toBe("3.1.0");

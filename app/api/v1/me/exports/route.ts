@@ -12,6 +12,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description: "The caller's data exports, newest first (keyset pages), each with its status and, while ready, a download link valid 15 minutes.",
       tags: ["Exports"],
       auth: "bearer",
+      // A fully suspended fan keeps access to their data (GDPR art. 15): their exports stay open to them.
+      allowSuspended: true,
       query: exportListQuery,
       response: dataExportPage,
     },
@@ -23,9 +25,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description:
         "Asks for a zip of the caller's data: one JSON file per area (profile, settings, teams, posts, comments, Rep ledger, wallet ledger, collectibles, listings, orders, notifications, reports filed, other activity), " +
         "all read from one database snapshot, so the ledgers agree with the balances in it. 202 with the export (status pending); a cron builds it within minutes (GET /api/v1/me/exports/{exportId} for its status and, once ready, a download link). " +
-        "At most one export per 7 days (a failed one does not count): 429 EXPORT_TOO_SOON with Retry-After (seconds) otherwise, also when two requests arrive at once. A ready export is downloadable for 7 days, then deleted. No body.",
+        "At most one export per 7 days (a failed one does not count): 429 EXPORT_TOO_SOON with Retry-After (seconds) otherwise, also when two requests arrive at once. A ready export is downloadable for 7 days, then deleted. No body. " +
+        "Open to a fully suspended caller (access to one's own data), as are the export's status and download.",
       tags: ["Exports"],
       auth: "bearer",
+      allowSuspended: true,
       rateLimit: "write",
       status: 202,
       response: dataExportResult,

@@ -10,9 +10,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "A data export's status",
       description:
-        "pending, building, ready, failed or expired. While ready: `downloadUrl`, a signed link to the zip valid 15 minutes (`downloadUrlExpiresAt`) that needs no session, so a mobile app can open it in a browser; ask again for a fresh one. 404 when the export is not the caller's.",
+        "pending, building, ready, failed or expired. While ready: `downloadUrl`, a signed link to the zip valid 15 minutes (`downloadUrlExpiresAt`) that needs no session, so a mobile app can open it in a browser; ask again for a fresh one. 404 when the export is not the caller's. Open to a fully suspended caller.",
       tags: ["Exports"],
       auth: "bearer",
+      allowSuspended: true,
       params: exportParams,
       response: dataExportResult,
       errors: [sharedErrors.NOT_FOUND],
