@@ -86,7 +86,17 @@ describe("an erased fan in other fans' notifications", () => {
     // What was pushed of one of them, as the push log keeps it (b has no device here: the row is written directly).
     const replyNote = await db().notification.findFirstOrThrow({ where: { userId: b.id, type: "REPLY", causeKey: `reply:${comment.id}` } });
     const outbox = await db().pushOutbox.create({
-      data: { id: randomUUID(), userId: b.id, notificationId: replyNote.id, causeKey: replyNote.causeKey, type: "REPLY", actorId: a.id, status: "sent", attempts: 1, sentAt: new Date() },
+      data: {
+        id: randomUUID(),
+        userId: b.id,
+        notificationId: replyNote.id,
+        causeKey: replyNote.causeKey,
+        type: "REPLY",
+        actorId: a.id,
+        status: "sent",
+        attempts: 1,
+        sentAt: new Date(),
+      },
     });
     const shown = replyNote.payload as { title: string; body: string };
     const delivery = await db().pushDelivery.create({
