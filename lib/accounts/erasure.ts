@@ -23,6 +23,7 @@ import { closeListing, closeOffer, lockListing, lockOffer, offerById } from "../
 import { refundBid } from "../marketplace/ownership";
 import { refundOffer } from "../marketplace/offers";
 import { closeTradesOf, lockOpenTradesOf } from "../marketplace/trades";
+import { eraseActorPushesSql, eraseActorSql } from "../notifications/queries";
 import { lockWallets, pay } from "../wallets/service";
 
 /** The erasure cannot run yet; the deletion is retried later (the transaction rolls back). */
@@ -102,6 +103,10 @@ export const ERASURE_STATEMENTS: Statement[] = [
   { table: "post_mentions", sql: (u) => Prisma.sql`DELETE FROM post_mentions WHERE user_id = ${u}` },
   { table: "comment_mentions", sql: (u) => Prisma.sql`DELETE FROM comment_mentions WHERE user_id = ${u}` },
   { table: "notifications", sql: (u) => Prisma.sql`DELETE FROM notifications WHERE user_id = ${u}` },
+  // What they caused in other fans' inboxes: their name and avatar gone, their text emptied (one UPDATE by actor_id),
+  // and so in the push deliveries' copies.
+  { table: "notifications (caused)", sql: eraseActorSql },
+  { table: "push_deliveries (caused)", sql: eraseActorPushesSql },
   { table: "devices", sql: (u) => Prisma.sql`DELETE FROM devices WHERE user_id = ${u}` },
   { table: "feed_signal_batches", sql: (u) => Prisma.sql`DELETE FROM feed_signal_batches WHERE user_id = ${u}` },
   { table: "feed_snapshots", sql: (u) => Prisma.sql`DELETE FROM feed_snapshots WHERE user_id = ${u}` },

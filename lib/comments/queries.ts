@@ -66,8 +66,8 @@ export const lockPostForComments = (tx: DbTx, postId: string) => tx.$executeRaw`
  */
 export const notifyReply = (tx: DbTx, commentId: string) =>
   tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, r.id, 'REPLY', 'reply:' || c.id,
+    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
+    SELECT ${UUIDV7_SQL}, r.id, 'REPLY', 'reply:' || c.id, a.id,
            jsonb_build_object('postId', c.post_id::text, 'commentId', c.id::text, 'parentId', c.parent_id::text,
                               'actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
                               'title', COALESCE(a.display_name, a.handle, 'A fan') || CASE WHEN c.parent_id IS NULL THEN ' commented on your post' ELSE ' replied to your comment' END,

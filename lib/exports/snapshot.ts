@@ -1,5 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db/client";
+import { readablePayloadSql } from "../notifications/queries";
 
 // What a data export holds: one JSON document per area, every one read in ONE transaction, REPEATABLE READ and
 // READ ONLY, so all of them show the database at one instant (the ledgers agree with the balances beside them, a
@@ -220,7 +221,7 @@ const areas = (u: string): [file: string, sql: Prisma.Sql][] => [
   [
     "notifications.json",
     Prisma.sql`
-      SELECT coalesce(json_agg(json_build_object('id', n.id, 'type', n.type, 'payload', n.payload, 'createdAt', n.created_at, 'readAt', n.read_at, 'archivedAt', n.archived_at)
+      SELECT coalesce(json_agg(json_build_object('id', n.id, 'type', n.type, 'payload', ${readablePayloadSql(u)}, 'createdAt', n.created_at, 'readAt', n.read_at, 'archivedAt', n.archived_at)
         ORDER BY n.id), '[]') AS v
       FROM notifications n WHERE n.user_id = ${u}::uuid`,
   ],

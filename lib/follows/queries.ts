@@ -147,8 +147,8 @@ export function notifyFollow(tx: RawDb | DbTx, type: "FOLLOW" | "FOLLOW_REQUEST"
       ? ["follow:", " followed you", "You have a new follower.", Prisma.sql`'/api/v1/users/' || a.id::text`]
       : ["follow_request:", " asked to follow you", "Accept or reject the request.", Prisma.sql`'/api/v1/me/follow-requests'`];
   return raw(tx).$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, u.id, ${type}::"NotificationType", ${cause}::text || a.id::text,
+    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
+    SELECT ${UUIDV7_SQL}, u.id, ${type}::"NotificationType", ${cause}::text || a.id::text, a.id,
            jsonb_build_object('actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
                               'title', COALESCE(a.display_name, a.handle, 'A fan') || ${verb}::text, 'body', ${body}::text, 'href', ${href})
     FROM users u JOIN users a ON a.id = ${actorId}::uuid

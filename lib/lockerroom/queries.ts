@@ -199,14 +199,14 @@ export function notifyPublished(tx: DbTx, postId: string, { announce }: { announ
     WITH p AS (
       SELECT p.id, p.author_id, p.author_team_id, left(p.content, 140) AS excerpt FROM posts p WHERE p.id = ${postId}::uuid
     )
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, f.user_id, 'TEAM_POST'::"NotificationType", 'team_post:' || p.id,
+    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
+    SELECT ${UUIDV7_SQL}, f.user_id, 'TEAM_POST'::"NotificationType", 'team_post:' || p.id, p.author_id,
            jsonb_build_object('postId', p.id::text, 'team', (SELECT to_jsonb(x) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = p.author_team_id) x),
                               'title', (SELECT name FROM teams WHERE id = p.author_team_id) || ' posted', 'body', p.excerpt, 'href', ${href}::text)
     FROM p JOIN team_follows f ON f.team_id = p.author_team_id JOIN users u ON u.id = f.user_id
     WHERE u.notify_teams AND f.user_id <> p.author_id AND ${notMutedActorSql(Prisma.sql`f.user_id`, Prisma.sql`p.author_id`)}
     UNION ALL
-    SELECT ${UUIDV7_SQL}, p.author_id, 'POST_PUBLISHED'::"NotificationType", 'post_published:' || p.id,
+    SELECT ${UUIDV7_SQL}, p.author_id, 'POST_PUBLISHED'::"NotificationType", 'post_published:' || p.id, p.author_id,
            jsonb_build_object('postId', p.id::text, 'title', 'Your scheduled post is live', 'body', p.excerpt, 'href', ${href}::text)
     FROM p WHERE ${announce}
     ON CONFLICT (user_id, cause_key) DO NOTHING`;

@@ -166,8 +166,8 @@ const actorJson = Prisma.sql`jsonb_build_object('id', a.id::text, 'handle', a.ha
  */
 export const notifyRepost = (tx: DbTx, postId: string, userId: string) =>
   tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, p.author_id, 'REPOST', 'repost:' || p.id || ':' || a.id,
+    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
+    SELECT ${UUIDV7_SQL}, p.author_id, 'REPOST', 'repost:' || p.id || ':' || a.id, a.id,
            jsonb_build_object('postId', p.id::text, 'actor', ${actorJson},
                               'title', COALESCE(a.display_name, a.handle, 'A fan') || ' reposted your post', 'body', left(p.content, 140),
                               'href', '/api/locker-room/' || p.id)
@@ -177,8 +177,8 @@ export const notifyRepost = (tx: DbTx, postId: string, userId: string) =>
 
 export const notifyQuote = (tx: DbTx, quoteId: string) =>
   tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, p.author_id, 'QUOTE', 'quote:' || q.id,
+    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
+    SELECT ${UUIDV7_SQL}, p.author_id, 'QUOTE', 'quote:' || q.id, a.id,
            jsonb_build_object('postId', p.id::text, 'quotePostId', q.id::text, 'actor', ${actorJson},
                               'title', COALESCE(a.display_name, a.handle, 'A fan') || ' quoted your post', 'body', left(q.content, 140),
                               'href', '/api/locker-room/' || q.id)

@@ -221,9 +221,9 @@ export function tradeLedgerMismatches(db: RawDb | DbTx, limit = 100) {
  */
 export const notifyTrade = (tx: DbTx, tradeId: string, event: "proposed" | "countered" | "accepted" | "declined" | "void") =>
   tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
+    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
     SELECT ${UUIDV7_SQL}, CASE WHEN ${event} IN ('proposed', 'countered') THEN t.recipient_id ELSE t.proposer_id END, 'TRADE_UPDATE',
-           'trade:' || t.id || ':' || ${event},
+           'trade:' || t.id || ':' || ${event}, a.id,
            jsonb_build_object('tradeId', t.id::text, 'event', ${event}::text, 'gift', t.gift, 'status', t.status::text,
                               'counterOfId', t.counter_of_id::text, 'voidReason', t.void_reason,
                               'actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),

@@ -3,6 +3,7 @@ import type { DbTx } from "../db/client";
 import { raw } from "../db/raw";
 import { UUIDV7_SQL } from "../db/ids";
 import { RATABLE_GAME } from "../games/queries";
+import { visiblePostSql } from "../lockerroom/access";
 import { filtersVersionSql } from "../mutes/queries";
 import { SERVER_AWARDS } from "../rep/grants";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
@@ -33,7 +34,26 @@ export const filteredText = (n: NotificationRow): string | null => {
   return n.type === "REACTION" || n.type === "REPOST" || n.type === "POST_PUBLISHED" || typeof body !== "string" ? null : body;
 };
 
-const COLUMNS = Prisma.sql`n.id::text AS id, n.type::text AS type, n.payload, n.created_at AS "createdAt", n.read_at AS "readAt", n.archived_at AS "archivedAt"`;
+/**
+ * A notification's payload as its recipient may read it now (over `n`): the `body` of a notification about a post
+ * (REPLY, MENTION, TEAM_POST, QUOTE, REACTION, REPOST, POST_PUBLISHED) quotes a post's or comment's text, and shows only
+ * while the recipient may still read that text (THE visibility rule, lib/lockerroom/access.ts, for the recipient: a
+ * team's private post once they neither follow nor joined the team, a deleted or hidden post, a blocked author), and
+ * the comment (REPLY, a comment's MENTION) is neither deleted nor hidden; else the body is empty. Rendered at read
+ * time rather than scrubbed on every change of access (docs/decisions/0065): two primary-key probes a notification.
+ */
+export const readablePayloadSql = (userId: string) => Prisma.sql`CASE
+  WHEN n.payload->'postId' IS NOT NULL AND coalesce(n.payload->>'body', '') <> '' AND (
+    NOT EXISTS (SELECT 1 FROM posts p
+                WHERE p.id = (CASE WHEN n.type = 'QUOTE' THEN n.payload->>'quotePostId' ELSE n.payload->>'postId' END)::uuid
+                  AND ${visiblePostSql({ id: userId, isAdmin: false })})
+    OR (n.type IN ('REPLY', 'MENTION') AND n.payload->>'commentId' IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM post_comments c WHERE c.id = (n.payload->>'commentId')::uuid AND c.deleted_at IS NULL AND c.hidden_at IS NULL)))
+  THEN n.payload || '{"body": ""}'::jsonb
+  ELSE n.payload END`;
+
+const columns = (userId: string) =>
+  Prisma.sql`n.id::text AS id, n.type::text AS type, ${readablePayloadSql(userId)} AS payload, n.created_at AS "createdAt", n.read_at AS "readAt", n.archived_at AS "archivedAt"`;
 
 /** Where a page of each filter continues: after the last row's id, or (archived) its (archivedAt, id). */
 export type ListAfter = { id: string; at?: Date };
@@ -68,7 +88,7 @@ export function notificationsOf(
       : Prisma.sql`AND n.id < ${after.id}::uuid`;
   const typed = types ? Prisma.sql`AND n.type::text = ANY(${types}::text[])` : Prisma.empty;
   return raw(db).$queryRaw<(NotificationRow & { filtersVersion: number })[]>`
-    SELECT ${COLUMNS}, ${filtersVersionSql(userId)} AS "filtersVersion" FROM notifications n
+    SELECT ${columns(userId)}, ${filtersVersionSql(userId)} AS "filtersVersion" FROM notifications n
     WHERE n.user_id = ${userId}::uuid AND ${where} ${keyset} ${typed}
     ORDER BY ${order} LIMIT ${take}`;
 }
@@ -94,7 +114,7 @@ export async function markNotification(db: DbTx, userId: string, id: string, sta
       ? Prisma.sql`read_at = coalesce(read_at, now())`
       : Prisma.sql`archived_at = coalesce(archived_at, now()), read_at = coalesce(read_at, now())`;
   const [row] = await raw(db).$queryRaw<NotificationRow[]>`
-    UPDATE notifications n SET ${set} WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid RETURNING ${COLUMNS}`;
+    UPDATE notifications n SET ${set} WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid RETURNING ${columns(userId)}`;
   return row ?? null;
 }
 
@@ -108,6 +128,38 @@ export function markAllRead(db: DbTx, userId: string, seenAt: Date, upTo: string
     UPDATE notifications SET read_at = now()
     WHERE user_id = ${userId}::uuid AND read_at IS NULL AND created_at <= ${seenAt}::timestamptz ${bound}`;
 }
+
+/**
+ * The erasure of `actor` (lib/accounts/erasure.ts), in one UPDATE over the notifications they caused for other fans
+ * (`actor_id`, indexed): the payload's actor becomes the tombstone as the app shows it everywhere (the same id, no
+ * handle, display name or avatar: docs/decisions/0029), a title that began with their name begins with "A fan" (what
+ * a producer writes for a fan without one), and a body quoting their text (REPLY, MENTION, QUOTE, TEAM_POST,
+ * POST_PUBLISHED) is emptied, as their comments' content is. A body quoting the recipient's own post (REACTION,
+ * REPOST) stays.
+ */
+export const eraseActorSql = (actor: Prisma.Sql) => {
+  const name = Prisma.sql`coalesce(n.payload->'actor'->>'displayName', n.payload->'actor'->>'handle', 'A fan')`;
+  return Prisma.sql`
+    UPDATE notifications n SET payload = n.payload
+      || CASE WHEN n.payload->'actor' IS NOT NULL
+              THEN jsonb_build_object('actor', jsonb_build_object('id', n.payload->'actor'->'id', 'handle', NULL, 'displayName', NULL, 'avatarUrl', NULL))
+              ELSE '{}'::jsonb END
+      || CASE WHEN n.payload->'actor' IS NOT NULL AND (n.type <> 'TRADE_UPDATE' OR n.payload->>'event' IN ('proposed', 'countered'))
+                   AND starts_with(n.payload->>'title', ${name})
+              THEN jsonb_build_object('title', 'A fan' || substr(n.payload->>'title', length(${name}) + 1))
+              ELSE '{}'::jsonb END
+      || CASE WHEN n.type IN ('REPLY', 'MENTION', 'QUOTE', 'TEAM_POST', 'POST_PUBLISHED') THEN '{"body": ""}'::jsonb ELSE '{}'::jsonb END
+    WHERE n.actor_id = ${actor}`;
+};
+
+/**
+ * After eraseActorSql: the push deliveries of those notifications keep what was pushed (the console shows it), so
+ * their title and body become the scrubbed ones. Through the outbox's (user_id, cause_key) and deliveries' outbox_id.
+ */
+export const eraseActorPushesSql = (actor: Prisma.Sql) => Prisma.sql`
+  UPDATE push_deliveries d SET title = n.payload->>'title', body = coalesce(n.payload->>'body', '')
+  FROM notifications n JOIN push_outbox o ON o.user_id = n.user_id AND o.cause_key = n.cause_key
+  WHERE n.actor_id = ${actor} AND d.outbox_id = o.id`;
 
 // Producers: one INSERT … SELECT each, idempotent through UNIQUE (user_id, cause_key). --------------------------
 

@@ -47,8 +47,8 @@ export async function countsOf(tx: DbTx, postId: string): Promise<Record<string,
  */
 export const notifyReaction = (tx: DbTx, postId: string, userId: string, kind: string) =>
   tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, p.author_id, 'REACTION', 'reaction:' || p.id || ':' || a.id,
+    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
+    SELECT ${UUIDV7_SQL}, p.author_id, 'REACTION', 'reaction:' || p.id || ':' || a.id, a.id,
            jsonb_build_object('postId', p.id::text, 'kind', ${kind}::text,
                               'actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
                               'title', COALESCE(a.display_name, a.handle, 'A fan') || ' reacted to your post', 'body', left(p.content, 140),

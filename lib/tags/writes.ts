@@ -46,8 +46,8 @@ function notifyMention(tx: DbTx, s: MentionSource, userId: string) {
   const cause = s.commentId ? `mention:comment:${s.commentId}` : `mention:post:${s.postId}`;
   const what = s.commentId ? " mentioned you in a comment" : " mentioned you in a post";
   return tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, r.id, 'MENTION', ${cause},
+    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
+    SELECT ${UUIDV7_SQL}, r.id, 'MENTION', ${cause}, a.id,
            jsonb_build_object('postId', p.id::text, 'commentId', ${s.commentId}::text,
                               'actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
                               'title', COALESCE(a.display_name, a.handle, 'A fan') || ${what}, 'body', left(${s.content}, 140),
