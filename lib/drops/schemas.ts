@@ -26,7 +26,10 @@ export const dropEntry = z
     ineligibleCode: z
       .string()
       .nullable()
-      .meta({ description: "Draw: why a drawn fan got nothing (WALLET_FROZEN, REGION_RESTRICTED, SPENDING_LIMIT_REACHED, FEATURE_DISABLED: packs paused for them, …)." }),
+      .meta({
+        description:
+          "Draw: why a drawn fan got nothing (WALLET_FROZEN, REGION_RESTRICTED, SPENDING_LIMIT_REACHED, FEATURE_DISABLED: packs paused for them, …).",
+      }),
     purchases: z.array(z.string()).meta({ description: "The pack purchases this entry got (open them with POST /api/v1/packs/purchases/{purchaseId}/open)." }),
     createdAt: isoDateTime,
     settledAt: isoDateTime.nullable(),

@@ -335,7 +335,10 @@ describe("kill switches", () => {
     const edit = () => api("PATCH", `/api/locker-room/${postId}`, { headers: me.auth, json: { content: "Edited during the pause" } });
 
     const refusedEntry = await enter();
-    expect([refusedEntry.status, errorOf(refusedEntry)]).toEqual([409, { code: "FEATURE_DISABLED", message: "Hole test: packs.", details: [{ path: "feature", message: "packs" }] }]);
+    expect([refusedEntry.status, errorOf(refusedEntry)]).toEqual([
+      409,
+      { code: "FEATURE_DISABLED", message: "Hole test: packs.", details: [{ path: "feature", message: "packs" }] },
+    ]);
     expect(await db().packPurchase.count({ where: { userId: me.id } })).toBe(0);
     const refusedReprice = await reprice();
     expect([refusedReprice.status, errorOf(refusedReprice).code]).toEqual([409, "FEATURE_DISABLED"]);
@@ -391,7 +394,9 @@ describe("kill switches", () => {
     expect((await putSwitch("packs", { paused: true, userIds: [paused.id] })).status).toBe(200);
     try {
       await db().$executeRaw`UPDATE drops SET opens_at = now() - interval '2 hours', closes_at = now() - interval '1 second' WHERE id = ${dropId}::uuid`;
-      const cron = await api("GET", "/api/cron/drops", { headers: { authorization: `Bearer ${(inject("fixtures").sync as { cronSecret: string }).cronSecret}` } });
+      const cron = await api("GET", "/api/cron/drops", {
+        headers: { authorization: `Bearer ${(inject("fixtures").sync as { cronSecret: string }).cronSecret}` },
+      });
       expect(cron.status, cron.text).toBe(200);
       expect(cron.body.data.packsPaused).toBe(false); // a scoped pause: the draw runs
       const order = (await api("GET", `/api/v1/drops/${dropId}`)).body.data.order as { userId: string; won: number; outcome: string }[];
