@@ -23,13 +23,9 @@ export const dropEntry = z
     held: z.number().int().meta({ description: "Draw: coins (minor units) held for the entry: price × quantity." }),
     won: z.number().int().meta({ description: "Packs this entry got: won in the draw, or bought from the waiting room." }),
     position: z.number().int().nullable().meta({ description: "Place in the drop's order (1-based), once fixed." }),
-    ineligibleCode: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          "Draw: why a drawn fan got nothing (WALLET_FROZEN, REGION_RESTRICTED, SPENDING_LIMIT_REACHED, FEATURE_DISABLED: packs paused for them, …).",
-      }),
+    ineligibleCode: z.string().nullable().meta({
+      description: "Draw: why a drawn fan got nothing (WALLET_FROZEN, REGION_RESTRICTED, SPENDING_LIMIT_REACHED, FEATURE_DISABLED: packs paused for them, …).",
+    }),
     purchases: z.array(z.string()).meta({ description: "The pack purchases this entry got (open them with POST /api/v1/packs/purchases/{purchaseId}/open)." }),
     createdAt: isoDateTime,
     settledAt: isoDateTime.nullable(),
