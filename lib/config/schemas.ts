@@ -7,11 +7,11 @@ import { isoDateTime } from "../http/schemas";
 export const FEATURES = ["marketplace", "trades", "packs", "topups", "posting"] as const;
 export type Feature = (typeof FEATURES)[number];
 export const FEATURE_DESCRIPTIONS: Record<Feature, string> = {
-  marketplace: "Listing, buying, bidding, offers and checkout on the marketplace (cancelling stays open).",
+  marketplace: "Listing and repricing, buying, bidding, offers, adding to a cart and checkout on the marketplace (cancelling stays open).",
   trades: "Proposing, countering and accepting trades (cancelling and declining stay open).",
-  packs: "Buying and opening packs.",
+  packs: "Buying and opening packs, entering drops, and drop draws while paused for everyone (withdrawing stays open).",
   topups: "Starting a card top-up (store receipts of purchases already paid are still credited).",
-  posting: "Writing posts and comments in the locker room.",
+  posting: "Writing and editing posts, reposts, scheduled posts and comments in the locker room, and uploading their media.",
 };
 
 export const PLATFORMS = ["ios", "android", "web"] as const;

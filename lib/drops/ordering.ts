@@ -1,7 +1,8 @@
 import type { Db, DbTx } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
 import { uuidv7 } from "../db/ids";
-import { DomainError } from "../http/errors";
+import { DomainError, sharedErrors } from "../http/errors";
+import { featureCheck } from "../http/features";
 import { assertMayTrade } from "../moderation/sanctions";
 import { assertPackSalesAllowed, assertWithinLimits } from "../spending/service";
 import { credit } from "../wallets/service";
@@ -11,12 +12,23 @@ import { claimDueDrop, entriesOf, insertDropPurchases, lockDrop, markOrdered, se
 // Fixing a drop's order once: the draw at closesAt (draw mode) or the waiting room's positions at opensAt (queue
 // mode). Each runs in one transaction under the drop's row lock, claimed with SKIP LOCKED by the cron and by the first
 // read after the time, and marks the drop ordered (revealing its seed) in the same transaction: it runs once.
+//
+// A drop sells packs, so it follows the `packs` kill switch (docs/decisions/0066): while packs are paused for everyone
+// no draw and no waiting-room order runs (the cron, a read, the console's "run now"); the drop waits, its holds stay
+// held, and it is ordered after the resume by the same committed seed. A winner for whom packs are paused (a scoped
+// pause) is passed over like any fan no longer eligible (FEATURE_DISABLED).
 
 export const CRON_BUDGET_MS = 20_000;
 const DRAW_TX_MS = 60_000;
 
-/** Why a fan cannot buy now (the trading gate, their country setting, their pack spending limits), or none. */
+/** Whether packs are paused for everyone: the kill-switch check the pipeline asks (lib/http/features.ts), no user. */
+async function packsPaused(): Promise<boolean> {
+  return (await featureCheck()("packs", null)) !== null;
+}
+
+/** Why a fan cannot buy now (packs paused for them, the trading gate, their country setting, their pack spending limits), or none. */
 async function ineligibility(tx: DbTx, userId: string, amount: number): Promise<string | null> {
+  if ((await featureCheck()("packs", { id: userId })) !== null) return sharedErrors.FEATURE_DISABLED.code;
   try {
     await assertMayTrade(tx, userId);
     await assertPackSalesAllowed(tx, userId, null);
@@ -101,18 +113,22 @@ export async function orderLocked(tx: DbTx, d: DropRow): Promise<boolean> {
 
 /** The first read after the time: orders the drop unless another request or the cron is doing it (SKIP LOCKED). */
 export async function orderIfDue(db: Db, d: DropRow): Promise<boolean> {
-  if (!isDue(d)) return false;
+  if (!isDue(d) || (await packsPaused())) return false;
   return db.$transaction(async (tx) => {
     const locked = await lockDrop(tx, d.id, "update", true);
     return locked ? orderLocked(tx, locked) : false;
   }, txOptions(DRAW_TX_MS));
 }
 
-/** GET /api/cron/drops: every drop whose order is due, one transaction each, until none is left or the budget is spent. */
+/**
+ * GET /api/cron/drops: every drop whose order is due, one transaction each, until none is left or the budget is spent.
+ * Nothing while packs are paused for everyone (`packsPaused: true`).
+ */
 export async function runDropsCron(db: Db) {
   const started = Date.now();
   let drawn = 0;
   let queuesOrdered = 0;
+  if (await packsPaused()) return { drawn, queuesOrdered, packsPaused: true };
   while (Date.now() - started < CRON_BUDGET_MS) {
     const mode = await db.$transaction(async (tx) => {
       const d = await claimDueDrop(tx);
@@ -124,5 +140,5 @@ export async function runDropsCron(db: Db) {
     if (mode === "draw") drawn++;
     else queuesOrdered++;
   }
-  return { drawn, queuesOrdered };
+  return { drawn, queuesOrdered, packsPaused: false };
 }

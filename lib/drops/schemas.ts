@@ -23,10 +23,9 @@ export const dropEntry = z
     held: z.number().int().meta({ description: "Draw: coins (minor units) held for the entry: price × quantity." }),
     won: z.number().int().meta({ description: "Packs this entry got: won in the draw, or bought from the waiting room." }),
     position: z.number().int().nullable().meta({ description: "Place in the drop's order (1-based), once fixed." }),
-    ineligibleCode: z
-      .string()
-      .nullable()
-      .meta({ description: "Draw: why a drawn fan got nothing (WALLET_FROZEN, REGION_RESTRICTED, SPENDING_LIMIT_REACHED, …)." }),
+    ineligibleCode: z.string().nullable().meta({
+      description: "Draw: why a drawn fan got nothing (WALLET_FROZEN, REGION_RESTRICTED, SPENDING_LIMIT_REACHED, FEATURE_DISABLED: packs paused for them, …).",
+    }),
     purchases: z.array(z.string()).meta({ description: "The pack purchases this entry got (open them with POST /api/v1/packs/purchases/{purchaseId}/open)." }),
     createdAt: isoDateTime,
     settledAt: isoDateTime.nullable(),
@@ -137,4 +136,10 @@ export const createDropBody = z
   .meta({ id: "DropCreate" });
 export type CreateDropBody = z.infer<typeof createDropBody>;
 
-export const cronResult = z.object({ drawn: z.number().int(), queuesOrdered: z.number().int() }).meta({ id: "DropsCronResult" });
+export const cronResult = z
+  .object({
+    drawn: z.number().int(),
+    queuesOrdered: z.number().int(),
+    packsPaused: z.boolean().meta({ description: "True when packs were paused for everyone: nothing was drawn or ordered (the drops wait for the resume)." }),
+  })
+  .meta({ id: "DropsCronResult" });

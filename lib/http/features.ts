@@ -6,8 +6,11 @@ import type { AuthUser } from "../auth/users";
 // registered once per process (lib/config/gate.ts, from lib/startup.ts and on import), on globalThis so every route
 // bundle sees the same one.
 
-/** Why a feature is paused for this caller (shown to the client), or null when it is available. */
-export type FeatureCheck = (feature: string, user: AuthUser | null) => Promise<string | null> | string | null;
+/**
+ * Why a feature is paused for this caller (shown to the client), or null when it is available. `null` user: paused for
+ * everyone (a scoped pause never applies), which is what a cron acting for a feature asks (e.g. lib/drops/ordering.ts).
+ */
+export type FeatureCheck = (feature: string, user: Pick<AuthUser, "id"> | null) => Promise<string | null> | string | null;
 
 const g = globalThis as unknown as { __featureCheck?: FeatureCheck };
 

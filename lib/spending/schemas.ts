@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FEATURES } from "../config/schemas";
 import { env } from "../env";
 import { isoDateTime } from "../http/schemas";
 
@@ -68,5 +69,16 @@ export const eligibility = z
     coins: verdict.meta({ description: "Whether the caller may buy coins now." }),
     packs: verdict.meta({ description: "Whether the caller may buy packs now." }),
     country: z.string().nullable().meta({ description: "The country the server placed the request in (the setting, else the request's), if any." }),
+    paused: z
+      .array(
+        z.object({
+          feature: z.enum(FEATURES),
+          message: z.string().meta({ description: "Staff's message for the pause (a default when they gave none)." }),
+        }),
+      )
+      .meta({
+        description:
+          "The features staff paused for the caller (kill switches, the same as `GET /api/v1/config`'s `features`), in a fixed order; empty when none. Their writes answer 409 FEATURE_DISABLED. A paused `topups` also refuses `coins` and a paused `packs` refuses `packs`, with the reason FEATURE_DISABLED.",
+      }),
   })
   .meta({ id: "Eligibility" });

@@ -2,7 +2,9 @@ import type { Db, DbTx } from "../db/client";
 import { txOptions, lockUser } from "../db/tx";
 import { raw, type RawDb } from "../db/raw";
 import { env } from "../env";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { FEATURES, type Feature } from "../config/schemas";
+import { DomainError, notFound, sharedErrors, validationError } from "../http/errors";
+import { featureCheck } from "../http/features";
 import { errors as moderationErrors } from "../moderation/errors";
 import { tradingStanding } from "../moderation/sanctions";
 import { errors as accountsErrors } from "../accounts/errors";
@@ -158,12 +160,20 @@ export async function assertPackSalesAllowed(db: RawDb | DbTx, userId: string, f
 }
 
 /** GET /api/v1/me/eligibility: whether the caller may buy coins and packs now, and every reason why not. */
+/** The features paused for this user (kill switches), in FEATURES' order: the pipeline's check (lib/http/features.ts). */
+async function pausedFeatures(userId: string): Promise<{ feature: Feature; message: string }[]> {
+  const check = featureCheck();
+  const reasons = await Promise.all(FEATURES.map((feature) => check(feature, { id: userId })));
+  return FEATURES.flatMap((feature, i) => (reasons[i] === null ? [] : [{ feature, message: reasons[i]! }]));
+}
+
 export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromRequest: string | null) {
-  const [standing, rows, usage, setting] = await Promise.all([
+  const [standing, rows, usage, setting, paused] = await Promise.all([
     tradingStanding(db, userId),
     limitRowsOf(db, userId),
     usageOf(db, userId),
     countrySetting(db, userId),
+    pausedFeatures(userId),
   ]);
   const common: { code: string; message: string }[] = [];
   if (standing.restrictedUntil) {
@@ -190,11 +200,16 @@ export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromReques
   const blocked = BLOCKED();
   const restricted = [setting, fromRequest].find((c) => c !== null && blocked.has(c));
   const region = restricted ? [{ code: spendingErrors.REGION_RESTRICTED.code, message: `Packs are not sold in ${restricted}.` }] : [];
-  const coins = [...common, ...payments, ...limitReason("topups")];
-  const packs = [...common, ...frozen, ...region, ...limitReason("packs")];
+  const pausedReason = (feature: Feature) => {
+    const p = paused.find((f) => f.feature === feature);
+    return p ? [{ code: sharedErrors.FEATURE_DISABLED.code, message: p.message }] : [];
+  };
+  const coins = [...pausedReason("topups"), ...common, ...payments, ...limitReason("topups")];
+  const packs = [...pausedReason("packs"), ...common, ...frozen, ...region, ...limitReason("packs")];
   return {
     coins: { allowed: coins.length === 0, reasons: coins },
     packs: { allowed: packs.length === 0, reasons: packs },
     country: setting ?? fromRequest,
+    paused,
   };
 }

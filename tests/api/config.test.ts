@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
-import { api, db, errorOf, fan, newUser, type Res } from "../helpers";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { api, db, errorOf, fan, newUser, testCard, testPack, type Res } from "../helpers";
 
 // Remote config (GET /api/v1/config): a strong ETag over the exact body and 304 on If-None-Match; flags bucketed per
 // user (SHA-256 of "<key>:<user id>" → 0..9999 below the rollout), stable, split as the rollout says; signed-out
@@ -227,6 +227,15 @@ describe("kill switches", () => {
     ["topups", "POST", "/api/v1/wallet/topups"],
     ["posting", "POST", "/api/locker-room"],
     ["posting", "POST", `/api/locker-room/${dummy}/comments`],
+    // Added by issue 44: every write of a feature's domain (tests/domain/contract.test.ts keeps the list complete).
+    ["marketplace", "PATCH", `/api/v1/marketplace/listings/${dummy}`],
+    ["marketplace", "POST", "/api/v1/marketplace/cart/items"],
+    ["packs", "POST", `/api/v1/drops/${dummy}/entry`],
+    ["posting", "PATCH", `/api/locker-room/${dummy}`],
+    ["posting", "PATCH", `/api/locker-room/scheduled/${dummy}`],
+    ["posting", "POST", "/api/upload/locker-media"],
+    ["posting", "POST", "/api/upload/locker-media/direct"],
+    ["posting", "POST", `/api/upload/locker-media/direct/${dummy}/complete`],
   ];
   const READS = ["/api/v1/marketplace/listings", "/api/v1/marketplace/trades", "/api/v1/packs", "/api/v1/wallet/products", "/api/locker-room"];
   const write = (auth: Record<string, string>, method: string, path: string) =>
@@ -286,6 +295,120 @@ describe("kill switches", () => {
     expect((await putSwitch("posting", { paused: false })).status).toBe(200);
     const posted: Res = await api("POST", "/api/locker-room", { headers: me.auth, json: { content: "Back again" } });
     expect(errorOf(posted)?.code).not.toBe("FEATURE_DISABLED");
+  });
+
+  // Issue 44: the holes of the first version, on real objects. A drop entry bought packs, a post was edited and a
+  // listing repriced while their feature was paused; eligibility did not say what was paused.
+  it("refuses a drop entry, a post edit and a listing reprice of the paused fan; eligibility lists the paused features; resumed, each works", async () => {
+    const [me, other] = await Promise.all([fan(5_000), fan()]);
+    const admin = newUser({ admin: true });
+    const dropRes = await api("POST", "/api/admin/drops", {
+      headers: admin.auth,
+      json: {
+        name: "Paused drop",
+        packId: await testPack("paused", 1_000),
+        mode: "queue",
+        price: 1_000,
+        quantity: 5,
+        perUserCap: 2,
+        opensAt: new Date(Date.now() - 60_000).toISOString(),
+        closesAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
+    expect(dropRes.status, dropRes.text).toBe(201);
+    const dropId = dropRes.body.data.drop.id as string;
+    const item = await testCard("Paused market card", "common", 100).give(me.id);
+    const listed = await api("POST", "/api/v1/marketplace/listings", { headers: me.auth, json: { kind: "fixed", collectibleId: item, price: 500 } });
+    expect(listed.status, listed.text).toBe(201);
+    const listingId = listed.body.data.listing.id as string;
+    const terms = (await api("GET", "/api/user/terms")).body.data.currentVersion as string;
+    expect((await api("POST", "/api/user/terms", { headers: me.auth, json: { version: terms } })).status).toBe(200);
+    const posted = await api("POST", "/api/locker-room", { headers: me.auth, json: { content: "Before the pause" } });
+    expect(posted.status, posted.text).toBe(201);
+    const postId = posted.body.data.id as string;
+
+    for (const f of ["packs", "marketplace", "posting"]) {
+      expect((await putSwitch(f, { paused: true, userIds: [me.id], message: `Hole test: ${f}.` })).status).toBe(200);
+    }
+    const enter = () => api("POST", `/api/v1/drops/${dropId}/entry`, { headers: { ...me.auth, "idempotency-key": randomUUID() }, json: { quantity: 1 } });
+    const reprice = () => api("PATCH", `/api/v1/marketplace/listings/${listingId}`, { headers: me.auth, json: { price: 700 } });
+    const edit = () => api("PATCH", `/api/locker-room/${postId}`, { headers: me.auth, json: { content: "Edited during the pause" } });
+
+    const refusedEntry = await enter();
+    expect([refusedEntry.status, errorOf(refusedEntry)]).toEqual([
+      409,
+      { code: "FEATURE_DISABLED", message: "Hole test: packs.", details: [{ path: "feature", message: "packs" }] },
+    ]);
+    expect(await db().packPurchase.count({ where: { userId: me.id } })).toBe(0);
+    const refusedReprice = await reprice();
+    expect([refusedReprice.status, errorOf(refusedReprice).code]).toEqual([409, "FEATURE_DISABLED"]);
+    expect((await api("GET", `/api/v1/marketplace/listings/${listingId}`)).body.data.listing.price).toBe(500);
+    const refusedEdit = await edit();
+    expect([refusedEdit.status, errorOf(refusedEdit).code]).toEqual([409, "FEATURE_DISABLED"]);
+    expect((await api("GET", `/api/locker-room/${postId}`, { headers: me.auth })).body.data.content).toBe("Before the pause");
+
+    const eligibility = await api("GET", "/api/v1/me/eligibility", { headers: me.auth });
+    expect(eligibility.status, eligibility.text).toBe(200);
+    expect(eligibility.body.data.paused).toEqual([
+      { feature: "marketplace", message: "Hole test: marketplace." },
+      { feature: "packs", message: "Hole test: packs." },
+      { feature: "posting", message: "Hole test: posting." },
+    ]);
+    expect(eligibility.body.data.packs.allowed).toBe(false);
+    expect(eligibility.body.data.packs.reasons).toContainEqual({ code: "FEATURE_DISABLED", message: "Hole test: packs." });
+    expect(eligibility.body.data.coins.reasons.map((r: { code: string }) => r.code)).not.toContain("FEATURE_DISABLED");
+    const others = await api("GET", "/api/v1/me/eligibility", { headers: other.auth });
+    expect(others.body.data.paused).toEqual([]);
+
+    for (const f of ["packs", "marketplace", "posting"]) expect((await putSwitch(f, { paused: false })).status).toBe(200);
+    const entered = await enter();
+    expect(entered.status, entered.text).toBe(201);
+    expect(entered.body.data.entry.won).toBe(1);
+    expect((await reprice()).status).toBe(200);
+    expect((await edit()).status).toBe(200);
+    expect((await api("GET", "/api/v1/me/eligibility", { headers: me.auth })).body.data.paused).toEqual([]);
+  });
+
+  it("passes over a drawn fan for whom packs are paused (FEATURE_DISABLED, hold refunded once); the others win", async () => {
+    const admin = newUser({ admin: true });
+    const [paused, winner] = await Promise.all([fan(1_000), fan(1_000)]);
+    const dropRes = await api("POST", "/api/admin/drops", {
+      headers: admin.auth,
+      json: {
+        name: "Paused draw",
+        packId: await testPack("paused_draw", 1_000),
+        mode: "draw",
+        price: 1_000,
+        quantity: 2,
+        perUserCap: 1,
+        opensAt: new Date(Date.now() - 60_000).toISOString(),
+        closesAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
+    expect(dropRes.status, dropRes.text).toBe(201);
+    const dropId = dropRes.body.data.drop.id as string;
+    for (const f of [paused, winner]) {
+      const res = await api("POST", `/api/v1/drops/${dropId}/entry`, { headers: { ...f.auth, "idempotency-key": randomUUID() }, json: { quantity: 1 } });
+      expect(res.status, res.text).toBe(201);
+    }
+    expect((await putSwitch("packs", { paused: true, userIds: [paused.id] })).status).toBe(200);
+    try {
+      await db().$executeRaw`UPDATE drops SET opens_at = now() - interval '2 hours', closes_at = now() - interval '1 second' WHERE id = ${dropId}::uuid`;
+      const cron = await api("GET", "/api/cron/drops", {
+        headers: { authorization: `Bearer ${(inject("fixtures").sync as { cronSecret: string }).cronSecret}` },
+      });
+      expect(cron.status, cron.text).toBe(200);
+      expect(cron.body.data.packsPaused).toBe(false); // a scoped pause: the draw runs
+      const order = (await api("GET", `/api/v1/drops/${dropId}`)).body.data.order as { userId: string; won: number; outcome: string }[];
+      expect(order.find((o) => o.userId === paused.id)).toMatchObject({ won: 0, outcome: "ineligible:FEATURE_DISABLED" });
+      expect(order.find((o) => o.userId === winner.id)).toMatchObject({ won: 1, outcome: "won" });
+      const entry = (await api("GET", `/api/v1/drops/${dropId}/entry`, { headers: paused.auth })).body.data.entry;
+      expect(entry).toMatchObject({ status: "lost", ineligibleCode: "FEATURE_DISABLED" });
+      expect(await db().walletTransaction.count({ where: { referenceType: "drop_entry", referenceId: entry.id, reason: "refund" } })).toBe(1);
+      expect(await db().packPurchase.count({ where: { userId: paused.id } })).toBe(0);
+    } finally {
+      await putSwitch("packs", { paused: false });
+    }
   });
 
   it("documents FEATURE_DISABLED on the marked routes and 304 on the config", async () => {

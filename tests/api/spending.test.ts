@@ -156,7 +156,7 @@ describe("pack sales by region", () => {
   it("refuses packs in a blocked country, from the request's country or the fan's setting, and says so in eligibility", async () => {
     const f = await fan(10 * PRICE);
     const pack = await testPack("spend", PRICE);
-    expect(await eligibility(f.auth)).toEqual({ coins: { allowed: true, reasons: [] }, packs: { allowed: true, reasons: [] }, country: null });
+    expect(await eligibility(f.auth)).toEqual({ coins: { allowed: true, reasons: [] }, packs: { allowed: true, reasons: [] }, country: null, paused: [] });
 
     const fromBelgium = { "x-vercel-ip-country": "be" };
     const refused = await buy(f.auth, pack, fromBelgium);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../../app/api/routes.generated";
 import { internalOpenApiDocument as internalOf, isInternal, openApiDocument as publicOf, routeConfigs } from "../../lib/openapi/document";
+import { FEATURES } from "../../lib/config/schemas";
 import { REGISTRY_FILE, registrySource } from "../../scripts/routes.mjs";
 
 const openApiDocument = () => publicOf(ROUTES);
@@ -137,5 +138,92 @@ describe("OpenAPI references", () => {
     }
     expect(JSON.stringify(doc)).not.toContain("$defs");
     expect(doc.components.schemas.StarredTeam).toBeDefined();
+  });
+});
+
+// Kill switches (docs/decisions/0049, 0066): every write of a feature's domain declares that feature, so pausing it
+// stops everything that creates, changes or pays for something there. A domain is a path prefix (whole segments);
+// the longest prefix wins. The writes of a domain that stay open while it is paused are listed here, each with why.
+const FEATURE_DOMAINS: [prefix: string, feature: string][] = [
+  ["/api/v1/marketplace", "marketplace"],
+  ["/api/v1/marketplace/trades", "trades"],
+  ["/api/v1/packs", "packs"],
+  ["/api/packs", "packs"],
+  ["/api/v1/drops", "packs"],
+  ["/api/v1/wallet/topups", "topups"],
+  ["/api/v1/wallet/iap", "topups"],
+  ["/api/locker-room", "posting"],
+  ["/api/upload/locker-media", "posting"],
+];
+const EXIT = "an exit: cancelling, declining, withdrawing or deleting stays open while paused";
+const SAFETY = "a safety tool (report, hide, mute, limit replies, detach a quote): never pausable";
+const PERSONAL = "the fan's own list or setting: moves nothing, pays nothing, publishes nothing";
+const INTERACTION = "an interaction without content: the posting switch pauses writing, not reacting";
+const NOT_PAUSED: Record<string, string> = {
+  "DELETE /api/v1/marketplace/listings/{listingId}": EXIT,
+  "POST /api/v1/marketplace/offers/{offerId}/decline": EXIT,
+  "POST /api/v1/marketplace/offers/{offerId}/cancel": EXIT,
+  "DELETE /api/v1/marketplace/cart/items/{listingId}": EXIT,
+  "POST /api/v1/marketplace/trades/{tradeId}/cancel": EXIT,
+  "POST /api/v1/marketplace/trades/{tradeId}/decline": EXIT,
+  "DELETE /api/v1/drops/{dropId}/entry": EXIT,
+  "DELETE /api/locker-room/{postId}": EXIT,
+  "DELETE /api/locker-room/scheduled/{postId}": EXIT,
+  "DELETE /api/locker-room/{postId}/comments/{commentId}": EXIT,
+  "DELETE /api/locker-room/{postId}/repost": EXIT,
+  "POST /api/v1/marketplace/listings/{listingId}/report": SAFETY,
+  "POST /api/locker-room/{postId}/report": SAFETY,
+  "POST /api/locker-room/{postId}/comments/{commentId}/report": SAFETY,
+  "POST /api/locker-room/{postId}/comments/{commentId}/hide": SAFETY,
+  "PUT /api/locker-room/{postId}/mute": SAFETY,
+  "DELETE /api/locker-room/{postId}/mute": SAFETY,
+  "PUT /api/locker-room/{postId}/interaction-policy": SAFETY,
+  "POST /api/locker-room/{postId}/quotes/{quotePostId}/detach": SAFETY,
+  "POST /api/v1/marketplace/wishlist": PERSONAL,
+  "DELETE /api/v1/marketplace/wishlist/{itemId}": PERSONAL,
+  "POST /api/v1/marketplace/alerts": PERSONAL,
+  "DELETE /api/v1/marketplace/alerts/{alertId}": PERSONAL,
+  "PUT /api/v1/marketplace/offer-settings": PERSONAL,
+  "PUT /api/locker-room/{postId}/bookmark": PERSONAL,
+  "DELETE /api/locker-room/{postId}/bookmark": PERSONAL,
+  "PUT /api/locker-room/{postId}/reaction": INTERACTION,
+  "DELETE /api/locker-room/{postId}/reaction": INTERACTION,
+  "POST /api/locker-room/{postId}/poll/votes": INTERACTION,
+  "PUT /api/locker-room/{postId}/pin": INTERACTION,
+  "DELETE /api/locker-room/{postId}/pin": INTERACTION,
+  "POST /api/v1/wallet/iap/apple": "a store purchase already paid on the device: always credited, so money is never taken without coins",
+  "POST /api/v1/wallet/iap/google": "a store purchase already paid on the device: always credited, so money is never taken without coins",
+  "PUT /api/packs/{id}/purchase": "removed in contract 1.0.0: always 410, changes nothing",
+  "PUT /api/upload/locker-media/direct/{uploadId}":
+    "the byte transfer of an upload already started, authorised by its one-time token (no user to scope by); starting and completing it are paused",
+};
+
+describe("kill switches cover their domains", () => {
+  const domainOf = (p: string) =>
+    FEATURE_DOMAINS.filter(([prefix]) => p === prefix || p.startsWith(`${prefix}/`)).sort((a, b) => b[0].length - a[0].length)[0]?.[1];
+  const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+  const fanRoutes = routeConfigs(ROUTES).filter(({ path: p }) => !/^\/api\/(admin|cron|webhooks)\//.test(p));
+
+  it("every write of a feature's domain declares that feature, unless listed as staying open (with a reason)", () => {
+    const missing: string[] = [];
+    for (const { path: p, method, handler } of fanRoutes) {
+      const feature = domainOf(p);
+      const key = `${method} ${p}`;
+      if (READS.has(method) || !feature) continue;
+      if (key in NOT_PAUSED) expect(handler.config.feature, `${key} is listed as staying open`).toBeUndefined();
+      else if (handler.config.feature !== feature) missing.push(`${key} (declares ${handler.config.feature ?? "none"}, its domain is ${feature})`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("reads never declare a feature, a declared feature is its domain's, and every listed exception is a real write of a domain", () => {
+    for (const { path: p, method, handler } of routeConfigs(ROUTES)) {
+      if (!handler.config.feature) continue;
+      expect(READS.has(method), `${method} ${p}`).toBe(false);
+      expect(domainOf(p), `${method} ${p} declares ${handler.config.feature}`).toBe(handler.config.feature);
+    }
+    const writes = new Set(fanRoutes.filter(({ method, path: p }) => !READS.has(method) && domainOf(p)).map(({ method, path: p }) => `${method} ${p}`));
+    for (const key of Object.keys(NOT_PAUSED)) expect(writes.has(key), key).toBe(true);
+    expect([...new Set(FEATURE_DOMAINS.map(([, f]) => f))].sort()).toEqual([...FEATURES].sort());
   });
 });

@@ -41,5 +41,5 @@ export async function runDrawsAction() {
   const result = await runDropsCron(db);
   // Each draw is the cron's own work (the same as a scheduled run): the entry records who asked for it early.
   await recordAudit(db, actorOf(staff), { action: "drops.run", targetType: "drops", targetId: "due", after: result });
-  redirect(back({ done: "ran" }));
+  redirect(back({ done: result.packsPaused ? "packsPaused" : "ran" }));
 }

@@ -70,4 +70,5 @@ export const DROPS_DONE: Record<string, string> = {
   drop: "Drop created: its seed's hash is published now; the seed is revealed once the order is fixed.",
   challenge: "Challenge created: its reward serials' order is committed (the seed's hash is shown).",
   ran: "Due draws and queue orders ran.",
+  packsPaused: "Nothing ran: packs are paused for everyone (kill switch). Due drops are drawn after the resume.",
 };

@@ -27,6 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description: `The author changes \`content\` within ${EDIT_WINDOW_MINUTES} minutes of publication (then 409 EDIT_WINDOW_CLOSED); the replaced text is kept (GET .../edits) and \`editedAt\` shows the post was edited. Others: 403 (404 when they cannot see it).`,
       tags: ["Locker room"],
       auth: "bearer",
+      feature: "posting",
       params: postIdParams,
       body: editPostBody,
       rateLimit: "write",

@@ -18,6 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "past either, 429 UPLOAD_QUOTA_EXCEEDED and nothing is stored.",
       tags: ["Locker room"],
       auth: "bearer",
+      feature: "posting",
       body: undefined, // multipart: read by the handler through a size-limited reader
       rateLimit: "write",
       status: 201,

@@ -14,6 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Moves the caller's not-yet-published post to `scheduledFor` (same bounds as creating; its poll's closing moves by the same amount). 409 ALREADY_PUBLISHED once its time came; another user's post is 404.",
       tags: ["Locker room"],
       auth: "bearer",
+      feature: "posting",
       params: postIdParams,
       body: rescheduleBody,
       rateLimit: "write",

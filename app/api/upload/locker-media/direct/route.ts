@@ -17,6 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         `The file must arrive within ${DIRECT_UPLOAD_TTL_MS / 60_000} minutes; at most ${DIRECT_UPLOAD_OPEN_CAP} direct uploads may be open at once, and the locker-media quota applies (429 UPLOAD_QUOTA_EXCEEDED).`,
       tags: ["Locker room"],
       auth: "bearer",
+      feature: "posting",
       body: directUploadStart,
       rateLimit: "write",
       status: 201,

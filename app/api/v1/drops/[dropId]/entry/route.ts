@@ -36,6 +36,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         `Requires an \`Idempotency-Key\` header (1..255 visible ASCII): the first successful answer is stored for ${IDEMPOTENCY_TTL_HOURS} h and a retry with the key gets it again with \`Idempotent-Replayed: true\`; the key with another drop or quantity is 409 IDEMPOTENCY_KEY_REUSED; a refused request stores nothing. Rate-limited per user (policy money).`,
       tags: ["Drops"],
       auth: "bearer",
+      feature: "packs",
       params: dropParams,
       body: entryBody,
       bodyRequired: false,

@@ -13,6 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description: `Adds an active fixed-price listing at its current price (adding it again changes nothing); at most ${CART_MAX_LINES} lines (409 CART_FULL). Not one's own (403 CANNOT_BUY_OWN). Answers the cart.`,
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "marketplace",
       body: cartAddBody,
       rateLimit: "write",
       response: cart,

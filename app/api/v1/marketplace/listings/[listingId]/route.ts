@@ -27,6 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "The seller changes the `price` of an active fixed-price listing (an auction's price is its bids: 409 LISTING_UNAVAILABLE). Carts that added it at the old price refuse to check out (CART_CHANGED) until the line is added again. Another user's listing: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
+      feature: "marketplace",
       params: listingParams,
       body: repriceBody,
       rateLimit: "write",

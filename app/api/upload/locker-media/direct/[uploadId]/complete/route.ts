@@ -15,6 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         "Idempotent: completing again answers the same upload. 409 UPLOAD_NOT_RECEIVED while no file has arrived (send it and complete again); another user's upload is 404. No request body.",
       tags: ["Locker room"],
       auth: "bearer",
+      feature: "posting",
       params: directUploadParams,
       rateLimit: "write",
       status: 201,
