@@ -337,6 +337,20 @@ describe("concurrent entries (issue 44: a shared lock upgraded to count a lineup
     expect(await contestCount(c.id)).toBe(6);
     expect(await db().contestLineupCard.count({ where: { collectibleId: { in: leavingSquads.flatMap((s) => [s.qb, s.rb, s.wr]) } } })).toBe(0);
   });
+
+  it("one fan's PUTs and DELETEs at once: each answers 200 (or 404 with no lineup to withdraw), and the count matches the lineups", async () => {
+    const f = await fan();
+    const c = await createContest(w);
+    const s = await squad(w, f);
+    const res = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? withdraw(f, c.id) : put(f, c.id, lineupOf(s)))));
+    const puts = res.filter((_, i) => i % 2 === 0);
+    const deletes = res.filter((_, i) => i % 2 === 1);
+    expect(statuses(puts)).toEqual(Array(12).fill(200));
+    for (const r of deletes) expect([200, 404], r.text).toContain(r.status);
+    const lineups = await db().contestLineup.count({ where: { contestId: c.id } });
+    expect(await contestCount(c.id)).toBe(lineups);
+    expect(await db().contestLineupCard.count({ where: { contestId: c.id } })).toBe(3 * lineups);
+  });
 });
 
 describe("card locks", () => {
