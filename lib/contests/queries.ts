@@ -151,12 +151,7 @@ export const cardStates = (tx: DbTx, contestId: string, collectibleIds: string[]
  * Creates the caller's lineup if missing and locks it: the lineup's lock comes before the collectibles'. `created`:
  * this transaction inserted it, so it counts it (countLineups) once every rule has passed.
  */
-export async function lockLineup(
-  tx: DbTx,
-  contestId: string,
-  userId: string,
-  captainId: string,
-): Promise<{ id: string; cardIds: string[]; created: boolean }> {
+export async function lockLineup(tx: DbTx, contestId: string, userId: string, captainId: string): Promise<{ id: string; cardIds: string[]; created: boolean }> {
   for (;;) {
     const created = await tx.$executeRaw`
       INSERT INTO contest_lineups (id, contest_id, user_id, captain_id) VALUES (${UUIDV7_SQL}, ${contestId}::uuid, ${userId}::uuid, ${captainId}::uuid)

@@ -78,7 +78,9 @@ describe("deadlock retry (lib/db/tx.ts retryingConflicts)", () => {
 
   it("recognizes a conflict however the driver reports it", () => {
     expect(isTransactionConflict(Object.assign(new Error("deadlock detected"), { code: "40P01" }))).toBe(true);
-    expect(isTransactionConflict({ code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "40P01", kind: "TransactionWriteConflict" } } } })).toBe(true);
+    expect(isTransactionConflict({ code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "40P01", kind: "TransactionWriteConflict" } } } })).toBe(
+      true,
+    );
     expect(isTransactionConflict({ code: "P2034" })).toBe(true);
     expect(isTransactionConflict(new Error("wrapped", { cause: { code: "40001" } }))).toBe(true);
     expect(isTransactionConflict({ code: "23505" })).toBe(false);
