@@ -37,8 +37,14 @@ const CONTEST = Prisma.sql`
          k.settled_at AS "settledAt", k.settled_version AS "settledVersion", k.settled_on AS "settledOn", k.created_at AS "createdAt"
   FROM contests k`;
 
-export async function contestById(db: RawDb | DbTx, id: string, lock?: "share" | "update"): Promise<ContestRow | undefined> {
-  const mode = lock === "share" ? Prisma.sql`FOR SHARE OF k` : lock === "update" ? Prisma.sql`FOR UPDATE OF k` : Prisma.empty;
+/**
+ * The contest, optionally under a row lock. `keyShare` (a lineup's PUT and DELETE) makes settlement's FOR UPDATE wait
+ * for the lineup, yet lets the lineup count itself (countLineups: an UPDATE of a non-key column takes FOR NO KEY
+ * UPDATE, which conflicts with FOR SHARE but not with FOR KEY SHARE): two lineups holding FOR SHARE and both
+ * upgrading to count deadlocked (docs/decisions/0063-contest-entries-without-lock-upgrades.md).
+ */
+export async function contestById(db: RawDb | DbTx, id: string, lock?: "keyShare"): Promise<ContestRow | undefined> {
+  const mode = lock === "keyShare" ? Prisma.sql`FOR KEY SHARE OF k` : Prisma.empty;
   const [row] = await raw(db).$queryRaw<ContestRow[]>`${CONTEST} WHERE k.id = ${id}::uuid ${mode}`;
   return row;
 }
@@ -141,16 +147,29 @@ export const cardStates = (tx: DbTx, contestId: string, collectibleIds: string[]
     FROM collectibles c JOIN collectible_cards k ON k.id = c.card_id LEFT JOIN players p ON p.id = k.player_id
     WHERE c.id = ANY(${collectibleIds}::uuid[])`;
 
-/** Creates the caller's lineup if missing (counting it on the contest) and locks it: the lineup's lock comes before the collectibles'. */
-export async function lockLineup(tx: DbTx, contestId: string, userId: string, captainId: string): Promise<{ id: string; cardIds: string[] }> {
-  const created = await tx.$executeRaw`
-    INSERT INTO contest_lineups (id, contest_id, user_id, captain_id) VALUES (${UUIDV7_SQL}, ${contestId}::uuid, ${userId}::uuid, ${captainId}::uuid)
-    ON CONFLICT (contest_id, user_id) DO NOTHING`;
-  if (created) await tx.$executeRaw`UPDATE contests SET lineup_count = lineup_count + 1 WHERE id = ${contestId}::uuid`;
-  const [row] = await tx.$queryRaw<{ id: string; cardIds: string[] }[]>`
-    SELECT l.id::text AS id, ARRAY(SELECT collectible_id::text FROM contest_lineup_cards WHERE lineup_id = l.id) AS "cardIds"
-    FROM contest_lineups l WHERE contest_id = ${contestId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
-  return row!;
+/**
+ * Creates the caller's lineup if missing and locks it: the lineup's lock comes before the collectibles'. `created`:
+ * this transaction inserted it, so it counts it (countLineups) once every rule has passed.
+ */
+export async function lockLineup(tx: DbTx, contestId: string, userId: string, captainId: string): Promise<{ id: string; cardIds: string[]; created: boolean }> {
+  for (;;) {
+    const created = await tx.$executeRaw`
+      INSERT INTO contest_lineups (id, contest_id, user_id, captain_id) VALUES (${UUIDV7_SQL}, ${contestId}::uuid, ${userId}::uuid, ${captainId}::uuid)
+      ON CONFLICT (contest_id, user_id) DO NOTHING`;
+    const [row] = await tx.$queryRaw<{ id: string; cardIds: string[] }[]>`
+      SELECT l.id::text AS id, ARRAY(SELECT collectible_id::text FROM contest_lineup_cards WHERE lineup_id = l.id) AS "cardIds"
+      FROM contest_lineups l WHERE contest_id = ${contestId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+    if (row) return { ...row, created: created > 0 };
+    // The fan's concurrent DELETE withdrew the lineup while this waited for its lock: create it again.
+  }
+}
+
+/**
+ * Moves the contest's lineup count by `delta` (+1 a new lineup, -1 a withdrawal): the last write of the transaction,
+ * as the row lock it takes (FOR NO KEY UPDATE) makes the next lineup counted on this contest wait until the commit.
+ */
+export async function countLineups(tx: DbTx, contestId: string, delta: 1 | -1) {
+  await tx.$executeRaw`UPDATE contests SET lineup_count = lineup_count + ${delta}::int WHERE id = ${contestId}::uuid`;
 }
 
 /** Replaces a lineup's cards (each locked in its slot) and captain; the submission time is now. */
@@ -168,9 +187,10 @@ export async function replaceLineupCards(
   await tx.$executeRaw`UPDATE contest_lineups SET captain_id = ${l.captainId}::uuid, submitted_at = now() WHERE id = ${l.id}::uuid`;
 }
 
+/** Deletes a lineup (its cards with it) and uncounts it. */
 export async function deleteLineup(tx: DbTx, contestId: string, lineupId: string) {
   await tx.$executeRaw`DELETE FROM contest_lineups WHERE id = ${lineupId}::uuid`;
-  await tx.$executeRaw`UPDATE contests SET lineup_count = lineup_count - 1 WHERE id = ${contestId}::uuid`;
+  await countLineups(tx, contestId, -1);
 }
 
 export interface StandingRow {

@@ -15,6 +15,7 @@ import {
   cardsOfLineup,
   contestById,
   contestsPage,
+  countLineups,
   deleteLineup as deleteLineupRow,
   gamesByIds,
   gamesOfContests,
@@ -35,9 +36,10 @@ import { errors as contestsErrors } from "./errors";
 export { runContestsCron } from "./settle";
 
 // Contests: a lineup (PUT) names N of the caller's player cards in the contest's slots with one captain. In one
-// transaction: the contest row (FOR SHARE: settlement's FOR UPDATE waits), the lineup's row, then the cards' rows
-// (lockCollectibles: id order, the marketplace's lock order), then every rule is checked and the cards are locked in
-// the lineup until the contest settles (lockedItems). Rules: docs/domains/contests.md.
+// transaction: the contest row (FOR KEY SHARE: settlement's FOR UPDATE waits, other lineups do not), the lineup's
+// row, then the cards' rows (lockCollectibles: id order, the marketplace's lock order), then every rule is checked,
+// the cards are locked in the lineup until the contest settles (lockedItems), and last a new lineup is counted on the
+// contest row (countLineups; decision 0063). Rules: docs/domains/contests.md.
 
 function toContest(c: ContestRow, games: ContestGameRow[]) {
   return {
@@ -162,7 +164,7 @@ function checkRules(c: ContestRow, input: LineupInput, states: Map<string, Await
 }
 
 async function putLineupTx(tx: DbTx, userId: string, contestId: string, input: LineupInput) {
-  const c = await contestById(tx, contestId, "share");
+  const c = await contestById(tx, contestId, "keyShare");
   if (!c) throw notFound("Contest");
   if (c.status !== "open") throw locked(c);
   const want = input.cards.map((x) => x.collectibleId);
@@ -205,6 +207,7 @@ async function putLineupTx(tx: DbTx, userId: string, contestId: string, input: L
     { id: lineup.id, contestId, captainId },
     input.cards.map((x) => ({ collectibleId: x.collectibleId, slot: x.slot, playerId: states.get(x.collectibleId)!.playerId! })),
   );
+  if (lineup.created) await countLineups(tx, contestId, 1);
   return { contest: await contestOut(tx, (await contestById(tx, contestId))!), lineup: await lineupOut(tx, (await lineupOf(tx, contestId, userId))!) };
 }
 
@@ -221,7 +224,7 @@ export async function putLineup(db: Db, userId: string, contestId: string, input
 /** Withdraws the caller's lineup before the lock: its cards are unlocked at once. */
 export async function deleteLineup(db: Db, userId: string, contestId: string) {
   return db.$transaction(async (tx) => {
-    const c = await contestById(tx, contestId, "share");
+    const c = await contestById(tx, contestId, "keyShare");
     if (!c) throw notFound("Contest");
     if (c.status !== "open") throw locked(c);
     const l = await lineupOf(tx, contestId, userId, true);

@@ -4,6 +4,7 @@ import pg from "pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client";
 import { databaseUrl, dbPoolSize } from "../env";
 import { registerDirect, type RawDb } from "./raw";
+import { retryingConflicts } from "./tx";
 
 // One rule for reaching the database (README "Module contract"):
 //
@@ -61,9 +62,20 @@ function statementName({ sql }: { sql: string }): string | undefined {
 // (pg runs a statement without a name unprepared; the adapter's type wants a string.)
 const adapterOptions = { statementNameGenerator: statementName as (query: { sql: string }) => string };
 
+/**
+ * The client with its interactive transactions (`$transaction(fn, options)`) run again once when PostgreSQL aborts
+ * them for a deadlock or a serialization failure (retryingConflicts, lib/db/tx.ts): every domain's transactions get
+ * it without each call site asking. A batch (`$transaction([...])`) is sent as it is.
+ */
+function retryingTransactions(client: PrismaClient): PrismaClient {
+  const begin = client.$transaction.bind(client) as (arg: unknown, options?: unknown) => Promise<unknown>;
+  const $transaction = (arg: unknown, options?: unknown) => (typeof arg === "function" ? retryingConflicts(() => begin(arg, options)) : begin(arg, options));
+  return Object.assign(client, { $transaction: $transaction as PrismaClient["$transaction"] });
+}
+
 /** A standalone client (scripts, tests) that owns its pool: $disconnect closes it. */
 export function createDb(url = databaseUrl(), max = dbPoolSize()): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(poolConfig(url, max), adapterOptions) });
+  return retryingTransactions(new PrismaClient({ adapter: new PrismaPg(poolConfig(url, max), adapterOptions) }));
 }
 
 function createAppPool(): pg.Pool {
@@ -77,7 +89,7 @@ function createAppPool(): pg.Pool {
 // pool; the hottest reads and writes use it directly (see raw()).
 const g = globalThis as unknown as { __pool?: pg.Pool; __db?: PrismaClient };
 export const pool: pg.Pool = g.__pool ?? (g.__pool = createAppPool());
-export const db: PrismaClient = g.__db ?? (g.__db = new PrismaClient({ adapter: new PrismaPg(pool, adapterOptions) }));
+export const db: PrismaClient = g.__db ?? (g.__db = retryingTransactions(new PrismaClient({ adapter: new PrismaPg(pool, adapterOptions) })));
 
 // Values as Prisma's raw queries give them (tests/db/direct.test.ts compares the two): int8 as bigint, numeric as
 // Decimal, date and timestamp as UTC instants; the other types as pg parses them (json parsed, enums as text). Money
@@ -129,8 +141,11 @@ export const direct: RawDb = rawOn(pool);
 /**
  * A transaction of raw statements on one of the app pool's connections, without Prisma's client (≈ 0.3 ms of Node
  * CPU per statement, BEGIN and COMMIT included). Rolled back if `work` throws; a connection that failed is dropped.
+ * Run again once when PostgreSQL aborts it for a deadlock or a serialization failure (retryingConflicts).
  */
-async function directTransaction<T>(work: (tx: RawDb) => Promise<T>): Promise<T> {
+const directTransaction = <T>(work: (tx: RawDb) => Promise<T>): Promise<T> => retryingConflicts(() => directAttempt(work));
+
+async function directAttempt<T>(work: (tx: RawDb) => Promise<T>): Promise<T> {
   const connection = await pool.connect();
   let broken: Error | undefined;
   // A checked-out connection that breaks (a restart, a cut) emits "error": without a listener that would end the

@@ -48,7 +48,8 @@ export const sharedErrors = defineErrors({
   UPSTREAM_ERROR: { status: 502, description: "A remote service answered with an error or unusable content." },
   SERVICE_UNAVAILABLE: {
     status: 503,
-    description: "The database is briefly unreachable (a restart, a failover); retry after the seconds in Retry-After.",
+    description:
+      "The database is briefly unreachable (a restart, a failover), or the request's transaction lost to concurrent ones on the same data twice (a deadlock); retry after the seconds in Retry-After.",
   },
   UPSTREAM_TIMEOUT: { status: 504, description: "A remote service did not answer in time." },
   INTERNAL_ERROR: { status: 500, description: "Unexpected server failure. The body carries no internals; quote the X-Request-Id." },

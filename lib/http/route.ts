@@ -5,6 +5,7 @@ import { verifySessionToken, type Identity } from "../auth/tokens";
 import { isSuspended, resolveUser, type AuthUser } from "../auth/users";
 import { processCache } from "../db/cache";
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "../db/unavailable";
+import { isTransactionConflict } from "../db/tx";
 import { env } from "../env";
 import { inRequestScope } from "../kernel/request-scope";
 import { parseJsonBytes, readJsonBody, readLimitedBody, UNSET_BODY } from "./body";
@@ -514,12 +515,32 @@ export function errorBody(code: string, message: string, details?: ErrorDetail[]
   return { success: false as const, error: { code, message, ...(details?.length ? { details } : {}) } };
 }
 
+/** Seconds a client should wait before retrying a request whose transaction lost to concurrent ones twice. */
+const CONFLICT_RETRY_AFTER_S = 1;
+
 /**
  * A failure because PostgreSQL is unreachable (restart, failover) becomes 503 SERVICE_UNAVAILABLE with Retry-After,
- * logged as a warning: the request was fine and the pool reconnects by itself. Anything else is returned unchanged.
+ * logged as a warning: the request was fine and the pool reconnects by itself. So does a deadlock or serialization
+ * failure that survived the transaction's one retry (lib/db/tx.ts retryingConflicts), or one outside a transaction:
+ * the request was fine and a retry succeeds once the concurrent ones are done. Anything else is returned unchanged.
  */
 function unavailableError(error: unknown, requestId: string, req?: Request): unknown {
-  if (error instanceof DomainError || !isDatabaseUnavailable(error)) return error;
+  if (error instanceof DomainError) return error;
+  if (isTransactionConflict(error)) {
+    log("warn", {
+      msg: "transaction conflict after retry",
+      requestId,
+      route: req ? routeLabel(req) : undefined,
+      error: error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error),
+    });
+    return new DomainError(
+      sharedErrors.SERVICE_UNAVAILABLE,
+      `The request met concurrent ones on the same data and could not complete. Retry in ${CONFLICT_RETRY_AFTER_S} s.`,
+      undefined,
+      { "Retry-After": String(CONFLICT_RETRY_AFTER_S) },
+    );
+  }
+  if (!isDatabaseUnavailable(error)) return error;
   log("warn", {
     msg: "database unavailable",
     requestId,

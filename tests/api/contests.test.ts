@@ -280,6 +280,79 @@ describe("lineups", () => {
   });
 });
 
+describe("concurrent entries (issue 44: a shared lock upgraded to count a lineup deadlocked, 40P01 answered 500)", () => {
+  const contestCount = async (contestId: string) => (await db().contest.findUniqueOrThrow({ where: { id: contestId } })).lineupCount;
+  const statuses = (list: Res[]) => list.map((r) => (r.status >= 500 ? `${r.status} ${r.text}` : r.status));
+
+  it("10 fans entering one new contest at once all succeed, in each of three rounds; lineupCount is exact", async () => {
+    for (let round = 0; round < 3; round++) {
+      const c = await createContest(w);
+      const fans = await Promise.all(Array.from({ length: 10 }, () => fan()));
+      const squads = await Promise.all(fans.map((f) => squad(w, f)));
+      const res = await Promise.all(fans.map((f, i) => put(f, c.id, lineupOf(squads[i]!))));
+      expect(statuses(res)).toEqual(Array(10).fill(200));
+      expect(await db().contestLineup.count({ where: { contestId: c.id } })).toBe(10);
+      expect(await contestCount(c.id)).toBe(10);
+      expect((await api("GET", `/api/v1/contests/${c.id}`)).body.data.contest.lineupCount).toBe(10);
+      expect(await db().contestLineupCard.count({ where: { contestId: c.id, lockedItemId: { not: null } } })).toBe(30);
+    }
+  });
+
+  it("one fan double-submitting: 40 concurrent PUTs all succeed, one lineup counted, its three cards locked once", async () => {
+    const f = await fan();
+    const c = await createContest(w);
+    const s = await squad(w, f);
+    const captains: (keyof Squad)[] = ["qb", "rb", "wr"];
+    const res = await Promise.all(Array.from({ length: 40 }, (_, i) => put(f, c.id, lineupOf(s, captains[i % 3]))));
+    expect(statuses(res)).toEqual(Array(40).fill(200));
+    for (const r of res) expect(r.body.data.contest.lineupCount).toBe(1);
+    expect(await db().contestLineup.count({ where: { contestId: c.id } })).toBe(1);
+    expect(await contestCount(c.id)).toBe(1);
+    expect(await db().contestLineupCard.count({ where: { contestId: c.id } })).toBe(3);
+    expect(await db().contestLineupCard.count({ where: { lockedItemId: { in: [s.qb, s.rb, s.wr] } } })).toBe(3);
+  });
+
+  it("withdrawals, new entries and one fan's repeated withdrawal at once: no 5xx, lineupCount exact", async () => {
+    const c = await createContest(w);
+    const leaving = await Promise.all(Array.from({ length: 6 }, () => fan()));
+    const leavingSquads = await Promise.all(leaving.map((f) => squad(w, f)));
+    for (const [i, f] of leaving.entries()) expect((await put(f, c.id, lineupOf(leavingSquads[i]!))).status).toBe(200);
+    const twice = await fan();
+    expect((await put(twice, c.id, lineupOf(await squad(w, twice)))).status).toBe(200);
+    const joining = await Promise.all(Array.from({ length: 6 }, () => fan()));
+    const joiningSquads = await Promise.all(joining.map((f) => squad(w, f)));
+    expect(await contestCount(c.id)).toBe(7);
+
+    const [out, again, joined] = await Promise.all([
+      Promise.all(leaving.map((f) => withdraw(f, c.id))),
+      Promise.all(Array.from({ length: 8 }, () => withdraw(twice, c.id))),
+      Promise.all(joining.map((f, i) => put(f, c.id, lineupOf(joiningSquads[i]!)))),
+    ]);
+    expect(statuses(out)).toEqual(Array(6).fill(200));
+    expect(statuses(joined)).toEqual(Array(6).fill(200));
+    // The same fan's eight withdrawals: one withdraws, the others find no lineup.
+    expect(statuses(again).sort()).toEqual([200, ...Array(7).fill(404)]);
+    for (const r of again.filter((x) => x.status === 404)) expect(errorOf(r).code).toBe("NOT_FOUND");
+    expect(await db().contestLineup.count({ where: { contestId: c.id } })).toBe(6);
+    expect(await contestCount(c.id)).toBe(6);
+    expect(await db().contestLineupCard.count({ where: { collectibleId: { in: leavingSquads.flatMap((s) => [s.qb, s.rb, s.wr]) } } })).toBe(0);
+  });
+
+  it("one fan's PUTs and DELETEs at once: each answers 200 (or 404 with no lineup to withdraw), and the count matches the lineups", async () => {
+    const f = await fan();
+    const c = await createContest(w);
+    const s = await squad(w, f);
+    const res = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? withdraw(f, c.id) : put(f, c.id, lineupOf(s)))));
+    const puts = res.filter((_, i) => i % 2 === 0);
+    const deletes = res.filter((_, i) => i % 2 === 1);
+    expect(statuses(puts)).toEqual(Array(12).fill(200));
+    for (const r of deletes) expect([200, 404], r.text).toContain(r.status);
+    const lineups = await db().contestLineup.count({ where: { contestId: c.id } });
+    expect(await contestCount(c.id)).toBe(lineups);
+    expect(await db().contestLineupCard.count({ where: { contestId: c.id } })).toBe(3 * lineups);
+  });
+});
+
 describe("card locks", () => {
   it("a card in a lineup cannot be listed, offered-and-accepted, traded, gifted, minted or put in a challenge entry (409 naming the contest)", async () => {
     const f = await fan();
