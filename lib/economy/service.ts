@@ -6,6 +6,7 @@ import { DomainError, notFound } from "../http/errors";
 import { keysetPage } from "../kernel/page";
 import { lockCollectible } from "../collectibles/queries";
 import { refuseLocked } from "../marketplace/ownership";
+import { assertMayTrade } from "../moderation/sanctions";
 import { MintError, mintProvider } from "./provider";
 import {
   claimMints,
@@ -81,6 +82,8 @@ const toMint = (m: MintRequestRow) => ({
  * the live one (an item is minted at most once: mint_key is unique while a mint is queued, running or done).
  */
 export async function requestMint(db: Db, userId: string, collectibleId: string) {
+  // Minting takes the item off the platform: refused to a fan who may not trade, as listing and trading are.
+  await assertMayTrade(db, userId);
   const wallet = await linkedWallet(db, userId);
   if (!wallet?.address) throw new DomainError(economyErrors.WALLET_NOT_LINKED, "Link a wallet with PUT /api/v1/nfts/wallet before minting.");
   const r = await db.$transaction(async (tx) => {

@@ -24,12 +24,14 @@ import {
   notifyOutbid,
   offerById,
   type BidRow,
+  type LockedListing,
 } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
-import { assertMayTrade } from "../moderation/sanctions";
+import { assertMayTrade, standingRefusal, tradingStanding } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
 import { env } from "../env";
-import { bidById, myAuctions, openAuctionMinimum, setBidAmount, type MyBidState } from "./bid-queries";
+import { bidById, myAuctions, openAuctionMinimum, runnersUp, setBidAmount, type MyBidState } from "./bid-queries";
+import { balancesOf } from "../wallets/queries";
 import { auctionState, publishAuctionEvents, type AuctionEvent } from "./auction-feed";
 
 const tooLow = (min: number) =>
@@ -171,10 +173,86 @@ export async function listMyBids(db: RawDb | DbTx, userId: string, q: { state?: 
   );
 }
 
+/** How many other bidders an ended auction whose leader can no longer trade looks through for a buyer. */
+const RUNNERS_UP = 20;
+
 /**
- * The marketplace cron: settles auctions past their end (the top bid at or above the reserve buys the item with its
- * held funds; otherwise the funds go back and the listing expires), expires open offers past their time,
- * refunding them, and deletes idempotency keys past their expiry. Each in a transaction of its own, taken with SKIP LOCKED, so concurrent runs never settle twice.
+ * Who buys an ended auction that met its reserve, at what price, read before the wallets are locked: the leader at the
+ * auction's price with their held maximum; or, when the leader can no longer trade (standingRefusal: restricted,
+ * deletion pending, frozen wallet), the next bidder who can and whose balance covers their price, paid from the
+ * balance (their bid's hold went back when they were outbid). That price is proxy bidding's over the bids of those who
+ * can still trade: the next such maximum plus the increment, capped at the buyer's maximum, at least the starting
+ * price and the reserve. None: the auction ends unsold.
+ */
+async function auctionBuyer(tx: DbTx, l: LockedListing): Promise<{ bidderId: string; price: number; held: boolean } | undefined> {
+  const top = l.topBidderId!;
+  if (!standingRefusal(await tradingStanding(tx, top), "trade")) return { bidderId: top, price: l.price, held: true };
+  const others = await runnersUp(tx, l.id, top, RUNNERS_UP);
+  const mayTrade = new Map<string, boolean>();
+  for (const r of others) mayTrade.set(r.bidderId, !standingRefusal(await tradingStanding(tx, r.bidderId), "trade"));
+  const eligible = others.filter((r) => mayTrade.get(r.bidderId));
+  for (const [i, r] of eligible.entries()) {
+    if (l.reservePrice !== null && r.maxAmount < l.reservePrice) return undefined;
+    const next = eligible[i + 1];
+    let price = Math.max(l.startingPrice!, next ? Math.min(r.maxAmount, next.maxAmount + l.minIncrement!) : l.startingPrice!);
+    if (l.reservePrice !== null) price = Math.max(price, l.reservePrice);
+    if (r.balance >= price) return { bidderId: r.bidderId, price, held: false };
+  }
+  return undefined;
+}
+
+/**
+ * Settles an ended auction under its listing's lock: sold to auctionBuyer's buyer (checked again under the wallets'
+ * locks), or not (no bid, under the reserve, no buyer who can trade and pay, the seller's wallet past its ceiling, the
+ * item gone): the leader's held funds go back, once, in either case but a sale to the leader.
+ */
+async function settleEndedAuction(tx: DbTx, l: LockedListing): Promise<"sold" | "expired"> {
+  const wins = l.topBidId !== null && (l.reservePrice === null || l.price >= l.reservePrice);
+  // Unsold for want of a buyer who can trade and pay: expired, as under the reserve; for the seller's side: cancelled.
+  let status: "expired" | "cancelled" = "expired";
+  if (wins) {
+    const buyer = await auctionBuyer(tx, l);
+    await lockWallets(tx, buyer ? [l.sellerId, l.topBidderId!, buyer.bidderId] : [l.sellerId, l.topBidderId!], l.currency);
+    // Under the locks: a buyer barred since the read above, or (from their balance) short of the price, buys nothing.
+    const stillMay =
+      buyer &&
+      !standingRefusal(await tradingStanding(tx, buyer.bidderId), "trade") &&
+      (buyer.held || ((await balancesOf(tx, buyer.bidderId)).find((w) => w.currency === l.currency)?.balance ?? 0) >= buyer.price);
+    // A seller whose wallet cannot take the price (past its ceiling) does not sell: the bid goes back, as below.
+    if (buyer && stillMay) status = "cancelled";
+    if (buyer && stillMay && (await fitsCeiling(tx, l.sellerId, l.currency, buyer.price))) {
+      try {
+        // Another buyer than the leader pays from their balance; the leader's hold goes back first.
+        if (!buyer.held) await refundBid(tx, l.topBidId!, l.currency);
+        const fee = await settle(tx, { ...l, price: buyer.price, buyerId: buyer.bidderId, via: "sale", referenceId: l.id, held: buyer.held });
+        await closeListing(tx, l.id, { status: "sold", buyerId: buyer.bidderId, salePrice: buyer.price, fee });
+        // The leader held their maximum and pays the price: the rest goes back.
+        if (buyer.held && l.topMax! > l.price) {
+          await credit(tx, {
+            userId: l.topBidderId!,
+            currency: l.currency,
+            amount: l.topMax! - l.price,
+            reason: "refund",
+            referenceType: "bid",
+            referenceId: l.topBidId!,
+          });
+        }
+        return "sold";
+      } catch (e) {
+        if (!(e instanceof ChangedHands)) throw e;
+      }
+    }
+  }
+  if (l.topBidId) await refundBid(tx, l.topBidId, l.currency);
+  await closeListing(tx, l.id, { status });
+  return "expired";
+}
+
+/**
+ * The marketplace cron: settles auctions past their end (settleEndedAuction: the top bid at or above the reserve buys
+ * the item with its held funds, or the next bidder who can trade when its bidder can no longer; otherwise the funds go
+ * back and the listing expires), expires open offers past their time, refunding them, and deletes idempotency keys
+ * past their expiry. Each in a transaction of its own, taken with SKIP LOCKED, so concurrent runs never settle twice.
  */
 export async function runMarketplaceCron(db: Db, limit = 200) {
   const out = { auctionsSold: 0, auctionsExpired: 0, offersExpired: 0, idempotencyKeysDeleted: 0 };
@@ -187,34 +265,7 @@ export async function runMarketplaceCron(db: Db, limit = 200) {
       // close may have moved the end past this transaction's now()).
       const l = (await lockListing(tx, id))!;
       if (l.status !== "active" || !l.ended) return "skipped" as const; // closed or extended since it was selected
-      const wins = l.topBidId !== null && (l.reservePrice === null || l.price >= l.reservePrice);
-      if (wins) {
-        await lockWallets(tx, [l.sellerId, l.topBidderId!], l.currency);
-        // A seller whose wallet cannot take the price (past its ceiling) does not sell: the bid goes back, as below.
-        if (await fitsCeiling(tx, l.sellerId, l.currency, l.price)) {
-          try {
-            const fee = await settle(tx, { ...l, buyerId: l.topBidderId!, via: "sale", referenceId: l.id, held: true });
-            await closeListing(tx, l.id, { status: "sold", buyerId: l.topBidderId!, salePrice: l.price, fee });
-            // The winner held their maximum and pays the price: the rest goes back.
-            if (l.topMax! > l.price) {
-              await credit(tx, {
-                userId: l.topBidderId!,
-                currency: l.currency,
-                amount: l.topMax! - l.price,
-                reason: "refund",
-                referenceType: "bid",
-                referenceId: l.topBidId!,
-              });
-            }
-            return { outcome: "sold" as const, id };
-          } catch (e) {
-            if (!(e instanceof ChangedHands)) throw e;
-          }
-        }
-      }
-      if (l.topBidId) await refundBid(tx, l.topBidId, l.currency);
-      await closeListing(tx, l.id, { status: wins ? "cancelled" : "expired" });
-      return { outcome: "expired" as const, id };
+      return { outcome: await settleEndedAuction(tx, l), id };
     });
     if (!result) break;
     if (result === "skipped") continue;

@@ -65,3 +65,26 @@ export async function myAuctions(db: RawDb | DbTx, bidderId: string, f: { state?
     ORDER BY m."lastBidId" DESC LIMIT ${f.take}`;
   return rows.map((r) => int8(r, ["highestAmount", "maxAmount"]));
 }
+
+export interface RunnerUp {
+  bidId: string;
+  bidderId: string;
+  maxAmount: number;
+  /** The bidder's COIN balance now (read without a lock). */
+  balance: number;
+}
+
+/**
+ * An ended auction's other bidders, each once at their highest maximum (the earlier bid on a tie), highest first: who
+ * buys when the leader can no longer trade (lib/marketplace/auctions.ts). At most `take`.
+ */
+export async function runnersUp(tx: DbTx, listingId: string, exceptBidderId: string, take: number): Promise<RunnerUp[]> {
+  const rows = await tx.$queryRaw<Int8<RunnerUp, "maxAmount" | "balance">[]>`
+    SELECT b.id::text AS "bidId", b.bidder_id::text AS "bidderId", b.max_amount AS "maxAmount", coalesce(w.balance, 0) AS balance
+    FROM (SELECT DISTINCT ON (bidder_id) id, bidder_id, max_amount FROM bids
+          WHERE listing_id = ${listingId}::uuid AND bidder_id <> ${exceptBidderId}::uuid
+          ORDER BY bidder_id, max_amount DESC, id) b
+    LEFT JOIN wallets w ON w.user_id = b.bidder_id AND w.currency = 'COIN'
+    ORDER BY b.max_amount DESC, b.id LIMIT ${take}`;
+  return rows.map((r) => int8(r, ["maxAmount", "balance"]));
+}

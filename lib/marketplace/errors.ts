@@ -11,6 +11,11 @@ export const errors = defineErrors({
   HAS_BIDS: { status: 409, description: "An auction with bids cannot be cancelled by its seller." },
   OFFER_EXISTS: { status: 409, description: "The caller already has an open offer on this item: cancel it first." },
   OFFER_CLOSED: { status: 409, description: "The offer is no longer open (accepted, declined, cancelled or expired)." },
+  OFFER_BUYER_CANNOT_TRADE: {
+    status: 409,
+    description:
+      "Accepting: the offer's buyer can no longer trade (restricted from trading, deletion pending, or a frozen wallet; which one is not said). The offer is now cancelled, nothing moved, and the buyer's held funds are back.",
+  },
   ITEM_MINTED: {
     status: 409,
     description: "The collectible is minted to a wallet, or its mint is queued or running: it can no longer be listed, offered for or change hands here.",

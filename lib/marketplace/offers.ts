@@ -12,7 +12,7 @@ import { credit, lockWallets, pay } from "../wallets/service";
 import { ChangedHands, HOUR, own, refuseLocked, refuseMinted, settle } from "./ownership";
 import { closeOffer, insertOffer, lockActiveListingOf, lockOffer, notifyOfferUpdate, offerById, offersOf, type OfferRow } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
-import { assertMayTrade } from "../moderation/sanctions";
+import { assertMayTrade, standingRefusal, tradingStanding } from "../moderation/sanctions";
 import { notePushSoon } from "../push/soon";
 import { assertOfferWelcome } from "./offer-settings";
 
@@ -74,10 +74,15 @@ async function openOffer(tx: DbTx, userId: string, offerId: string, as: "owner" 
   return o;
 }
 
-/** The owner accepts: settles like a sale with the held funds; a fixed-price listing of the item is withdrawn. */
+/**
+ * The owner accepts: settles like a sale with the held funds; a fixed-price listing of the item is withdrawn. A buyer
+ * who can no longer trade (restricted, deletion pending, or a frozen wallet: standingRefusal, checked under the
+ * wallets' locks) does not get the item: the offer is cancelled, its held funds go back (committed), and the owner
+ * gets 409 OFFER_BUYER_CANNOT_TRADE, which does not say which of the buyer's reasons it is.
+ */
 export async function acceptOffer(db: Db, userId: string, offerId: string) {
   await assertMayTrade(db, userId);
-  await db.$transaction(async (tx) => {
+  const buyerBarred = await db.$transaction(async (tx) => {
     const item = (await offerById(tx, offerId))?.collectibleId;
     if (!item) throw notFound("Offer");
     await lockCollectible(tx, item);
@@ -86,6 +91,11 @@ export async function acceptOffer(db: Db, userId: string, offerId: string) {
     if (listing?.kind === "auction")
       throw new DomainError(marketplaceErrors.ITEM_IN_AUCTION, "This item is in a running auction: it can only change hands there.");
     await lockWallets(tx, [userId, o.buyerId], o.currency);
+    if (standingRefusal(await tradingStanding(tx, o.buyerId), "trade")) {
+      await refundOffer(tx, o);
+      await closeOffer(tx, o.id, "cancelled");
+      return true;
+    }
     await refuseMinted(tx, o.collectibleId);
     await refuseLocked(tx, [o.collectibleId]);
     let fee: number;
@@ -108,7 +118,14 @@ export async function acceptOffer(db: Db, userId: string, offerId: string) {
     await closeOffer(tx, o.id, "accepted", { sellerId: userId, fee });
     await notifyOfferUpdate(tx, o.id);
     notePushSoon();
+    return false;
   });
+  if (buyerBarred) {
+    throw new DomainError(
+      marketplaceErrors.OFFER_BUYER_CANNOT_TRADE,
+      "The buyer can no longer trade: the offer is now cancelled, nothing moved, and the buyer's held funds are back.",
+    );
+  }
   return { offer: toOffer((await offerById(db, offerId))!) };
 }
 

@@ -84,35 +84,57 @@ export const toStaffAction = (a: ActionRow, now = new Date()) => ({
 // The trading gate --------------------------------------------------------------------------------------------------
 
 /**
- * Refuses trading (listing, bidding, offering, buying, checking out, accepting offers) to a user whom staff
+ * Refuses trading (listing, bidding, offering, buying, checking out, accepting offers, minting) to a user whom staff
  * restricted from trading or suspended (403 TRADING_RESTRICTED with the end in details), whose account deletion is
  * scheduled (409 ACCOUNT_DELETION_PENDING, lib/accounts) or whose wallet owes a clawed-back top-up (409 WALLET_FROZEN,
  * lib/payments). One statement over the user's row (the sanction columns lib/moderation keeps with each action), the
  * deletion's primary key and the wallets' primary key; add further conditions to it.
  */
 export async function assertMayTrade(db: RawDb | DbTx, userId: string): Promise<void> {
-  const { restrictedUntil, deletionPending, debt } = await tradingStanding(db, userId);
-  if (restrictedUntil) {
-    const until = restrictedUntil.toISOString();
-    throw new DomainError(moderationErrors.TRADING_RESTRICTED, `Trading is restricted until ${until}.`, [{ path: "tradingRestrictedUntil", message: until }]);
-  }
-  if (deletionPending) {
-    throw new DomainError(
-      accountsErrors.ACCOUNT_DELETION_PENDING,
-      "Your account is scheduled for deletion: cancel the deletion (DELETE /api/v1/me/deletion) to list, bid, offer, buy or trade.",
-    );
-  }
-  if (debt) {
-    throw new DomainError(
-      walletsErrors.WALLET_FROZEN,
-      "Your wallet is frozen: a top-up was refunded or disputed after its coins were spent. Later credits settle the debt first; until then you cannot list, bid, offer or buy.",
-      [{ path: "debt", message: String(debt) }],
-    );
-  }
+  const refusal = standingRefusal(await tradingStanding(db, userId), "trade");
+  if (refusal) throw refusal;
 }
 
+/**
+ * Refuses buying coins (a card top-up) to a restricted or suspended user and to one whose deletion is scheduled, as
+ * GET /api/v1/me/eligibility reports for coins; a frozen wallet may buy (a credit settles the debt first).
+ */
+export async function assertMayBuyCoins(db: RawDb | DbTx, userId: string): Promise<void> {
+  const refusal = standingRefusal(await tradingStanding(db, userId), "coins");
+  if (refusal) throw refusal;
+}
+
+/**
+ * The error a standing refuses `what` with, or none: the one rule behind assertMayTrade, assertMayBuyCoins and the
+ * checks made for another party under a transaction's locks (an offer's buyer, an auction's winner, a store purchase).
+ */
+export function standingRefusal(s: TradingStanding, what: "trade" | "coins"): DomainError | undefined {
+  if (s.restrictedUntil) {
+    const until = s.restrictedUntil.toISOString();
+    return new DomainError(moderationErrors.TRADING_RESTRICTED, `Trading is restricted until ${until}.`, [{ path: "tradingRestrictedUntil", message: until }]);
+  }
+  if (s.deletionPending) {
+    return new DomainError(
+      accountsErrors.ACCOUNT_DELETION_PENDING,
+      what === "trade"
+        ? "Your account is scheduled for deletion: cancel the deletion (DELETE /api/v1/me/deletion) to list, bid, offer, buy or trade."
+        : "Your account is scheduled for deletion, and its coins are forfeited when it is erased: cancel the deletion (DELETE /api/v1/me/deletion) to buy coins.",
+    );
+  }
+  if (s.debt && what === "trade") {
+    return new DomainError(
+      walletsErrors.WALLET_FROZEN,
+      "Your wallet is frozen: a top-up was refunded or disputed after its coins were spent. Later credits settle the debt first; until then you cannot list, bid, offer or buy.",
+      [{ path: "debt", message: String(s.debt) }],
+    );
+  }
+  return undefined;
+}
+
+export type TradingStanding = { restrictedUntil: Date | null; deletionPending: boolean; debt: number };
+
 /** What assertMayTrade checks, for callers that list reasons instead of refusing (GET /api/v1/me/eligibility). */
-export async function tradingStanding(db: RawDb | DbTx, userId: string): Promise<{ restrictedUntil: Date | null; deletionPending: boolean; debt: number }> {
+export async function tradingStanding(db: RawDb | DbTx, userId: string): Promise<TradingStanding> {
   const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean; debt: bigint | null }[]>`
     SELECT CASE WHEN greatest(u.trading_restricted_until, u.suspended_until) > now()
                 THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil",

@@ -3,10 +3,10 @@ import type { Db, DbTx } from "../db/client";
 import { int8, raw, rawTransaction, type Int8, type RawDb } from "../db/raw";
 import { recordAudit, type StaffActor } from "../audit/service";
 import type { ProductRow } from "./queries";
-import type { PurchaseState } from "./schemas";
+import type { PurchaseFlag, PurchaseState } from "./schemas";
 
 // What the staff console (/admin/payments) reads and changes: every bundle (on sale or not) and its upsert, the
-// latest purchases of every fan, and the frozen wallets (a debt from a claw-back).
+// latest purchases of every fan (a flagged one marked), and the frozen wallets (a debt from a claw-back).
 
 export interface ConsoleProduct extends ProductRow {
   active: boolean;
@@ -79,6 +79,8 @@ export interface ConsolePurchase {
   currency: string;
   state: PurchaseState;
   clawedCoins: number;
+  /** Credited while the fan could not buy coins (lib/payments creditPurchase): the reason's code. */
+  flag: PurchaseFlag | null;
   createdAt: Date;
 }
 
@@ -89,7 +91,7 @@ export async function latestPurchases(db: RawDb | DbTx, state: PurchaseState | u
   if (before) where.push(Prisma.sql`p.id < ${before}::uuid`);
   const rows = await raw(db).$queryRaw<Int8<ConsolePurchase, "coins" | "amount" | "clawedCoins">[]>`
     SELECT p.id::text AS id, p.user_id::text AS "userId", u.handle, p.provider, p.provider_txn_id AS "providerTxnId", p.product_id AS "productId",
-           p.coins, p.amount, p.currency, p.state, p.clawed_coins AS "clawedCoins", p.created_at AS "createdAt"
+           p.coins, p.amount, p.currency, p.state, p.clawed_coins AS "clawedCoins", p.flag, p.created_at AS "createdAt"
     FROM coin_purchases p JOIN users u ON u.id = p.user_id
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY p.id DESC LIMIT ${take}`;

@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { int8, raw, type Int8, type RawDb } from "../db/raw";
-import type { PurchaseState } from "./schemas";
+import type { PurchaseFlag, PurchaseState } from "./schemas";
 
 // Reads and writes of coin bundles, purchases and provider events. A purchase's money-moving statements run under
 // the transaction's lock (lockTransaction), then the purchase row, then the wallet: the one order of lib/payments.
@@ -53,6 +53,8 @@ export interface PurchaseRow {
   disputedAmount: number;
   clawedCoins: number;
   disputeWonAt: Date | null;
+  /** The reason the fan could not buy coins when it was credited (PURCHASE_FLAGS), or null. */
+  flag: PurchaseFlag | null;
   createdAt: Date;
   updatedAt: Date;
   creditedAt: Date | null;
@@ -60,7 +62,7 @@ export interface PurchaseRow {
 const PURCHASE_INT8 = ["coins", "amount", "refundedAmount", "disputedAmount", "clawedCoins"] as const;
 const PURCHASE_COLUMNS = Prisma.sql`id::text AS id, user_id::text AS "userId", product_id AS "productId", provider, provider_txn_id AS "providerTxnId",
   checkout_url AS "checkoutUrl", coins, amount, currency, state, refunded_amount AS "refundedAmount", disputed_amount AS "disputedAmount",
-  clawed_coins AS "clawedCoins", dispute_won_at AS "disputeWonAt", created_at AS "createdAt", updated_at AS "updatedAt", credited_at AS "creditedAt"`;
+  clawed_coins AS "clawedCoins", dispute_won_at AS "disputeWonAt", flag, created_at AS "createdAt", updated_at AS "updatedAt", credited_at AS "creditedAt"`;
 type RawPurchase = Int8<PurchaseRow, (typeof PURCHASE_INT8)[number]>;
 const toRow = (r: RawPurchase) => int8(r, PURCHASE_INT8);
 
@@ -121,6 +123,11 @@ export async function markCredited(
     WHERE c.state IN ('pending', 'failed')
     RETURNING ${PURCHASE_COLUMNS}`;
   return row && toRow(row);
+}
+
+/** Flags a credited purchase: the fan could not buy coins when it was credited (lib/payments creditPurchase). */
+export async function setFlag(tx: RawDb | DbTx, id: string, flag: PurchaseFlag): Promise<void> {
+  await tx.$executeRaw`UPDATE coin_purchases SET flag = ${flag}, updated_at = now() WHERE id = ${id}::uuid`;
 }
 
 /** The purchase of a provider transaction, locked (after lockTransaction). */

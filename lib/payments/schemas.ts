@@ -5,6 +5,9 @@ import { pageSchema } from "../kernel/page";
 export const PROVIDERS = ["stripe", "app_store", "google_play"] as const;
 export const PURCHASE_STATES = ["pending", "credited", "refunded", "disputed", "failed"] as const;
 export type PurchaseState = (typeof PURCHASE_STATES)[number];
+/** Why a credited purchase is flagged: the code GET /api/v1/me/eligibility gave for coins when it was credited. */
+export const PURCHASE_FLAGS = ["TRADING_RESTRICTED", "ACCOUNT_DELETION_PENDING"] as const;
+export type PurchaseFlag = (typeof PURCHASE_FLAGS)[number];
 
 const currencyCode = z
   .string()
@@ -40,6 +43,10 @@ export const topup = z
     currency: currencyCode,
     clawedBackCoins: z.number().int().meta({ description: "COIN minor units taken back for refunds and disputes so far." }),
     checkoutUrl: z.string().nullable().meta({ description: "Where the buyer pays (Stripe Checkout), while pending; null otherwise." }),
+    flag: z.enum(PURCHASE_FLAGS).nullable().meta({
+      description:
+        "Set when the purchase was credited while the fan could not buy coins (GET /api/v1/me/eligibility's code: restricted from trading, or deletion pending): a store purchase completes on the device before this service hears of it, so it is credited and flagged for staff to review (a refund through the store). Null otherwise.",
+    }),
     createdAt: isoDateTime,
     creditedAt: isoDateTime.nullable(),
     updatedAt: isoDateTime,

@@ -26,11 +26,13 @@ import {
   setClawback,
   setDisputeWon,
   setEventState,
+  setFlag,
   takeHeldClaws,
   type ProductRow,
   type PurchaseRow,
 } from "./queries";
-import type { CreateTopupInput, WebhookOutcome } from "./schemas";
+import type { CreateTopupInput, PurchaseFlag, WebhookOutcome } from "./schemas";
+import { assertMayBuyCoins, standingRefusal, tradingStanding } from "../moderation/sanctions";
 import { assertWithinLimits } from "../spending/service";
 import { stripe } from "./stripe";
 import { errors as paymentsErrors } from "./errors";
@@ -70,6 +72,7 @@ export const toTopup = (r: PurchaseRow) => ({
   currency: r.currency,
   clawedBackCoins: r.clawedCoins,
   checkoutUrl: r.state === "pending" ? r.checkoutUrl : null,
+  flag: r.flag,
   createdAt: r.createdAt.toISOString(),
   creditedAt: r.creditedAt?.toISOString() ?? null,
   updatedAt: r.updatedAt.toISOString(),
@@ -100,9 +103,12 @@ function returnUrl(topupId: string, result: "success" | "cancel") {
 /**
  * Starts a card top-up: a pending purchase and a Stripe Checkout Session for the bundle, once per Idempotency-Key
  * (a retry answers the same session). The wallet is credited by the webhook only, never by the browser's return.
+ * Refused, as GET /api/v1/me/eligibility says, to a fan restricted from trading or whose deletion is pending
+ * (assertMayBuyCoins): coins are forfeited at erasure.
  */
 export async function createTopup(db: Db, userId: string, input: CreateTopupInput, idempotency: IdempotencyKey) {
   const client = stripe();
+  await assertMayBuyCoins(db, userId);
   const product = await activeProduct(db, input.productId);
   if (!product) throw notFound("Product");
   const amount = product.prices[input.currency];
@@ -231,6 +237,9 @@ async function ignore(db: Db, e: EventBase & { txnId: string | null }) {
 /**
  * Credits a paid purchase once: the pending row (or a new one, when the checkout's row is missing) becomes credited
  * with the provider transaction and the wallet gets its coins, then any claw-back held for the transaction applies.
+ * The money is taken by then (a store purchase completes on the device; a checkout may have started before a
+ * restriction or a deletion request): a purchase credited to a fan who could not buy coins now is flagged with the
+ * reason's code (coin_purchases.flag) for staff to review, never refused.
  */
 export async function creditPurchase(
   db: Db,
@@ -255,6 +264,11 @@ export async function creditPurchase(
       referenceId: row.id,
       note: `${c.provider} ${c.txnId}`,
     });
+    const refusal = standingRefusal(await tradingStanding(tx, row.userId), "coins");
+    if (refusal) {
+      await setFlag(tx, row.id, refusal.code as PurchaseFlag);
+      log("warn", { msg: "purchase credited to a fan who may not buy coins", purchase: row.id, provider: c.provider, flag: refusal.code });
+    }
     const held = await takeHeldClaws(tx, c.provider, c.txnId);
     if (held.length === 0) return { duplicate: false, outcome: "credited" as const };
     const most = (kind: string) => Math.max(0, ...held.filter((h) => h.clawKind === kind).map((h) => h.clawAmount));

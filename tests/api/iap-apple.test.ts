@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { consumableTransaction, signAsAppStore } from "../../lib/payments/app-store-standin";
-import { api, errorOf, fan } from "../helpers";
+import { api, db, errorOf, fan, newUser } from "../helpers";
 
 // In-app purchases on iOS (lib/payments/app-store.ts) against a chain made for the run (tests/setup/server-env/
 // app-store.ts): the signed transaction verified with Apple's library, credited once per transaction whichever of the
@@ -48,6 +48,27 @@ describe("App Store purchases", () => {
     expect((await balance(f.auth)).balance).toBe(PRODUCT.coins);
     const listed = await api("GET", "/api/v1/wallet/topups", { headers: f.auth });
     expect(listed.body.data.topups.map((t: { id: string }) => t.id)).toEqual([topups[0].id]);
+  });
+
+  it("credit a purchase made while deletion is pending or trading is restricted, flagged with the eligibility code, once", async () => {
+    const [deleting, restricted] = await Promise.all([fan(), fan()]);
+    expect((await api("POST", "/api/v1/me/deletion", { headers: deleting.auth, json: { confirm: true } })).status).toBe(202);
+    const sanction = { userId: restricted.id, kind: "trading", hours: 24, reason: "Test" };
+    expect((await api("POST", "/api/admin/moderation/sanctions", { headers: newUser({ admin: true }).auth, json: sanction })).status).toBe(201);
+    for (const [f, flag] of [
+      [deleting, "ACCOUNT_DELETION_PENDING"],
+      [restricted, "TRADING_RESTRICTED"],
+    ] as const) {
+      const eligibility = (await api("GET", "/api/v1/me/eligibility", { headers: f.auth })).body.data.coins;
+      expect(eligibility.reasons.map((r: { code: string }) => r.code)).toContain(flag);
+      const tx = transaction({ appAccountToken: f.id });
+      const results = await Promise.all([redeem(f.auth, await sign(tx)), redeem(f.auth, await sign(tx)), notify("ONE_TIME_CHARGE", tx)]);
+      for (const r of results) expect(r.status, r.text).toBe(200);
+      expect(results[0]!.body.data.topup).toMatchObject({ state: "credited", coins: PRODUCT.coins, flag });
+      expect((await balance(f.auth)).balance).toBe(PRODUCT.coins);
+      const row = await db().coinPurchase.findFirstOrThrow({ where: { userId: f.id } });
+      expect(row.flag).toBe(flag);
+    }
   });
 
   it("refuse another fan's, another app's, another environment's, an unknown product's and a forged transaction, crediting nothing", async () => {

@@ -76,6 +76,24 @@ describe("Google Play purchases", () => {
     expect((await redeem(f.auth, p.purchaseToken)).body.data.topup.id).toBe(answered[0].id);
   });
 
+  it("credit a purchase made while trading is restricted or deletion is pending, flagged with the eligibility code, once", async () => {
+    const [restricted, deleting] = await Promise.all([fan(), fan()]);
+    const sanction = { userId: restricted.id, kind: "trading", hours: 24, reason: "Test" };
+    expect((await api("POST", "/api/admin/moderation/sanctions", { headers: newUser({ admin: true }).auth, json: sanction })).status).toBe(201);
+    expect((await api("POST", "/api/v1/me/deletion", { headers: deleting.auth, json: { confirm: true } })).status).toBe(202);
+    for (const [f, flag] of [
+      [restricted, "TRADING_RESTRICTED"],
+      [deleting, "ACCOUNT_DELETION_PENDING"],
+    ] as const) {
+      const p = await purchase({ obfuscatedExternalAccountId: f.id });
+      const [first, second, pushed] = await Promise.all([redeem(f.auth, p.purchaseToken), redeem(f.auth, p.purchaseToken), notify(bought(p))]);
+      expect([first.status, second.status, pushed.status]).toEqual([200, 200, 200]);
+      expect(first.body.data.topup).toMatchObject({ state: "credited", coins: PRODUCT.coins, flag });
+      expect((await balance(f.auth)).balance).toBe(PRODUCT.coins);
+      expect((await topups(f.auth)).map((t: { flag: string | null }) => t.flag)).toEqual([flag]);
+    }
+  });
+
   it("refuse another fan's, a test, a canceled, a pending purchase, an unknown product and a token Play does not know, crediting nothing", async () => {
     const [f, other] = await Promise.all([fan(), fan()]);
     const cases: [Record<string, unknown>, number, string][] = [

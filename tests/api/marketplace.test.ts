@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan, newUser, testCard } from "../helpers";
+import { clawBack, creditPurchase } from "../../lib/payments/service";
 
 // The marketplace end to end: listings, buying, auctions and their settlement, offers, cart and checkout, the
 // wishlist. Money and ownership are checked in the wallets and the database after every race.
@@ -28,6 +29,41 @@ const bid = (f: Fan, listingId: string, amount: number, k = key()) =>
   api("POST", `/api/v1/marketplace/listings/${listingId}/bids`, { headers: { ...f.auth, "idempotency-key": k }, json: { amount } });
 const offer = (f: Fan, json: unknown, k = key()) => api("POST", "/api/v1/marketplace/offers", { headers: { ...f.auth, "idempotency-key": k }, json });
 const hoursAhead = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+/**
+ * A fan with `coins`: bought by card (a credited Stripe purchase, as its webhook credits one) for a fan to be frozen,
+ * funded by staff otherwise. Refunding that purchase after the fan spent some (bar "frozen") leaves the wallet in debt.
+ */
+const buyerFor = async (how: Barred, coins: number) => {
+  if (how !== "frozen") return fan(coins);
+  const f = await fan();
+  const txnId = `pi_${randomUUID()}`;
+  const purchase = { provider: "stripe", txnId, id: randomUUID(), userId: f.id, productId: "coins_500", coins, amount: 499, currency: "usd" };
+  expect((await creditPurchase(db(), { ...purchase, eventId: `evt_${randomUUID()}`, type: "checkout.session.completed" })).outcome).toBe("credited");
+  return f;
+};
+type Barred = "frozen" | "restricted" | "deleting";
+/** Bars a fan from trading in one of the three ways a fan can no longer trade. */
+const bar = async (f: Fan, how: Barred) => {
+  if (how === "frozen") {
+    const [p] = await db().$queryRaw<{ txnId: string }[]>`SELECT provider_txn_id AS "txnId" FROM coin_purchases WHERE user_id = ${f.id}::uuid`;
+    const refund = { provider: "stripe", eventId: `evt_${randomUUID()}`, type: "charge.refunded", txnId: p!.txnId, kind: "refund" as const, cumulative: 499 };
+    expect((await clawBack(db(), refund)).outcome).toBe("clawed_back");
+    return;
+  }
+  const res =
+    how === "restricted"
+      ? await api("POST", "/api/admin/moderation/sanctions", {
+          headers: newUser({ admin: true }).auth,
+          json: { userId: f.id, kind: "trading", hours: 24, reason: "Test" },
+        })
+      : await api("POST", "/api/v1/me/deletion", { headers: f.auth, json: { confirm: true } });
+  expect(res.status).toBeLessThan(300);
+};
+const ledgerNet = async (referenceId: string) =>
+  Number(
+    (await db().$queryRaw<{ net: bigint }[]>`SELECT coalesce(sum(amount), 0)::int8 AS net FROM wallet_transactions WHERE reference_id = ${referenceId}`)[0]!
+      .net,
+  );
 const endNow = (listingId: string) => db().$executeRaw`UPDATE listings SET ends_at = now() - interval '1 second' WHERE id = ${listingId}::uuid`;
 
 describe("listings", () => {
@@ -258,6 +294,51 @@ describe("auctions", () => {
     expect(await db().walletTransaction.count({ where: { userId: seller.id } })).toBe(2);
   });
 
+  it("a leader who can no longer trade does not win: the next bidder who can buys at proxy price, holds go back once, under racing crons", async () => {
+    for (const how of ["frozen", "restricted", "deleting"] as const) {
+      const seller = await fan();
+      const listing = await auction(seller);
+      const [a, b, c] = await Promise.all([fan(3_000), fan(3_000), buyerFor(how, 3_000)]);
+      await bid(a, listing.id, 1_000);
+      await bid(b, listing.id, 1_200);
+      await bid(c, listing.id, 1_500);
+      await bar(c, how);
+      await endNow(listing.id);
+      const runs = await Promise.all([cron(), cron(), cron()]);
+      expect(runs.map((r) => r.status)).toEqual([200, 200, 200]);
+      // Without c, proxy bidding puts b at a's maximum plus the increment; c's hold goes back once (less a debt it settles).
+      const after = (await api("GET", `/api/v1/marketplace/listings/${listing.id}`)).body.data.listing;
+      expect(after).toMatchObject({ status: "sold", sale: { buyerId: b.id, price: 1_100, fee: FEE(1_100) } });
+      expect(await ownerOf(listing.collectible.id)).toBe(b.id);
+      expect([await balance(a), await balance(b), await balance(seller)]).toEqual([3_000, 1_900, 1_100 - FEE(1_100)]);
+      expect(await balance(c)).toBe(how === "frozen" ? 0 : 3_000);
+      const bids = await db().bid.findMany({ where: { listingId: listing.id } });
+      expect(bids.every((x) => x.releasedAt !== null)).toBe(true);
+      expect(await db().walletTransaction.count({ where: { userId: c.id, referenceType: "bid", reason: "refund" } })).toBe(1);
+      await cron();
+      expect(await balance(seller)).toBe(1_100 - FEE(1_100));
+    }
+  });
+
+  it("ends unsold when no other bidder can trade and pay: the leader's hold goes back once, the item stays", async () => {
+    const seller = await fan();
+    const listing = await auction(seller);
+    const [a, b, c] = await Promise.all([fan(3_000), fan(3_000), fan(3_000)]);
+    await bid(a, listing.id, 1_000);
+    await bid(b, listing.id, 1_200);
+    await bid(c, listing.id, 1_500);
+    await bar(c, "restricted");
+    await bar(a, "deleting");
+    // b can trade but has spent the coins since: skipped too.
+    await api("POST", "/api/admin/wallets/adjustments", { headers: newUser({ admin: true }).auth, json: { userId: b.id, amount: -2_100, note: "test" } });
+    await endNow(listing.id);
+    await Promise.all([cron(), cron()]);
+    expect((await api("GET", `/api/v1/marketplace/listings/${listing.id}`)).body.data.listing).toMatchObject({ status: "expired", sale: null });
+    expect(await ownerOf(listing.collectible.id)).toBe(seller.id);
+    expect([await balance(a), await balance(b), await balance(c), await balance(seller)]).toEqual([3_000, 900, 3_000, 0]);
+    for (const x of await db().bid.findMany({ where: { listingId: listing.id } })) expect(await ledgerNet(x.id)).toBe(0);
+  });
+
   it("an auction under its reserve expires: the bid's funds go back and the item stays", async () => {
     const seller = await fan();
     const listing = await auction(seller, { reservePrice: 5_000 });
@@ -333,6 +414,26 @@ describe("offers", () => {
     } else {
       expect(await ownerOf(item)).toBe(owner.id);
       expect(await balance(buyer)).toBe(2_000);
+    }
+  });
+
+  it("accepting the offer of a buyer who can no longer trade cancels it: 409, nothing moves, the hold goes back once", async () => {
+    for (const how of ["frozen", "restricted", "deleting"] as const) {
+      const owner = await fan();
+      const item = await give(owner);
+      const buyer = await buyerFor(how, 1_000);
+      const o = (await offer(buyer, { collectibleId: item, amount: 700 })).body.data.offer;
+      await bar(buyer, how);
+      const accepts = await Promise.all([1, 2].map(() => api("POST", `/api/v1/marketplace/offers/${o.id}/accept`, { headers: owner.auth })));
+      expect(accepts.map((r) => r.status)).toEqual([409, 409]);
+      expect(accepts.map((r) => errorOf(r).code).sort()).toEqual(["OFFER_BUYER_CANNOT_TRADE", "OFFER_CLOSED"]);
+      expect(await ownerOf(item)).toBe(owner.id);
+      expect((await db().offer.findUniqueOrThrow({ where: { id: o.id } })).status).toBe("cancelled");
+      // The 700 held comes back once; a frozen wallet's debt (the 700 the refund could not take) is settled from it.
+      expect(await balance(buyer)).toBe(how === "frozen" ? 0 : 1_000);
+      expect(await balance(owner)).toBe(0);
+      expect(await ledgerNet(o.id)).toBe(0);
+      if (how === "frozen") expect((await db().wallet.findFirstOrThrow({ where: { userId: buyer.id } })).debt).toBe(0n);
     }
   });
 

@@ -58,6 +58,30 @@ describe("mint requests", () => {
     expect(errorOf(await mint(other.auth, listedItem)).code).toBe("ITEM_LISTED");
   });
 
+  it("a fan who may not trade cannot mint: restricted, deletion pending or a frozen wallet, each with its trading code", async () => {
+    const staff = newUser({ admin: true });
+    const restricted = await fan();
+    const sanction = { userId: restricted.id, kind: "trading", hours: 24, reason: "Test" };
+    expect((await api("POST", "/api/admin/moderation/sanctions", { headers: staff.auth, json: sanction })).status).toBe(201);
+    const r = await mint(restricted.auth, await give(restricted.id));
+    expect(r.status).toBe(403);
+    expect(errorOf(r)).toMatchObject({ code: "TRADING_RESTRICTED", details: [{ path: "tradingRestrictedUntil" }] });
+
+    const deleting = await fan();
+    const item = await give(deleting.id);
+    expect((await api("POST", "/api/v1/me/deletion", { headers: deleting.auth, json: { confirm: true } })).status).toBe(202);
+    const d = await mint(deleting.auth, item);
+    expect([d.status, errorOf(d).code]).toEqual([409, "ACCOUNT_DELETION_PENDING"]);
+
+    const frozen = await fan();
+    const frozenItem = await give(frozen.id);
+    await db().wallet.create({ data: { userId: frozen.id, currency: "COIN", debt: 100 } });
+    expect(errorOf(await mint(frozen.auth, frozenItem)).code).toBe("WALLET_FROZEN");
+    await db().wallet.update({ where: { userId_currency: { userId: frozen.id, currency: "COIN" } }, data: { debt: 0 } });
+    expect(await db().nftMint.count({ where: { itemId: { in: [item, frozenItem] } } })).toBe(0);
+    expect((await mint(frozen.auth, frozenItem)).status).toBe(201);
+  });
+
   it("the worker mints once even when two runs race, and the token is recorded", async () => {
     const f = await fan();
     const item = await give(f.id);

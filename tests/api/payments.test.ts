@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { api, baseUrl, errorOf, newUser, withBareProductionServer } from "../helpers";
+import { api, baseUrl, errorOf, newUser, userIdOf, withBareProductionServer } from "../helpers";
 
 // Money in (lib/payments) against the Stripe stand-in (tests/setup/server-env/payments.ts): bundles, card top-ups
 // through Checkout, the signed webhook (one credit under concurrent deliveries, tampered and replayed signatures),
@@ -108,6 +108,28 @@ describe("starting a top-up", () => {
     expect(errorOf(yen).code).toBe("CURRENCY_NOT_OFFERED");
     expect((await api("POST", "/api/v1/wallet/topups", { json: { productId: "coins_500" } })).status).toBe(401);
     expect((await api("GET", `/api/v1/wallet/topups/${randomUUID()}`, { headers: u.auth })).status).toBe(404);
+  });
+
+  it("refuses a fan restricted from trading or whose deletion is pending with eligibility's code, storing nothing", async () => {
+    const restricted = newUser();
+    await api("GET", "/api/user", { headers: restricted.auth });
+    const sanction = { userId: await userIdOf(restricted.sub), kind: "trading", hours: 24, reason: "Test" };
+    expect((await api("POST", "/api/admin/moderation/sanctions", { headers: newUser({ admin: true }).auth, json: sanction })).status).toBe(201);
+    const deleting = newUser();
+    expect((await api("POST", "/api/v1/me/deletion", { headers: deleting.auth, json: { confirm: true } })).status).toBe(202);
+    for (const [u, status, code] of [
+      [restricted, 403, "TRADING_RESTRICTED"],
+      [deleting, 409, "ACCOUNT_DELETION_PENDING"],
+    ] as const) {
+      const eligibility = (await api("GET", "/api/v1/me/eligibility", { headers: u.auth })).body.data.coins;
+      expect(eligibility).toMatchObject({ allowed: false, reasons: [{ code }] });
+      const res = await api("POST", "/api/v1/wallet/topups", { headers: { ...u.auth, "idempotency-key": randomUUID() }, json: { productId: "coins_500" } });
+      expect([res.status, errorOf(res).code]).toEqual([status, code]);
+      expect((await api("GET", "/api/v1/wallet/topups", { headers: u.auth })).body.data.topups).toEqual([]);
+    }
+    // Once the deletion is cancelled, the fan may buy again.
+    expect((await api("DELETE", "/api/v1/me/deletion", { headers: deleting.auth })).status).toBe(200);
+    await startTopup(deleting.auth);
   });
 
   it("answers 502 and stores nothing when Stripe fails; the same key works afterwards", async () => {
@@ -286,6 +308,19 @@ describe("the Stripe webhook", () => {
     expect(dispute.delivery.body.data.outcome).toBe("clawed_back");
     expect(await topupOf(u.auth, topup.id)).toMatchObject({ state: "disputed", clawedBackCoins: 50_000 });
     expect(await wallet(u.auth)).toMatchObject({ balance: 0, debt: 0 });
+  });
+
+  it("credits a checkout paid after the fan asked for deletion, flagging the top-up; other top-ups stay unflagged", async () => {
+    const u = newUser();
+    const started = await startTopup(u.auth);
+    expect((await api("POST", "/api/v1/me/deletion", { headers: u.auth, json: { confirm: true } })).status).toBe(202);
+    expect((await pay(started.checkoutUrl)).delivery.body.data.outcome).toBe("credited");
+    expect(await topupOf(u.auth, started.topup.id)).toMatchObject({ state: "credited", flag: "ACCOUNT_DELETION_PENDING" });
+    expect((await wallet(u.auth)).balance).toBe(50_000);
+    const other = newUser();
+    const paid = await startTopup(other.auth);
+    await pay(paid.checkoutUrl);
+    expect(await topupOf(other.auth, paid.topup.id)).toMatchObject({ state: "credited", flag: null });
   });
 
   it("marks an expired checkout failed", async () => {

@@ -125,7 +125,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
             <TableHead columns={["When", "Fan", "Provider", "Bundle", "Coins", "Paid", "State", "Clawed back"]} />
             <tbody>
               {shown.map((p) => (
-                <tr key={p.id} data-purchase={p.id} data-state={p.state}>
+                <tr key={p.id} data-purchase={p.id} data-state={p.state} data-flag={p.flag ?? undefined}>
                   <td style={styles.td}>{when(p.createdAt)}</td>
                   <td style={styles.td}>{p.handle ? `@${p.handle}` : <code style={{ fontSize: 12 }}>{p.userId}</code>}</td>
                   <td style={styles.td}>
@@ -140,7 +140,15 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
                   <td style={styles.td}>{p.productId}</td>
                   <td style={styles.td}>{formatCoins(p.coins)}</td>
                   <td style={styles.td}>{money(p.amount, p.currency)}</td>
-                  <td style={styles.td}>{p.state}</td>
+                  <td style={styles.td}>
+                    {p.state}
+                    {p.flag ? (
+                      <>
+                        <br />
+                        <strong title="Credited while the fan could not buy coins: review it (a refund through the store)">flagged: {p.flag}</strong>
+                      </>
+                    ) : null}
+                  </td>
                   <td style={styles.td}>{p.clawedCoins ? formatCoins(p.clawedCoins) : "—"}</td>
                 </tr>
               ))}

@@ -7,6 +7,9 @@ import { listMints, MINT_MAX_ATTEMPTS, requestMint } from "@/lib/economy/service
 import { errors as economyErrors } from "@/lib/economy/errors";
 import { sharedErrors } from "@/lib/http/errors";
 import { errors as challengesErrors } from "@/lib/challenges/errors";
+import { errors as accountsErrors } from "@/lib/accounts/errors";
+import { errors as moderationErrors } from "@/lib/moderation/errors";
+import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -24,7 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
     {
       summary: "Mint a collectible to my wallet",
-      description: `Queues the mint of a collectible the caller owns to their linked wallet (409 WALLET_NOT_LINKED without one); a listed item cannot be minted (409 ITEM_LISTED), nor one in an entry of a collection challenge that has not ended (409 ITEM_LOCKED, naming the challenge). An item is minted at most once: asking again, also concurrently, answers 200 with the live request. The mint worker (a cron route) hands it to the provider and retries failures with backoff (30 s doubling, at most an hour) up to ${MINT_MAX_ATTEMPTS} attempts; a request that failed for good may be made again. Someone else's or an unknown collectible: 404.`,
+      description: `Queues the mint of a collectible the caller owns to their linked wallet (409 WALLET_NOT_LINKED without one); a listed item cannot be minted (409 ITEM_LISTED), nor one in an entry of a collection challenge that has not ended (409 ITEM_LOCKED, naming the challenge). A fan who may not trade cannot mint: 403 TRADING_RESTRICTED (a sanction, its end in details), 409 ACCOUNT_DELETION_PENDING, 409 WALLET_FROZEN (a refunded top-up's debt). An item is minted at most once: asking again, also concurrently, answers 200 with the live request. The mint worker (a cron route) hands it to the provider and retries failures with backoff (30 s doubling, at most an hour) up to ${MINT_MAX_ATTEMPTS} attempts; a request that failed for good may be made again. Someone else's or an unknown collectible: 404.`,
       tags: ["NFTs"],
       auth: "bearer",
       body: mintBody,
@@ -32,7 +35,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       responses: { 200: { description: "The item's live mint request (already queued, minting or minted).", schema: mintResponse } },
       response: mintResponse,
-      errors: [sharedErrors.NOT_FOUND, economyErrors.WALLET_NOT_LINKED, economyErrors.ITEM_LISTED, challengesErrors.ITEM_LOCKED],
+      errors: [
+        sharedErrors.NOT_FOUND,
+        economyErrors.WALLET_NOT_LINKED,
+        economyErrors.ITEM_LISTED,
+        challengesErrors.ITEM_LOCKED,
+        moderationErrors.TRADING_RESTRICTED,
+        accountsErrors.ACCOUNT_DELETION_PENDING,
+        walletsErrors.WALLET_FROZEN,
+      ],
     },
     async ({ user, body }) => {
       const { created, mint } = await requestMint(db, user.id, body.collectibleId);

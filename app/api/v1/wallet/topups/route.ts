@@ -1,3 +1,5 @@
+import { errors as accountsErrors } from "@/lib/accounts/errors";
+import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/http/errors";
 import { methods } from "@/lib/http/methods";
@@ -26,6 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       description:
         "Starts buying a coin bundle by card: creates a Stripe Checkout Session for `productId` in `currency` (default usd) and answers the pending top-up and `checkoutUrl`, where the buyer pays. The coins are credited when Stripe tells this service the payment succeeded (POST /api/webhooks/stripe), never on the browser's return; poll GET /api/v1/wallet/topups/{topupId}. " +
         "`Idempotency-Key` is required: a retry with the same key answers the same top-up and checkout (with `Idempotent-Replayed: true`); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. A frozen wallet may top up (that settles its debt). " +
+        "A fan who may not buy coins (GET /api/v1/me/eligibility's `coins`) is refused with the same code: 403 TRADING_RESTRICTED (restricted from trading or suspended, the end in details), 409 ACCOUNT_DELETION_PENDING (coins are forfeited at erasure: cancel the deletion first). " +
         "Unknown or withdrawn bundle: 404. No price in that currency: 422 CURRENCY_NOT_OFFERED. The bundle's coins would pass the caller's daily or monthly limit on coins bought (checked under the wallet's lock, counting started and paid top-ups): 409 SPENDING_LIMIT_REACHED (GET /api/v1/me/spending-limits). Stripe not configured here: 503 PAYMENTS_UNAVAILABLE; Stripe failing: 502 PAYMENTS_PROVIDER_ERROR (nothing stored, retry with the same key).",
       tags: ["Wallet"],
       auth: "bearer",
@@ -40,6 +43,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
         paymentsErrors.CURRENCY_NOT_OFFERED,
         spendingErrors.SPENDING_LIMIT_REACHED,
+        moderationErrors.TRADING_RESTRICTED,
+        accountsErrors.ACCOUNT_DELETION_PENDING,
         paymentsErrors.PAYMENTS_UNAVAILABLE,
         paymentsErrors.PAYMENTS_PROVIDER_ERROR,
       ],

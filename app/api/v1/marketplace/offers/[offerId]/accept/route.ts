@@ -15,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     {
       summary: "Accept an offer",
       description:
-        "The item's owner accepts an open offer: it settles like a sale with the buyer's held funds (the owner is credited the amount minus the fee, the item moves to the buyer), withdrawing a fixed-price listing of the item; an item in a running auction cannot (409 ITEM_IN_AUCTION), nor an item the owner minted (or is minting) to a wallet since the offer was made (409 ITEM_MINTED; the offer stays open until the buyer cancels or it expires), nor an item in an entry of a collection challenge that has not ended (409 ITEM_LOCKED, naming the challenge; the offer stays open). The buyer is notified (OFFER_UPDATE). Closed or expired: 409 OFFER_CLOSED; the buyer: 403; anyone else: 404.",
+        "The item's owner accepts an open offer: it settles like a sale with the buyer's held funds (the owner is credited the amount minus the fee, the item moves to the buyer), withdrawing a fixed-price listing of the item; an item in a running auction cannot (409 ITEM_IN_AUCTION), nor an item the owner minted (or is minting) to a wallet since the offer was made (409 ITEM_MINTED; the offer stays open until the buyer cancels or it expires), nor an item in an entry of a collection challenge that has not ended (409 ITEM_LOCKED, naming the challenge; the offer stays open). A buyer who can no longer trade (restricted from trading, deletion pending, or a wallet frozen by a refunded top-up) does not get the item: the offer is cancelled, the buyer's held funds go back, and the answer is 409 OFFER_BUYER_CANNOT_TRADE (which reason is not said). The buyer is notified (OFFER_UPDATE). Closed or expired: 409 OFFER_CLOSED; the buyer: 403; anyone else: 404.",
       tags: ["Marketplace"],
       auth: "bearer",
       feature: "marketplace",
@@ -30,6 +30,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.NOT_FOUND,
         sharedErrors.FORBIDDEN,
         marketplaceErrors.OFFER_CLOSED,
+        marketplaceErrors.OFFER_BUYER_CANNOT_TRADE,
         marketplaceErrors.ITEM_IN_AUCTION,
         marketplaceErrors.ITEM_MINTED,
         challengesErrors.ITEM_LOCKED,
