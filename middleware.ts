@@ -1,5 +1,6 @@
 import { clerkMiddleware } from "@clerk/nextjs/server";
 import type { NextMiddleware } from "next/server";
+import { isMalformedPath, malformedPathAnswer } from "./lib/http/bare";
 
 // Clerk's middleware for the staff console and the fans' account pages only. It keeps a console session alive: when the short-lived session
 // token in `__session` has expired, Clerk refreshes it (handshake or refresh cookie) instead of the page bouncing the
@@ -7,7 +8,9 @@ import type { NextMiddleware } from "next/server";
 // session and the staff role itself (app/admin/_lib/gate.ts, lib/auth/staff.ts).
 //
 // /api never passes through here (see `config.matcher`): any middleware on /api costs a bare route 35–60% of its
-// throughput; the API verifies session tokens in its own pipeline (lib/http/route.ts, lib/auth/tokens.ts).
+// throughput; the API verifies session tokens in its own pipeline (lib/http/route.ts, lib/auth/tokens.ts). The one
+// exception is a path whose percent escapes may not decode (the matcher's last entry): answered 400 here when they
+// do not, passed on untouched when they do.
 //
 // Active only with Clerk configured: a publishable key (CLERK_PUBLISHABLE_KEY at run time, or
 // NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY, which Next inlines at build time) and CLERK_SECRET_KEY. Without them
@@ -33,8 +36,15 @@ const clerk: NextMiddleware | undefined = active
     })
   : undefined;
 
+/** The paths Clerk's middleware serves: the first four entries of `config.matcher` (and their .rsc and data forms). */
+const CLERK_PATH = /^\/(_next\/data\/[^/]+\/)?(admin([/.]|$)|account\/|dev\/sign-in(\.json|\.rsc)?$|__clerk\/)/;
+
 export default function middleware(...args: Parameters<NextMiddleware>): ReturnType<NextMiddleware> {
-  return clerk?.(...args);
+  const [req] = args;
+  // The raw path (req.nextUrl may normalise it): a percent escape that does not decode is a 400 here, not Next's 500.
+  const { pathname } = new URL(req.url);
+  if (isMalformedPath(pathname)) return malformedPathAnswer(pathname, req.headers.get("x-request-id"));
+  return CLERK_PATH.test(pathname) ? clerk?.(...args) : undefined;
 }
 
 export const config = {
@@ -42,6 +52,9 @@ export const config = {
   // The console (/admin and everything under it), the fans' account pages (/account/*: deleting an account), the
   // development provider's sign-in page both send to,
   // and Clerk's Frontend API proxy path (Clerk turns it on by itself for production keys on *.vercel.app hosts).
-  // Never /api, /_next, /files or /docs (tests/e2e/middleware.test.ts).
-  matcher: ["/admin/:path*", "/account/:path*", "/dev/sign-in", "/__clerk/:path*"],
+  // Never /api, /_next, /files or /docs (tests/e2e/middleware.test.ts), but for the last entry: any path holding a
+  // `%` that does not start an ASCII escape (`%ZZ`, `%` at the end, `%FF`, `%C3%A9`). Next decodes a dynamic segment
+  // before any route runs and answers one that does not decode with a bare 500 text/plain (no JSON, no security
+  // headers); here it is a 400 (lib/http/bare.ts). Other paths never invoke the middleware (decision 0067).
+  matcher: ["/admin/:path*", "/account/:path*", "/dev/sign-in", "/__clerk/:path*", "/:path(.*%(?![0-7][0-9A-Fa-f]).*)"],
 };
