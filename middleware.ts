@@ -1,5 +1,6 @@
 import { clerkMiddleware } from "@clerk/nextjs/server";
 import type { NextMiddleware } from "next/server";
+import { errorBody, isMalformedPath, malformedPathAnswer, PAGE_SECURITY_HEADERS } from "./lib/http/bare";
 
 // Clerk's middleware for the staff console and the fans' account pages only. It keeps a console session alive: when the short-lived session
 // token in `__session` has expired, Clerk refreshes it (handshake or refresh cookie) instead of the page bouncing the
@@ -9,7 +10,9 @@ import type { NextMiddleware } from "next/server";
 // It also answers a cross-origin server action 403 (crossOriginAction), which Next itself answers 500.
 //
 // /api never passes through here (see `config.matcher`): any middleware on /api costs a bare route 35–60% of its
-// throughput; the API verifies session tokens in its own pipeline (lib/http/route.ts, lib/auth/tokens.ts).
+// throughput; the API verifies session tokens in its own pipeline (lib/http/route.ts, lib/auth/tokens.ts). The one
+// exception is a path whose percent escapes may not decode (the matcher's last entry): answered 400 here when they
+// do not, passed on untouched when they do.
 //
 // Active only with Clerk configured: a publishable key (CLERK_PUBLISHABLE_KEY at run time, or
 // NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY, which Next inlines at build time) and CLERK_SECRET_KEY. Without them
@@ -43,9 +46,8 @@ const clerk: NextMiddleware | undefined = active
  * it through as a handcrafted request (a browser always sends one). Header reads only: free on every other request.
  * Not /dev/sign-in nor Clerk's proxy path: neither has server actions.
  */
-function crossOriginAction(req: Request): Response | undefined {
+function crossOriginAction(req: Request, pathname: string): Response | undefined {
   if (req.method !== "POST") return undefined;
-  const { pathname } = new URL(req.url);
   if (!/^\/(admin|account)(\/|$)/.test(pathname)) return undefined;
   if (!req.headers.has("next-action") && !req.headers.get("content-type")?.startsWith("multipart/form-data")) return undefined;
   const origin = req.headers.get("origin");
@@ -53,16 +55,20 @@ function crossOriginAction(req: Request): Response | undefined {
   const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host");
   if (host && origin !== "null" && URL.canParse(origin) && new URL(origin).host === host) return undefined;
   return Response.json(
-    {
-      success: false,
-      error: { code: "FORBIDDEN", message: "A console or account action must come from this site's own pages (cross-origin request refused)." },
-    },
-    { status: 403, headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } },
+    errorBody("FORBIDDEN", "A console or account action must come from this site's own pages (cross-origin request refused)."),
+    { status: 403, headers: { ...PAGE_SECURITY_HEADERS, "Cache-Control": "no-store" } },
   );
 }
 
+/** The paths Clerk's middleware serves: the first four entries of `config.matcher` (and their .rsc and data forms). */
+const CLERK_PATH = /^\/(_next\/data\/[^/]+\/)?(admin([/.]|$)|account\/|dev\/sign-in(\.json|\.rsc)?$|__clerk\/)/;
+
 export default function middleware(...args: Parameters<NextMiddleware>): ReturnType<NextMiddleware> {
-  return crossOriginAction(args[0]) ?? clerk?.(...args);
+  const [req] = args;
+  // The raw path (req.nextUrl may normalise it): a percent escape that does not decode is a 400 here, not Next's 500.
+  const { pathname } = new URL(req.url);
+  if (isMalformedPath(pathname)) return malformedPathAnswer(pathname, req.headers.get("x-request-id"));
+  return crossOriginAction(req, pathname) ?? (CLERK_PATH.test(pathname) ? clerk?.(...args) : undefined);
 }
 
 export const config = {
@@ -70,6 +76,9 @@ export const config = {
   // The console (/admin and everything under it), the fans' account pages (/account/*: deleting an account), the
   // development provider's sign-in page both send to,
   // and Clerk's Frontend API proxy path (Clerk turns it on by itself for production keys on *.vercel.app hosts).
-  // Never /api, /_next, /files or /docs (tests/e2e/middleware.test.ts).
-  matcher: ["/admin/:path*", "/account/:path*", "/dev/sign-in", "/__clerk/:path*"],
+  // Never /api, /_next, /files or /docs (tests/e2e/middleware.test.ts), but for the last entry: any path holding a
+  // `%` that does not start an ASCII escape (`%ZZ`, `%` at the end, `%FF`, `%C3%A9`). Next decodes a dynamic segment
+  // before any route runs and answers one that does not decode with a bare 500 text/plain (no JSON, no security
+  // headers); here it is a 400 (lib/http/bare.ts). Other paths never invoke the middleware (decision 0067).
+  matcher: ["/admin/:path*", "/account/:path*", "/dev/sign-in", "/__clerk/:path*", "/:path(.*%(?![0-7][0-9A-Fa-f]).*)"],
 };

@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { PAGE_SECURITY_HEADERS } from "./lib/http/bare";
 
 const config: NextConfig = {
   poweredByHeader: false,
@@ -15,13 +16,7 @@ const config: NextConfig = {
     return [
       {
         source: "/((?!api/|files/).*)",
-        headers: [
-          { key: "Content-Security-Policy", value: "frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'" },
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "same-origin" },
-          { key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" },
-        ],
+        headers: Object.entries(PAGE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })),
       },
     ];
   },

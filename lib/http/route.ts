@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { ZodType } from "zod";
 import { mayOpen, type ConsoleArea } from "../auth/roles";
 import { verifySessionToken, type Identity } from "../auth/tokens";
@@ -10,8 +10,9 @@ import { env } from "../env";
 import { inRequestScope } from "../kernel/request-scope";
 import { parseJsonBytes, readJsonBody, readLimitedBody, UNSET_BODY } from "./body";
 import { clientAddress } from "./client-ip";
+import { API_SECURITY_HEADERS, errorBody, requestIdFrom } from "./bare";
 import { corsHeaders } from "./cors";
-import { DomainError, type ErrorDef, type ErrorDetail, sharedErrors } from "./errors";
+import { DomainError, type ErrorDef, sharedErrors } from "./errors";
 import { log } from "../kernel/log";
 import { verifyCron, verifySignature, webhookSecret, type WebhookSecretName } from "./machine-auth";
 import { limiterFor, rateLimitHeaders, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
@@ -24,6 +25,7 @@ import { parse, queryObject } from "./input";
 import { recordCronRun } from "./cron-runs";
 
 export { issuesToDetails, MAX_INPUT_DEPTH, parse } from "./input";
+export { API_SECURITY_HEADERS, errorBody } from "./bare";
 
 // The one request pipeline: auth → rate limit → parse & validate → handler → serialize → errors.
 
@@ -478,8 +480,7 @@ function rateLimitKey(req: Request, mode: AuthMode, user: AuthUser | null): stri
 }
 
 export function requestIdOf(req: Request): string {
-  const incoming = req.headers.get("x-request-id");
-  return incoming && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
+  return requestIdFrom(req.headers.get("x-request-id"));
 }
 
 export function routeLabel(req: Request): string {
@@ -489,15 +490,6 @@ export function routeLabel(req: Request): string {
     return "?";
   }
 }
-
-/** On every API answer: JSON is never a page to render, frame or sniff as something else. */
-export const API_SECURITY_HEADERS: Record<string, string> = {
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-  "Referrer-Policy": "no-referrer",
-  "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
-};
 
 /** Headers of every API answer, pipeline or not: request id, no-store, security, CORS for the request's origin. */
 export function apiHeaders(req: Request, requestId: string): Record<string, string> {
@@ -509,10 +501,6 @@ function baseHeaders(requestId: string, req: Request | undefined, rate?: RateLim
     ? apiHeaders(req, requestId)
     : { "X-Request-Id": requestId, "Cache-Control": "no-store", ...API_SECURITY_HEADERS };
   return Object.assign(headers, rateLimitHeaders(rate));
-}
-
-export function errorBody(code: string, message: string, details?: ErrorDetail[]) {
-  return { success: false as const, error: { code, message, ...(details?.length ? { details } : {}) } };
 }
 
 /** Seconds a client should wait before retrying a request whose transaction lost to concurrent ones twice. */

@@ -21,15 +21,24 @@ const ENDS_WITH_WORD = new RegExp(`${WORD}$`, "u");
  * The keywords as one case-insensitive regular expression: each keyword literal (regular-expression syntax
  * escaped), a space matching any run of white space, and a whole-word keyword bounded on the sides that are word
  * characters (letters, digits, underscore: `#goal` whole-word still matches). Null for no keywords.
+ *
+ * Keywords with the same bounds share one group, `(?<!W)(?:a|b|…)(?!W)`, instead of each alternative carrying its
+ * own: V8 then tests the bound once per position rather than once per keyword, and 200 whole-word keywords cost a
+ * 500-character post about 16 µs instead of 450 µs (docs/performance.md, 2026-11-29). Only `test` is asked, so the
+ * order of the alternatives does not matter: the text matches exactly when one keyword matches it.
  */
 export function compileKeywords(keywords: FilterKeyword[]): RegExp | null {
   if (keywords.length === 0) return null;
-  const alternatives = keywords.map(({ keyword, wholeWord }) => {
+  const groups = new Map<string, { before: string; after: string; literals: string[] }>();
+  for (const { keyword, wholeWord } of keywords) {
     const literal = keyword.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&").replace(/ /g, String.raw`\s+`);
     const before = wholeWord && STARTS_WITH_WORD.test(keyword) ? `(?<!${WORD})` : "";
     const after = wholeWord && ENDS_WITH_WORD.test(keyword) ? `(?!${WORD})` : "";
-    return before + literal + after;
-  });
+    const group = groups.get(before + after) ?? { before, after, literals: [] };
+    group.literals.push(literal);
+    groups.set(before + after, group);
+  }
+  const alternatives = [...groups.values()].map((g) => `${g.before}(?:${g.literals.join("|")})${g.after}`);
   return new RegExp(alternatives.join("|"), "iu");
 }
 

@@ -34,6 +34,11 @@ export const errors = defineErrors({
     description: "The transaction is for a product that is not a coin bundle on sale here (GET /api/v1/wallet/products); nothing was credited.",
   },
   CURRENCY_NOT_OFFERED: { status: 422, description: "The bundle has no price in the requested currency (see GET /api/v1/wallet/products)." },
+  INVALID_EVENT: {
+    status: 400,
+    description:
+      "The body carries a valid Stripe-Signature but is not a Stripe event (a JSON object with a string id and type: not JSON, an array, {}); nothing was processed.",
+  },
   INVALID_SIGNATURE: {
     status: 400,
     description:

@@ -34,7 +34,7 @@ import {
 import type { CreateTopupInput, PurchaseFlag, WebhookOutcome } from "./schemas";
 import { assertMayBuyCoins, standingRefusal, tradingStanding } from "../moderation/sanctions";
 import { assertWithinLimits } from "../spending/service";
-import { stripe } from "./stripe";
+import { parseStripeEvent, stripe } from "./stripe";
 import { errors as paymentsErrors } from "./errors";
 
 export { stripeMode, stripeSignature } from "./stripe";
@@ -162,19 +162,18 @@ const sessionObject = z.looseObject({
 });
 const chargeObject = z.looseObject({ payment_intent: ref, amount: z.number().int(), amount_refunded: z.number().int() });
 const disputeObject = z.looseObject({ payment_intent: ref, amount: z.number().int(), status: z.string().optional() });
-const eventSchema = z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ object: z.unknown() }) });
 
 type Answer = { received: true; eventId: string; duplicate: boolean; outcome: WebhookOutcome };
 
 /** Processes a verified Stripe event (the raw body the signature covered), at most once per event id. */
 export async function handleStripeEvent(db: Db, rawBody: Buffer): Promise<Answer> {
-  const event = eventSchema.parse(JSON.parse(rawBody.toString("utf8")));
+  const event = parseStripeEvent(rawBody);
   const base = { provider: PROVIDER, eventId: event.id, type: event.type };
   const answer = (o: { duplicate: boolean; outcome: WebhookOutcome }): Answer => ({ received: true, eventId: event.id, ...o });
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
-      const s = sessionObject.safeParse(event.data.object);
+      const s = sessionObject.safeParse(event.object);
       const m = s.success ? s.data.metadata : undefined;
       const txnId = s.success ? refId(s.data.payment_intent) : null;
       // Unpaid (a delayed payment method): async_payment_succeeded credits it later.
@@ -197,25 +196,25 @@ export async function handleStripeEvent(db: Db, rawBody: Buffer): Promise<Answer
     }
     case "checkout.session.expired":
     case "checkout.session.async_payment_failed": {
-      const s = sessionObject.safeParse(event.data.object);
+      const s = sessionObject.safeParse(event.object);
       const topupId = s.success ? s.data.metadata?.topupId : undefined;
       if (!topupId || !UUID_PATTERN.test(topupId)) return answer(await ignore(db, { ...base, txnId: null }));
       return answer(await failPurchase(db, { ...base, id: topupId.toLowerCase() }));
     }
     case "charge.refunded": {
-      const c = chargeObject.safeParse(event.data.object);
+      const c = chargeObject.safeParse(event.object);
       const txnId = c.success ? refId(c.data.payment_intent) : null;
       if (!c.success || !txnId) return answer(await ignore(db, { ...base, txnId }));
       return answer(await clawBack(db, { ...base, txnId, kind: "refund", cumulative: c.data.amount_refunded }));
     }
     case "charge.dispute.created": {
-      const d = disputeObject.safeParse(event.data.object);
+      const d = disputeObject.safeParse(event.object);
       const txnId = d.success ? refId(d.data.payment_intent) : null;
       if (!d.success || !txnId) return answer(await ignore(db, { ...base, txnId }));
       return answer(await clawBack(db, { ...base, txnId, kind: "dispute", cumulative: d.data.amount }));
     }
     case "charge.dispute.closed": {
-      const d = disputeObject.safeParse(event.data.object);
+      const d = disputeObject.safeParse(event.object);
       const txnId = d.success ? refId(d.data.payment_intent) : null;
       // Lost: the coins stay clawed back. Won (or an inquiry closed without a chargeback): they come back.
       if (!d.success || !txnId || !["won", "warning_closed"].includes(d.data.status ?? "")) return answer(await ignore(db, { ...base, txnId }));

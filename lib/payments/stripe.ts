@@ -1,6 +1,8 @@
 import Stripe from "stripe";
+import { z } from "zod";
 import { env } from "../env";
 import { DomainError } from "../http/errors";
+import { log } from "../kernel/log";
 import type { WebhookVerifier } from "../http/route";
 import { errors as paymentsErrors } from "./errors";
 import { stripeMode } from "./modes";
@@ -51,19 +53,60 @@ export const stripeSignature: WebhookVerifier = {
     header: "Stripe-Signature",
     description: `Stripe's webhook signature (\`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`) keyed with the endpoint's signing secret STRIPE_WEBHOOK_SECRET, checked by the stripe library; \`t\` at most ${STRIPE_TOLERANCE_S} s old.`,
   },
-  errors: [paymentsErrors.INVALID_SIGNATURE, paymentsErrors.PAYMENTS_UNAVAILABLE],
+  errors: [paymentsErrors.INVALID_SIGNATURE, paymentsErrors.INVALID_EVENT, paymentsErrors.PAYMENTS_UNAVAILABLE],
   verify(headers, rawBody) {
     if (stripeMode() === "unconfigured") throw paymentsUnavailable();
     const header = headers.get("stripe-signature");
     if (!header) throw invalid("Missing Stripe-Signature header.");
     try {
-      const event = Stripe.webhooks.constructEvent(rawBody, header, env().STRIPE_WEBHOOK_SECRET!, STRIPE_TOLERANCE_S);
-      return event.id;
+      Stripe.webhooks.signature!.verifyHeader(rawBody, header, env().STRIPE_WEBHOOK_SECRET!, STRIPE_TOLERANCE_S);
     } catch (error) {
       throw invalid(`Invalid Stripe-Signature: ${(error as Error).message.split("\n")[0]!.slice(0, 200)}`);
     }
+    return parseStripeEvent(rawBody).id;
   },
 };
+
+/** An event id or type as Stripe writes them (`evt_…`, `checkout.session.completed`): printable ASCII, no NUL. */
+const token = z.string().regex(/^[\x21-\x7e]{1,255}$/);
+const envelope = z.looseObject({ id: token, type: token, data: z.unknown().optional() });
+
+export interface StripeEvent {
+  id: string;
+  type: string;
+  /** `data.object`: undefined when the event has none (each type's handler then ignores the event). */
+  object: unknown;
+}
+
+/**
+ * The event a verified body holds: a JSON object with an id and a type. A body that is none (not JSON, an array,
+ * `{}`, an id that is no string) is 400 INVALID_EVENT, logged: it was signed with the endpoint's secret but is
+ * nothing Stripe sends, so there is nothing to record it under (a missing `data.object` is still an event: ignored).
+ */
+export function parseStripeEvent(rawBody: Buffer): StripeEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString("utf8"));
+  } catch {
+    json = undefined;
+  }
+  const event = envelope.safeParse(json);
+  if (!event.success) {
+    const issue = event.error.issues[0];
+    log("warn", {
+      msg: "stripe webhook: signed body is not an event",
+      bytes: rawBody.length,
+      issue: issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : undefined,
+    });
+    throw new DomainError(
+      paymentsErrors.INVALID_EVENT,
+      "The signed body is not a Stripe event (a JSON object with a string id and type); nothing was processed.",
+    );
+  }
+  const { data } = event.data;
+  const object = data !== null && typeof data === "object" && !Array.isArray(data) ? (data as { object?: unknown }).object : undefined;
+  return { id: event.data.id, type: event.data.type, object };
+}
 
 /** The reconciliation's Stripe side: its paid charges created since the window's start (the library's auto-pagination). */
 export const stripeReconciliation: ProviderReconciliation = {

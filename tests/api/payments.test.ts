@@ -223,6 +223,41 @@ describe("the Stripe webhook", () => {
     expect((await wallet(u.auth)).balance).toBe(50_000);
   });
 
+  it("a correctly signed body that is not an event is 400 INVALID_EVENT; an event without a usable data.object is ignored (200)", async () => {
+    // Signed with the endpoint's secret but nothing Stripe sends: these were 500s (Stripe retries a 500 for days).
+    for (const payload of [
+      "{}",
+      "[]",
+      "null",
+      "42",
+      '"evt"',
+      "not json",
+      '{"id":1,"type":"charge.refunded"}',
+      '{"id":"evt_x"}',
+      '{"type":"charge.refunded"}',
+      '{"id":"evt_\\u0000","type":"x"}',
+    ]) {
+      const res = await deliver(payload);
+      expect([payload, res.status, errorOf(res)?.code]).toEqual([payload, 400, "INVALID_EVENT"]);
+    }
+    // Events (an id and a type) with no data, or no or a foreign data.object: acknowledged once, ignored.
+    for (const type of [
+      "checkout.session.completed",
+      "checkout.session.expired",
+      "charge.refunded",
+      "charge.dispute.created",
+      "charge.dispute.closed",
+      "customer.created",
+    ]) {
+      for (const data of [undefined, null, [], {}, { object: null }, { object: [] }, { object: "x" }]) {
+        const payload = JSON.stringify({ id: `evt_${randomUUID()}`, type, ...(data === undefined ? {} : { data }) });
+        const res = await deliver(payload);
+        expect([payload, res.status, res.body?.data?.outcome]).toEqual([payload, 200, "ignored"]);
+        expect((await deliver(payload)).body.data).toMatchObject({ duplicate: true, outcome: "ignored" });
+      }
+    }
+  });
+
   it("claws back a refund after spending: debt, frozen trading, then settlement by the next top-up", async () => {
     const u = newUser();
     const first = await startTopup(u.auth);

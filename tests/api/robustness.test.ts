@@ -1,3 +1,4 @@
+import { request, type IncomingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, token } from "../helpers";
 
@@ -75,5 +76,77 @@ describe("hostile input never causes a 5xx", () => {
       if (wrongType.status >= 500) failures.push(`${method} ${url} form body → ${wrongType.status}`);
     }
     expect(failures).toEqual([]);
+  });
+});
+
+// A raw request: fetch (undici) would send the path as given too, but node:http shows exactly what goes on the wire.
+function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}/`, { method: "GET", path, headers: { ...headers, "x-forwarded-for": freshIp() } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("a path with a malformed percent escape", () => {
+  // Next decodes dynamic segments before any route runs; it used to answer these 500 text/plain, no headers.
+  const MALFORMED = ["%ZZ", "%", "%E", "%FF", "%C0%AF", "%E2%82", "a%2", "%%41"];
+
+  it("is a JSON 400 VALIDATION_ERROR with the API's headers under /api and /files", async () => {
+    for (const segment of MALFORMED) {
+      for (const path of [
+        `/api/teams/${segment}`,
+        `/api/v1/search/${segment}`,
+        `/api/${segment}`,
+        `/api/teams/${segment}/fans`,
+        `/files/${segment}`,
+        `/files/a/${segment}`,
+      ]) {
+        const res = await rawGet(path, { "x-request-id": "req-malformed-1" });
+        expect([path, res.status, res.headers["content-type"]]).toEqual([path, 400, "application/json"]);
+        expect(JSON.parse(res.text)).toEqual({
+          success: false,
+          error: {
+            code: "VALIDATION_ERROR",
+            message: expect.stringMatching(/malformed percent escape/),
+            details: [{ path: "path", message: "Malformed percent-encoding" }],
+          },
+        });
+        expect(res.headers).toMatchObject({
+          "x-content-type-options": "nosniff",
+          "x-frame-options": "DENY",
+          "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+          "referrer-policy": "no-referrer",
+          "cache-control": "no-store",
+          "x-request-id": "req-malformed-1",
+        });
+      }
+    }
+  });
+
+  it("is a 400 page that may not be framed elsewhere (the console, any page)", async () => {
+    for (const segment of MALFORMED) {
+      for (const path of [`/admin/users/${segment}`, `/admin/quests/${segment}`, `/admin/sync/${segment}/x`]) {
+        const res = await rawGet(path);
+        expect([path, res.status, res.headers["content-type"]]).toEqual([path, 400, expect.stringMatching(/^text\/html/)]);
+        expect(res.headers["x-frame-options"], path).toBe("DENY");
+        expect(res.headers["content-security-policy"], path).toMatch(/frame-ancestors 'none'/);
+        expect(res.headers["x-content-type-options"], path).toBe("nosniff");
+      }
+    }
+    // Any other path too (the home page, /docs), dynamic route or not.
+    for (const path of ["/%ZZ", "/docs/%FF", "/account/%"]) expect((await rawGet(path)).status, path).toBe(400);
+  });
+
+  it("well-formed escapes still reach their routes", async () => {
+    expect((await rawGet("/api/teams/%41%42")).status).toBe(404);
+    const health = await rawGet("/api/health?x=%ZZ");
+    expect(health.status).toBe(200);
+    expect((await rawGet("/files/%41")).status).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { api, db, errorOf, poster } from "../helpers";
+import { describe, expect, inject, it } from "vitest";
+import { signSessionToken } from "../../lib/auth/sign";
+import { api, db, errorOf, newUser, poster } from "../helpers";
 
 // GET /api/v1/search: one type per call. Posts by full-text search (stemmed in the query's language, also exact
 // words), newest first, through the feed's visibility, mutes and keyword filters; users, teams, players and cards by
@@ -214,5 +215,107 @@ describe("search: input", () => {
     expect((await search({ q: `  ${"b".repeat(100)}  `, type: "users" })).status).toBe(200);
     const unknown = await search({ q: "goal", type: "hashtags" });
     expect(errorOf(unknown).details?.[0]?.message).toMatch(/posts, users, teams, players, cards/);
+  });
+});
+
+describe("search: hostile queries", () => {
+  const run = (s: string, n: number) => s.repeat(n);
+  // websearch_to_tsquery stacks each `-` before a word on a stack of 32: past it, "tsquery stack too small" (a 500).
+  const STACKING = [
+    run("-", 17),
+    run("-", 33),
+    run("-", 100),
+    `${run("- ", 40)}goal`,
+    `goal ${run("-!", 40)}x`,
+    run("-|", 50),
+    run("-(", 50),
+    run("-)", 50),
+    run("-&", 50),
+    run("-<", 50),
+    `"a" ${run("-\t", 40)}b`,
+  ];
+  const OTHERS = [
+    run("!", 100),
+    run("|", 100),
+    run("&", 100),
+    run("(", 100),
+    run(")", 100),
+    run('"', 100),
+    run("<->", 33),
+    run("<", 100),
+    run(":*", 50),
+    run("\\", 100),
+    run("%", 100),
+    run("'", 100),
+    run("or ", 33),
+    run("-or ", 25),
+    run("a or ", 20),
+    run("-a ", 33),
+    run('-"a ', 25),
+    run("a-", 50),
+    run("--a ", 25),
+    `${run("-", 16)}goal`,
+    "\u0000",
+    "goal\u0000",
+    "\uFFFD\uFFFE",
+    "𝔤𝔬𝔞𝔩",
+    "_%\\",
+    "' OR 1=1 --",
+  ];
+
+  it("a posts q stacking more than 16 `-` (not) operators before a word is 400 naming query.q; 16 still searches", async () => {
+    for (const q of STACKING) {
+      const res = await search({ q, type: "posts" });
+      expect([q, res.status, errorOf(res).code, errorOf(res).details]).toEqual([
+        q,
+        400,
+        "VALIDATION_ERROR",
+        [{ path: "query.q", message: "A posts query may stack at most 16 - (not) operators before a word" }],
+      ]);
+    }
+    // Names have no operators: the same q is a name search like any other.
+    expect((await search({ q: run("-", 33), type: "users" })).status).toBe(200);
+    // Sixteen in a row, and any number apart (one per word), still search: `--goal` is `!!goal`.
+    const word = token();
+    const { id } = await poster();
+    const post = await newPost(id, `${word} pitch report`);
+    for (const q of [`${run("-", 16)}${word}`, `${run("-x ", 25)}${word}`]) {
+      const res = await search({ q, type: "posts" });
+      expect([q, res.status, res.body.data?.results.map((r: { id: string }) => r.id)]).toEqual([q, 200, [post.id]]);
+    }
+    // Fifteen: not the word (every other post).
+    const odd = await search({ q: `${run("-", 15)}${word}`, type: "posts" });
+    expect(odd.status).toBe(200);
+    expect(ids(odd)).not.toContain(post.id);
+  });
+
+  it("no search endpoint answers 5xx for hostile q", { timeout: 120_000 }, async () => {
+    const staff = signSessionToken(inject("privateKey"), `user_search_staff_${randomUUID().slice(0, 8)}`, {
+      admin: true,
+      extra: { azp: "https://admin.example.com" },
+    });
+    const failures: string[] = [];
+    let ip = 0;
+    for (const q of [...STACKING, ...OTHERS]) {
+      // A fresh fan and address per q: the sweep stays under the search policy's per-user and per-address limits.
+      const { auth } = newUser();
+      const from = { "x-forwarded-for": `198.51.100.${(ip++ % 250) + 1}, 10.0.0.1` };
+      const qs = (extra: Record<string, string>) => new URLSearchParams({ q, ...extra });
+      const answers = [
+        ...["posts", "users", "teams", "players", "cards"].flatMap((type) => [
+          api("GET", `${SEARCH}?${qs({ type })}`, { headers: auth }),
+          api("GET", `${SEARCH}?${qs({ type })}`, { headers: from }),
+        ]),
+        api("GET", `${SEARCH}?${qs({ type: "posts", language: "de" })}`, { headers: auth }),
+        api("GET", `/api/leaderboard/search?${qs({})}`, { headers: auth }),
+        api("GET", `/api/teams/search?${qs({})}`, { headers: auth }),
+        api("GET", `/admin/search?${qs({})}`, { headers: { cookie: `__session=${staff}` } }),
+        api("GET", `/admin/teams?${qs({})}`, { headers: { cookie: `__session=${staff}` } }),
+      ];
+      for (const res of await Promise.all(answers)) {
+        if (res.status >= 500 || res.status === 429) failures.push(`${JSON.stringify(q).slice(0, 40)} → ${res.status} ${res.text.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 });

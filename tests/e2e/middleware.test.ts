@@ -78,6 +78,15 @@ describe("matcher", () => {
       expect(runs(path), path).toBe(true);
     }
   });
+
+  it("takes any other path only when a % in it does not start an ASCII escape (one that does not decode is a 400 there)", () => {
+    for (const path of ["/api/teams/%ZZ", "/api/teams/%", "/api/%E", "/api/teams/%FF", "/files/%C3%A9", "/docs/%E2%82", "/%ZZ"]) {
+      expect(runs(path), path).toBe(true);
+    }
+    for (const path of ["/api/teams/%41", "/api/v1/search/a%20b", "/files/uploads/%2F", "/api/health", "/docs/%7E"]) {
+      expect(runs(path), path).toBe(false);
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { Q_MAX, searchQuery, searchResult } from "@/lib/search/schemas";
+import { Q_MAX, searchQuery, searchResult, STACKED_NOTS_MAX } from "@/lib/search/schemas";
 import { search } from "@/lib/search/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -12,7 +12,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         `One \`type\` per call (posts, users, teams, players, cards; another is 400 naming query.type); \`q\` 1..${Q_MAX} characters after trimming (else 400 naming query.q). ` +
         "Keyset pages: `limit` 1..50, default 20; `nextCursor` only when more remain (a cursor belongs to its type and q). " +
         "**posts**: full-text search, newest first among the matches (publish time, then id). Words are stemmed by the `language` configuration (ISO 639-1, default en: `goals` finds `goal`) and also matched exactly, so a post written in another language is found by its exact words; " +
-        'web-search syntax (`"a phrase"`, `-word`, `or`). A q of only stop words or punctuation finds nothing (an empty page, not an error). ' +
+        'web-search syntax (`"a phrase"`, `-word`, `or`). A q of only stop words or punctuation finds nothing (an empty page, not an error); ' +
+        `one stacking more than ${STACKED_NOTS_MAX} \`-\` (not) operators before a word (\`- - - …\`; white space and \`!&|()<\` between them) is 400 naming query.q. ` +
         "Each post is the feed's post and the feed's visibility applies in the same statement: never deleted, hidden or scheduled posts, private posts only for the team's fans, never posts of users the caller blocked or who blocked the caller; " +
         "signed in, posts by accounts the caller mutes and posts matching the caller's `feed` keyword filters are left out of the page read (a page may come back short with a `nextCursor`). " +
         "**users**: by handle (typos tolerated; an exact handle first, then handles starting with q) or display name; never erased accounts or accounts awaiting deletion, nor users blocked either way. " +
