@@ -87,24 +87,13 @@ describe("compileKeywords: grouped by bounds", () => {
     }
   });
 
-  it("200 keywords test a feed page several times faster than one alternative per keyword did", () => {
-    // Keywords with varied first letters (with a few, V8 skips ahead to the next possible one and both are fast).
+  it("200 keywords compile to one bounded group per kind of bound, not one lookaround per keyword", () => {
+    // The speed-up (5× on a 50-post page with 200 keywords, docs/performance.md) comes from this shape: V8 tests the
+    // lookarounds once per position instead of once per keyword. A timing belongs in the bench; the shape is the rule.
     const word = () => Array.from({ length: 3 + Math.floor(next() * 7) }, () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(next() * 26)]).join("");
-    const keywords = Array.from({ length: 200 }, () => ({ keyword: word(), wholeWord: true }));
-    const page = Array.from({ length: 50 }, () => Array.from({ length: 150 }, word).join(" ").slice(0, 1000));
-    const grouped = compileKeywords(keywords)!;
-    const reference = oneAlternativePerKeyword(keywords);
-    const time = (re: RegExp) => {
-      const started = performance.now();
-      for (const post of page) re.test(post);
-      return performance.now() - started;
-    };
-    for (let i = 0; i < 3; i++) {
-      time(grouped);
-      time(reference);
-    }
-    // Alternating rounds, the median ratio: another process slowing one round slows both of its measurements.
-    const ratios = Array.from({ length: 9 }, () => time(reference) / time(grouped)).sort((a, b) => a - b);
-    expect(ratios[4]).toBeGreaterThan(2);
+    const keywords = Array.from({ length: 200 }, (_, i) => ({ keyword: word(), wholeWord: i % 2 === 0 }));
+    const lookarounds = (re: RegExp) => (re.source.match(/\(\?<!|\(\?!/g) ?? []).length;
+    expect(lookarounds(oneAlternativePerKeyword(keywords))).toBe(200);
+    expect(lookarounds(compileKeywords(keywords)!)).toBeLessThanOrEqual(2);
   });
 });
