@@ -54,10 +54,10 @@ function crossOriginAction(req: Request, pathname: string): Response | undefined
   if (origin === null) return undefined;
   const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host");
   if (host && origin !== "null" && URL.canParse(origin) && new URL(origin).host === host) return undefined;
-  return Response.json(
-    errorBody("FORBIDDEN", "A console or account action must come from this site's own pages (cross-origin request refused)."),
-    { status: 403, headers: { ...PAGE_SECURITY_HEADERS, "Cache-Control": "no-store" } },
-  );
+  return Response.json(errorBody("FORBIDDEN", "A console or account action must come from this site's own pages (cross-origin request refused)."), {
+    status: 403,
+    headers: { ...PAGE_SECURITY_HEADERS, "Cache-Control": "no-store" },
+  });
 }
 
 /** The paths Clerk's middleware serves: the first four entries of `config.matcher` (and their .rsc and data forms). */
