@@ -1,7 +1,7 @@
 import pg from "pg";
 import { assertVerificationKey } from "./auth/tokens";
 import { env } from "./env";
-import { identityProvider } from "./identity/provider";
+import { identityProvider } from "./auth/identity-provider";
 import { log } from "./kernel/log";
 import { assertFcmServiceAccount } from "./push/providers";
 import { warmUpRateLimits } from "./http/rate-limit";

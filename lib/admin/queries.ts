@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import type { Db } from "../db/client";
 import { teamIdSchema, type TeamSearch } from "./schemas";
 import { raw, rawTransaction } from "../db/raw";

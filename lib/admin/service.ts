@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
 import { isUniqueViolation, lockUser, txOptions } from "../db/tx";
 import { log } from "../kernel/log";
-import { identityProvider } from "../identity/provider";
+import { identityProvider } from "../auth/identity-provider";
 import { forgetStandings } from "../leagues/service";
 import { forgetTeamDetails } from "../teams/service";
 import { forgetQuests } from "../quests/service";
@@ -13,7 +13,7 @@ import { raw } from "../db/raw";
 import { auditForTarget, recordAudit, type StaffActor } from "../audit/service";
 import type { StaffRole } from "../auth/roles";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor } from "../kernel/cursor";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import { getWallets } from "../wallets/service";
 import { transactionsOf } from "../wallets/queries";
 import {

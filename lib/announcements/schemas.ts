@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime, uuidString } from "../http/schemas";
+import { isoDateTime, uuidString } from "../kernel/schemas";
 
 // Announcements: requests and answers (lib/announcements/service.ts).
 

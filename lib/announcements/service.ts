@@ -2,7 +2,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
-import { notFound, validationError } from "../http/errors";
+import { notFound, validationError } from "../kernel/errors";
 import { recordAudit, type StaffActor } from "../audit/service";
 import { activeAnnouncements, ANNOUNCEMENT_SELECT, dismiss, recentAnnouncements, toAnnouncement } from "./queries";
 import { ANNOUNCEMENT_HORIZON_MS, ANNOUNCEMENTS_MAX, type AnnouncementCreateInput } from "./schemas";

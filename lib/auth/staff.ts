@@ -1,8 +1,8 @@
 import type { StaffRole } from "./roles";
 import { parties, verifySessionToken } from "./tokens";
 import { env } from "../env";
-import { DomainError } from "../http/errors";
-import { identityProvider } from "../identity/provider";
+import { DomainError } from "../kernel/errors";
+import { identityProvider } from "./identity-provider";
 
 // Who may use the staff console: a valid identity-provider session (Clerk's `__session` cookie holds the same
 // session JWT the API takes as a Bearer token) whose claims carry a staff role in metadata.role (lib/auth/roles.ts:

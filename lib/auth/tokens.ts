@@ -1,6 +1,6 @@
 import { decodeJwt } from "@clerk/backend/jwt";
 import { env } from "../env";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { ensureDevKeyPair } from "./keys";
 import { staffRoleOf, type StaffRole } from "./roles";
 import { DEV_ISSUER } from "./sign";

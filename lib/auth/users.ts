@@ -3,7 +3,7 @@ import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { raw } from "../db/raw";
 import { env } from "../env";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import type { StaffRole } from "./roles";
 import type { Identity } from "./tokens";
 

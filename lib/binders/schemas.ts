@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { collectible } from "../collectibles/schemas";
-import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 export const BINDERS_MAX = 50;
 export const BINDER_ITEMS_MAX = 500;

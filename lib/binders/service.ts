@@ -4,7 +4,7 @@ import { lockUser } from "../db/tx";
 import type { RawDb } from "../db/raw";
 import { toCollectible } from "../collectibles/service";
 import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { DomainError, notFound, validationError } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
 import {
   binderById,

@@ -1,7 +1,7 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
 // Error codes of collection challenges (thrown by its services, listed on its routes; the shared codes are sharedErrors
-// in lib/http/errors.ts). ITEM_LOCKED is also answered by every path an item could leave by (listing, accepting an
+// in lib/kernel/errors.ts). ITEM_LOCKED is also answered by every path an item could leave by (listing, accepting an
 // offer, mint requests, checkout, staff refunds): refuseLocked in lib/marketplace/ownership.ts.
 export const errors = defineErrors({
   ITEM_LOCKED: {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { card, collectible } from "../collectibles/schemas";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 // Collection challenges: requests and answers (lib/challenges/service.ts).
 

@@ -5,7 +5,7 @@ import { isUniqueViolation, txOptions } from "../db/tx";
 import { idempotent, type Idempotent, type IdempotencyKey } from "../db/idempotency";
 import { lockCollectibles } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
-import { DomainError, notFound, sharedErrors, validationError, type ErrorDetail } from "../http/errors";
+import { DomainError, notFound, sharedErrors, validationError, type ErrorDetail } from "../kernel/errors";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { award } from "../rep/grants";

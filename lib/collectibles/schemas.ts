@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 export const RARITIES = ["common", "rare", "epic", "legendary"] as const;
 export const rarity = z.enum(RARITIES).meta({ description: "common, rare, epic or legendary (rising scarcity)." });

@@ -1,7 +1,7 @@
 import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../kernel/cursor";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
 import { cardsPage, catalogByRarity, collectibleById, historyOf, ownedBy, type CollectibleRow, type Rarity } from "./queries";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 export const COMMENT_MAX = 1_000;
 

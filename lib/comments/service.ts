@@ -2,7 +2,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound, validationError, sharedErrors } from "../http/errors";
+import { DomainError, notFound, validationError, sharedErrors } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
 import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lockerroom/access";
 import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime } from "../http/schemas";
+import { isoDateTime } from "../kernel/schemas";
 
 // Remote config: requests and answers (lib/config/service.ts). Rules: docs/domains/config.md.
 

@@ -3,7 +3,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
 import { env } from "../env";
-import { validationError } from "../http/errors";
+import { validationError } from "../kernel/errors";
 import { recordAudit, type StaffActor } from "../audit/service";
 import { COMMENT_MAX } from "../comments/schemas";
 import { CONTENT_MAX, MEDIA_MAX } from "../lockerroom/schemas";

@@ -1,7 +1,7 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
 // Error codes of contests (thrown by lib/contests, listed on its routes; the shared codes are sharedErrors in
-// lib/http/errors.ts). A card locked elsewhere answers challenges' ITEM_LOCKED (the one definition of a locked item),
+// lib/kernel/errors.ts). A card locked elsewhere answers challenges' ITEM_LOCKED (the one definition of a locked item),
 // a listed or minted card challenges' ENTRY_ITEM_LISTED and ENTRY_ITEM_MINTED.
 export const errors = defineErrors({
   CONTEST_LOCKED: {

@@ -5,7 +5,7 @@ import { lockCollectibles } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
 import { lockedBy, lockedItems } from "../challenges/queries";
 import { errors as challengesErrors } from "../challenges/errors";
-import { DomainError, notFound, sharedErrors, validationError, type ErrorDetail } from "../http/errors";
+import { DomainError, notFound, sharedErrors, validationError, type ErrorDetail } from "../kernel/errors";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage, type Page } from "../kernel/page";
 import { processCache } from "../db/cache";

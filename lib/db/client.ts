@@ -18,9 +18,8 @@ import { retryingConflicts } from "./tx";
 // A function takes the narrowest of these it uses: RawDb when it sends only raw SQL (then the app's client, a
 // transaction or a script's client all fit), DbTx when it uses models, Db only when it opens a transaction itself.
 
-export type Db = PrismaClient;
-/** A transaction client or the root client: domain functions accept either. */
-export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+// Db and DbTx are declared with RawDb (lib/db/raw.ts), which domain modules import without opening a pool.
+export type { Db, DbTx } from "./raw";
 export type Pool = pg.Pool;
 
 // Pools are sized on purpose: a 2-core box with PostgreSQL beside it does best with few connections.

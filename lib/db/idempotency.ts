@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { DomainError, sharedErrors } from "../http/errors";
-import { IDEMPOTENCY_HEADER } from "../http/idempotency";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import type { Db, DbTx } from "./client";
 import { txOptions } from "./tx";
 
@@ -14,6 +13,10 @@ import { txOptions } from "./tx";
 // unique index until the first commits (then it replays) or rolls back (then it runs), so the work runs once.
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
+
+/** The request header that carries the key, and the response header that marks a replayed answer. */
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const REPLAYED_HEADER = "Idempotent-Replayed";
 
 /** A request's key and scope, from the pipeline: `scope` is its method and path template ("POST /api/v1/packs/{packId}/purchases"). */
 export interface IdempotencyKey {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime, uuidString } from "../http/schemas";
+import { isoDateTime, uuidString } from "../kernel/schemas";
 
 export const DEVICES_MAX = 20;
 export const PROVIDERS = ["expo", "fcm", "apns", "webpush"] as const;

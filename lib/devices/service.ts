@@ -2,7 +2,7 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { rawTransaction, type RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { errors as devicesErrors } from "./errors";
 import { deleteDevice, devicesOf, tokenOwner, toDevice, updateDevice, upsertDevice } from "./queries";
 import { DEVICES_MAX, type DeviceBody } from "./schemas";

@@ -2,7 +2,7 @@ import type { Db, DbTx } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
 import { uuidv7 } from "../db/ids";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { assertMayTrade } from "../moderation/sanctions";
 import { assertPackSalesAllowed, assertWithinLimits } from "../spending/service";
 import { credit, pay } from "../wallets/service";

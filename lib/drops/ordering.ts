@@ -1,7 +1,7 @@
 import type { Db, DbTx } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
 import { uuidv7 } from "../db/ids";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { featureCheck } from "../http/features";
 import { assertMayTrade } from "../moderation/sanctions";
 import { assertPackSalesAllowed, assertWithinLimits } from "../spending/service";

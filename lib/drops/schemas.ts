@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 export const DROP_PRICE_MAX = 100_000_000;
 export const DROP_QUANTITY_MAX = 1_000_000;

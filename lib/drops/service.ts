@@ -4,7 +4,7 @@ import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
-import { notFound, validationError } from "../http/errors";
+import { notFound, validationError } from "../kernel/errors";
 import { packById } from "../packs/queries";
 import { newSeed, orderKey, seedHashOf } from "./order";
 import { orderIfDue } from "./ordering";

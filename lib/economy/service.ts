@@ -2,7 +2,7 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
 import { lockCollectible } from "../collectibles/queries";
 import { refuseLocked } from "../marketplace/ownership";

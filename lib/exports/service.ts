@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { rawTransaction, raw, type RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { log } from "../kernel/log";
 import { keysetPage } from "../kernel/page";

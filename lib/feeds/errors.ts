@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of the feeds (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts).
+// Error codes of the feeds (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts).
 export const errors = defineErrors({
   FEED_SNAPSHOT_EXPIRED: {
     status: 410,

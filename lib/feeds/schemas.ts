@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery } from "../http/schemas";
+import { cursorQuery, intQuery } from "../kernel/schemas";
 import { post } from "../lockerroom/schemas";
 import { teamSummary } from "../teams/schemas";
 

@@ -1,9 +1,9 @@
 import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import type { Viewer } from "../lockerroom/access";
 import { feed as lockerRoomFeed, newestPostsPage, postListView } from "../lockerroom/service";
 import { liveTeamIdOrThrow, toTeamSummary } from "../teams/queries";

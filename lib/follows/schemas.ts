@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sellerReputation } from "../market/schemas";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../kernel/schemas";
 import { favoriteTeam } from "../users/schemas";
 
 /** At most this many ids per GET /api/v1/users/relationships. */

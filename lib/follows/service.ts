@@ -1,7 +1,7 @@
 import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { rawTransaction, type RawDb } from "../db/raw";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { favoriteTeamsOf } from "../users/queries";

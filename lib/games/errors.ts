@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of games and events (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts).
+// Error codes of games and events (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts).
 export const errors = defineErrors({
   GAME_NOT_FINISHED: { status: 409, description: "The game is not final yet: its players can be rated once it has finished." },
   LINEUP_UNAVAILABLE: {

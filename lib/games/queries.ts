@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../teams/queries";

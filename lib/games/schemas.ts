@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../kernel/schemas";
 import { leagueInfo, rosterPlayer, teamSummary } from "../teams/schemas";
 
 // Events (games of the caller's teams), lineups and player ratings; the guess-the-player mini-game; the daily spin.

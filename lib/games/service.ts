@@ -3,7 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
-import { DomainError, notFound, type ErrorDetail, sharedErrors } from "../http/errors";
+import { DomainError, notFound, type ErrorDetail, sharedErrors } from "../kernel/errors";
 import { award, batchRepWrites, SERVER_AWARDS } from "../rep/grants";
 import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../teams/queries";
 import { addUtcDays, utcDay } from "../time";

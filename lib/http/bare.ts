@@ -1,4 +1,4 @@
-import { sharedErrors, type ErrorDetail } from "./errors";
+import { sharedErrors, type ErrorDetail } from "../kernel/errors";
 
 // The parts of an answer that need nothing server-only (no env, no database, no node: modules): the request
 // pipeline (lib/http/route.ts) builds every API answer from them, and middleware.ts its answer to a malformed path

@@ -1,4 +1,4 @@
-import { DomainError, sharedErrors } from "./errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 
 /** Marks an empty body on a route whose body is optional. */
 export const UNSET_BODY = Symbol("unset-body");

@@ -1,10 +1,8 @@
-import { validationError } from "./errors";
+import { IDEMPOTENCY_HEADER } from "../db/idempotency";
+import { validationError } from "../kernel/errors";
 
-// The Idempotency-Key header (route option `idempotency`, lib/http/route.ts); the store and replay are the data
-// layer's (lib/db/idempotency.ts).
-
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
-export const REPLAYED_HEADER = "Idempotent-Replayed";
+// The Idempotency-Key header (route option `idempotency`, lib/http/route.ts); the header's names, the store and the
+// replay are the data layer's (lib/db/idempotency.ts).
 
 /** The Idempotency-Key header, or null when it is absent; a malformed one is a 400 naming the header. */
 export function idempotencyKeyOf(req: Request): string | null {

@@ -1,5 +1,5 @@
 import type { z, ZodType } from "zod";
-import { DomainError, sharedErrors, type ErrorDetail } from "./errors";
+import { DomainError, sharedErrors, type ErrorDetail } from "../kernel/errors";
 
 // Reading a request's input for the pipeline (route.ts): the query as an object, and zod parsing behind a scan that
 // refuses what PostgreSQL or the process should never see (NUL characters, nesting past MAX_INPUT_DEPTH), each a 400

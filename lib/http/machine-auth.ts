@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { env, type Env } from "../env";
-import { DomainError, sharedErrors } from "./errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 
 // The two machine credentials a route can declare (RouteConfig.auth): "cron", Vercel Cron's Bearer secret, and
 // "webhook", an HMAC-SHA256 signature over the raw request body keyed with a secret the route names.

@@ -1,5 +1,5 @@
 import { readBodyBytes } from "./body";
-import { DomainError, sharedErrors } from "./errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 
 // Multipart bodies are read here, inside the route handler (the pipeline parses JSON only): the body is read
 // through a size limit while streaming (a client can omit or lie about Content-Length, or send it chunked),

@@ -1,5 +1,19 @@
-import { sharedErrors, type ErrorDef } from "./errors";
-import type { RouteConfig } from "./route";
+import { sharedErrors, type ErrorDef } from "../kernel/errors";
+
+/** What of a route's declaration (RouteConfig, lib/http/route.ts) decides the errors it documents. */
+export interface ErrorDeclaration {
+  errors?: ErrorDef[];
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+  idempotency?: unknown;
+  auth: string;
+  webhook?: { verifier?: { errors?: ErrorDef[] } };
+  allowSuspended?: boolean;
+  feature?: string;
+  rateLimit?: unknown;
+  database?: boolean;
+}
 
 /**
  * The errors a route documents: its own `errors`, and those its declaration implies (validation of what it parses,
@@ -7,7 +21,7 @@ import type { RouteConfig } from "./route";
  * The OpenAPI document lists exactly these; with VALIDATE_RESPONSES=1 the pipeline logs any other code a route answers
  * ("undocumented error code").
  */
-export function documentedErrors(c: RouteConfig<unknown, unknown, unknown, unknown>): ErrorDef[] {
+export function documentedErrors(c: ErrorDeclaration): ErrorDef[] {
   const errors = new Map<string, ErrorDef>((c.errors ?? []).map((e) => [e.code, e]));
   const add = (e: ErrorDef) => errors.set(e.code, e);
   // What the pipeline parses: a malformed (or, required, missing) Idempotency-Key is a 400 too, body or not.

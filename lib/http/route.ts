@@ -12,13 +12,13 @@ import { parseJsonBytes, readJsonBody, readLimitedBody, UNSET_BODY } from "./bod
 import { clientAddress } from "./client-ip";
 import { API_SECURITY_HEADERS, errorBody, requestIdFrom } from "./bare";
 import { corsHeaders } from "./cors";
-import { DomainError, type ErrorDef, sharedErrors } from "./errors";
+import { DomainError, type ErrorDef, sharedErrors } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { verifyCron, verifySignature, webhookSecret, type WebhookSecretName } from "./machine-auth";
 import { limiterFor, rateLimitHeaders, type RateLimitPolicy, type RateLimitResult } from "./rate-limit";
 import { reply, Reply, serializeCookie } from "./reply";
-import { idempotencyKeyOf, pathTemplate, REPLAYED_HEADER, requireIdempotencyKey } from "./idempotency";
-import type { Idempotent, IdempotencyKey } from "../db/idempotency";
+import { idempotencyKeyOf, pathTemplate, requireIdempotencyKey } from "./idempotency";
+import { REPLAYED_HEADER, type Idempotent, type IdempotencyKey } from "../db/idempotency";
 import { documentedErrors } from "./route-errors";
 import { featureCheck } from "./features";
 import { parse, queryObject } from "./input";

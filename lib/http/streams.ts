@@ -3,7 +3,7 @@ import { env } from "../env";
 import { redisBackend, scriptRedis } from "../redis/client";
 import { memorySlotStore, redisSlotStore, type SlotAnswer, type SlotStore } from "../redis/stream-slots";
 import { clientAddress } from "./client-ip";
-import { DomainError, sharedErrors } from "./errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { log } from "../kernel/log";
 
 // The guard of every live stream (Server-Sent Events and the like): a caller holds at most STREAMS_PER_CALLER open

@@ -1,5 +1,5 @@
 import type { DbTx } from "../db/client";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 
 type InviteWithCount = { code: string; createdAt: Date; _count: { redemptions: number } };
 const toMyInvite = (i: InviteWithCount) => ({ code: i.code, redemptions: i._count.redemptions, createdAt: i.createdAt.toISOString() });

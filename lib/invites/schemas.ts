@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime } from "../http/schemas";
+import { isoDateTime } from "../kernel/schemas";
 
 // Invite codes: 8 characters from a 32-symbol alphabet with no 0/O or 1/I, so a code read aloud or copied by
 // hand survives. Stored upper-case; lookups accept any case. 32^8 ≈ 1.1e12 codes.

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { DbTx } from "../db/client";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { getMyInvite, INVITER_SELECT } from "./queries";
 import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH } from "./schemas";
 import { raw } from "../db/raw";

@@ -1,5 +1,5 @@
-import { DomainError, sharedErrors } from "../http/errors";
-import { UUID_PATTERN } from "../http/schemas";
+import { DomainError, sharedErrors } from "./errors";
+import { UUID_PATTERN } from "./schemas";
 
 // Opaque, versioned keyset cursors: base64url of JSON ["v1", sortKey, id]. Clients must not parse them.
 const VERSION = "v1";

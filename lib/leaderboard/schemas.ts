@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime } from "../kernel/schemas";
 import { SEASON_ID } from "./seasons";
 
 export const AROUND_RADIUS = 5;

@@ -2,7 +2,7 @@ import { batchConcurrentCalls } from "../db/batch";
 import { db as appDb, type DbTx } from "../db/client";
 import { env } from "../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { recordAudit, type StaffActor } from "../audit/service";
 import { within } from "../time";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { teamSummary } from "../teams/schemas";
-import { idString } from "../http/schemas";
+import { idString } from "../kernel/schemas";
 
 const colors = z.object({ primary: z.string().nullable(), secondary: z.string().nullable() });
 const named = z.object({ id: z.string(), name: z.string() });

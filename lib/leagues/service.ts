@@ -1,7 +1,7 @@
 import { processCache } from "../db/cache";
 import type { Db } from "../db/client";
 import { env } from "../env";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { normalizeSport } from "../teams/sport";
 import type { LeagueSummary, LeaguesQuery, SportsCatalog } from "./schemas";

@@ -9,7 +9,7 @@ import type { RawDb } from "../db/raw";
 import { processCache } from "../db/cache";
 import { env } from "../env";
 import { feedStream, sse } from "../http/feed-stream";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { crowdSplit } from "../predictions/service";
 import { changeFeed, type ChangeFeed } from "../redis/feed";

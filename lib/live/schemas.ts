@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime } from "../kernel/schemas";
 import { pageSchema } from "../kernel/page";
 
 // Route schemas of the live match centre: the provider's event batch (webhook and console replay), the live list,

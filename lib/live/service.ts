@@ -1,5 +1,5 @@
 import type { Db, DbTx } from "../db/client";
-import { notFound, validationError } from "../http/errors";
+import { notFound, validationError } from "../kernel/errors";
 import { decodeCursor, decodeTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { recordAudit, type StaffActor } from "../audit/service";

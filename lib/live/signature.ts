@@ -1,8 +1,8 @@
 import { env } from "../env";
-import { DomainError } from "../http/errors";
+import { DomainError } from "../kernel/errors";
 import { SIGNATURE_HEADER, verifySignature } from "../http/machine-auth";
 import type { WebhookVerifier } from "../http/route";
-import { sharedErrors } from "../http/errors";
+import { sharedErrors } from "../kernel/errors";
 import { errors as liveErrors } from "./errors";
 
 // The live events webhook's auth: X-Signature exactly as the league sync's (lib/http/machine-auth.ts verifySignature:

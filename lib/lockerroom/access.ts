@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { AuthUser } from "../auth/users";
 import type { DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { currentTermsVersion } from "../users/queries";
 import { errors as lockerroomErrors } from "./errors";
 

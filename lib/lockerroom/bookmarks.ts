@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { mutedAuthorSql } from "../mutes/queries";

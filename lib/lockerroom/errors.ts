@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of the locker room (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts). The content rules shared by
+// Error codes of the locker room (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts). The content rules shared by
 // posts and comments (lib/lockerroom/access.ts) answer these too.
 export const errors = defineErrors({
   UGC_TERMS_REQUIRED: {

@@ -3,7 +3,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
 import { lockUser, txOptions } from "../db/tx";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { targetOf } from "../follows/queries";
 import type { UserRef } from "../follows/schemas";
 import { teamSummaries } from "../teams/service";

@@ -2,7 +2,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
 import { txOptions } from "../db/tx";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { canPostAsTeam, visiblePost, type VisiblePost } from "./access";
 import { errors as lockerroomErrors } from "./errors";
 import { getPost } from "./service";

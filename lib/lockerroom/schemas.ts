@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 import { pollResult } from "../polls/schemas";
 import { teamSummary } from "../teams/schemas";
 import { COMMENT_POLICIES } from "./sharing";

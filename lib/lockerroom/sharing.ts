@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { AuthUser } from "../auth/users";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { notMutedActorSql } from "../mutes/queries";
 import type { TeamSummaryRow } from "../teams/queries";
 import { TEAM_FAN, visiblePost, visiblePostSql, type Viewer, type VisiblePost } from "./access";

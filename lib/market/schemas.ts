@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { card } from "../collectibles/schemas";
-import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 import { pageSchema } from "../kernel/page";
 
 export const MAX_ALERTS = 50;

@@ -4,7 +4,7 @@ import { uuidv7 } from "../db/ids";
 import { lockUser, txOptions } from "../db/tx";
 import type { RawDb } from "../db/raw";
 import { toCard } from "../collectibles/service";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { errors as marketErrors } from "./errors";

@@ -6,7 +6,7 @@ import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { env } from "../env";
 import { feedStream, sse } from "../http/feed-stream";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { changeFeed, type ChangeFeed } from "../redis/feed";
 import { toListing, unavailable } from "./ownership";

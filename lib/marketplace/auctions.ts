@@ -4,7 +4,7 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { DomainError, notFound, validationError } from "../kernel/errors";
 import { idempotent, keyInUse, sweepIdempotencyKeys, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { credit, fitsCeiling, lockWallets, pay } from "../wallets/service";

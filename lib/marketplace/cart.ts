@@ -4,7 +4,7 @@ import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
 import { lockCollectibles } from "../collectibles/queries";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { getWallets, lockWallets } from "../wallets/service";
 import { ChangedHands, own, refuseLocked, settle, toListing, unavailable } from "./ownership";

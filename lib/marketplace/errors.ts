@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of the marketplace (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts). Refusals that depend on the
+// Error codes of the marketplace (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts). Refusals that depend on the
 // state of a listing, offer or cart are 409: the request was well formed, the market moved.
 export const errors = defineErrors({
   ALREADY_LISTED: { status: 409, description: "The collectible already has an active listing (an item is listed at most once at a time)." },

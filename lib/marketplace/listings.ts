@@ -6,10 +6,10 @@ import type { RawDb } from "../db/raw";
 import { recordAudit, type StaffActor } from "../audit/service";
 import { lockCollectible, transferOwnership } from "../collectibles/queries";
 import { decodeCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../kernel/cursor";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { DomainError, notFound, validationError } from "../kernel/errors";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import { credit, lockWallets, pay } from "../wallets/service";
 import {
   closeListing,

@@ -3,7 +3,7 @@
 import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { errors as marketplaceErrors } from "./errors";
 import { existingCards, existingUsers, minimumOfferFor, offerSettingsOf, refuses, replaceOfferSettings } from "./trade-queries";
 import type { OfferSettingsInput } from "./trade-schemas";

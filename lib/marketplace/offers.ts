@@ -5,7 +5,7 @@ import { uuidv7 } from "../db/ids";
 import type { RawDb } from "../db/raw";
 import { lockCollectible, ownerOf } from "../collectibles/queries";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { credit, lockWallets, pay } from "../wallets/service";

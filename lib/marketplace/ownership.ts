@@ -8,7 +8,7 @@ import { toCollectible } from "../collectibles/service";
 import { hasLiveMint } from "../economy/queries";
 import { lockedBy, lockedItems } from "../challenges/queries";
 import { errors as challengesErrors } from "../challenges/errors";
-import { DomainError } from "../http/errors";
+import { DomainError } from "../kernel/errors";
 import { recordSale } from "../market/service";
 import { credit, pay } from "../wallets/service";
 import { closeListing, itemsOfListings, listingById, lockListing, releaseBid, type ListingRow, type LockedListing } from "./queries";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { sellerReputation } from "../market/schemas";
 import { collectible, rarity } from "../collectibles/schemas";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 /** The marketplace fee, in basis points of the sale price, kept from the seller's proceeds (rounded down). */
 export const FEE_BPS = 500;

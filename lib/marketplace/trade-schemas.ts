@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { collectible } from "../collectibles/schemas";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 import { PRICE_MAX } from "./schemas";
 
 // Trades and gifts, offer settings: requests and answers (lib/marketplace/trades.ts, offer-settings.ts).

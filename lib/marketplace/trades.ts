@@ -10,7 +10,7 @@ import type { RawDb } from "../db/raw";
 import { lockCollectibles, transferOwnership } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound, sharedErrors, type ErrorDetail } from "../http/errors";
+import { DomainError, notFound, sharedErrors, type ErrorDetail } from "../kernel/errors";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { limiterFor } from "../http/rate-limit";

@@ -4,9 +4,9 @@ import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { cardExists, ownerOf } from "../collectibles/queries";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { notFound, validationError } from "../http/errors";
+import { notFound, validationError } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import { deleteWish, insertWish, listingById, wishlistItem, wishlistOf, type WishlistRow } from "./queries";
 import type { WishlistInput } from "./schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime } from "../http/schemas";
+import { isoDateTime } from "../kernel/schemas";
 import { CODE_CHALLENGE_PATTERN, CODE_VERIFIER_PATTERN, WALLET_STATE_PATTERN } from "./config";
 import { MOBILE_TOKEN_PATTERN } from "./service";
 

@@ -4,10 +4,10 @@ import { verifySessionToken } from "../auth/tokens";
 import { isSuspended, resolveUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { env } from "../env";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { limiterFor } from "../http/rate-limit";
-import { identityProvider } from "../identity/provider";
+import { identityProvider } from "../auth/identity-provider";
 import {
   IDENTITY_PROVIDER_TIMEOUT_MS,
   isAllowedRedirect,

@@ -5,7 +5,7 @@ import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { txOptions } from "../db/tx";
 import { forgetUser } from "../auth/users";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { log } from "../kernel/log";

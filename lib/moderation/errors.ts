@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of moderation (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts).
+// Error codes of moderation (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts).
 export const errors = defineErrors({
   CANNOT_REPORT_OWN: { status: 400, description: "The caller tried to report themselves or their own post, comment, listing or binder." },
   ALREADY_REPORTED: {

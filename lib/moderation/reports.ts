@@ -4,11 +4,11 @@ import type { RawDb } from "../db/raw";
 import { recordAudit, type StaffActor } from "../audit/service";
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { log } from "../kernel/log";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import {
   insertAccountReport,
   openAccountReports,

@@ -13,11 +13,11 @@ import { raw, type RawDb } from "../db/raw";
 import { txOptions } from "../db/tx";
 import { forgetUser } from "../auth/users";
 import type { AuthUser } from "../auth/users";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { log } from "../kernel/log";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import { visiblePost } from "../lockerroom/access";
 import {
   actionById,

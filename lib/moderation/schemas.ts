@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 // Reports of posts and comments, the staff moderation queue, hiding and restoring, and posting suspensions.
 

@@ -4,10 +4,10 @@ import type { Db, DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { txOptions } from "../db/tx";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { keysetPage } from "../kernel/page";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import { blockedBetween, visiblePost } from "../lockerroom/access";
 import { commentState } from "../comments/queries";
 import {

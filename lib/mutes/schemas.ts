@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 // Account mutes (POST, GET /api/user/mutes; DELETE …/{userId}) and keyword filters (/api/v1/me/filters).
 

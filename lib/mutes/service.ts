@@ -1,7 +1,7 @@
 import type { Db, DbTx } from "../db/client";
 import { rawTransaction, type RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { errors as mutesErrors } from "./errors";

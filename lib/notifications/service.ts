@@ -1,8 +1,8 @@
 import type { DbTx } from "../db/client";
 import { decodeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import { viewerTextFilter } from "../mutes/matcher";
 import {
   filteredText,

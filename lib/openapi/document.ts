@@ -1,11 +1,11 @@
 import { z, type ZodType } from "zod";
 import { CORS_EXPOSED_HEADERS } from "../http/cors";
-import { sharedErrors, type ErrorDef } from "../http/errors";
+import { sharedErrors, type ErrorDef } from "../kernel/errors";
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S } from "../http/machine-auth";
 import { policyLimits, type RateLimitPolicy } from "../http/rate-limit";
 import { cacheControl, conditionalCacheControl, DEFAULT_RATE_LIMIT, type AuthMode, type RouteConfig, type RouteHandler } from "../http/route";
 import { documentedErrors } from "../http/route-errors";
-import { sentAs } from "../http/schemas";
+import { sentAs } from "../kernel/schemas";
 import { WALLET_BALANCE_MAX } from "../wallets/schemas";
 
 // Builds the OpenAPI 3.1 documents from the same route declarations the pipeline enforces. The routes come in as an

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { collectible, rarity, RARITIES } from "../collectibles/schemas";
 import { pageSchema } from "../kernel/page";
-import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { boolQuery, cursorQuery, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 
 const rarityRecord = <T extends z.ZodType>(value: T) => z.object(Object.fromEntries(RARITIES.map((r) => [r, value])) as Record<(typeof RARITIES)[number], T>);
 

@@ -5,7 +5,7 @@ import { recordAudit, type StaffActor } from "../audit/service";
 import { collectiblesOfPurchases, insertDrawn, takeSerial, type NewCollectible } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { keysetPage } from "../kernel/page";
 import { pay } from "../wallets/service";

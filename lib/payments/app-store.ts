@@ -11,8 +11,8 @@ import {
 import type { Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { env } from "../env";
-import { DomainError } from "../http/errors";
-import { UUID_PATTERN } from "../http/schemas";
+import { DomainError } from "../kernel/errors";
+import { UUID_PATTERN } from "../kernel/schemas";
 import { errors as paymentsErrors } from "./errors";
 import { appStoreMode } from "./modes";
 import { productByStoreId, purchaseByTxn } from "./queries";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 import { pageSchema } from "../kernel/page";
 
 export const PROVIDERS = ["stripe", "app_store", "google_play"] as const;

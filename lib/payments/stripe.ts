@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { z } from "zod";
 import { env } from "../env";
-import { DomainError } from "../http/errors";
+import { DomainError } from "../kernel/errors";
 import { log } from "../kernel/log";
 import type { WebhookVerifier } from "../http/route";
 import { errors as paymentsErrors } from "./errors";

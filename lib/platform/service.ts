@@ -1,5 +1,5 @@
 import { DATABASE_RETRY_AFTER_S } from "../db/unavailable";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { pingRateLimitStore, rateLimitBackend } from "../redis/client";
 import { appStoreMode, googlePlayMode, stripeMode } from "../payments/modes";
 import { pingDatabase } from "./queries";

@@ -1,7 +1,7 @@
 import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { DomainError, notFound, validationError } from "../kernel/errors";
 import { visiblePost, type Viewer } from "../lockerroom/access";
 import { castVote, pollOf, type PollRow } from "./queries";
 import { errors as pollsErrors } from "./errors";

@@ -1,7 +1,7 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
 // Error codes of predictions and private leagues (thrown by its services, listed on its routes; the shared codes are
-// sharedErrors in lib/http/errors.ts).
+// sharedErrors in lib/kernel/errors.ts).
 export const errors = defineErrors({
   PREDICTION_LOCKED: {
     status: 409,

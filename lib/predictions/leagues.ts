@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import type { Db } from "../db/client";
 import { rawTransaction, type RawDb } from "../db/raw";
 import { isUniqueViolation, lockUser } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { errors as predictionsErrors } from "./errors";
 import {
   addMember,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../kernel/schemas";
 import { gameStatus } from "../games/schemas";
 
 // Predictions and private leagues: requests and answers (lib/predictions/service.ts, leagues.ts, settle.ts).

@@ -1,7 +1,7 @@
 import type { RawDb } from "../db/raw";
 import type { DbTx } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { errors as predictionsErrors } from "./errors";

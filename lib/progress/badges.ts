@@ -11,7 +11,7 @@ import type { Db, DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, rawTransaction, type RawDb } from "../db/raw";
 import { lockUser, txOptions } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { Prisma } from "../generated/prisma/client";
 import { errors as followsErrors } from "../follows/errors";
 import { targetOf } from "../follows/queries";

@@ -2,7 +2,7 @@
 import type { Db } from "../db/client";
 import { isUniqueViolation, txOptions } from "../db/tx";
 import { recordAudit, type StaffActor } from "../audit/service";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { errors as progressErrors } from "./errors";
 import type { BadgeInput, TierInput } from "./schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idString, isoDateTime, uuidString } from "../http/schemas";
+import { idString, isoDateTime, uuidString } from "../kernel/schemas";
 
 // Progress: requests and answers (lib/progress/service.ts): the streak with its freezes, tiers, badges.
 

@@ -13,7 +13,7 @@ import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
 import { lockUser, txOptions } from "../db/tx";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { Prisma } from "../generated/prisma/client";
 import { toStreak } from "../quests/service";
 import { debit, STREAK_FREEZE } from "../rep/grants";

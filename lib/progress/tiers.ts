@@ -8,7 +8,7 @@
 // each reversal, and the badges cron refreshes the current season's peaks for everyone (for the tier badges).
 import type { DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { seasonOf, type Season } from "../leaderboard/seasons";
 import { SPENDING_KINDS } from "../rep/grants";
 import { tiersOf, toTier, type TierRow } from "./queries";

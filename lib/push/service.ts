@@ -3,7 +3,7 @@ import { uuidv7 } from "../db/ids";
 import { rawTransaction, type RawDb } from "../db/raw";
 import { lockUser } from "../db/tx";
 import { env } from "../env";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { groupKeyOf } from "../notifications/service";
 import { NOTIFICATION_TYPES, type NotificationType } from "../notifications/schemas";

@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import { batchConcurrentCallsPerClient } from "../db/batch";
 import { uuidv7 } from "../db/ids";
 import { env } from "../env";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { batchRepWrites, SERVER_AWARDS } from "../rep/grants";
 import { utcDay } from "../time";

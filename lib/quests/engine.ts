@@ -5,7 +5,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { ctes, oncePerUser, type Ctes, type OncePerUser } from "../db/fragments";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { award, SERVER_AWARDS } from "../rep/grants";
 import { utcDay } from "../time";
 import { noteReferralProgress } from "../referrals/progress";

@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of quests (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts).
+// Error codes of quests (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts).
 export const errors = defineErrors({
   QUEST_NOT_A_QUIZ: { status: 409, description: "The quest is not a quiz; only quiz quests start sessions." },
   QUIZ_ALREADY_ATTEMPTED: { status: 409, description: "The caller already started this quiz today (UTC); one attempt per quiz and day, forfeits included." },

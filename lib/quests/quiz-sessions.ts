@@ -6,7 +6,7 @@ import type { Db, DbTx } from "../db/client";
 import { batchConcurrentCallsPerClient, inItemOrder } from "../db/batch";
 import { int8, raw, type Int8 } from "../db/raw";
 import { txOptions } from "../db/tx";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { DomainError, notFound, validationError } from "../kernel/errors";
 import { utcDay, utcDayStart } from "../time";
 import { completeQuest, eligibleOrThrow } from "./engine";
 import type { QuestRow } from "./queries";

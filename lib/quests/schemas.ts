@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../kernel/schemas";
 import { repSource } from "../rep/schemas";
 
 export const completedQuestsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) });

@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import { batchConcurrentCallsPerClient } from "../db/batch";
 import { rawTransaction, type RawDb } from "../db/raw";
 import { lockUser, txOptions } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { utcDay } from "../time";
 import { completeQuest, eligibleOrThrow, periodKeyOf } from "./engine";
 import { conditionFactsOf, eligibleQuests, stepsToCheckOf, type ConditionFacts, type QuestRow } from "./queries";

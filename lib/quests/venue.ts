@@ -1,4 +1,4 @@
-import { DomainError, validationError } from "../http/errors";
+import { DomainError, validationError } from "../kernel/errors";
 import { utcDay } from "../time";
 import type { CheckInGame } from "./queries";
 import type { CheckInBody } from "./schemas";

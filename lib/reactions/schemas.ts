@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime } from "../kernel/schemas";
 
 /** The reaction kinds: a small fixed set, like the apps' reaction bar. */
 export const REACTION_KINDS = ["like", "love", "fire", "laugh", "wow", "sad"] as const;

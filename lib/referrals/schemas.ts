@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime } from "../kernel/schemas";
 import { pageSchema } from "../kernel/page";
 
 export const referralsQuery = z.strictObject({ cursor: cursorQuery, limit: intQuery(1, 50, 20) });

@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of the Rep ledger (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts).
+// Error codes of the Rep ledger (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts).
 export const errors = defineErrors({
   EARN_KIND_SERVER_AWARDED: { status: 403, description: "This kind of Rep is awarded by the server, never through the earn route." },
   ALREADY_EARNED: { status: 409, description: "This Rep was already granted (once-only, once per day or once per target)." },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageSchema } from "../kernel/page";
-import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime } from "../kernel/schemas";
 import { CLIENT_EARN_KIND_NAMES, SERVER_AWARDED_KINDS } from "./grants";
 
 export const repSource = z.enum(["fanAmp", "club", "playerAmp", "serviceDirect"]);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { utcDay } from "../time";
 import { missingProfileFields, notificationsOn } from "../users/service";
 import { CLIENT_EARN_KINDS, grantOnce, SERVER_AWARDED_KINDS, type ClientEarnKind, type EarnKind } from "./grants";

@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of rewards (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts). Every refusal of a redemption or a
+// Error codes of rewards (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts). Every refusal of a redemption or a
 // claim is 409: the request was well formed but the account's state (balance, stock, limits, milestones) refuses it.
 export const errors = defineErrors({
   INSUFFICIENT_REP: { status: 409, description: "The caller's spendable Rep balance is lower than the reward's cost." },

@@ -3,7 +3,7 @@ import type { Db, DbTx } from "../db/client";
 import { raw } from "../db/raw";
 import { UUIDV7_SQL } from "../db/ids";
 import { lockUser, txOptions } from "../db/tx";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { recordAudit, type StaffActor } from "../audit/service";

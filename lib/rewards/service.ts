@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { debit, REWARD_REDEMPTION } from "../rep/grants";
 import { activeRewards, callerProgress, metricValue, toCatalogReward, type MilestoneMetric } from "./queries";
 import { claimById, fulfil, prepareFulfilment, toClaimView } from "./fulfilment";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { intQuery, isoDateTime } from "../http/schemas";
+import { intQuery, isoDateTime } from "../kernel/schemas";
 
 /** How many UTC days, ending today, a run recomputes: 2 (today and yesterday) by default, a backfill up to 400. */
 export const ROLLUP_MAX_DAYS = 400;

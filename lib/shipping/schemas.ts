@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime } from "../http/schemas";
+import { isoDateTime } from "../kernel/schemas";
 
 // A fan's shipping address for physical rewards. Free text is trimmed; country is ISO 3166-1 alpha-2 (upper-cased).
 

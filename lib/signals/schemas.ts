@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { isoDateTime, UUID_PATTERN } from "../kernel/schemas";
 
 // Feed signals: what the apps saw and did, sent in batches. The lists below are the PostgreSQL enums FeedSignalType
 // and FeedItemType (prisma/schema/signals.prisma); tests/domain/signals.test.ts keeps them equal.

@@ -1,4 +1,4 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
 // Error codes of spending limits and pack sales by region (thrown by lib/spending, listed on the routes that call it).
 export const errors = defineErrors({

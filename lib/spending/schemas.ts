@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FEATURES } from "../config/schemas";
 import { env } from "../env";
-import { isoDateTime } from "../http/schemas";
+import { isoDateTime } from "../kernel/schemas";
 
 // Spending limits (GET, PUT /api/v1/me/spending-limits) and eligibility (GET /api/v1/me/eligibility).
 

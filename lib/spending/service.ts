@@ -3,7 +3,7 @@ import { txOptions, lockUser } from "../db/tx";
 import { raw, type RawDb } from "../db/raw";
 import { env } from "../env";
 import { FEATURES, type Feature } from "../config/schemas";
-import { DomainError, notFound, sharedErrors, validationError } from "../http/errors";
+import { DomainError, notFound, sharedErrors, validationError } from "../kernel/errors";
 import { featureCheck } from "../http/features";
 import { errors as moderationErrors } from "../moderation/errors";
 import { tradingStanding } from "../moderation/sanctions";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idString, isoDateTime } from "../http/schemas";
+import { idString, isoDateTime } from "../kernel/schemas";
 
 export const STARRED_TEAMS_CAP = 50;
 

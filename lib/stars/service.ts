@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
-import { DomainError } from "../http/errors";
+import { DomainError } from "../kernel/errors";
 import { starEntries } from "./queries";
 import { mergeItem, STARRED_TEAMS_CAP, type StarSnapshot } from "./schemas";
 import { errors as starsErrors } from "./errors";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../kernel/schemas";
 
 export const SUBJECT_MIN = 3;
 export const SUBJECT_MAX = 200;

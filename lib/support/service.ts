@@ -2,7 +2,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db, DbTx } from "../db/client";
 import { txOptions } from "../db/tx";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
 import { fromSelected, messagesOf, TICKET_SELECT, ticketsOf, toMessage, toTicket } from "./queries";
 import type { CreateTicketInput } from "./schemas";

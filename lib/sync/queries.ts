@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
-import { UUID_PATTERN } from "../http/schemas";
+import { UUID_PATTERN } from "../kernel/schemas";
 import type { SyncRunView, SyncScope, SyncSummary, SyncTrigger } from "./types";
 
 // Sync runs as the API and the staff console show them.

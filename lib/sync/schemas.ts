@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime } from "../kernel/schemas";
 import { SYNC_RUNS_DEFAULT_LIMIT, SYNC_RUNS_MAX_LIMIT } from "./queries";
 
 // Route schemas of the sync triggers and the run history (validation, types and the internal OpenAPI document).

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, intQuery, isoDateTime } from "../kernel/schemas";
 import { post } from "../lockerroom/schemas";
 import { TAG_MAX_LENGTH, tagKey } from "./parse";
 

@@ -2,7 +2,7 @@ import type { AuthUser } from "../auth/users";
 import type { Db } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
 import { recordAudit, type StaffActor } from "../audit/service";
-import { DomainError, notFound } from "../http/errors";
+import { DomainError, notFound } from "../kernel/errors";
 import { decodeTimeCursor, decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import type { Viewer } from "../lockerroom/access";

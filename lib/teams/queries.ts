@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { utcDay } from "../time";
 import { hasOvertimeLosses, normalizeSport, SPORT_PATTERN_SQL } from "./sport";
 import { raw, type RawDb } from "../db/raw";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorQuery, idString, intQuery, isoDateTime } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime } from "../kernel/schemas";
 
 const colors = z.object({ primary: z.string().nullable(), secondary: z.string().nullable() });
 

@@ -3,7 +3,7 @@ import { keyedCache, processCache } from "../db/cache";
 import type { Db, DbTx } from "../db/client";
 import type { AuthUser } from "../auth/users";
 import { env } from "../env";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { decodeCursor, decodeTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { canPostAsTeam } from "../lockerroom/access";

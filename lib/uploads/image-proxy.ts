@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { env } from "../env";
-import { DomainError, sharedErrors } from "../http/errors";
+import { DomainError, sharedErrors } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { isPublicAddress } from "./ip";
 import { MIME, sniffImage, type ImageType } from "./sniff";

@@ -1,6 +1,6 @@
 import sharp, { type OutputInfo, type SharpOptions } from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
-import { DomainError } from "../http/errors";
+import { DomainError } from "../kernel/errors";
 import { MAX_INPUT_PIXELS, type KindSpec } from "./kinds";
 import { sniffImage, type ImageType } from "./sniff";
 import { errors as uploadsErrors } from "./errors";

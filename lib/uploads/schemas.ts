@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DIRECT_UPLOAD_MAX_BYTES, DIRECT_UPLOAD_TTL_MS, DIRECT_UPLOAD_TYPES, UPLOAD_KINDS, type UploadKind } from "./kinds";
-import { sharedErrors } from "../http/errors";
+import { sharedErrors } from "../kernel/errors";
 import { errors as uploadsErrors } from "./errors";
 
 export const uploadResult = z.object({

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 import { uuidv7 } from "../db/ids";
 import type { Db, DbTx } from "../db/client";
 import { lockUser, txOptions } from "../db/tx";
-import { DomainError, notFound, sharedErrors } from "../http/errors";
+import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { storage, type Storage } from "../storage";
 import { processImage, type ProcessedImage } from "./image";

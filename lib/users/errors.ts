@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of users: profile, blocks, terms (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts).
+// Error codes of users: profile, blocks, terms (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts).
 export const errors = defineErrors({
   USERNAME_TAKEN: { status: 409, description: "The display handle belongs to another user." },
   FAVORITE_TEAMS_LIMIT: { status: 409, description: "At most 5 favorite teams, not counting official teams." },

@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { notFound } from "../http/errors";
+import { notFound } from "../kernel/errors";
 import { TEAM_SUMMARY_SELECT, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
 import { normalizeSport } from "../teams/sport";
 import { env } from "../env";

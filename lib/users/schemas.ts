@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { STAFF_ROLES } from "../auth/roles";
 import { teamSummary } from "../teams/schemas";
-import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../http/schemas";
+import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../kernel/schemas";
 
 /** The IANA name Intl knows `tz` by (canonical case), or null when it knows none. */
 export function canonicalTimeZone(tz: string): string | null {

@@ -1,6 +1,6 @@
-import { defineErrors } from "../http/errors";
+import { defineErrors } from "../kernel/errors";
 
-// Error codes of wallets (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/http/errors.ts).
+// Error codes of wallets (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts).
 export const errors = defineErrors({
   INSUFFICIENT_FUNDS: { status: 409, description: "The caller's wallet balance is lower than the amount to pay; nothing was charged." },
   BALANCE_LIMIT: {

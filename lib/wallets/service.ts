@@ -4,7 +4,7 @@ import type { Db, DbTx } from "../db/client";
 import type { RawDb } from "../db/raw";
 import { lockUser, txOptions } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
-import { DomainError, notFound, validationError } from "../http/errors";
+import { DomainError, notFound, validationError } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
 import { staleListings } from "../marketplace/queries";
 import { tradeLedgerMismatches } from "../marketplace/trade-queries";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { findEntities, findFans } from "../../lib/admin/queries";
 import { findAnyone, reverseEntry } from "../../lib/admin/service";
-import { DomainError } from "../../lib/http/errors";
+import { DomainError } from "../../lib/kernel/errors";
 import { award } from "../../lib/rep/grants";
 import { ADJUSTMENT_MAX } from "../../lib/wallets/schemas";
 import { adjust } from "../../lib/wallets/service";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../lib/http/errors";
+import { DomainError } from "../../lib/kernel/errors";
 import { assertMayPost } from "../../lib/lockerroom/access";
 import { liftSuspension, suspendUser } from "../../lib/moderation/service";
 import { currentTermsVersion } from "../../lib/users/queries";

@@ -12,7 +12,7 @@ vi.hoisted(() => {
   process.env.CORS_ALLOWED_ORIGINS = "https://app.example.com";
 });
 
-import { DomainError, sharedErrors } from "../../lib/http/errors";
+import { DomainError, sharedErrors } from "../../lib/kernel/errors";
 import { signWebhook } from "../../lib/http/machine-auth";
 import { methods } from "../../lib/http/methods";
 import { redirect, reply } from "../../lib/http/reply";

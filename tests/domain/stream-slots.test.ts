@@ -8,7 +8,7 @@ vi.hoisted(() => {
 });
 
 import { DEFAULT_REDIS_URL } from "../../lib/env";
-import { DomainError } from "../../lib/http/errors";
+import { DomainError } from "../../lib/kernel/errors";
 import { acquireStreamSlot, MIN_SLOT_TTL_MS, streamKey } from "../../lib/http/streams";
 import { createTcpRedis, redisAnswers, TcpScriptRedis } from "../../lib/redis/client";
 import { memorySlotStore, redisSlotStore, type SlotStore } from "../../lib/redis/stream-slots";

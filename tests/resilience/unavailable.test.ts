@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db/client";
 import { isDatabaseUnavailable } from "../../lib/db/unavailable";
-import { DomainError, sharedErrors } from "../../lib/http/errors";
+import { DomainError, sharedErrors } from "../../lib/kernel/errors";
 import { freePort } from "../../lib/ports";
 import { startScratchPostgres, type ScratchPostgres } from "./scratch-postgres";
 

@@ -5,8 +5,8 @@ import { SESSION_COOKIE } from "@/lib/auth/cookies";
 import { parties, verifySessionToken } from "@/lib/auth/tokens";
 import { resolveUser } from "@/lib/auth/users";
 import { env } from "@/lib/env";
-import { DomainError } from "@/lib/http/errors";
-import { identityProvider } from "@/lib/identity/provider";
+import { DomainError } from "@/lib/kernel/errors";
+import { identityProvider } from "@/lib/auth/identity-provider";
 
 // Who is using the fans' account pages (/account/*): the identity provider's browser session, as in the staff
 // console (Clerk's `__session` cookie, or the token Clerk's middleware refreshed for this request), verified in full

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { cancelDeletion, scheduleDeletion } from "@/lib/accounts/service";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/kernel/errors";
 import { ACCOUNT_DELETE_PATH, requireFan } from "../_lib/session";
 
 // The deletion page's server actions: each re-checks the browser session, then calls lib/accounts' service (the

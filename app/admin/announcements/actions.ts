@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { announcementCreateBody, announcementParams } from "@/lib/announcements/schemas";
 import { createAnnouncement, endAnnouncement } from "@/lib/announcements/service";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/kernel/errors";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode } from "../_lib/form";
 import { utc } from "../drops/shared";

@@ -1,6 +1,6 @@
 import { auditFilterOf, auditSearchSchema, searchAudit, type AuditRow } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/kernel/errors";
 import { requireStaff } from "../_lib/gate";
 import { Field, first, Notice, ScrollTable, styles, TableHead, when, type SearchParams } from "../_lib/ui";
 

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { contestCreateBody } from "@/lib/contests/schemas";
 import { createContest, runContestsCron } from "@/lib/contests/service";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/kernel/errors";
 import { recordAudit } from "@/lib/audit/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../_lib/form";

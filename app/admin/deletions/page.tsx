@@ -1,6 +1,6 @@
 import { listDeletionQueue } from "@/lib/accounts/service";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/kernel/errors";
 import { requireStaff } from "../_lib/gate";
 import { first, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { UUID_PATTERN } from "@/lib/http/schemas";
+import { UUID_PATTERN } from "@/lib/kernel/schemas";
 import { browseListings } from "@/lib/marketplace/service";
 import { listPacks } from "@/lib/packs/service";
 import { catalogSummary } from "@/lib/collectibles/service";

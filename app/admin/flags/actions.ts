@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { featureParams, flagBody, flagParams, killSwitchBody, settingBody, settingParams } from "@/lib/config/schemas";
 import { putFlag, putKillSwitch, putSetting } from "@/lib/config/service";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/kernel/errors";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, issueCode } from "../_lib/form";
 

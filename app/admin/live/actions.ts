@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/kernel/errors";
 import { fixtureFeed, parseFeed, replayFeed } from "@/lib/live/service";
 import type { LiveEventInput } from "@/lib/live/schemas";
 import { actorOf, requireStaffAction } from "../_lib/gate";

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/kernel/errors";
 import { voidTradeAsStaff } from "@/lib/marketplace/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode } from "../_lib/form";

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { UUID_PATTERN } from "@/lib/http/schemas";
+import { UUID_PATTERN } from "@/lib/kernel/schemas";
 import { alertsLoad } from "@/lib/market/console";
 import { tradesForConsole } from "@/lib/marketplace/trade-queries";
 import { TRADE_STATUSES } from "@/lib/marketplace/trade-schemas";

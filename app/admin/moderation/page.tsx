@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
-import { UUID_PATTERN } from "@/lib/http/schemas";
+import { DomainError } from "@/lib/kernel/errors";
+import { UUID_PATTERN } from "@/lib/kernel/schemas";
 import { snapshots, type Snapshot } from "@/lib/moderation/queries";
 import { moderationQueue, targetReports, userSuspensions } from "@/lib/moderation/service";
 import { dismissAction, hideAction, liftAction, restoreAction, suspendAction } from "./actions";

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { UUID_PATTERN } from "@/lib/http/schemas";
+import { UUID_PATTERN } from "@/lib/kernel/schemas";
 import { allProducts, frozenWallets, latestPurchases } from "@/lib/payments/console";
 import { latestReconciliations } from "@/lib/payments/reconciliation";
 import { PURCHASE_STATES } from "@/lib/payments/schemas";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { fetchProxiedImage, MAX_REDIRECTS } from "@/lib/uploads/image-proxy";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as uploadsErrors } from "@/lib/uploads/errors";
 
 // Answers the image bytes themselves (the handler returns a Response, which the pipeline passes through);

@@ -3,9 +3,9 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { ALT_MAX, CONTENT_MAX, createPostBody, feedQuery, MEDIA_MAX, post, postPage, SCHEDULE_MAX_DAYS } from "@/lib/lockerroom/schemas";
 import { createPost, feed } from "@/lib/lockerroom/service";
-import { IDEMPOTENCY_HEADER } from "@/lib/http/idempotency";
+import { IDEMPOTENCY_HEADER } from "@/lib/db/idempotency";
 import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

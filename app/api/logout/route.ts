@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { logoutBody } from "@/lib/devices/schemas";
 import { forgetDevice } from "@/lib/devices/service";
-import { identityProvider } from "@/lib/identity/provider";
+import { identityProvider } from "@/lib/auth/identity-provider";
 import { log } from "@/lib/kernel/log";
 import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";

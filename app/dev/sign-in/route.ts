@@ -1,7 +1,7 @@
 import { ensureDevKeyPair } from "@/lib/auth/keys";
 import { signSessionToken } from "@/lib/auth/sign";
 import { env } from "@/lib/env";
-import { identityProvider } from "@/lib/identity/provider";
+import { identityProvider } from "@/lib/auth/identity-provider";
 import { SESSION_COOKIE } from "@/lib/auth/cookies";
 
 // Development provider's sign-in page: type a user id, get a session cookie, go back to the callback.

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { DomainError } from "@/lib/http/errors";
-import { UUID_PATTERN } from "@/lib/http/schemas";
+import { DomainError } from "@/lib/kernel/errors";
+import { UUID_PATTERN } from "@/lib/kernel/schemas";
 import { SANCTION_HOURS_MAX, SANCTION_KINDS, SUSPENSION_REASON_MAX } from "@/lib/moderation/schemas";
 import { accountReportQueue, appealQueue, reviewQueue, userModerationActions } from "@/lib/moderation/service";
 import { requireStaff } from "../../_lib/gate";

@@ -2,7 +2,7 @@ import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { createDropBody, dropResponse } from "@/lib/drops/schemas";
 import { createDrop } from "@/lib/drops/service";
 

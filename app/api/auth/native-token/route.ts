@@ -4,7 +4,7 @@ import { IDENTITY_PROVIDER_TIMEOUT_MS, NATIVE_TOKEN_MAX_AGE_SECONDS } from "@/li
 import { assertFreshSession } from "@/lib/mobile/service";
 import { signInTicket } from "@/lib/mobile/schemas";
 import { issueSignInTicket } from "@/lib/mobile/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

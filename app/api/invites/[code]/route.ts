@@ -3,7 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { inviteCodeParams, invitePreview } from "@/lib/invites/schemas";
 import { getInvitePreview } from "@/lib/invites/queries";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { statsQuery, statsResult } from "@/lib/leaderboard/schemas";
 import { boardStats } from "@/lib/leaderboard/service";
 import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -5,7 +5,7 @@ import { route } from "@/lib/http/route";
 import { statsQuery } from "@/lib/leaderboard/schemas";
 import { openStream, SNAPSHOT_SIZE } from "@/lib/leaderboard/stream";
 import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 // A long-lived answer: never prerendered, and allowed the platform's longest run (the stream ends itself sooner).
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { deletedPost, EDIT_WINDOW_MINUTES, editPostBody, post, postIdParams } from "@/lib/lockerroom/schemas";
 import { deletePost, editPost, getPost } from "@/lib/lockerroom/service";
 import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

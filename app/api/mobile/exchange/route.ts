@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { DomainError, sharedErrors } from "@/lib/http/errors";
+import { DomainError, sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { parse, route } from "@/lib/http/route";
 import { IDENTITY_PROVIDER_TIMEOUT_MS } from "@/lib/mobile/config";

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { claimBody, claimResult } from "@/lib/rewards/schemas";
 import { claim } from "@/lib/rewards/service";
 import { errors as rewardsErrors, fulfilmentErrors } from "@/lib/rewards/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

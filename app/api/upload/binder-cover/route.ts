@@ -6,7 +6,7 @@ import { UPLOAD_KINDS } from "@/lib/uploads/kinds";
 import { readMultipartUpload } from "@/lib/http/multipart";
 import { binderCoverResult, binderIdField, multipartBody, UPLOAD_ERRORS } from "@/lib/uploads/schemas";
 import { replaceBinderCover } from "@/lib/uploads/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 const fields = z.object({ binderId: binderIdField });
 

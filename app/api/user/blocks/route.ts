@@ -3,7 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { blockUser, listBlocks } from "@/lib/users/service";
 import { blockBody, blockListQuery, blockPage, blockResult } from "@/lib/users/schemas";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as usersErrors } from "@/lib/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

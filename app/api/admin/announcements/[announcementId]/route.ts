@@ -1,6 +1,6 @@
 import { apiActor } from "@/lib/audit/service";
 import { db } from "@/lib/db/client";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { announcementParams, announcementResponse } from "@/lib/announcements/schemas";

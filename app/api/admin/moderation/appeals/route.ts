@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cursorQuery, intQuery } from "@/lib/http/schemas";
+import { cursorQuery, intQuery } from "@/lib/kernel/schemas";
 import { staffAppeal } from "@/lib/moderation/schemas";
 import { appealQueue } from "@/lib/moderation/service";
 

@@ -3,10 +3,10 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cursorQuery, intQuery, uuidString } from "@/lib/http/schemas";
+import { cursorQuery, intQuery, uuidString } from "@/lib/kernel/schemas";
 import { sanctionBody, staffModerationAction } from "@/lib/moderation/schemas";
 import { imposeSanction, userModerationActions } from "@/lib/moderation/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 const query = z.strictObject({ userId: uuidString("Whose actions."), cursor: cursorQuery, limit: intQuery(1, 100, 20) });
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { notFound, sharedErrors } from "@/lib/http/errors";
+import { notFound, sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { syncRunParams, syncRunSchema } from "@/lib/sync/schemas";

@@ -4,7 +4,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { adjustmentBody, adjustmentResult } from "@/lib/wallets/schemas";
 import { adjust } from "@/lib/wallets/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

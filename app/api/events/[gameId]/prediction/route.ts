@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as predictionsErrors } from "@/lib/predictions/errors";
 import { gameParams, MAX_PREDICTED_GOALS, myPrediction, POINTS, predictionBody, predictionSaved } from "@/lib/predictions/schemas";
 import { getMyPrediction, putPrediction } from "@/lib/predictions/service";

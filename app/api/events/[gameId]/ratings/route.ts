@@ -6,7 +6,7 @@ import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
 import { SERVER_AWARDS } from "@/lib/rep/grants";
 import { errors as gamesErrors } from "@/lib/games/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { gameIdParams } from "@/lib/games/schemas";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { gameStatsSchema } from "@/lib/live/schemas";

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { inviteCodeParams, redeemResult } from "@/lib/invites/schemas";
 import { redeemInvite } from "@/lib/invites/service";
 import { errors as invitesErrors } from "@/lib/invites/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

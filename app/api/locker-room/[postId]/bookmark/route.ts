@@ -3,7 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { bookmarkState, postIdParams } from "@/lib/lockerroom/schemas";
 import { bookmarkPost, unbookmarkPost } from "@/lib/lockerroom/bookmarks";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -5,7 +5,7 @@ import { comment, commentBody, commentPage, commentsQuery, COMMENT_MAX } from "@
 import { createComment, listComments } from "@/lib/comments/service";
 import { postIdParams } from "@/lib/lockerroom/schemas";
 import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

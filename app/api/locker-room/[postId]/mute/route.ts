@@ -3,7 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { postIdParams, postMuteState } from "@/lib/lockerroom/schemas";
 import { mutePost } from "@/lib/lockerroom/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 // Both methods take the same post and answer the same state.
 const mute = {

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { postIdParams } from "@/lib/lockerroom/schemas";
 import { REACTION_KINDS, reactionBody, reactionState } from "@/lib/reactions/schemas";
 import { putReaction, removeReaction } from "@/lib/reactions/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

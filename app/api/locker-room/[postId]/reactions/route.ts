@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { postIdParams } from "@/lib/lockerroom/schemas";
 import { reactionPage, reactionsQuery } from "@/lib/reactions/schemas";
 import { listReactions } from "@/lib/reactions/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { postIdParams, report, reportBody } from "@/lib/moderation/schemas";
 import { reportPost } from "@/lib/moderation/service";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

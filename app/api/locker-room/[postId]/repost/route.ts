@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { postIdParams, repostState } from "@/lib/lockerroom/schemas";
 import { repostPost, unrepostPost } from "@/lib/lockerroom/reposts";
 import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DomainError, sharedErrors } from "@/lib/http/errors";
+import { DomainError, sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -3,7 +3,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { binderPage, binderParams, binderResponse, itemsQuery, removed, updateBinderBody } from "@/lib/binders/schemas";
 import { getBinder, removeBinder, renameBinder } from "@/lib/binders/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

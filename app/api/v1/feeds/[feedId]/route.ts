@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as feedsErrors } from "@/lib/feeds/errors";
 import { feedIdParams, feedPage, feedQuery } from "@/lib/feeds/schemas";
 import { readFeed, SNAPSHOT_REUSE_SECONDS, SNAPSHOT_TTL_MINUTES } from "@/lib/feeds/service";

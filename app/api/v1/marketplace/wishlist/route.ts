@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { reply } from "@/lib/http/reply";
 import { pageQuery, wishlistBody, wishlistPage, wishlistResponse } from "@/lib/marketplace/schemas";
 import { addWish, listWishes } from "@/lib/marketplace/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

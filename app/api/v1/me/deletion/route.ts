@@ -2,7 +2,7 @@ import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { deletionBody, deletionCancelled, deletionResult } from "@/lib/accounts/schemas";
 import { cancelDeletion, getDeletion, scheduleDeletion } from "@/lib/accounts/service";
 import { db } from "@/lib/db/client";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -5,7 +5,7 @@ import { reply } from "@/lib/http/reply";
 import { mintBody, mintPage, mintResponse, mintsQuery } from "@/lib/economy/schemas";
 import { listMints, MINT_MAX_ATTEMPTS, requestMint } from "@/lib/economy/service";
 import { errors as economyErrors } from "@/lib/economy/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as challengesErrors } from "@/lib/challenges/errors";
 import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";

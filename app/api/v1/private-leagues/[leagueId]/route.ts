@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { getLeague } from "@/lib/predictions/leagues";
 import { leagueParams, leagueResult } from "@/lib/predictions/schemas";
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { tagPage, tagPageQuery, tagParams } from "@/lib/tags/schemas";

@@ -1,7 +1,7 @@
 import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { db } from "@/lib/db/client";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { errors as paymentsErrors } from "@/lib/payments/errors";

@@ -5,7 +5,7 @@ import { route } from "@/lib/http/route";
 import { pack, packParams, stockBody } from "@/lib/packs/schemas";
 import { setStock } from "@/lib/packs/service";
 import { errors as packsErrors } from "@/lib/packs/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

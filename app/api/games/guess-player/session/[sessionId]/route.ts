@@ -3,7 +3,7 @@ import { guessSessionResult, sessionIdParams } from "@/lib/games/schemas";
 import { getGuessSession } from "@/lib/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -5,7 +5,7 @@ import { postIdParams } from "@/lib/lockerroom/schemas";
 import { pollResult, voteBody } from "@/lib/polls/schemas";
 import { vote } from "@/lib/polls/service";
 import { errors as pollsErrors } from "@/lib/polls/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { readBodyBytes } from "@/lib/http/body";
-import { DomainError, sharedErrors } from "@/lib/http/errors";
+import { DomainError, sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { directUploadParams, directUploadReceived } from "@/lib/uploads/schemas";

@@ -5,7 +5,7 @@ import { reply } from "@/lib/http/reply";
 import { addItemBody, BINDER_ITEMS_MAX, binderParams, binderResponse } from "@/lib/binders/schemas";
 import { addItem } from "@/lib/binders/service";
 import { errors as bindersErrors } from "@/lib/binders/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { contestParams, leaderboardPage, leaderboardQuery } from "@/lib/contests/schemas";
 import { leaderboard } from "@/lib/contests/service";
 import { errors as contestsErrors } from "@/lib/contests/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

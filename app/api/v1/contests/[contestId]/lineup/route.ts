@@ -5,7 +5,7 @@ import { contestParams, lineupBody, lineupDeleted, lineupResponse } from "@/lib/
 import { deleteLineup, getLineup, putLineup } from "@/lib/contests/service";
 import { errors as contestsErrors } from "@/lib/contests/errors";
 import { errors as challengesErrors } from "@/lib/challenges/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

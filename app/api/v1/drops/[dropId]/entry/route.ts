@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { IDEMPOTENCY_TTL_HOURS } from "@/lib/db/idempotency";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as dropsErrors } from "@/lib/drops/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 import { errors as spendingErrors } from "@/lib/spending/errors";

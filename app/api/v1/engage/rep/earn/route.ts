@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { earnBody, earnResult } from "@/lib/rep/schemas";
 import { earn } from "@/lib/rep/service";
 import { errors as repErrors } from "@/lib/rep/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

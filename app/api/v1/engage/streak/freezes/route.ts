@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as progressErrors } from "@/lib/progress/errors";
 import { FREEZE_PRICE_REP, FREEZES_HELD_MAX, freezePurchase } from "@/lib/progress/schemas";
 import { buyFreeze } from "@/lib/progress/service";

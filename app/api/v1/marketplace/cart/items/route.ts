@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { cart, cartAddBody, CART_MAX_LINES } from "@/lib/marketplace/schemas";
 import { addToCart } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

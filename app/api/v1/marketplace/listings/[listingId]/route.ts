@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { listingParams, listingResponse, repriceBody } from "@/lib/marketplace/schemas";
 import { cancelListing, getListing, repriceListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

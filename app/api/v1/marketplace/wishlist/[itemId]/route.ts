@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { z } from "zod";
 import { wishParams } from "@/lib/marketplace/schemas";
 import { removeWish } from "@/lib/marketplace/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { deviceParams, devicePatch, deviceRemoved, deviceResult } from "@/lib/devices/schemas";
 import { patchDevice, removeDevice } from "@/lib/devices/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

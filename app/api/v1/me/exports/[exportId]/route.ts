@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { dataExportResult, exportParams } from "@/lib/exports/schemas";
 import { getExport } from "@/lib/exports/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -5,7 +5,7 @@ import { IDEMPOTENCY_TTL_HOURS } from "@/lib/db/idempotency";
 import { packParams, purchaseResponse } from "@/lib/packs/schemas";
 import { buyPack } from "@/lib/packs/service";
 import { errors as packsErrors } from "@/lib/packs/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 import { errors as spendingErrors } from "@/lib/spending/errors";
 import { errors as accountsErrors } from "@/lib/accounts/errors";

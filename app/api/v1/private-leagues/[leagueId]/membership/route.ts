@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as predictionsErrors } from "@/lib/predictions/errors";
 import { leaveLeague } from "@/lib/predictions/leagues";
 import { leagueParams, leaveResult, membershipQuery } from "@/lib/predictions/schemas";

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { errors as followsErrors } from "@/lib/follows/errors";
 import { userRefParams } from "@/lib/follows/schemas";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { userBadges } from "@/lib/progress/schemas";

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { errors as followsErrors } from "@/lib/follows/errors";
 import { followListQuery, followersPage, userRefParams } from "@/lib/follows/schemas";
 import { listFollows } from "@/lib/follows/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

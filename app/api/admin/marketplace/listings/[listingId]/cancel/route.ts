@@ -5,7 +5,7 @@ import { route } from "@/lib/http/route";
 import { listingParams, listingResponse } from "@/lib/marketplace/schemas";
 import { cancelListingAsStaff } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -5,7 +5,7 @@ import { route } from "@/lib/http/route";
 import { listingParams, listingResponse } from "@/lib/marketplace/schemas";
 import { refundSale } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 import { errors as challengesErrors } from "@/lib/challenges/errors";
 

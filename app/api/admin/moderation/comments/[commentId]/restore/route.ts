@@ -4,7 +4,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { moderationResult, commentIdParams } from "@/lib/moderation/schemas";
 import { setCommentVisibility } from "@/lib/moderation/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
     {

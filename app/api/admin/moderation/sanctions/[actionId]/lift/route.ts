@@ -5,7 +5,7 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { actionIdParams, staffModerationAction } from "@/lib/moderation/schemas";
 import { liftAction } from "@/lib/moderation/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { postCommentParams, report, reportBody } from "@/lib/moderation/schemas";
 import { reportComment } from "@/lib/moderation/service";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { directUploadParams, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
 import { completeDirectUpload } from "@/lib/uploads/service";
 import { errors as uploadsErrors } from "@/lib/uploads/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

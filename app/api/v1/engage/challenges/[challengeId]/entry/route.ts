@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { challengeParams, entryBody, entryResponse } from "@/lib/challenges/schemas";
 import { putEntry, withdrawEntry } from "@/lib/challenges/service";
 import { errors as challengesErrors } from "@/lib/challenges/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -5,7 +5,7 @@ import { IDEMPOTENCY_TTL_HOURS } from "@/lib/db/idempotency";
 import { FEE_BPS, listingParams, listingResponse } from "@/lib/marketplace/schemas";
 import { buyListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";

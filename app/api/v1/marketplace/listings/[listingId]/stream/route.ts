@@ -5,7 +5,7 @@ import { route } from "@/lib/http/route";
 import { listingParams } from "@/lib/marketplace/schemas";
 import { openAuctionStream } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 // A long-lived answer: never prerendered, and allowed the platform's longest run (the stream ends itself sooner).
 export const dynamic = "force-dynamic";

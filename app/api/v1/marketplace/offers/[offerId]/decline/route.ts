@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { offerParams, offerResponse } from "@/lib/marketplace/schemas";
 import { declineOffer } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { tradeParams, tradeResponse } from "@/lib/marketplace/trade-schemas";
 import { acceptTrade } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as accountsErrors } from "@/lib/accounts/errors";
 import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { relationship, userRefParams } from "@/lib/follows/schemas";
 import { acceptFollowRequest } from "@/lib/follows/service";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { sessionParams, submitBody, submitResult } from "@/lib/quests/schemas";
 import { submitAnswer } from "@/lib/quests/service";
 import { errors as questsErrors } from "@/lib/quests/errors";
-import { sharedErrors } from "@/lib/http/errors";
+import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

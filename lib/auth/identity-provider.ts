@@ -1,7 +1,7 @@
 import { createClerkClient, type ClerkClient } from "@clerk/backend";
-import { staffRoleOf, type StaffRole } from "../auth/roles";
-import { ensureDevKeyPair } from "../auth/keys";
-import { signSessionToken } from "../auth/sign";
+import { staffRoleOf, type StaffRole } from "./roles";
+import { ensureDevKeyPair } from "./keys";
+import { signSessionToken } from "./sign";
 import { env } from "../env";
 
 // The identity provider behind one small interface. Production: Clerk's Backend API (CLERK_SECRET_KEY;

@@ -1,0 +1,57 @@
+// The direction of lib/ (docs/decisions/0068-a-kernel-at-the-bottom.md), checked by `npm run lint`:
+//   kernel  ←  env, time, ports  ←  db, redis, storage  ←  auth  ←  http  ←  the domain modules  ←  app/
+// An arrow may only point down this list. Import circles are refused everywhere in lib/; the ones that predate the
+// rule (issue 45 takes them apart) are listed in .dependency-cruiser-known-violations.json, so only a new one fails.
+const BASE = "^lib/(kernel|db|redis|storage|auth|http|generated)/|^lib/(env|time|ports|startup)\\.ts$";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "An import circle (static or dynamic) in lib/: one module of the circle should sit below the others.",
+      from: { path: "^lib/" },
+      to: { circular: true },
+    },
+    {
+      name: "kernel-at-the-bottom",
+      severity: "error",
+      comment: "lib/kernel (errors, shared schemas, logging, the request scope, cursors, pages) imports only itself and lib/env.ts.",
+      from: { path: "^lib/kernel/" },
+      to: { path: "^lib/", pathNot: "^lib/kernel/|^lib/env\\.ts$" },
+    },
+    {
+      name: "infrastructure-knows-no-pipeline-or-domain",
+      severity: "error",
+      comment: "lib/db, lib/redis and lib/storage import only the kernel, env, time, ports, the generated client and each other.",
+      from: { path: "^lib/(db|redis|storage)/" },
+      to: { path: "^lib/", pathNot: "^lib/(kernel|db|redis|storage|generated)/|^lib/(env|time|ports)\\.ts$" },
+    },
+    {
+      name: "auth-below-the-pipeline",
+      severity: "error",
+      comment: "lib/auth (tokens, staff sessions, the identity provider) sits on the infrastructure, below lib/http and the domains.",
+      from: { path: "^lib/auth/" },
+      to: { path: "^lib/", pathNot: "^lib/(kernel|db|redis|storage|auth|generated)/|^lib/(env|time|ports)\\.ts$" },
+    },
+    {
+      name: "pipeline-knows-no-domain",
+      severity: "error",
+      comment: "lib/http is the pipeline only: it imports the layers below it, never a domain module.",
+      from: { path: "^lib/http/" },
+      to: { path: "^lib/", pathNot: BASE },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^lib/generated/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+      extensions: [".ts", ".tsx", ".js", ".mjs"],
+    },
+  },
+};
