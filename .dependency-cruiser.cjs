@@ -1,7 +1,6 @@
 // The direction of lib/ (docs/decisions/0068-a-kernel-at-the-bottom.md), checked by `npm run lint`:
 //   kernel  ←  env, time, ports  ←  db, redis, storage  ←  auth  ←  http  ←  the domain modules  ←  app/
-// An arrow may only point down this list. Import circles are refused everywhere in lib/; the ones that predate the
-// rule (issue 45 takes them apart) are listed in .dependency-cruiser-known-violations.json, so only a new one fails.
+// An arrow may only point down this list, and no import (static, dynamic or type-only) may close a circle in lib/.
 const BASE = "^lib/(kernel|db|redis|storage|auth|http|generated)/|^lib/(env|time|ports|startup)\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -6,7 +6,6 @@ import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { recordAudit, type StaffActor } from "../audit/service";
 import { within } from "../time";
-import type { BoardMoves } from "./moves";
 import {
   closedSeasons,
   closedSeasonsPage,
@@ -221,6 +220,12 @@ export async function moveBoards(userIds: string[], now = new Date(), db: DbTx =
  */
 function inTime(work: () => Promise<void>, ms = env().RATE_LIMIT_TIMEOUT_MS): Promise<void> {
   return within(work(), ms, () => new Error(`no answer from Redis within ${ms} ms`));
+}
+
+/** Whose leaderboard entries a request changed (noted through moves.ts): fans whose Rep or teams moved, teams left. */
+export interface BoardMoves {
+  users: Set<string>;
+  left: { userId: string; teamId: string }[];
 }
 
 /**

@@ -5,7 +5,7 @@ import { minorUnits, verifyAppleNotification, verifyAppleTransaction } from "./a
 import { allProducts } from "./console";
 import { appStoreMode } from "./modes";
 import { creditedPurchases } from "./queries";
-import type { ProviderReconciliation, Settled } from "./reconciliation";
+import type { ProviderReconciliation, Settled } from "./provider";
 
 // The App Store Server API through Apple's library, for the reconciliation: the notification history (what Apple
 // charged and refunded in the window) and, one by one, the transactions it did not name. It needs an API key of its

@@ -3,7 +3,7 @@ import { minorUnits } from "./app-store";
 import { playApi } from "./google-play";
 import { googlePlayMode } from "./modes";
 import { creditedPurchases } from "./queries";
-import type { ProviderReconciliation, Settled } from "./reconciliation";
+import type { ProviderReconciliation, Settled } from "./provider";
 
 // The reconciliation's Google Play side, through the Play Developer API as the service account: the voided purchases
 // of the window (refunds, chargebacks, revocations) and, for each order credited here, the order as Play has it now

@@ -6,41 +6,21 @@ import { env } from "../env";
 import { log } from "../kernel/log";
 import { appStoreReconciliation } from "./app-store-api";
 import { googlePlayReconciliation } from "./google-play-orders";
+import type { ProviderReconciliation, Settled } from "./provider";
 import { deleteOldEvents, type CreditedPurchase } from "./queries";
 import { stripeReconciliation } from "./stripe";
 
 // The daily reconciliation (GET /api/cron/payments-reconciliation): each configured provider's transactions of the
 // last WINDOW_DAYS, as the provider settled them, against the purchases here, each difference recorded for the
 // console (/admin/payments). What each provider can list differs (docs/domains/payments.md#reconciliation): each
-// provider's module gathers both sides (`ProviderReconciliation`), the comparison and the record are here.
+// provider's module gathers both sides (`ProviderReconciliation`, lib/payments/provider.ts), the comparison and the
+// record are here.
 
 export const WINDOW_DAYS = 3;
 /** How long a provider event is kept to recognise a re-delivery: past every provider's retries (Pub/Sub's 7 days). */
 export const EVENT_RETENTION_DAYS = 30;
 
 export type DiscrepancyKind = "not_credited" | "not_paid" | "refund_differs" | "dispute_missed";
-
-/** One transaction as the provider settled it. */
-export interface Settled {
-  txnId: string;
-  /** What was paid, minor units of the currency, when the provider says. */
-  amount: number | null;
-  /** Refunded so far: minor units (Stripe), or whether it was refunded or revoked (the stores refund whole purchases). */
-  refunded: number | boolean;
-  disputed: boolean;
-  /** When it was paid (ms). */
-  created: number;
-}
-
-/**
- * A provider's side of one run: its settled transactions and ours, gathered so that every one of ours the provider
- * knows is among `theirs` (a credit of ours it does not know is `not_paid`).
- */
-export interface ProviderReconciliation {
-  provider: string;
-  configured(): boolean;
-  gather(db: Db, since: Date, now: Date): Promise<{ theirs: Settled[]; ours: CreditedPurchase[] }>;
-}
 
 const PROVIDERS: ProviderReconciliation[] = [stripeReconciliation, appStoreReconciliation, googlePlayReconciliation];
 

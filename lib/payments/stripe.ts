@@ -7,7 +7,7 @@ import type { WebhookVerifier } from "../http/route";
 import { errors as paymentsErrors } from "./errors";
 import { stripeMode } from "./modes";
 import { creditedPurchases } from "./queries";
-import type { ProviderReconciliation, Settled } from "./reconciliation";
+import type { ProviderReconciliation, Settled } from "./provider";
 
 // Stripe through its official library. Configured by STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (both, or its
 // routes answer 503 PAYMENTS_UNAVAILABLE); STRIPE_API_URL points the client at another address (the local stand-in,

@@ -10,7 +10,7 @@ import type { DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
 import { notFound } from "../kernel/errors";
 import { seasonOf, type Season } from "../leaderboard/seasons";
-import { SPENDING_KINDS } from "../rep/grants";
+import { SPENDING_KINDS } from "../rep/kinds";
 import { tiersOf, toTier, type TierRow } from "./queries";
 
 const toSeason = (s: Season) => ({ id: s.id, name: s.name, startsAt: s.startsAt.toISOString(), endsAt: s.endsAt.toISOString() });

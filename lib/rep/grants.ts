@@ -6,6 +6,7 @@ import { int8, type Int8, type RawDb } from "../db/raw";
 import { Prisma, type RepEntry } from "../generated/prisma/client";
 import { uuidv7 } from "../db/ids";
 import { noteBoardsMoved } from "../leaderboard/moves";
+import { SPENDING_KINDS } from "./kinds";
 
 // The Rep the server grants: the earn kinds (amounts, sources, scopes are the server's) and grantOnce, the one
 // place such an entry is written.
@@ -36,18 +37,6 @@ export const CLIENT_EARN_KINDS = {
   article_read: { amount: 2, source: "fanAmp", reason: "Read an article", scope: "perTarget", dailyCap: 10 },
   post_shared: { amount: 10, source: "fanAmp", reason: "Shared a post", scope: "perTarget", dailyCap: 5 },
 } as const satisfies Record<string, EarnKind>;
-
-/** The debit that is spending Rep on a streak freeze (lib/progress). */
-export const STREAK_FREEZE = "streak_freeze";
-/** The debit that is spending Rep on a reward (what redeem writes). */
-export const REWARD_REDEMPTION = "reward_redemption";
-/** The credit that gives back a redemption's Rep when its fulfilment failed (lib/rewards/fulfilment.ts): spending undone, not earning. */
-export const REWARD_REFUND = "reward_refund";
-/**
- * Ledger kinds that are spending, as opposed to credits and staff reversals of credits: Rep earned is every entry but
- * these, so spending never lowers it while a reversal does.
- */
-export const SPENDING_KINDS: string[] = [REWARD_REDEMPTION, STREAK_FREEZE, REWARD_REFUND];
 
 /** Awarded by the server itself when the action happens, with server-chosen amount and Rep type; refused on the earn route. */
 export const SERVER_AWARDED_KINDS = ["arena_check_in", "daily_quest_completion", "game_rating"] as const;
@@ -100,9 +89,6 @@ const EARNED: Record<RepSource, Prisma.Sql> = {
   playerAmp: Prisma.raw("rep_earned_player_amp"),
   serviceDirect: Prisma.raw("rep_earned_service_direct"),
 };
-
-/** Rep a user has earned (every source; spending never lowers it, a staff reversal does), from `users` as `u`. */
-export const REP_EARNED = Prisma.sql`(u.rep_earned_fan_amp + u.rep_earned_club + u.rep_earned_player_amp + u.rep_earned_service_direct)`;
 
 const ENTRY_COLUMNS = Prisma.sql`id, user_id AS "userId", source, amount, reason, earn_kind AS "earnKind", target_id AS "targetId",
   grant_key AS "grantKey", idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt"`;

@@ -7,7 +7,8 @@ import { DomainError, notFound } from "../kernel/errors";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { recordAudit, type StaffActor } from "../audit/service";
-import { REWARD_REFUND, refundSpending } from "../rep/grants";
+import { refundSpending } from "../rep/grants";
+import { REWARD_REFUND } from "../rep/kinds";
 import { getShippingAddress, type ShippingAddressView } from "../shipping/service";
 import { fulfilmentErrors } from "./errors";
 
