@@ -83,6 +83,12 @@ export const toStaffAction = (a: ActionRow, now = new Date()) => ({
 
 // The trading gate --------------------------------------------------------------------------------------------------
 
+/** What assertMayTrade refuses with: every route behind the trading gate lists these (`errors: [...tradingGateErrors, …]`). */
+export const tradingGateErrors = [moderationErrors.TRADING_RESTRICTED, accountsErrors.ACCOUNT_DELETION_PENDING, walletsErrors.WALLET_FROZEN];
+
+/** What assertMayBuyCoins refuses with (a frozen wallet may buy coins: a credit settles the debt first). */
+export const coinGateErrors = [moderationErrors.TRADING_RESTRICTED, accountsErrors.ACCOUNT_DELETION_PENDING];
+
 /**
  * Refuses trading (listing, bidding, offering, buying, checking out, accepting offers, minting) to a user whom staff
  * restricted from trading or suspended (403 TRADING_RESTRICTED with the end in details), whose account deletion is

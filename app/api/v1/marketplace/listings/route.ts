@@ -5,10 +5,8 @@ import { createListingBody, listingPage, listingResponse, listingsQuery } from "
 import { browseListings, createListing } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as challengesErrors } from "@/lib/challenges/errors";
+import { tradingGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -37,15 +35,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "write",
       status: 201,
       response: listingResponse,
-      errors: [
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
-        walletsErrors.WALLET_FROZEN,
-        sharedErrors.NOT_FOUND,
-        marketplaceErrors.ALREADY_LISTED,
-        marketplaceErrors.ITEM_MINTED,
-        challengesErrors.ITEM_LOCKED,
-      ],
+      errors: [...tradingGateErrors, sharedErrors.NOT_FOUND, marketplaceErrors.ALREADY_LISTED, marketplaceErrors.ITEM_MINTED, challengesErrors.ITEM_LOCKED],
     },
     ({ user, body }) => createListing(db, user.id, body),
   ),

@@ -5,9 +5,8 @@ import { GIFT_NOMINAL_COINS, tradeBody, tradePage, tradeResponse, tradesQuery } 
 import { listTrades, proposeTrade } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { tradingGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -42,9 +41,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       response: tradeResponse,
       errors: [
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
-        walletsErrors.WALLET_FROZEN,
+        ...tradingGateErrors,
         sharedErrors.NOT_FOUND,
         marketplaceErrors.REFUSED_BY_USER,
         marketplaceErrors.TRADE_ITEM_GONE,

@@ -7,9 +7,7 @@ import { listMints, MINT_MAX_ATTEMPTS, requestMint } from "@/lib/economy/service
 import { errors as economyErrors } from "@/lib/economy/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as challengesErrors } from "@/lib/challenges/errors";
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { tradingGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -35,15 +33,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       responses: { 200: { description: "The item's live mint request (already queued, minting or minted).", schema: mintResponse } },
       response: mintResponse,
-      errors: [
-        sharedErrors.NOT_FOUND,
-        economyErrors.WALLET_NOT_LINKED,
-        economyErrors.ITEM_LISTED,
-        challengesErrors.ITEM_LOCKED,
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
-        walletsErrors.WALLET_FROZEN,
-      ],
+      errors: [sharedErrors.NOT_FOUND, economyErrors.WALLET_NOT_LINKED, economyErrors.ITEM_LISTED, challengesErrors.ITEM_LOCKED, ...tradingGateErrors],
     },
     async ({ user, body }) => {
       const { created, mint } = await requestMint(db, user.id, body.collectibleId);

@@ -1,5 +1,3 @@
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
@@ -8,6 +6,7 @@ import { errors as paymentsErrors } from "@/lib/payments/errors";
 import { errors as spendingErrors } from "@/lib/spending/errors";
 import { createdTopup, createTopupBody, topupPage, topupsQuery } from "@/lib/payments/schemas";
 import { createTopup, listTopups } from "@/lib/payments/service";
+import { coinGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -43,8 +42,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.IDEMPOTENCY_KEY_REUSED,
         paymentsErrors.CURRENCY_NOT_OFFERED,
         spendingErrors.SPENDING_LIMIT_REACHED,
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
+        ...coinGateErrors,
         paymentsErrors.PAYMENTS_UNAVAILABLE,
         paymentsErrors.PAYMENTS_PROVIDER_ERROR,
       ],

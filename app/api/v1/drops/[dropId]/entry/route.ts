@@ -6,11 +6,10 @@ import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as dropsErrors } from "@/lib/drops/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 import { errors as spendingErrors } from "@/lib/spending/errors";
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { requestCountry } from "@/lib/spending/service";
 import { dropParams, entryBody, entryResponse } from "@/lib/drops/schemas";
 import { enterDrop, getEntry, withdrawEntry } from "@/lib/drops/service";
+import { tradingGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -51,9 +50,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         dropsErrors.DROP_CAP_REACHED,
         dropsErrors.DROP_SOLD_OUT,
         dropsErrors.DROP_NOT_YOUR_TURN,
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
-        walletsErrors.WALLET_FROZEN,
+        ...tradingGateErrors,
         spendingErrors.REGION_RESTRICTED,
         spendingErrors.SPENDING_LIMIT_REACHED,
         walletsErrors.INSUFFICIENT_FUNDS,

@@ -8,9 +8,8 @@ import { errors as packsErrors } from "@/lib/packs/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 import { errors as spendingErrors } from "@/lib/spending/errors";
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { requestCountry } from "@/lib/spending/service";
+import { tradingGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -33,9 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.NOT_FOUND,
         packsErrors.PACK_NOT_FOR_SALE,
         packsErrors.SOLD_OUT,
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
-        walletsErrors.WALLET_FROZEN,
+        ...tradingGateErrors,
         spendingErrors.REGION_RESTRICTED,
         spendingErrors.SPENDING_LIMIT_REACHED,
         walletsErrors.INSUFFICIENT_FUNDS,

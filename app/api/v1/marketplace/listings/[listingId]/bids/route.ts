@@ -5,9 +5,8 @@ import { bidBody, bidPage, bidResult, listingParams, pageQuery } from "@/lib/mar
 import { listBids, placeBid } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { tradingGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -44,9 +43,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       response: bidResult,
       errors: [
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
-        walletsErrors.WALLET_FROZEN,
+        ...tradingGateErrors,
         sharedErrors.NOT_FOUND,
         marketplaceErrors.CANNOT_BUY_OWN,
         marketplaceErrors.LISTING_UNAVAILABLE,

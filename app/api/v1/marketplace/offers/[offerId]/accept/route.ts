@@ -5,10 +5,9 @@ import { offerParams, offerResponse } from "@/lib/marketplace/schemas";
 import { acceptOffer } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
 import { errors as challengesErrors } from "@/lib/challenges/errors";
+import { tradingGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -24,9 +23,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "money",
       response: offerResponse,
       errors: [
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
-        walletsErrors.WALLET_FROZEN,
+        ...tradingGateErrors,
         sharedErrors.NOT_FOUND,
         sharedErrors.FORBIDDEN,
         marketplaceErrors.OFFER_CLOSED,

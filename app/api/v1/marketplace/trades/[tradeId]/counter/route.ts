@@ -5,9 +5,8 @@ import { counterBody, counterResponse, tradeParams } from "@/lib/marketplace/tra
 import { counterTrade } from "@/lib/marketplace/service";
 import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
 import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { tradingGateErrors } from "@/lib/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(
@@ -27,9 +26,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       response: counterResponse,
       errors: [
-        moderationErrors.TRADING_RESTRICTED,
-        accountsErrors.ACCOUNT_DELETION_PENDING,
-        walletsErrors.WALLET_FROZEN,
+        ...tradingGateErrors,
         sharedErrors.NOT_FOUND,
         sharedErrors.FORBIDDEN,
         marketplaceErrors.TRADE_CLOSED,
