@@ -7,6 +7,13 @@ const BASE = "^lib/(kernel|db|redis|storage|auth|http|generated)/|^lib/(env|time
 module.exports = {
   forbidden: [
     {
+      name: "production-code-ships-no-stand-in",
+      severity: "error",
+      comment: "dev/ (the providers' stand-ins, the seed data) serves `npm run dev`, the scripts and the tests: lib/ and app/ never import it.",
+      from: { path: "^(lib|app)/|^middleware\\.ts$|^instrumentation\\.ts$" },
+      to: { path: "^dev/" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "An import circle (static or dynamic) in lib/: one module of the circle should sit below the others.",

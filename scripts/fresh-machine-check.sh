@@ -57,7 +57,7 @@ done
 say "dev server answers; its start-up log:"
 grep -E '^(auth|database):|rate limits|Ready in|Local:' "$log" | sed 's/^/    /'
 
-slug=$(npx tsx --eval 'import { TEAMS } from "./lib/db/seed-data.ts"; console.log(TEAMS[0]!.slug)' 2>/dev/null)
+slug=$(npx tsx --eval 'import { TEAMS } from "./dev/seed/data.ts"; console.log(TEAMS[0]!.slug)' 2>/dev/null)
 token=$(npm run -s token -- user_x)
 check "GET /api/health" 200 "http://127.0.0.1:$port/api/health"
 check "GET /api/teams/$slug" 200 "http://127.0.0.1:$port/api/teams/$slug"

@@ -3,7 +3,7 @@
 // /api/v1/wallet/iap/apple with that user's token (npm run token) to buy the bundle as the iOS app would.
 import path from "node:path";
 import { DEV_KEY_DIR } from "../lib/auth/keys";
-import { appleChain, consumableTransaction, DEV_APPLE_BUNDLE_ID, signAsAppStore } from "../lib/payments/app-store-standin";
+import { appleChain, consumableTransaction, DEV_APPLE_BUNDLE_ID, signAsAppStore } from "../dev/standins/app-store";
 
 const [userId, productId = `${DEV_APPLE_BUNDLE_ID}.coins500`] = process.argv.slice(2);
 if (!userId) {

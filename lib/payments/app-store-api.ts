@@ -10,7 +10,7 @@ import type { ProviderReconciliation, Settled } from "./provider";
 // The App Store Server API through Apple's library, for the reconciliation: the notification history (what Apple
 // charged and refunded in the window) and, one by one, the transactions it did not name. It needs an API key of its
 // own (APPLE_IAP_API_KEY, _KEY_ID, _ISSUER_ID from App Store Connect's Keys page); without one the App Store is left
-// out of the reconciliation. APPLE_IAP_API_URL points it at the stand-in (lib/payments/app-store-standin.ts).
+// out of the reconciliation. APPLE_IAP_API_URL points it at the stand-in (dev/standins/app-store.ts).
 
 const APPLE_API = { Production: "https://api.storekit.apple.com", Sandbox: "https://api.storekit-sandbox.apple.com" };
 

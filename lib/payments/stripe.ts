@@ -11,7 +11,7 @@ import type { ProviderReconciliation, Settled } from "./provider";
 
 // Stripe through its official library. Configured by STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (both, or its
 // routes answer 503 PAYMENTS_UNAVAILABLE); STRIPE_API_URL points the client at another address (the local stand-in,
-// lib/payments/standin.ts, under `npm run dev` and in tests). Webhook signatures are checked by the library.
+// dev/standins/stripe.ts, under `npm run dev` and in tests). Webhook signatures are checked by the library.
 
 /** Accepted age of a Stripe-Signature timestamp, in seconds (Stripe's own default). */
 export const STRIPE_TOLERANCE_S = 300;

@@ -5,7 +5,7 @@ import pg from "pg";
 import { signSessionToken } from "../../lib/auth/sign";
 import { createDb } from "../../lib/db/client";
 import { ensureDatabase, migrate } from "../../lib/db/migrate";
-import { seed } from "../../lib/db/seed";
+import { seed } from "../../dev/seed/seed";
 import { encodeCursor } from "../../lib/kernel/cursor";
 import { DB_URL, PAGE, type Case, type Row } from "./common";
 

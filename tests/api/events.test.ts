@@ -5,7 +5,7 @@ import { nextGamesOf } from "../../lib/games/service";
 import { seedGameLineup } from "../../lib/games/service";
 
 // Events: GET /api/events, GET /api/events/{gameId}, GET and POST /api/events/{gameId}/ratings.
-// Seeded games this file relies on (lib/db/seed-data.ts): rosters exist for hch, rmr, kpk, lsl, ccc, fpb, gbo, whu, kbf.
+// Seeded games this file relies on (dev/seed/data.ts): rosters exist for hch, rmr, kpk, lsl, ccc, fpb, gbo, whu, kbf.
 //   gm_nfl_007 hch–rmr final (both rosters): rating flow.   gm_psl_001 whu–kbf final: averages (only here).
 //   gm_psl_009 whu–kbf final: concurrent seeding (only here).   gm_psl_005 whu–kbf final: concurrent ratings.
 //   gm_nfl_003 irf–kpk final (one roster), gm_nfl_006 bsb–tbw final (no roster): LINEUP_UNAVAILABLE.

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { consumableTransaction, signAsAppStore } from "../../lib/payments/app-store-standin";
+import { consumableTransaction, signAsAppStore } from "../../dev/standins/app-store";
 import { api, db, errorOf, fan, newUser } from "../helpers";
 
 // In-app purchases on iOS (lib/payments/app-store.ts) against a chain made for the run (tests/setup/server-env/

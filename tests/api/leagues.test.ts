@@ -5,7 +5,7 @@ import { accessibilityMatrix } from "../../lib/platform/schemas";
 import { normalizeSport } from "../../lib/teams/sport";
 import { api, db, errorOf, newUser, token } from "../helpers";
 
-// Seeded facts (lib/db/seed-data.ts): lg_nfl football (2 conferences × 2 divisions, tm_dvs archived), lg_nba
+// Seeded facts (dev/seed/data.ts): lg_nfl football (2 conferences × 2 divisions, tm_dvs archived), lg_nba
 // basketball (2 conferences), lg_nhl hockey (2 conferences × 2 divisions), lg_psl soccer (no structure; tm_cwt has
 // sport ""). All games are season "2026".
 //

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { consumableTransaction, signAsAppStore } from "../../lib/payments/app-store-standin";
+import { consumableTransaction, signAsAppStore } from "../../dev/standins/app-store";
 import { api, baseUrl, db, fan } from "../helpers";
 
 // The daily reconciliation (GET /api/cron/payments-reconciliation) against the stand-ins of Stripe, the App Store

@@ -130,7 +130,7 @@ describe("top-up limits", () => {
 
   it("hold under concurrent checkouts: only as many as the limit allows start, counted in coins bought", async () => {
     const f = await fan();
-    const coins = 50_000; // coins_500 (lib/db/seed-data.ts)
+    const coins = 50_000; // coins_500 (dev/seed/data.ts)
     expect((await setLimits(f.auth, { topups: { day: 2 * coins } })).status).toBe(200);
     const results = await Promise.all(Array.from({ length: 5 }, () => startTopup(f.auth)));
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409]);

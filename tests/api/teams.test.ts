@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, token, userIdOf } from "../helpers";
 
-// Seeded facts (lib/db/seed-data.ts): 36 teams, one archived (tm_dvs), so 35 listed.
+// Seeded facts (dev/seed/data.ts): 36 teams, one archived (tm_dvs), so 35 listed.
 const LISTED = 35;
 const SEASON = "2026";
 

@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db/client";
 import { ensureDatabase, migrate } from "../../lib/db/migrate";
-import { seed } from "../../lib/db/seed";
+import { seed } from "../../dev/seed/seed";
 import { parseFeed, type FeedInput } from "../../lib/sync/feed";
 import { fixtureProvider, httpProvider, type FeedProvider } from "../../lib/sync/provider";
 import { getSyncRun, listSyncRuns } from "../../lib/sync/queries";

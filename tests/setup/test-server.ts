@@ -126,7 +126,7 @@ export async function startTestServer(o: TestServerOptions) {
   await migrate(databaseUrl);
   if (o.seed) {
     const { createDb } = await import("../../lib/db/client");
-    const { seed } = await import("../../lib/db/seed");
+    const { seed } = await import("../../dev/seed/seed");
     const seedDb = createDb(databaseUrl, 2);
     await seed(seedDb);
     await seedDb.$disconnect();

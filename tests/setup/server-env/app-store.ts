@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { appleChain, startAppStoreStandIn } from "../../../lib/payments/app-store-standin";
+import { appleChain, startAppStoreStandIn } from "../../../dev/standins/app-store";
 import type { Fixture } from "../test-server";
 
-// The App Store for the server under test: a chain made for the run (lib/payments/app-store-standin.ts), whose root
+// The App Store for the server under test: a chain made for the run (dev/standins/app-store.ts), whose root
 // the server trusts instead of Apple Root CA - G3. Tests sign transactions and notifications with its leaf
 // (tests/api/iap-apple.test.ts); `other*` is a second chain the server must refuse. x5c: comma-separated. The App Store
 // Server API stand-in (same chain) answers the reconciliation; tests make purchases and refunds through its control.

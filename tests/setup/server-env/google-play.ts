@@ -1,7 +1,7 @@
-import { startGooglePlayStandIn } from "../../../lib/payments/google-play-standin";
+import { startGooglePlayStandIn } from "../../../dev/standins/google-play";
 import type { Fixture } from "../test-server";
 
-// Google Play for the server under test: the stand-in of lib/payments/google-play-standin.ts (the Play Developer API,
+// Google Play for the server under test: the stand-in of dev/standins/google-play.ts (the Play Developer API,
 // the service account's token endpoint, Google's OIDC certificates). Tests register purchases through its control
 // endpoint, read back their acknowledge and consume counts, and mint Pub/Sub OIDC tokens for the push audience.
 export default async function googlePlayStandIn(): Promise<Fixture> {

@@ -1,7 +1,7 @@
-import { startStripeStandIn } from "../../../lib/payments/standin";
+import { startStripeStandIn } from "../../../dev/standins/stripe";
 import type { Fixture } from "../test-server";
 
-// Stripe for the server under test: the stand-in of lib/payments/standin.ts (the official client pointed at it with
+// Stripe for the server under test: the stand-in of dev/standins/stripe.ts (the official client pointed at it with
 // STRIPE_API_URL). Tests register the server's webhook endpoint with it (POST /__control/endpoint), complete
 // checkouts, refund and dispute through it, and sign their own events with the webhook secret handed to them.
 export default async function paymentsStandIn(): Promise<Fixture> {

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from "node:crypto";
 import type http from "node:http";
 import { exportJWK, jwtVerify, SignJWT } from "jose";
-import { sendJson, serveStandIn } from "./standin-http";
+import { sendJson, serveStandIn } from "./http";
 
 // A local stand-in for the parts of Google that Android purchases use (lib/payments/google-play.ts), for tests
 // (tests/setup/server-env/google-play.ts) and `npm run dev`. The service talks to it with google-auth-library and

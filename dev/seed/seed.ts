@@ -1,11 +1,11 @@
-// Writes the demo data of ./seed-data into the database. Deterministic and idempotent: every row has a fixed id and
+// Writes the demo data of ./data into the database. Deterministic and idempotent: every row has a fixed id and
 // fixed timestamps (createdAt and updatedAt included). Per table, rows that are missing are inserted (createMany with
 // skipDuplicates), rows that differ from the seed are updated back to it, and rows that already match are not
 // written at all, so a re-run changes nothing, not even the physical order of rows (pg_dump stays byte-identical).
 // Rows the seed does not own (users, follows, …) are never touched.
 
 import { createHash, randomBytes } from "node:crypto";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
 import {
   ACHIEVEMENTS,
   CARDS,
@@ -26,7 +26,7 @@ import {
   REWARDS,
   SEED_TIMESTAMP,
   TEAMS,
-} from "./seed-data";
+} from "./data";
 
 export interface SeedCounts {
   challenges: number;

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { CompactSign, jwtVerify } from "jose";
-import { sendJson, serveStandIn } from "./standin-http";
+import { sendJson, serveStandIn } from "./http";
 
 // A stand-in for the App Store's signing, for tests and `npm run dev`: a certificate chain shaped as Apple's (a root,
 // an intermediate with Apple's WWDR marker extension, a leaf with the App Store receipt-signing one), made with

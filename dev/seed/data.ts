@@ -1,5 +1,5 @@
 // Demo seed data: plain, typed, deterministic constants (no database access, no clocks, no randomness).
-// Every row has a fixed id; lib/db/seed.ts upserts on those ids, so re-running the seed changes nothing.
+// Every row has a fixed id; dev/seed/seed.ts upserts on those ids, so re-running the seed changes nothing.
 //
 // Facts that tests may rely on:
 // - 4 leagues: football (lg_nfl: 2 conferences × 2 divisions), basketball (lg_nba: 2 conferences, no divisions),
@@ -11,7 +11,16 @@
 //   pl_hch_11 unavailable) and 1 inactive (pl_hch_12).
 // - Head-to-head: tm_hch vs tm_gfg met 3 times (final; tm_hch won 2, lost 1) and meet again on 2027-01-10.
 
-import type { GameStatus, PassKind, PlayerAvailability, QuestCadence, QuestKind, QuestScope, QuestStepCondition, RepSource } from "../generated/prisma/enums";
+import type {
+  GameStatus,
+  PassKind,
+  PlayerAvailability,
+  QuestCadence,
+  QuestKind,
+  QuestScope,
+  QuestStepCondition,
+  RepSource,
+} from "../../lib/generated/prisma/enums";
 
 /** createdAt/updatedAt of every seeded row, so re-runs are byte-identical. */
 export const SEED_TIMESTAMP = "2026-08-01T00:00:00.000Z";

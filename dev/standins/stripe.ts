@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type http from "node:http";
 import Stripe from "stripe";
-import { sendJson, serveStandIn } from "./standin-http";
+import { sendJson, serveStandIn } from "./http";
 
 // A local stand-in for the part of Stripe that web top-ups use, so a checkout can be walked end to end on a laptop
 // (`npm run dev` starts it when STRIPE_SECRET_KEY is unset) and tested without the network (tests/setup/server-env/
