@@ -226,7 +226,7 @@ export interface PurchaseMismatch {
 }
 
 /**
- * The money-in part of the economy invariant (lib/wallets checkInvariant): per user, the `topup` ledger rows sum to
+ * The money-in part of the economy invariant (checkInvariant, lib/operations/economy-invariant.ts): per user, the `topup` ledger rows sum to
  * the coins of their credited purchases, the `clawback` rows plus the wallet's debt sum to the coins clawed back, and
  * no wallet holds a balance while in debt. Up to `limit` users where any of it fails.
  */

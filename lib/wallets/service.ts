@@ -6,13 +6,9 @@ import { lockUser, txOptions } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
-import { staleListings } from "../marketplace/queries";
-import { tradeLedgerMismatches } from "../marketplace/trade-queries";
-import { dropLedgerMismatches } from "../drops/queries";
-import { purchaseMismatches } from "../payments/queries";
-import { balancesOf, ledgerInvariant, move, settleDebt, transactionsOf, type Movement, type TransactionRow } from "./queries";
+import { balancesOf, move, settleDebt, transactionsOf, type Movement, type TransactionRow } from "./queries";
 
-export { clawFromWallet, fitsCeiling, lockWallets } from "./queries";
+export { clawFromWallet, fitsCeiling, ledgerInvariant, lockWallets } from "./queries";
 import { adjustmentBody, CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "./schemas";
 import { errors as walletsErrors } from "./errors";
 
@@ -118,29 +114,4 @@ export async function adjust(db: Db, input: AdjustmentInput, actor: StaffActor) 
     });
     return { userId: valid.userId, transaction: toTransaction(row) };
   }, txOptions());
-}
-
-/**
- * The economy invariant: every wallet's balance is the sum of its ledger, no active listing outlives its seller's
- * ownership of the item (lib/marketplace: a change of owner withdraws the item's listings), and the money-in books
- * agree (lib/payments: top-up credits = the coins of credited purchases; coins clawed back = taken + debt; no wallet
- * both in debt and holding a balance), and every trade's coins are where its state says (lib/marketplace/trades.ts:
- * held while open, back once closed unaccepted, moved less the fees once accepted), and every drop entry's coins likewise
- * (lib/drops: held while entered, the packs won paid, the rest back).
- */
-export async function checkInvariant(db: RawDb | DbTx) {
-  const report = await ledgerInvariant(db);
-  const stale = await staleListings(db);
-  const payments = await purchaseMismatches(db);
-  const trades = await tradeLedgerMismatches(db);
-  const drops = await dropLedgerMismatches(db);
-  return {
-    ok: report.mismatches.length === 0 && stale.length === 0 && payments.length === 0 && trades.length === 0 && drops.length === 0,
-    ...report,
-    staleListings: stale,
-    paymentMismatches: payments,
-    tradeMismatches: trades,
-    dropMismatches: drops,
-    checkedAt: new Date().toISOString(),
-  };
 }

@@ -500,7 +500,7 @@ describe("the economy invariant", () => {
     const a = await fan(100);
     const b = await fan();
     const t = (await propose(a, { recipientId: b.id, offerCoins: 100 })).body.data.trade;
-    const { checkInvariant } = await import("../../lib/wallets/service");
+    const { checkInvariant } = await import("../../lib/operations/economy-invariant");
     const rollback = new Error("rollback");
     await expect(
       db().$transaction(async (tx) => {

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { invariantReport } from "@/lib/wallets/schemas";
-import { checkInvariant } from "@/lib/wallets/service";
+import { checkInvariant } from "@/lib/operations/economy-invariant";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
