@@ -1,7 +1,6 @@
 import type { Db, DbTx } from "../db/client";
 import { isUniqueViolation, lockUser, txOptions } from "../db/tx";
 import type { AuthUser } from "../auth/users";
-import { grantStarterPack } from "../economy/service";
 import { acceptPendingRequests, endFollowsForBlock } from "../follows/service";
 import { env } from "../env";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
@@ -14,7 +13,6 @@ import { isReservedHandle } from "./handles";
 import { blocksOf, currentTermsVersion, getProfile, SETTINGS_SELECT, timezoneChangeableAt, toBlocked, toSettings } from "./queries";
 import { DISPLAY_NAME_MAX, FAVORITE_TEAMS_CAP, type BlockInput, type OnboardingInput, type ProfilePatch, type SettingsPatch } from "./schemas";
 import { errors as usersErrors } from "./errors";
-import { noteReferralProgress } from "../referrals/progress";
 
 // The caller's account: settings, profile, onboarding, terms, blocks and the identity-provider sync. Every profile
 // or settings write runs in a transaction that first locks the user's row, so concurrent writes of one user (two
@@ -215,9 +213,6 @@ export async function updateProfile(db: Db, userId: string, patch: ProfilePatch)
 
 // Onboarding and terms ------------------------------------------------------------------------------------------
 
-// The free starter pack is granted after the profile transaction has committed: if it fails, onboarding still
-// succeeds (freePackId null) and the next onboarding call retries it.
-
 export function termsMismatch(sent: string, path: string) {
   const current = currentTermsVersion();
   return new DomainError(usersErrors.TERMS_VERSION_MISMATCH, `The current Terms of Use version is "${current}"; "${sent}" cannot be accepted.`, [
@@ -225,7 +220,11 @@ export function termsMismatch(sent: string, path: string) {
   ]);
 }
 
-export async function completeOnboarding(db: Db, userId: string, input: OnboardingInput = {}) {
+/**
+ * The account's side of onboarding (lib/onboarding completes it): the profile fields sent, the terms accepted and
+ * `onboardedAt` (first time only), in one transaction under the user's lock.
+ */
+export async function recordOnboarding(db: Db, userId: string, input: OnboardingInput = {}) {
   const { acceptTermsVersion, ...patch } = input;
   if (acceptTermsVersion !== undefined && acceptTermsVersion !== currentTermsVersion()) {
     throw termsMismatch(acceptTermsVersion, "body.acceptTermsVersion");
@@ -243,17 +242,6 @@ export async function completeOnboarding(db: Db, userId: string, input: Onboardi
     // First time only: a repeat onboarding keeps the original timestamp.
     await tx.user.updateMany({ where: { id: userId, onboardedAt: null }, data: { onboardedAt: now } });
   }, txOptions());
-  // A complete onboarding may qualify a referral (lib/referrals): settled once the handler succeeded.
-  noteReferralProgress(userId);
-
-  let freePackId: string | null = null;
-  try {
-    freePackId = await grantStarterPack(db, userId);
-    if (freePackId === null) log("warn", { msg: "onboarding pack grant degraded: no active free starter pack" });
-  } catch (error) {
-    log("warn", { msg: "onboarding pack grant failed", error: error instanceof Error ? error.message : String(error) });
-  }
-  return { completed: true as const, freePackId };
 }
 
 export async function isOnboarded(db: DbTx, userId: string) {

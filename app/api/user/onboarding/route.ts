@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { completeOnboarding } from "@/lib/users/service";
+import { completeOnboarding } from "@/lib/onboarding/service";
 import { onboardingBody, onboardingResult } from "@/lib/users/schemas";
 import { errors as usersErrors } from "@/lib/users/errors";
 
