@@ -4,24 +4,14 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { announcementCreateBody, announcementParams } from "@/lib/announcements/schemas";
 import { createAnnouncement, endAnnouncement } from "@/lib/announcements/service";
-import { DomainError } from "@/lib/kernel/errors";
 import { actorOf, requireStaffAction } from "../_lib/gate";
-import { field, fields, issueCode } from "../_lib/form";
+import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { utc } from "../drops/shared";
 
 // Server actions of the announcements page: each re-checks the staff session, needs the confirmation box, validates
 // with the API's own schemas and calls the service the admin API uses (audited there), then redirects back.
 
-const back = (extra: Record<string, string>) => `/admin/announcements?${new URLSearchParams(extra)}`;
-
-async function attempt(write: () => Promise<unknown>) {
-  try {
-    await write();
-  } catch (error) {
-    if (error instanceof DomainError) redirect(back({ error: error.code }));
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/announcements");
 
 export async function createAnnouncementAction(form: FormData) {
   const staff = await requireStaffAction("admin");

@@ -4,24 +4,14 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { featureParams, flagBody, flagParams, killSwitchBody, settingBody, settingParams } from "@/lib/config/schemas";
 import { putFlag, putKillSwitch, putSetting } from "@/lib/config/service";
-import { DomainError } from "@/lib/kernel/errors";
 import { actorOf, requireStaffAction } from "../_lib/gate";
-import { field, issueCode } from "../_lib/form";
+import { field, issueCode, resultRedirects } from "../_lib/form";
 
 // Server actions of the flags page: each re-checks the staff session, needs the confirmation box, validates with the
 // API's own schemas and calls the service the admin API uses (audited there; this process's config cache cleared),
 // then redirects back with a result code.
 
-const back = (extra: Record<string, string>) => `/admin/flags?${new URLSearchParams(extra)}`;
-
-async function attempt(write: () => Promise<unknown>) {
-  try {
-    await write();
-  } catch (error) {
-    if (error instanceof DomainError) redirect(back({ error: error.code }));
-    throw error;
-  }
-}
+const { back, attempt } = resultRedirects("/admin/flags");
 
 /** "a, b c": the user ids of a scoped pause (any separators). */
 const idList = (v: string | undefined) =>

@@ -6,12 +6,12 @@ import { DomainError } from "@/lib/kernel/errors";
 import { fixtureFeed, parseFeed, replayFeed } from "@/lib/live/service";
 import type { LiveEventInput } from "@/lib/live/schemas";
 import { actorOf, requireStaffAction } from "../_lib/gate";
-import { field } from "../_lib/form";
+import { field, resultRedirects } from "../_lib/form";
 
 // The live page's replay: a pasted batch or a fixture for a game, confirmed by typing REPLAY, run through the
 // webhook's own service (lib/live ingestBatch) and audited (live.replay).
 
-const back = (extra: Record<string, string>) => `/admin/live?${new URLSearchParams(extra)}`;
+const { back } = resultRedirects("/admin/live");
 
 export async function replayAction(form: FormData) {
   const staff = await requireStaffAction("admin");

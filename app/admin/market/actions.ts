@@ -5,13 +5,13 @@ import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/kernel/errors";
 import { voidTradeAsStaff } from "@/lib/marketplace/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
-import { fields, issueCode } from "../_lib/form";
+import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { voidForm } from "./shared";
 
 // Server actions of the market page: each re-checks the staff session, validates with zod, calls the service the API
 // uses and redirects back with a result code.
 
-const back = (extra: Record<string, string>) => `/admin/market?${new URLSearchParams(extra)}`;
+const { back } = resultRedirects("/admin/market");
 
 export async function voidTradeAction(form: FormData) {
   const staff = await requireStaffAction("economy");

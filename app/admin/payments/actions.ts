@@ -4,13 +4,13 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { upsertProduct } from "@/lib/payments/console";
 import { actorOf, requireStaffAction } from "../_lib/gate";
-import { field, fields, issueCode } from "../_lib/form";
+import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { productForm } from "./shared";
 
 // Server actions of the payments page: each re-checks the staff session, validates with zod and redirects back with
 // a result code.
 
-const back = (extra: Record<string, string>) => `/admin/payments?${new URLSearchParams(extra)}`;
+const { back } = resultRedirects("/admin/payments");
 
 export async function saveProductAction(form: FormData) {
   const staff = await requireStaffAction("economy");
