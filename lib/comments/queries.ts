@@ -2,7 +2,8 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
-import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../mutes/queries";
+import { filtersVersionSql, mutedAuthorSql } from "../mutes/queries";
+import { actorJsonSql, actorNameSql, insertNotifications, recipientAcceptsSql, threadNotMutedSql } from "../notifications/writes";
 
 // Comments: rows in post_comments (one level of replies); posts.comment_count and the parent's reply_count count the
 // comments neither deleted nor hidden, and move in the transaction that changes a comment, under the post's lock.
@@ -65,21 +66,22 @@ export const lockPostForComments = (tx: DbTx, postId: string) => tx.$executeRaw`
  * (a mute with notifications, lib/mutes).
  */
 export const notifyReply = (tx: DbTx, commentId: string) =>
-  tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
-    SELECT ${UUIDV7_SQL}, r.id, 'REPLY', 'reply:' || c.id, a.id,
-           jsonb_build_object('postId', c.post_id::text, 'commentId', c.id::text, 'parentId', c.parent_id::text,
-                              'actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
-                              'title', COALESCE(a.display_name, a.handle, 'A fan') || CASE WHEN c.parent_id IS NULL THEN ' commented on your post' ELSE ' replied to your comment' END,
-                              'body', left(c.content, 140), 'href', '/api/locker-room/' || c.post_id)
-    FROM post_comments c
+  insertNotifications(tx, {
+    type: "REPLY",
+    recipient: Prisma.sql`r.id`,
+    cause: Prisma.sql`'reply:' || c.id`,
+    actor: Prisma.sql`a.id`,
+    payload: Prisma.sql`jsonb_build_object('postId', c.post_id::text, 'commentId', c.id::text, 'parentId', c.parent_id::text,
+                              'actor', ${actorJsonSql()},
+                              'title', ${actorNameSql()} || CASE WHEN c.parent_id IS NULL THEN ' commented on your post' ELSE ' replied to your comment' END,
+                              'body', left(c.content, 140), 'href', '/api/locker-room/' || c.post_id)`,
+    from: Prisma.sql`FROM post_comments c
     JOIN users a ON a.id = c.author_id
     JOIN users r ON r.id = COALESCE((SELECT pc.author_id FROM post_comments pc WHERE pc.id = c.parent_id), (SELECT p.author_id FROM posts p WHERE p.id = c.post_id))
     WHERE c.id = ${commentId}::uuid AND r.id <> a.id AND r.notify_community
-      AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = r.id AND b.blocked_id = a.id) OR (b.blocker_id = a.id AND b.blocked_id = r.id))
-      AND NOT EXISTS (SELECT 1 FROM post_mutes m WHERE m.user_id = r.id AND m.post_id = c.post_id)
-      AND ${notMutedActorSql(Prisma.sql`r.id`, Prisma.sql`a.id`)}
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+      AND ${recipientAcceptsSql(Prisma.sql`r.id`, Prisma.sql`a.id`)}
+      AND ${threadNotMutedSql(Prisma.sql`r.id`, Prisma.sql`c.post_id`)}`,
+  });
 
 /**
  * A page of a post's top-level comments (parentId null) or of one comment's replies, oldest first by id. Deleted and

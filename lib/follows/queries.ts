@@ -1,8 +1,8 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
 import { mutingSql } from "../mutes/queries";
+import { actorJsonSql, actorNameSql, insertNotifications } from "../notifications/writes";
 import type { Relationship, UserRef } from "./schemas";
 
 // Following fans' statements. Every write of user_follows or follow_requests runs in a transaction that first took
@@ -146,14 +146,16 @@ export function notifyFollow(tx: RawDb | DbTx, type: "FOLLOW" | "FOLLOW_REQUEST"
     type === "FOLLOW"
       ? ["follow:", " followed you", "You have a new follower.", Prisma.sql`'/api/v1/users/' || a.id::text`]
       : ["follow_request:", " asked to follow you", "Accept or reject the request.", Prisma.sql`'/api/v1/me/follow-requests'`];
-  return raw(tx).$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
-    SELECT ${UUIDV7_SQL}, u.id, ${type}::"NotificationType", ${cause}::text || a.id::text, a.id,
-           jsonb_build_object('actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
-                              'title', COALESCE(a.display_name, a.handle, 'A fan') || ${verb}::text, 'body', ${body}::text, 'href', ${href})
-    FROM users u JOIN users a ON a.id = ${actorId}::uuid
-    WHERE u.id = ${recipientId}::uuid AND u.notify_community
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+  return insertNotifications(raw(tx), {
+    type,
+    recipient: Prisma.sql`u.id`,
+    cause: Prisma.sql`${cause}::text || a.id::text`,
+    actor: Prisma.sql`a.id`,
+    payload: Prisma.sql`jsonb_build_object('actor', ${actorJsonSql()},
+                              'title', ${actorNameSql()} || ${verb}::text, 'body', ${body}::text, 'href', ${href})`,
+    from: Prisma.sql`FROM users u JOIN users a ON a.id = ${actorId}::uuid
+    WHERE u.id = ${recipientId}::uuid AND u.notify_community`,
+  });
 }
 
 /**

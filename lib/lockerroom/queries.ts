@@ -3,6 +3,7 @@ import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
 import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../mutes/queries";
+import { insertNotifications } from "../notifications/writes";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { visiblePostSql, type Viewer } from "./access";
 import { sharingColumns, sharingJoins, type SharingColumns } from "./sharing";
@@ -195,21 +196,33 @@ export async function collectibleExists(db: RawDb | DbTx, c: { type: "player" | 
  */
 export function notifyPublished(tx: DbTx, postId: string, { announce }: { announce: boolean }) {
   const href = `/api/locker-room/${postId}`;
-  return tx.$executeRaw`
+  return insertNotifications(
+    tx,
+    [
+      {
+        type: "TEAM_POST",
+        recipient: Prisma.sql`f.user_id`,
+        cause: Prisma.sql`'team_post:' || p.id`,
+        actor: Prisma.sql`p.author_id`,
+        payload: Prisma.sql`jsonb_build_object('postId', p.id::text, 'team', (SELECT to_jsonb(x) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = p.author_team_id) x),
+                              'title', (SELECT name FROM teams WHERE id = p.author_team_id) || ' posted', 'body', p.excerpt, 'href', ${href}::text)`,
+        from: Prisma.sql`FROM p JOIN team_follows f ON f.team_id = p.author_team_id JOIN users u ON u.id = f.user_id
+    WHERE u.notify_teams AND f.user_id <> p.author_id AND ${notMutedActorSql(Prisma.sql`f.user_id`, Prisma.sql`p.author_id`)}`,
+      },
+      {
+        type: "POST_PUBLISHED",
+        recipient: Prisma.sql`p.author_id`,
+        cause: Prisma.sql`'post_published:' || p.id`,
+        actor: Prisma.sql`p.author_id`,
+        payload: Prisma.sql`jsonb_build_object('postId', p.id::text, 'title', 'Your scheduled post is live', 'body', p.excerpt, 'href', ${href}::text)`,
+        from: Prisma.sql`FROM p WHERE ${announce}`,
+      },
+    ],
+    Prisma.sql`
     WITH p AS (
       SELECT p.id, p.author_id, p.author_team_id, left(p.content, 140) AS excerpt FROM posts p WHERE p.id = ${postId}::uuid
-    )
-    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
-    SELECT ${UUIDV7_SQL}, f.user_id, 'TEAM_POST'::"NotificationType", 'team_post:' || p.id, p.author_id,
-           jsonb_build_object('postId', p.id::text, 'team', (SELECT to_jsonb(x) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = p.author_team_id) x),
-                              'title', (SELECT name FROM teams WHERE id = p.author_team_id) || ' posted', 'body', p.excerpt, 'href', ${href}::text)
-    FROM p JOIN team_follows f ON f.team_id = p.author_team_id JOIN users u ON u.id = f.user_id
-    WHERE u.notify_teams AND f.user_id <> p.author_id AND ${notMutedActorSql(Prisma.sql`f.user_id`, Prisma.sql`p.author_id`)}
-    UNION ALL
-    SELECT ${UUIDV7_SQL}, p.author_id, 'POST_PUBLISHED'::"NotificationType", 'post_published:' || p.id, p.author_id,
-           jsonb_build_object('postId', p.id::text, 'title', 'Your scheduled post is live', 'body', p.excerpt, 'href', ${href}::text)
-    FROM p WHERE ${announce}
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+    )`,
+  );
 }
 
 export const markAnnounced = (tx: DbTx, postId: string) => tx.$executeRaw`UPDATE posts SET announced_at = now() WHERE id = ${postId}::uuid`;

@@ -1,9 +1,8 @@
 import { Prisma } from "../generated/prisma/client";
 import type { AuthUser } from "../auth/users";
 import type { DbTx } from "../db/client";
-import { UUIDV7_SQL } from "../db/ids";
 import { DomainError, notFound } from "../kernel/errors";
-import { notMutedActorSql } from "../mutes/queries";
+import { actorJsonSql, actorNameSql, insertNotifications, recipientAcceptsSql, threadNotMutedSql } from "../notifications/writes";
 import type { TeamSummaryRow } from "../teams/queries";
 import { TEAM_FAN, visiblePost, visiblePostSql, type Viewer, type VisiblePost } from "./access";
 import { errors as lockerroomErrors } from "./errors";
@@ -157,37 +156,38 @@ export async function lockQuotable(tx: DbTx, user: AuthUser, postId: string) {
   assertShareable(await visiblePost(tx, postId, user, { forUpdate: true }));
 }
 
-const actorJson = Prisma.sql`jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url)`;
-
 /**
  * Tells a post's author that a fan reposted (REPOST, once per fan and post, grouped per post like REACTION) or quoted
  * it (QUOTE, once per quote): with their notifyCommunity on, never for their own action, not across a block, not when
  * they muted the post's thread or the fan (lib/mutes). Written in the repost's or the quote's transaction.
  */
 export const notifyRepost = (tx: DbTx, postId: string, userId: string) =>
-  tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
-    SELECT ${UUIDV7_SQL}, p.author_id, 'REPOST', 'repost:' || p.id || ':' || a.id, a.id,
-           jsonb_build_object('postId', p.id::text, 'actor', ${actorJson},
-                              'title', COALESCE(a.display_name, a.handle, 'A fan') || ' reposted your post', 'body', left(p.content, 140),
-                              'href', '/api/locker-room/' || p.id)
-    FROM posts p JOIN users u ON u.id = p.author_id JOIN users a ON a.id = ${userId}::uuid
-    WHERE p.id = ${postId}::uuid AND ${notifiable}
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+  insertNotifications(tx, {
+    type: "REPOST",
+    recipient: Prisma.sql`p.author_id`,
+    cause: Prisma.sql`'repost:' || p.id || ':' || a.id`,
+    actor: Prisma.sql`a.id`,
+    payload: Prisma.sql`jsonb_build_object('postId', p.id::text, 'actor', ${actorJsonSql()},
+                              'title', ${actorNameSql()} || ' reposted your post', 'body', left(p.content, 140),
+                              'href', '/api/locker-room/' || p.id)`,
+    from: Prisma.sql`FROM posts p JOIN users u ON u.id = p.author_id JOIN users a ON a.id = ${userId}::uuid
+    WHERE p.id = ${postId}::uuid AND ${notifiable}`,
+  });
 
 export const notifyQuote = (tx: DbTx, quoteId: string) =>
-  tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
-    SELECT ${UUIDV7_SQL}, p.author_id, 'QUOTE', 'quote:' || q.id, a.id,
-           jsonb_build_object('postId', p.id::text, 'quotePostId', q.id::text, 'actor', ${actorJson},
-                              'title', COALESCE(a.display_name, a.handle, 'A fan') || ' quoted your post', 'body', left(q.content, 140),
-                              'href', '/api/locker-room/' || q.id)
-    FROM posts q JOIN posts p ON p.id = q.quoted_post_id JOIN users u ON u.id = p.author_id JOIN users a ON a.id = q.author_id
-    WHERE q.id = ${quoteId}::uuid AND ${notifiable}
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+  insertNotifications(tx, {
+    type: "QUOTE",
+    recipient: Prisma.sql`p.author_id`,
+    cause: Prisma.sql`'quote:' || q.id`,
+    actor: Prisma.sql`a.id`,
+    payload: Prisma.sql`jsonb_build_object('postId', p.id::text, 'quotePostId', q.id::text, 'actor', ${actorJsonSql()},
+                              'title', ${actorNameSql()} || ' quoted your post', 'body', left(q.content, 140),
+                              'href', '/api/locker-room/' || q.id)`,
+    from: Prisma.sql`FROM posts q JOIN posts p ON p.id = q.quoted_post_id JOIN users u ON u.id = p.author_id JOIN users a ON a.id = q.author_id
+    WHERE q.id = ${quoteId}::uuid AND ${notifiable}`,
+  });
 
 /** Over the post `p`, its author `u` and the actor `a`: the author wants this notification. */
 const notifiable = Prisma.sql`p.author_id <> a.id AND u.notify_community
-      AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = u.id AND b.blocked_id = a.id) OR (b.blocker_id = a.id AND b.blocked_id = u.id))
-      AND NOT EXISTS (SELECT 1 FROM post_mutes m WHERE m.user_id = p.author_id AND m.post_id = p.id)
-      AND ${notMutedActorSql(Prisma.sql`p.author_id`, Prisma.sql`a.id`)}`;
+      AND ${recipientAcceptsSql(Prisma.sql`u.id`, Prisma.sql`a.id`)}
+      AND ${threadNotMutedSql(Prisma.sql`p.author_id`, Prisma.sql`p.id`)}`;

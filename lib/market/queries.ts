@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { int8, raw, type Int8, type RawDb } from "../db/raw";
+import { insertNotifications, notBlockedEitherWaySql } from "../notifications/writes";
 import { ALERTS_PER_HOUR } from "./schemas";
 
 // Reads and writes of market data. A sale row is written by the marketplace's settle, in the transaction of the sale.
@@ -142,23 +143,24 @@ export const deleteAlert = (db: RawDb | DbTx, userId: string, id: string) =>
  * repricing that still matches sends nothing new), and at most ALERTS_PER_HOUR an hour per fan.
  */
 export const firePriceAlerts = (tx: RawDb | DbTx, listingId: string) =>
-  raw(tx).$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, a.user_id, 'PRICE_ALERT', 'price_alert:' || a.id || ':' || l.id,
-           jsonb_build_object('alertId', a.id::text, 'listingId', l.id::text, 'cardId', l.card_id, 'serial', c.serial, 'price', l.price,
+  insertNotifications(raw(tx), {
+    type: "PRICE_ALERT",
+    recipient: Prisma.sql`a.user_id`,
+    cause: Prisma.sql`'price_alert:' || a.id || ':' || l.id`,
+    actor: null,
+    payload: Prisma.sql`jsonb_build_object('alertId', a.id::text, 'listingId', l.id::text, 'cardId', l.card_id, 'serial', c.serial, 'price', l.price,
                               'maxPrice', a.max_price, 'title', k.name || ' #' || c.serial || ' is listed at your price',
-                              'body', 'A copy you have a price alert for was just listed.', 'href', '/api/v1/marketplace/listings/' || l.id)
-    FROM listings l
+                              'body', 'A copy you have a price alert for was just listed.', 'href', '/api/v1/marketplace/listings/' || l.id)`,
+    from: Prisma.sql`FROM listings l
     JOIN collectibles c ON c.id = l.collectible_id
     JOIN collectible_cards k ON k.id = l.card_id
     JOIN price_alerts a ON a.card_id = l.card_id AND a.max_price >= l.price AND a.currency = l.currency
     WHERE l.id = ${listingId}::uuid AND l.kind = 'fixed' AND l.status = 'active' AND a.user_id <> l.seller_id
       AND (a.serial_min IS NULL OR c.serial >= a.serial_min) AND (a.serial_max IS NULL OR c.serial <= a.serial_max)
-      AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = a.user_id AND b.blocked_id = l.seller_id)
-                                                   OR (b.blocker_id = l.seller_id AND b.blocked_id = a.user_id))
+      AND ${notBlockedEitherWaySql(Prisma.sql`a.user_id`, Prisma.sql`l.seller_id`)}
       AND (SELECT count(*) FROM notifications n WHERE n.user_id = a.user_id AND n.type = 'PRICE_ALERT'
-             AND n.created_at > now() - interval '1 hour') < ${ALERTS_PER_HOUR}
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+             AND n.created_at > now() - interval '1 hour') < ${ALERTS_PER_HOUR}`,
+  });
 
 export interface ReputationRow {
   userId: string;

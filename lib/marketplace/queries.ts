@@ -3,6 +3,7 @@ import type { DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { int8, raw, type Int8, type RawDb } from "../db/raw";
 import { CARD_COLUMNS, type CollectibleRow, type Rarity } from "../collectibles/queries";
+import { insertNotifications } from "../notifications/writes";
 
 // The marketplace's statements: listings (fixed price and auctions) with bids, offers, carts and the wishlist.
 // Rows that decide a sale are locked by statements of their own (a locking read with joins re-checks only the
@@ -422,38 +423,44 @@ export const deleteWish = (db: RawDb | DbTx, userId: string, id: string) =>
 
 /** WISHLIST_LISTED to every user (but the seller) who wishlisted the listed collectible or its card. */
 export const notifyWishlisted = (tx: DbTx, listingId: string) =>
-  tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, w.user_id, 'WISHLIST_LISTED', 'wishlist:' || l.id,
-           jsonb_build_object('listingId', l.id::text, 'collectibleId', l.collectible_id::text, 'cardId', l.card_id, 'price', l.price,
+  insertNotifications(tx, {
+    type: "WISHLIST_LISTED",
+    recipient: Prisma.sql`w.user_id`,
+    cause: Prisma.sql`'wishlist:' || l.id`,
+    actor: null,
+    payload: Prisma.sql`jsonb_build_object('listingId', l.id::text, 'collectibleId', l.collectible_id::text, 'cardId', l.card_id, 'price', l.price,
                               'title', k.name || ' #' || c.serial || ' is for sale', 'body', 'An item on your wishlist was just listed.',
-                              'href', '/api/v1/marketplace/listings/' || l.id)
-    FROM listings l
+                              'href', '/api/v1/marketplace/listings/' || l.id)`,
+    from: Prisma.sql`FROM listings l
     JOIN collectibles c ON c.id = l.collectible_id
     JOIN collectible_cards k ON k.id = l.card_id
     JOIN wishlist_items w ON (w.item_type = 'card' AND w.item_id = l.card_id) OR (w.item_type = 'collectible' AND w.item_id = l.collectible_id::text)
-    WHERE l.id = ${listingId}::uuid AND w.user_id <> l.seller_id
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+    WHERE l.id = ${listingId}::uuid AND w.user_id <> l.seller_id`,
+  });
 
 export const notifyOutbid = (tx: DbTx, bidId: string, listingId: string) =>
-  tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, b.bidder_id, 'OUTBID', 'outbid:' || b.id,
-           jsonb_build_object('listingId', l.id::text, 'yourBid', b.amount, 'currentBid', l.price,
+  insertNotifications(tx, {
+    type: "OUTBID",
+    recipient: Prisma.sql`b.bidder_id`,
+    cause: Prisma.sql`'outbid:' || b.id`,
+    actor: null,
+    payload: Prisma.sql`jsonb_build_object('listingId', l.id::text, 'yourBid', b.amount, 'currentBid', l.price,
                               'title', 'You were outbid on ' || k.name, 'body', 'Your held funds are back in your wallet.',
-                              'href', '/api/v1/marketplace/listings/' || l.id)
-    FROM bids b JOIN listings l ON l.id = ${listingId}::uuid JOIN collectible_cards k ON k.id = l.card_id
-    WHERE b.id = ${bidId}::uuid AND b.bidder_id <> l.top_bidder_id
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+                              'href', '/api/v1/marketplace/listings/' || l.id)`,
+    from: Prisma.sql`FROM bids b JOIN listings l ON l.id = ${listingId}::uuid JOIN collectible_cards k ON k.id = l.card_id
+    WHERE b.id = ${bidId}::uuid AND b.bidder_id <> l.top_bidder_id`,
+  });
 
 export const notifyOfferUpdate = (tx: DbTx, offerId: string) =>
-  tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, o.buyer_id, 'OFFER_UPDATE', 'offer:' || o.id,
-           jsonb_build_object('offerId', o.id::text, 'collectibleId', o.collectible_id::text, 'status', o.status::text, 'amount', o.amount,
+  insertNotifications(tx, {
+    type: "OFFER_UPDATE",
+    recipient: Prisma.sql`o.buyer_id`,
+    cause: Prisma.sql`'offer:' || o.id`,
+    actor: null,
+    payload: Prisma.sql`jsonb_build_object('offerId', o.id::text, 'collectibleId', o.collectible_id::text, 'status', o.status::text, 'amount', o.amount,
                               'title', 'Your offer for ' || k.name || ' was ' || o.status::text,
                               'body', CASE WHEN o.status = 'accepted' THEN 'The item is now in your collection.' ELSE 'Your held funds are back in your wallet.' END,
-                              'href', '/api/v1/collectibles/' || o.collectible_id)
-    FROM offers o JOIN collectibles c ON c.id = o.collectible_id JOIN collectible_cards k ON k.id = c.card_id
-    WHERE o.id = ${offerId}::uuid AND o.status IN ('accepted', 'declined')
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+                              'href', '/api/v1/collectibles/' || o.collectible_id)`,
+    from: Prisma.sql`FROM offers o JOIN collectibles c ON c.id = o.collectible_id JOIN collectible_cards k ON k.id = c.card_id
+    WHERE o.id = ${offerId}::uuid AND o.status IN ('accepted', 'declined')`,
+  });

@@ -1,8 +1,8 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { UUIDV7_SQL } from "../db/ids";
 import { int8, raw, type Int8, type RawDb } from "../db/raw";
 import { CARD_COLUMNS, type CollectibleRow } from "../collectibles/queries";
+import { actorJsonSql, actorNameSql, insertNotifications } from "../notifications/writes";
 
 // The statements of trades and gifts (lib/marketplace/trades.ts) and of offer settings (offer-settings.ts). A trade's
 // row is locked before its items' collectibles: the lock order of a trade is trade → collectibles (id order) →
@@ -220,16 +220,17 @@ export function tradeLedgerMismatches(db: RawDb | DbTx, limit = 100) {
  * proposer when the recipient accepts or declines, or when accepting voided it.
  */
 export const notifyTrade = (tx: DbTx, tradeId: string, event: "proposed" | "countered" | "accepted" | "declined" | "void") =>
-  tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
-    SELECT ${UUIDV7_SQL}, CASE WHEN ${event} IN ('proposed', 'countered') THEN t.recipient_id ELSE t.proposer_id END, 'TRADE_UPDATE',
-           'trade:' || t.id || ':' || ${event}, a.id,
-           jsonb_build_object('tradeId', t.id::text, 'event', ${event}::text, 'gift', t.gift, 'status', t.status::text,
+  insertNotifications(tx, {
+    type: "TRADE_UPDATE",
+    recipient: Prisma.sql`CASE WHEN ${event} IN ('proposed', 'countered') THEN t.recipient_id ELSE t.proposer_id END`,
+    cause: Prisma.sql`'trade:' || t.id || ':' || ${event}`,
+    actor: Prisma.sql`a.id`,
+    payload: Prisma.sql`jsonb_build_object('tradeId', t.id::text, 'event', ${event}::text, 'gift', t.gift, 'status', t.status::text,
                               'counterOfId', t.counter_of_id::text, 'voidReason', t.void_reason,
-                              'actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
+                              'actor', ${actorJsonSql()},
                               'title', CASE ${event}
-                                         WHEN 'proposed' THEN coalesce(a.display_name, a.handle, 'A fan') || CASE WHEN t.gift THEN ' sent you a gift' ELSE ' proposed a trade' END
-                                         WHEN 'countered' THEN coalesce(a.display_name, a.handle, 'A fan') || ' countered your trade'
+                                         WHEN 'proposed' THEN ${actorNameSql()} || CASE WHEN t.gift THEN ' sent you a gift' ELSE ' proposed a trade' END
+                                         WHEN 'countered' THEN ${actorNameSql()} || ' countered your trade'
                                          WHEN 'accepted' THEN 'Your ' || CASE WHEN t.gift THEN 'gift' ELSE 'trade' END || ' was accepted'
                                          WHEN 'declined' THEN 'Your ' || CASE WHEN t.gift THEN 'gift' ELSE 'trade' END || ' was declined'
                                          ELSE 'Your trade could not go through' END,
@@ -238,10 +239,10 @@ export const notifyTrade = (tx: DbTx, tradeId: string, event: "proposed" | "coun
                                         WHEN 'countered' THEN 'They answered with a proposal of their own.'
                                         WHEN 'accepted' THEN 'The items and coins have changed hands.'
                                         ELSE 'Nothing changed hands; any coins you offered are back in your wallet.' END,
-                              'href', '/api/v1/marketplace/trades/' || t.id)
-    FROM trades t JOIN users a ON a.id = CASE WHEN ${event} IN ('proposed', 'countered') THEN t.proposer_id ELSE t.recipient_id END
-    WHERE t.id = ${tradeId}::uuid
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+                              'href', '/api/v1/marketplace/trades/' || t.id)`,
+    from: Prisma.sql`FROM trades t JOIN users a ON a.id = CASE WHEN ${event} IN ('proposed', 'countered') THEN t.proposer_id ELSE t.recipient_id END
+    WHERE t.id = ${tradeId}::uuid`,
+  });
 
 /** The console's trades: newest first, optionally of one status (keyset on the time-ordered id). */
 export async function tradesForConsole(db: RawDb | DbTx, status: TradeStatus | undefined, before: string | undefined, take: number): Promise<TradeRow[]> {

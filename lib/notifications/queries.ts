@@ -1,13 +1,13 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { raw } from "../db/raw";
-import { UUIDV7_SQL } from "../db/ids";
 import { RATABLE_GAME } from "../games/queries";
 import { visiblePostSql } from "../lockerroom/access";
 import { filtersVersionSql } from "../mutes/queries";
 import { SERVER_AWARDS } from "../rep/grants";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
 import { UNREAD_COUNT_CAP, type NotificationFilter, type NotificationType } from "./schemas";
+import { insertNotifications } from "./writes";
 
 export interface NotificationRow {
   id: string;
@@ -161,7 +161,7 @@ export const eraseActorPushesSql = (actor: Prisma.Sql) => Prisma.sql`
   FROM notifications n JOIN push_outbox o ON o.user_id = n.user_id AND o.cause_key = n.cause_key
   WHERE n.actor_id = ${actor} AND d.outbox_id = o.id`;
 
-// Producers: one INSERT … SELECT each, idempotent through UNIQUE (user_id, cause_key). --------------------------
+// Producers: one INSERT … SELECT each (lib/notifications/writes.ts), idempotent through UNIQUE (user_id, cause_key). --------------------------
 
 const teamJson = (column: Prisma.Sql) => Prisma.sql`(SELECT to_jsonb(s) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = ${column}) s)`;
 const iso = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -176,17 +176,24 @@ const GAME_FIELDS = Prisma.sql`'gameId', g.id, 'leagueId', g.league_id, 'startsA
  * archived since: the game is still the fan's.
  */
 function insertForFollowers(db: DbTx, type: NotificationType, causePrefix: string, due: Prisma.Sql, extra: Prisma.Sql) {
-  return raw(db).$executeRaw`
+  return insertNotifications(
+    raw(db),
+    {
+      type,
+      recipient: Prisma.sql`fans.user_id`,
+      cause: Prisma.sql`${causePrefix} || d.id`,
+      actor: null,
+      payload: Prisma.sql`d.payload`,
+      from: Prisma.sql`FROM fans JOIN due d ON d.id = fans.game_id JOIN users u ON u.id = fans.user_id AND u.notify_teams`,
+    },
+    Prisma.sql`
     WITH due AS (${due}),
     fans AS (
       SELECT f.user_id, d.id AS game_id FROM due d JOIN team_follows f ON f.team_id = d.home_team_id ${extra}
       UNION
       SELECT f.user_id, d.id AS game_id FROM due d JOIN team_follows f ON f.team_id = d.away_team_id ${extra}
-    )
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, fans.user_id, ${type}::"NotificationType", ${causePrefix} || d.id, d.payload
-    FROM fans JOIN due d ON d.id = fans.game_id JOIN users u ON u.id = fans.user_id AND u.notify_teams
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+    )`,
+  );
 }
 
 const DUE_COLUMNS = Prisma.sql`g.id, g.home_team_id, g.away_team_id`;
@@ -233,13 +240,15 @@ export function insertRatingPrompts(db: DbTx, hours: number) {
  * above was already written (a balance that falls after spending never brings back a lower one).
  */
 export function insertRepMilestones(db: DbTx, thresholds: readonly number[]) {
-  return raw(db).$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, m.id, 'MILESTONE'::"NotificationType", 'milestone:rep:' || m.threshold,
-           jsonb_build_object('metric', 'rep_balance', 'threshold', m.threshold,
+  return insertNotifications(raw(db), {
+    type: "MILESTONE",
+    recipient: Prisma.sql`m.id`,
+    cause: Prisma.sql`'milestone:rep:' || m.threshold`,
+    actor: null,
+    payload: Prisma.sql`jsonb_build_object('metric', 'rep_balance', 'threshold', m.threshold,
              'title', m.threshold || ' Rep reached', 'body', 'You have ' || m.threshold || ' Rep or more. See what you can redeem.',
-             'href', '/api/rewards')
-    FROM (
+             'href', '/api/rewards')`,
+    from: Prisma.sql`FROM (
       SELECT DISTINCT ON (u.id) u.id, t.threshold
       FROM users u JOIN unnest(${[...thresholds]}::int[]) AS t(threshold) ON u.rep_balance >= t.threshold
       WHERE u.notify_milestones
@@ -248,6 +257,6 @@ export function insertRepMilestones(db: DbTx, thresholds: readonly number[]) {
     WHERE NOT EXISTS (
       SELECT 1 FROM notifications n
       WHERE n.user_id = m.id AND n.type = 'MILESTONE' AND n.cause_key LIKE 'milestone:rep:%' AND (n.payload->>'threshold')::int >= m.threshold
-    )
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+    )`,
+  });
 }

@@ -12,6 +12,7 @@ import type { Db, DbTx } from "../db/client";
 import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
 import { lockUser, txOptions } from "../db/tx";
+import { insertNotifications } from "../notifications/writes";
 import { idempotent, type IdempotencyKey } from "../db/idempotency";
 import { DomainError, notFound } from "../kernel/errors";
 import { Prisma } from "../generated/prisma/client";
@@ -167,18 +168,20 @@ export async function buyFreeze(db: Db, userId: string, idempotency: Idempotency
 export async function notifyStreaksAtRisk(db: RawDb | DbTx, now: Date): Promise<number> {
   const today = utcDay(now);
   const endsAt = addUtcDays(now, 1);
-  return raw(db).$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, payload)
-    SELECT ${UUIDV7_SQL}, s.user_id, 'STREAK_AT_RISK'::"NotificationType", 'streak_at_risk:' || ${today},
-           jsonb_build_object('day', ${today}::text, 'streak', s.current, 'endsAt', ${endsAt.toISOString()}::text,
+  return insertNotifications(raw(db), {
+    type: "STREAK_AT_RISK",
+    recipient: Prisma.sql`s.user_id`,
+    cause: Prisma.sql`'streak_at_risk:' || ${today}`,
+    actor: null,
+    payload: Prisma.sql`jsonb_build_object('day', ${today}::text, 'streak', s.current, 'endsAt', ${endsAt.toISOString()}::text,
              'title', 'Your ' || s.current || '-day streak is at risk',
              'body', 'Complete a daily quest before ' || to_char(${endsAt}::timestamptz AT TIME ZONE coalesce(u.timezone, 'UTC'), 'HH24:MI') || ' your time to keep it.',
-             'href', '/api/v1/engage/streak')
-    FROM user_streaks s JOIN users u ON u.id = s.user_id
+             'href', '/api/v1/engage/streak')`,
+    from: Prisma.sql`FROM user_streaks s JOIN users u ON u.id = s.user_id
     WHERE s.current > 0 AND s.last_day = ${today}::date - 1 AND u.notify_milestones
       AND extract(hour FROM ${now}::timestamptz AT TIME ZONE coalesce(u.timezone, 'UTC')) >= ${AT_RISK_EVENING.startHour}
-      AND extract(hour FROM ${now}::timestamptz AT TIME ZONE coalesce(u.timezone, 'UTC')) < ${AT_RISK_EVENING.endHour}
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+      AND extract(hour FROM ${now}::timestamptz AT TIME ZONE coalesce(u.timezone, 'UTC')) < ${AT_RISK_EVENING.endHour}`,
+  });
 }
 
 /** The streaks cron: freezes for days past, then the at-risk notifications. */

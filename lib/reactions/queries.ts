@@ -1,8 +1,8 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { UUIDV7_SQL } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
 import { mutedAuthorSql, notMutedActorSql } from "../mutes/queries";
+import { actorJsonSql, actorNameSql, insertNotifications, threadNotMutedSql } from "../notifications/writes";
 
 // Reactions: one row per user and post; the post's reaction_counts moves with each change, under the post's lock.
 
@@ -46,18 +46,20 @@ export async function countsOf(tx: DbTx, postId: string): Promise<Record<string,
  * after removing a reaction, never notifies twice.
  */
 export const notifyReaction = (tx: DbTx, postId: string, userId: string, kind: string) =>
-  tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
-    SELECT ${UUIDV7_SQL}, p.author_id, 'REACTION', 'reaction:' || p.id || ':' || a.id, a.id,
-           jsonb_build_object('postId', p.id::text, 'kind', ${kind}::text,
-                              'actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
-                              'title', COALESCE(a.display_name, a.handle, 'A fan') || ' reacted to your post', 'body', left(p.content, 140),
-                              'href', '/api/locker-room/' || p.id)
-    FROM posts p JOIN users u ON u.id = p.author_id JOIN users a ON a.id = ${userId}::uuid
+  insertNotifications(tx, {
+    type: "REACTION",
+    recipient: Prisma.sql`p.author_id`,
+    cause: Prisma.sql`'reaction:' || p.id || ':' || a.id`,
+    actor: Prisma.sql`a.id`,
+    payload: Prisma.sql`jsonb_build_object('postId', p.id::text, 'kind', ${kind}::text,
+                              'actor', ${actorJsonSql()},
+                              'title', ${actorNameSql()} || ' reacted to your post', 'body', left(p.content, 140),
+                              'href', '/api/locker-room/' || p.id)`,
+    from: Prisma.sql`FROM posts p JOIN users u ON u.id = p.author_id JOIN users a ON a.id = ${userId}::uuid
     WHERE p.id = ${postId}::uuid AND p.author_id <> a.id AND u.notify_community
-      AND NOT EXISTS (SELECT 1 FROM post_mutes m WHERE m.user_id = p.author_id AND m.post_id = p.id)
-      AND ${notMutedActorSql(Prisma.sql`p.author_id`, Prisma.sql`a.id`)}
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+      AND ${threadNotMutedSql(Prisma.sql`p.author_id`, Prisma.sql`p.id`)}
+      AND ${notMutedActorSql(Prisma.sql`p.author_id`, Prisma.sql`a.id`)}`,
+  });
 
 export interface ReactorRow {
   userId: string;

@@ -1,8 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { UUIDV7_SQL } from "../db/ids";
 import { visiblePostSql } from "../lockerroom/access";
-import { notMutedActorSql } from "../mutes/queries";
+import { insertNotifications, actorJsonSql, actorNameSql, recipientAcceptsSql, threadNotMutedSql } from "../notifications/writes";
 import { notePushSoon } from "../push/soon";
 import { parseMentions, parseTags, type ParsedTag } from "./parse";
 
@@ -45,20 +44,21 @@ interface MentionSource {
 function notifyMention(tx: DbTx, s: MentionSource, userId: string) {
   const cause = s.commentId ? `mention:comment:${s.commentId}` : `mention:post:${s.postId}`;
   const what = s.commentId ? " mentioned you in a comment" : " mentioned you in a post";
-  return tx.$executeRaw`
-    INSERT INTO notifications (id, user_id, type, cause_key, actor_id, payload)
-    SELECT ${UUIDV7_SQL}, r.id, 'MENTION', ${cause}, a.id,
-           jsonb_build_object('postId', p.id::text, 'commentId', ${s.commentId}::text,
-                              'actor', jsonb_build_object('id', a.id::text, 'handle', a.handle, 'displayName', a.display_name, 'avatarUrl', a.avatar_url),
-                              'title', COALESCE(a.display_name, a.handle, 'A fan') || ${what}, 'body', left(${s.content}, 140),
-                              'href', '/api/locker-room/' || p.id)
-    FROM posts p JOIN users a ON a.id = ${s.actorId}::uuid JOIN users r ON r.id = ${userId}::uuid
+  return insertNotifications(tx, {
+    type: "MENTION",
+    recipient: Prisma.sql`r.id`,
+    cause: Prisma.sql`${cause}`,
+    actor: Prisma.sql`a.id`,
+    payload: Prisma.sql`jsonb_build_object('postId', p.id::text, 'commentId', ${s.commentId}::text,
+                              'actor', ${actorJsonSql()},
+                              'title', ${actorNameSql()} || ${what}, 'body', left(${s.content}, 140),
+                              'href', '/api/locker-room/' || p.id)`,
+    from: Prisma.sql`FROM posts p JOIN users a ON a.id = ${s.actorId}::uuid JOIN users r ON r.id = ${userId}::uuid
     WHERE p.id = ${s.postId}::uuid AND r.id <> a.id AND r.notify_community
       AND ${visiblePostSql({ id: userId, isAdmin: false })}
-      AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = r.id AND b.blocked_id = a.id) OR (b.blocker_id = a.id AND b.blocked_id = r.id))
-      AND NOT EXISTS (SELECT 1 FROM post_mutes m WHERE m.user_id = r.id AND m.post_id = p.id)
-      AND ${notMutedActorSql(Prisma.sql`r.id`, Prisma.sql`a.id`)}
-    ON CONFLICT (user_id, cause_key) DO NOTHING`;
+      AND ${recipientAcceptsSql(Prisma.sql`r.id`, Prisma.sql`a.id`)}
+      AND ${threadNotMutedSql(Prisma.sql`r.id`, Prisma.sql`p.id`)}`,
+  });
 }
 
 async function notifyMentions(tx: DbTx, s: MentionSource, userIds: string[]) {

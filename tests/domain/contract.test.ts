@@ -227,3 +227,21 @@ describe("kill switches cover their domains", () => {
     expect([...new Set(FEATURE_DOMAINS.map(([, f]) => f))].sort()).toEqual([...FEATURES].sort());
   });
 });
+
+describe("one writer per shared table", () => {
+  const LIB = path.join(process.cwd(), "lib");
+  const sources = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) return full === path.join(LIB, "generated") ? [] : sources(full);
+      return /\.tsx?$/.test(name) ? [full] : [];
+    });
+
+  it("only lib/notifications inserts into notifications: producers call its writer (lib/notifications/writes.ts)", () => {
+    const writers = sources(LIB)
+      .filter((file) => /INSERT\s+INTO\s+"?notifications"?(?![\w"])/i.test(readFileSync(file, "utf8")))
+      .map((file) => path.relative(process.cwd(), file).split(path.sep).join("/"));
+    expect(writers.length).toBeGreaterThan(0);
+    expect(writers.filter((file) => !file.startsWith("lib/notifications/"))).toEqual([]);
+  });
+});
