@@ -416,7 +416,8 @@ describe("expiry", () => {
     expect(errorOf(await act(b, t.id, "accept")).code).toBe("TRADE_CLOSED");
     const run = await cron();
     expect(run.status).toBe(200);
-    expect(run.body.data.tradesExpired).toBeGreaterThanOrEqual(1);
+    // Counted by this run or by a run another file started at the same moment (the cron is shared): the row says.
+    expect(run.body.data.tradesExpired).toEqual(expect.any(Number));
     expect((await tradeRow(t.id)).status).toBe("expired");
     expect(await balance(a)).toBe(300);
     expect(await tradeLedgerNet(t.id)).toBe(0);
