@@ -159,7 +159,6 @@ export async function assertPackSalesAllowed(db: RawDb | DbTx, userId: string, f
   if (country) throw new DomainError(spendingErrors.REGION_RESTRICTED, `Packs are not sold in ${country}.`, [{ path: "country", message: country }]);
 }
 
-/** GET /api/v1/me/eligibility: whether the caller may buy coins and packs now, and every reason why not. */
 /** The features paused for this user (kill switches), in FEATURES' order: the pipeline's check (lib/http/features.ts). */
 async function pausedFeatures(userId: string): Promise<{ feature: Feature; message: string }[]> {
   const check = featureCheck();
@@ -167,6 +166,7 @@ async function pausedFeatures(userId: string): Promise<{ feature: Feature; messa
   return FEATURES.flatMap((feature, i) => (reasons[i] === null ? [] : [{ feature, message: reasons[i]! }]));
 }
 
+/** GET /api/v1/me/eligibility: whether the caller may buy coins and packs now, and every reason why not. */
 export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromRequest: string | null) {
   const [standing, rows, usage, setting, paused] = await Promise.all([
     tradingStanding(db, userId),
