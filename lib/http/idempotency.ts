@@ -4,10 +4,15 @@ import { validationError } from "../kernel/errors";
 // The Idempotency-Key header (route option `idempotency`, lib/http/route.ts); the header's names, the store and the
 // replay are the data layer's (lib/db/idempotency.ts).
 
+/** A key's length and characters (visible ASCII): checked here, stated by the OpenAPI document (lib/openapi). */
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const IDEMPOTENCY_KEY_CHARS = "\\x21-\\x7e";
+const KEY = new RegExp(`^[${IDEMPOTENCY_KEY_CHARS}]{1,${IDEMPOTENCY_KEY_MAX}}$`);
+
 /** The Idempotency-Key header, or null when it is absent; a malformed one is a 400 naming the header. */
 export function idempotencyKeyOf(req: Request): string | null {
   const key = req.headers.get(IDEMPOTENCY_HEADER);
-  if (key !== null && !/^[\x21-\x7e]{1,255}$/.test(key)) {
+  if (key !== null && !KEY.test(key)) {
     throw validationError(`${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters.`, [
       { path: `headers.${IDEMPOTENCY_HEADER.toLowerCase()}`, message: "1..255 visible ASCII characters" },
     ]);

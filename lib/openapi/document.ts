@@ -1,5 +1,7 @@
 import { z, type ZodType } from "zod";
+import { IDEMPOTENCY_HEADER } from "../db/idempotency";
 import { CORS_EXPOSED_HEADERS } from "../http/cors";
+import { IDEMPOTENCY_KEY_CHARS, IDEMPOTENCY_KEY_MAX } from "../http/idempotency";
 import { sharedErrors, type ErrorDef } from "../kernel/errors";
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S } from "../http/machine-auth";
 import { policyLimits, type RateLimitPolicy } from "../http/rate-limit";
@@ -135,12 +137,12 @@ const IF_NONE_MATCH: Json = {
 
 /** The Idempotency-Key header of a route with the `idempotency` option (lib/http/idempotency.ts). */
 const IDEMPOTENCY_KEY = (option: "required" | "optional"): Json => ({
-  name: "Idempotency-Key",
+  name: IDEMPOTENCY_HEADER,
   in: "header",
   required: option === "required",
   description:
     "A key of the client's choosing (a UUID, say) that makes a retry safe: the same key with the same request answers the first answer again (Idempotent-Replayed: true); with a different request, 409 IDEMPOTENCY_KEY_REUSED. 1 to 255 visible ASCII characters, else 400.",
-  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+  schema: { type: "string", minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: `^[${IDEMPOTENCY_KEY_CHARS}]+$` },
 });
 
 /** Security requirement of each auth mode. */
