@@ -347,3 +347,23 @@ export async function createChallenge(db: Db, input: ChallengeCreateInput, actor
   }, txOptions());
   return { challenge: (await oneChallenge(db, id)).challenge };
 }
+
+/**
+ * 409 ITEM_LOCKED, naming the challenge or contest, when an item is in an entry of a collection challenge that has not
+ * ended or a lineup of a contest that has not settled (lockedItems in lib/challenges/queries.ts). Every path an item
+ * could leave by calls this under the item's row lock (lockCollectible): listing, accepting an offer, checkout, a staff
+ * refund, a mint request; trades check lockedItems for their own void reason. An entry or a lineup takes the same row
+ * lock before it checks and locks an item.
+ */
+export async function refuseLocked(tx: DbTx, collectibleIds: string[]) {
+  const locked = await lockedItems(tx, collectibleIds);
+  if (locked.length === 0) return;
+  const first = locked[0]!;
+  throw new DomainError(
+    challengesErrors.ITEM_LOCKED,
+    first.kind === "contest"
+      ? `This collectible is in a lineup of the contest "${first.title}" until the contest settles (or the lineup is withdrawn before its lock).`
+      : `This collectible is in an entry of the challenge "${first.title}" until it ends (${first.endsAt!.toISOString()}) or the entry is withdrawn.`,
+    locked.map((l) => ({ path: `collectibles.${l.collectibleId}`, message: `in ${lockedBy(l)}` })),
+  );
+}

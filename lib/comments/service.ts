@@ -4,12 +4,12 @@ import { txOptions } from "../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../kernel/cursor";
 import { DomainError, notFound, validationError, sharedErrors } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
-import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../lockerroom/access";
+import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../visibility/access";
 import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";
 import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 import { assertMayComment } from "../lockerroom/policy";
-import { indexComment } from "../tags/writes";
+import { indexComment } from "../lockerroom/indexing";
 
 // Comments on locker-room posts, one level of replies. Commenting follows the post's visibility (a post the caller
 // may not see, blocks either way included, is 404) and the posting rules (terms, suspension). Counters move in the

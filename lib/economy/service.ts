@@ -5,7 +5,7 @@ import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } fr
 import { DomainError, notFound } from "../kernel/errors";
 import { keysetPage } from "../kernel/page";
 import { lockCollectible } from "../collectibles/queries";
-import { refuseLocked } from "../marketplace/ownership";
+import { refuseLocked } from "../challenges/service";
 import { assertMayTrade } from "../moderation/sanctions";
 import { MintError, mintProvider } from "./provider";
 import {

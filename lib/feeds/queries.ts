@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { Db, DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
-import { visiblePostSql, type Viewer } from "../lockerroom/access";
+import { visiblePostSql, type Viewer } from "../visibility/access";
 import { selectPosts, type PostRow } from "../lockerroom/queries";
 import { filtersVersionSql, mutedAuthorSql } from "../mutes/queries";
 import { rankIntoSnapshotSql, SNAPSHOT_CHUNK } from "./ranking";

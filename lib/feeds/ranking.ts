@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client";
-import { visiblePostSql, type Viewer } from "../lockerroom/access";
+import { visiblePostSql, type Viewer } from "../visibility/access";
 import { mutedAuthorSql } from "../mutes/queries";
 import { REACTION_KINDS } from "../reactions/schemas";
 

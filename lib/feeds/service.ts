@@ -4,7 +4,7 @@ import { uuidv7 } from "../db/ids";
 import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { UUID_PATTERN } from "../kernel/schemas";
-import type { Viewer } from "../lockerroom/access";
+import type { Viewer } from "../visibility/access";
 import { feed as lockerRoomFeed, newestPostsPage, postListView } from "../lockerroom/service";
 import { liveTeamIdOrThrow, toTeamSummary } from "../teams/queries";
 import { teamSummaries } from "../teams/service";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { sellerReputation } from "../market/schemas";
 import { cursorQuery, intQuery, isoDateTime, UUID_PATTERN } from "../kernel/schemas";
-import { favoriteTeam } from "../users/schemas";
+import { favoriteTeam } from "../teams/schemas";
 
 /** At most this many ids per GET /api/v1/users/relationships. */
 export const RELATIONSHIPS_MAX = 50;

@@ -4,7 +4,7 @@ import { rawTransaction, type RawDb } from "../db/raw";
 import { DomainError, notFound } from "../kernel/errors";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
-import { favoriteTeamsOf } from "../users/queries";
+import { favoriteTeamsOf } from "../teams/queries";
 import { errors as followsErrors } from "./errors";
 import {
   acceptAllRequests,

@@ -7,7 +7,7 @@ import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { mutedAuthorSql } from "../mutes/queries";
 import { teamSummaries } from "../teams/service";
-import { visiblePostSql } from "./access";
+import { visiblePostSql } from "../visibility/access";
 import { selectPosts, type PostRow } from "./queries";
 import { toPost } from "./service";
 import { postTeamIds } from "./sharing";

@@ -1,13 +1,8 @@
 import { defineErrors } from "../kernel/errors";
 
-// Error codes of the locker room (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts). The content rules shared by
-// posts and comments (lib/lockerroom/access.ts) answer these too.
+// Error codes of the locker room (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts). The rules of who may post
+// (lib/visibility) answer their own codes.
 export const errors = defineErrors({
-  UGC_TERMS_REQUIRED: {
-    status: 403,
-    description: "The caller has not accepted the current Terms of Use (POST /api/user/terms), which posting and commenting require.",
-  },
-  POSTING_SUSPENDED: { status: 403, description: "Staff suspended the caller from posting and commenting until the time in details." },
   CANNOT_POST_AS_TEAM: { status: 403, description: "The caller may not post as this team (only its staff accounts and staff can)." },
   EDIT_WINDOW_CLOSED: { status: 409, description: "The post can no longer be edited: the edit window after publication has passed." },
   ALREADY_PUBLISHED: { status: 409, description: "The scheduled post was already published: it can no longer be rescheduled or cancelled." },

@@ -5,7 +5,7 @@ import { raw, type RawDb } from "../db/raw";
 import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../mutes/queries";
 import { insertNotifications } from "../notifications/writes";
 import { TEAM_SUMMARY_COLUMNS } from "../teams/queries";
-import { visiblePostSql, type Viewer } from "./access";
+import { visiblePostSql, type Viewer } from "../visibility/access";
 import { sharingColumns, sharingJoins, type SharingColumns } from "./sharing";
 
 // The locker room's statements. A post is always read with its author, poll and the viewer's own reaction and vote,

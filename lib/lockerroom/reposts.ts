@@ -11,7 +11,7 @@ import { keysetPage } from "../kernel/page";
 import { filtersVersionSql, mutedAuthorSql } from "../mutes/queries";
 import { notePushSoon } from "../push/soon";
 import { teamSummaries } from "../teams/service";
-import { visiblePost, visiblePostSql, type Viewer } from "./access";
+import { visiblePost, visiblePostSql, type Viewer } from "../visibility/access";
 import { ownsPost } from "./policy";
 import { selectPosts, type PostRow } from "./queries";
 import { newestPostsPage, toPost } from "./service";

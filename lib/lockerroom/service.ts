@@ -9,7 +9,8 @@ import { keysetPage } from "../kernel/page";
 import type { TeamSummaryRow } from "../teams/queries";
 import { teamSummaries } from "../teams/service";
 import { attachLockerMedia } from "../uploads/service";
-import { assertMayPost, canPostAsTeam, visiblePost, type Viewer } from "./access";
+import { canPostAsTeam } from "../teams/queries";
+import { assertMayPost, visiblePost, type Viewer } from "../visibility/access";
 import {
   deletedPostAuthor,
   claimDuePosts,
@@ -38,9 +39,9 @@ import { viewerTextFilter } from "../mutes/matcher";
 import { notePushSoon } from "../push/soon";
 import { publishLockerPost } from "../live/service";
 import { lockQuotable, notifyQuote, postTeamIds, toSharing } from "./sharing";
-import { indexPost } from "../tags/writes";
+import { indexPost } from "./indexing";
 
-// Posts and the feed. Who sees what is lib/lockerroom/access.ts; comments, reactions, polls' votes and moderation
+// Posts and the feed. Who sees what is lib/visibility/access.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
 
 const DAY_MS = 86_400_000;
@@ -189,7 +190,7 @@ export async function createPost(db: Db, user: AuthUser, input: CreatePostInput,
     }
     if (input.poll) await insertPoll(tx, id, input.poll.options, input.poll.multiple, new Date(publishAt.getTime() + input.poll.expiresIn * 1000));
     if (input.quotedPostId) await notifyQuote(tx, id);
-    await indexPost(tx, id); // tags and mentions (lib/tags), with their MENTION notifications
+    await indexPost(tx, id); // tags and mentions (indexing.ts), with their MENTION notifications
     if (!scheduled) {
       // Published now: its side effects too (a scheduled post's wait for the publish cron).
       if (authorTeamId) {

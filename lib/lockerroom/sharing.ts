@@ -4,7 +4,7 @@ import type { DbTx } from "../db/client";
 import { DomainError, notFound } from "../kernel/errors";
 import { actorJsonSql, actorNameSql, insertNotifications, recipientAcceptsSql, threadNotMutedSql } from "../notifications/writes";
 import type { TeamSummaryRow } from "../teams/queries";
-import { TEAM_FAN, visiblePost, visiblePostSql, type Viewer, type VisiblePost } from "./access";
+import { TEAM_FAN, visiblePost, visiblePostSql, type Viewer, type VisiblePost } from "../visibility/access";
 import { errors as lockerroomErrors } from "./errors";
 
 // The parts of a post's read that reply controls, reposts and quotes add (policy.ts, reposts.ts): columns and joins

@@ -30,7 +30,6 @@ import {
   lockListingAndItem,
   own,
   refundBid,
-  refuseLocked,
   refuseMinted,
   settle,
   toListing,
@@ -38,6 +37,7 @@ import {
   withdrawListing,
   withStaleListings,
 } from "./ownership";
+import { refuseLocked } from "../challenges/service";
 import { AUCTION_MAX_DAYS, AUCTION_MIN_HOURS, type CreateListingInput, type ListingsQuery } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
 import { firePriceAlerts, markSaleRefunded, sellerReputations } from "../market/service";

@@ -6,8 +6,6 @@ import type { RawDb } from "../db/raw";
 import { lockCollectible, transferOwnership } from "../collectibles/queries";
 import { toCollectible } from "../collectibles/service";
 import { hasLiveMint } from "../economy/queries";
-import { lockedBy, lockedItems } from "../challenges/queries";
-import { errors as challengesErrors } from "../challenges/errors";
 import { DomainError } from "../kernel/errors";
 import { recordSale } from "../market/service";
 import { credit, pay } from "../wallets/service";
@@ -148,24 +146,4 @@ export async function refuseMinted(
   message = "This collectible is minted to a wallet (or its mint is under way): it cannot change hands here.",
 ) {
   if (await hasLiveMint(tx, collectibleId)) throw new DomainError(marketplaceErrors.ITEM_MINTED, message);
-}
-
-/**
- * 409 ITEM_LOCKED, naming the challenge or contest, when an item is in an entry of a collection challenge that has not
- * ended or a lineup of a contest that has not settled (lockedItems in lib/challenges/queries.ts). Every path an item
- * could leave by calls this under the item's row lock (lockCollectible): listing, accepting an offer, checkout, a staff
- * refund, a mint request; trades check lockedItems for their own void reason. An entry or a lineup takes the same row
- * lock before it checks and locks an item.
- */
-export async function refuseLocked(tx: DbTx, collectibleIds: string[]) {
-  const locked = await lockedItems(tx, collectibleIds);
-  if (locked.length === 0) return;
-  const first = locked[0]!;
-  throw new DomainError(
-    challengesErrors.ITEM_LOCKED,
-    first.kind === "contest"
-      ? `This collectible is in a lineup of the contest "${first.title}" until the contest settles (or the lineup is withdrawn before its lock).`
-      : `This collectible is in an entry of the challenge "${first.title}" until it ends (${first.endsAt!.toISOString()}) or the entry is withdrawn.`,
-    locked.map((l) => ({ path: `collectibles.${l.collectibleId}`, message: `in ${lockedBy(l)}` })),
-  );
 }

@@ -392,7 +392,7 @@ export async function expireTrades(db: Db, limit: number): Promise<number> {
   return n;
 }
 
-/** Account erasure (lib/accounts/erasure.ts): the user's open trades, either side, locked first (before any collectible). */
+/** Account erasure (lib/erasure/erasure.ts): the user's open trades, either side, locked first (before any collectible). */
 export async function lockOpenTradesOf(tx: DbTx, userId: string): Promise<{ id: string; proposerId: string }[]> {
   return tx.$queryRaw<{ id: string; proposerId: string }[]>`
     SELECT id::text AS id, proposer_id::text AS "proposerId" FROM trades

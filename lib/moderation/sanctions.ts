@@ -18,7 +18,7 @@ import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from 
 import { keysetPage } from "../kernel/page";
 import { log } from "../kernel/log";
 import { UUID_PATTERN } from "../kernel/schemas";
-import { visiblePost } from "../lockerroom/access";
+import { visiblePost } from "../visibility/access";
 import {
   actionById,
   actionsOf,

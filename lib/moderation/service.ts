@@ -8,7 +8,7 @@ import { DomainError, notFound } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../kernel/schemas";
-import { blockedBetween, visiblePost } from "../lockerroom/access";
+import { blockedBetween, visiblePost } from "../visibility/access";
 import { commentState } from "../comments/queries";
 import {
   adjustCommentCounters,

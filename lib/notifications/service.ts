@@ -6,8 +6,6 @@ import { UUID_PATTERN } from "../kernel/schemas";
 import { viewerTextFilter } from "../mutes/matcher";
 import {
   filteredText,
-  insertGameAlerts,
-  insertRatingPrompts,
   insertRepMilestones,
   markAllRead,
   markNotification,
@@ -16,7 +14,7 @@ import {
   type ListAfter,
   type NotificationRow,
 } from "./queries";
-import { GAME_ALERT_WINDOW_HOURS, RATING_WINDOW_HOURS, REP_MILESTONES, type NotificationFilter, type NotificationType } from "./schemas";
+import { REP_MILESTONES, type NotificationFilter, type NotificationType } from "./schemas";
 
 // The inbox: notifications are written only by the producers (cron routes); a user reads, archives and lists them.
 // Read and archived are two states; archiving also reads. Both writes are idempotent (the first time is kept).
@@ -73,10 +71,9 @@ export async function readAll(db: DbTx, userId: string, seenAt: Date, upTo?: str
   return { marked: await markAllRead(db, userId, seenAt, upTo) };
 }
 
-// Producers (cron routes): one statement each, safe to run twice or concurrently.
+// Producers (cron routes): one statement each, safe to run twice or concurrently. The games' own (GAME_ALERT, RATING)
+// are lib/games/alerts.ts.
 export const PRODUCERS = {
-  GAME_ALERT: (db: DbTx) => insertGameAlerts(db, GAME_ALERT_WINDOW_HOURS),
-  RATING: (db: DbTx) => insertRatingPrompts(db, RATING_WINDOW_HOURS),
   MILESTONE: (db: DbTx) => insertRepMilestones(db, REP_MILESTONES),
 } satisfies Partial<Record<NotificationType, (db: DbTx) => Promise<number>>>;
 

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
 import { decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
-import { visiblePost, type Viewer } from "../lockerroom/access";
+import { visiblePost, type Viewer } from "../visibility/access";
 import { countsOf, deleteReaction, moveCounts, notifyReaction, reactionOf, reactorsPage, upsertReaction } from "./queries";
 import type { ReactionKind } from "./schemas";
 import { notePushSoon } from "../push/soon";

@@ -17,8 +17,8 @@ import { SPENDING_KINDS } from "./kinds";
 //   daily     — once per user per UTC day
 //   perTarget — once per user per targetId, at most dailyCap such grants per UTC day
 // "requires" is a condition the server checks on the user's row at claim time (409 EARN_CONDITION_NOT_MET):
-//   profileComplete — handle, display name and avatar set (missingProfileFields in lib/users/service.ts)
-//   notificationsOn — at least one notification setting on (notificationsOn in lib/users/service.ts)
+//   profileComplete — handle, display name and avatar set (missingProfileFields in lib/rep/requirements.ts)
+//   notificationsOn — at least one notification setting on (notificationsOn in lib/rep/requirements.ts)
 // Those two are also awarded by the server itself, once, from the write that meets them: PATCH /api/user/profile
 // leaving the profile complete, PATCH /api/user/settings turning a notification setting on (grantOnce below).
 export interface EarnKind {

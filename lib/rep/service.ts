@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { txOptions } from "../db/tx";
 import { DomainError, sharedErrors } from "../kernel/errors";
 import { utcDay } from "../time";
-import { missingProfileFields, notificationsOn } from "../users/service";
+import { missingProfileFields, notificationsOn } from "./requirements";
 import { CLIENT_EARN_KINDS, grantOnce, SERVER_AWARDED_KINDS, type ClientEarnKind, type EarnKind } from "./grants";
 import { toLedgerEntry } from "./queries";
 import type { EarnInput } from "./schemas";

@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
 import { CARD_COLUMNS, type CollectibleRow } from "../collectibles/queries";
-import { visiblePostSql, type Viewer } from "../lockerroom/access";
+import { visiblePostSql, type Viewer } from "../visibility/access";
 import { selectPosts, type PostRow } from "../lockerroom/queries";
 import { filtersVersionSql, mutedAuthorSql } from "../mutes/queries";
 import { TEAM_SUMMARY_COLUMNS, type TeamSummaryRow } from "../teams/queries";

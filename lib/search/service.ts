@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
 import { UUID_PATTERN } from "../kernel/schemas";
-import type { Viewer } from "../lockerroom/access";
+import type { Viewer } from "../visibility/access";
 import { newestPostsPage } from "../lockerroom/service";
 import { toCard } from "../collectibles/service";
 import { teamSummaries } from "../teams/service";

@@ -2,7 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { uuidOfHex } from "../db/ids";
 import { raw, type RawDb } from "../db/raw";
-import { visiblePostSql, type Viewer } from "../lockerroom/access";
+import { visiblePostSql, type Viewer } from "../visibility/access";
 import { selectPosts, type PostRow } from "../lockerroom/queries";
 import { filtersVersionSql, mutedAuthorSql } from "../mutes/queries";
 import { TRENDS_WINDOW_HOURS, type TrendStatus } from "./schemas";

@@ -5,7 +5,7 @@ import { recordAudit, type StaffActor } from "../audit/service";
 import { DomainError, notFound } from "../kernel/errors";
 import { decodeTimeCursor, decodeUuidTimeCursor, encodeCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
-import type { Viewer } from "../lockerroom/access";
+import type { Viewer } from "../visibility/access";
 import { newestPostsPage, postListView } from "../lockerroom/service";
 import { errors as tagsErrors } from "./errors";
 import {
@@ -26,9 +26,7 @@ import {
 import { TAG_FOLLOWS_MAX, TRENDS_WINDOW_HOURS, type TrendStatus } from "./schemas";
 
 // Tags, mentions and trends: the tag page, following tags, the trends and their staff review. The write-time
-// parsing and MENTION notifications are writes.ts (called by the locker room and comments). Rules: docs/domains/tags.md.
-
-export { indexComment, indexPost } from "./writes";
+// parsing and MENTION notifications are lib/lockerroom/indexing.ts (written with the post or comment). Rules: docs/domains/tags.md.
 
 const tagNotFound = () => notFound("Tag");
 

@@ -4,6 +4,7 @@ import { notFound } from "../kernel/errors";
 import { utcDay } from "../time";
 import { hasOvertimeLosses, normalizeSport, SPORT_PATTERN_SQL } from "./sport";
 import { raw, type RawDb } from "../db/raw";
+import type { AuthUser } from "../auth/users";
 
 // Team reads are hand-written SQL: one round trip joins the team with its league, conference and division
 // (Prisma's include would send one query per relation on these hot public routes). The serializers here are the
@@ -263,4 +264,48 @@ export function activePlayersOf(db: DbTx, teamId: string) {
     WHERE p.team_id = ${teamId} AND p.active
     ORDER BY CASE WHEN btrim(p.jersey) ~ '^[0-9]{1,9}$' THEN btrim(p.jersey)::int END ASC NULLS LAST,
              p.jersey ASC NULLS LAST, p.name ASC, p.id ASC`;
+}
+
+/** Whether the user may author posts as the team: staff (admin role) or the team's staff accounts (team_staff). */
+export async function canPostAsTeam(db: RawDb | DbTx, viewer: Pick<AuthUser, "id" | "isAdmin">, teamId: string): Promise<boolean> {
+  if (viewer.isAdmin) return true;
+  const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM team_staff WHERE user_id = ${viewer.id}::uuid AND team_id = ${teamId}`;
+  return rows.length > 0;
+}
+
+// A team as a fan's profile lists it (lib/users, lib/follows): the summary with its sport, colours and state.
+
+const FAVORITE_TEAM_SELECT = {
+  ...TEAM_SUMMARY_SELECT,
+  sport: true,
+  primaryColor: true,
+  secondaryColor: true,
+  isOfficial: true,
+  archivedAt: true,
+} as const;
+
+type FavoriteTeamRow = TeamSummaryRow & {
+  sport: string;
+  primaryColor: string | null;
+  secondaryColor: string | null;
+  isOfficial: boolean;
+  archivedAt: Date | null;
+};
+
+const toFavoriteTeam = (t: FavoriteTeamRow) => ({
+  ...toTeamSummary(t),
+  sport: normalizeSport(t.sport),
+  colors: { primary: t.primaryColor, secondary: t.secondaryColor },
+  isOfficial: t.isOfficial,
+  archived: t.archivedAt !== null,
+});
+
+/** The teams on a profile, in display order, with their summaries (null for a team row that is gone). */
+export async function favoriteTeamsOf(db: DbTx, ids: string[]) {
+  const teams = ids.length ? await db.team.findMany({ where: { id: { in: ids } }, select: FAVORITE_TEAM_SELECT }) : [];
+  const byId = new Map(teams.map((t) => [t.id, t]));
+  return ids.map((id) => {
+    const team = byId.get(id);
+    return { id, team: team ? toFavoriteTeam(team) : null };
+  });
 }

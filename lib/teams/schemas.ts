@@ -218,3 +218,19 @@ export const teamAchievement = z
 export const teamAchievementsResult = z
   .object({ achievements: z.array(teamAchievement).meta({ description: "Newest first (awardedAt desc, then id)." }) })
   .meta({ id: "TeamAchievementsResult" });
+
+export const favoriteTeamSummary = teamSummary
+  .extend({
+    sport: z.string().meta({ description: 'Never null; unknown or empty becomes "other".' }),
+    colors: z.object({ primary: z.string().nullable(), secondary: z.string().nullable() }),
+    isOfficial: z.boolean().meta({ description: "Official teams do not count against the favorite-teams cap." }),
+    archived: z.boolean().meta({ description: "The team was archived after it was picked; it stays listed until the list is replaced." }),
+  })
+  .meta({ id: "FavoriteTeamSummary" });
+
+export const favoriteTeam = z
+  .object({
+    id: z.string().meta({ description: "Team id as stored on the profile." }),
+    team: favoriteTeamSummary.nullable().meta({ description: "null when the team row no longer exists." }),
+  })
+  .meta({ id: "FavoriteTeam" });

@@ -6,7 +6,7 @@ import { env } from "../env";
 import { DomainError, notFound, sharedErrors } from "../kernel/errors";
 import { decodeCursor, decodeTimeCursor, encodeCursor, invalidCursor } from "../kernel/cursor";
 import { keysetPage } from "../kernel/page";
-import { canPostAsTeam } from "../lockerroom/access";
+import { canPostAsTeam } from "./queries";
 import {
   activePlayersOf,
   currentSeason,

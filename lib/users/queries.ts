@@ -1,14 +1,11 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
 import { notFound } from "../kernel/errors";
-import { TEAM_SUMMARY_SELECT, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
-import { normalizeSport } from "../teams/sport";
-import { env } from "../env";
+import { favoriteTeamsOf } from "../teams/queries";
 import { raw } from "../db/raw";
+import { currentTermsVersion } from "../visibility/access";
 
 // Reads of the caller's account and their serializers: settings, the own profile with its favorite teams, blocks.
-
-export const currentTermsVersion = () => env().UGC_TERMS_VERSION;
 
 /** The time zone changes at most once per this interval (24 hours). */
 export const TIMEZONE_CHANGE_INTERVAL_MS = 24 * 3_600_000;
@@ -52,42 +49,7 @@ export function toSettings(u: {
   };
 }
 
-const FAVORITE_TEAM_SELECT = {
-  ...TEAM_SUMMARY_SELECT,
-  sport: true,
-  primaryColor: true,
-  secondaryColor: true,
-  isOfficial: true,
-  archivedAt: true,
-} as const;
-
-type FavoriteTeamRow = TeamSummaryRow & {
-  sport: string;
-  primaryColor: string | null;
-  secondaryColor: string | null;
-  isOfficial: boolean;
-  archivedAt: Date | null;
-};
-
-const toFavoriteTeam = (t: FavoriteTeamRow) => ({
-  ...toTeamSummary(t),
-  sport: normalizeSport(t.sport),
-  colors: { primary: t.primaryColor, secondary: t.secondaryColor },
-  isOfficial: t.isOfficial,
-  archived: t.archivedAt !== null,
-});
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** The teams on a profile, in display order, with their summaries (null for a team row that is gone). */
-export async function favoriteTeamsOf(db: DbTx, ids: string[]) {
-  const teams = ids.length ? await db.team.findMany({ where: { id: { in: ids } }, select: FAVORITE_TEAM_SELECT }) : [];
-  const byId = new Map(teams.map((t) => [t.id, t]));
-  return ids.map((id) => {
-    const team = byId.get(id);
-    return { id, team: team ? toFavoriteTeam(team) : null };
-  });
-}
 
 /** The caller's profile (own view: includes email and terms state). */
 export async function getProfile(db: DbTx, userId: string) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { STAFF_ROLES } from "../auth/roles";
-import { teamSummary } from "../teams/schemas";
+import { favoriteTeam } from "../teams/schemas";
 import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../kernel/schemas";
 
 /** The IANA name Intl knows `tz` by (canonical case), or null when it knows none. */
@@ -180,22 +180,6 @@ export const onboardingBody = z
     id: "OnboardingInput",
     description: "Every field is optional; the same rules as PATCH /api/user/profile apply. An empty body completes onboarding without profile changes.",
   });
-
-export const favoriteTeamSummary = teamSummary
-  .extend({
-    sport: z.string().meta({ description: 'Never null; unknown or empty becomes "other".' }),
-    colors: z.object({ primary: z.string().nullable(), secondary: z.string().nullable() }),
-    isOfficial: z.boolean().meta({ description: "Official teams do not count against the favorite-teams cap." }),
-    archived: z.boolean().meta({ description: "The team was archived after it was picked; it stays listed until the list is replaced." }),
-  })
-  .meta({ id: "FavoriteTeamSummary" });
-
-export const favoriteTeam = z
-  .object({
-    id: z.string().meta({ description: "Team id as stored on the profile." }),
-    team: favoriteTeamSummary.nullable().meta({ description: "null when the team row no longer exists." }),
-  })
-  .meta({ id: "FavoriteTeam" });
 
 export const profile = z
   .object({

@@ -9,8 +9,10 @@ import { log } from "../kernel/log";
 import { keysetPage } from "../kernel/page";
 import { identityProvider, type IdentityProvider, type IdpUser } from "../auth/identity-provider";
 import { grantOnce } from "../rep/grants";
+import { missingProfileFields, NOTIFICATION_SETTINGS } from "../rep/requirements";
+import { currentTermsVersion } from "../visibility/access";
 import { isReservedHandle } from "./handles";
-import { blocksOf, currentTermsVersion, getProfile, SETTINGS_SELECT, timezoneChangeableAt, toBlocked, toSettings } from "./queries";
+import { blocksOf, getProfile, SETTINGS_SELECT, timezoneChangeableAt, toBlocked, toSettings } from "./queries";
 import { DISPLAY_NAME_MAX, FAVORITE_TEAMS_CAP, type BlockInput, type OnboardingInput, type ProfilePatch, type SettingsPatch } from "./schemas";
 import { errors as usersErrors } from "./errors";
 
@@ -24,28 +26,10 @@ async function lockUserOrThrow(tx: DbTx, userId: string) {
   if (!(await lockUser(tx, userId))) throw notFound("User");
 }
 
-/**
- * A complete profile, for the profile_completed Rep (lib/rep): a handle, a display name and an avatar (uploaded, or
- * the identity provider's image). Bio and favorite teams are optional and do not count.
- */
-export const PROFILE_COMPLETE_FIELDS = ["handle", "displayName", "avatarUrl"] as const;
-
-/** The PROFILE_COMPLETE_FIELDS a user row lacks (empty when the profile is complete). */
-export function missingProfileFields(user: { handle: string | null; displayName: string | null; avatarUrl: string | null }): string[] {
-  return PROFILE_COMPLETE_FIELDS.filter((f) => !user[f]?.trim());
-}
-
 const usernameTaken = (handle: string, reserved = false) =>
   new DomainError(usersErrors.USERNAME_TAKEN, reserved ? `The handle "${handle}" is reserved.` : `The handle "${handle}" belongs to another user.`, [
     { path: "body.handle", message: reserved ? "Reserved" : "Taken" },
   ]);
-
-/** The notification settings; notifications are on when at least one of them is (the notifications_enabled Rep). */
-export const NOTIFICATION_SETTINGS = ["notifyTeams", "notifyMilestones", "notifyCommunity"] as const;
-
-export function notificationsOn(user: Record<(typeof NOTIFICATION_SETTINGS)[number], boolean>): boolean {
-  return NOTIFICATION_SETTINGS.some((s) => user[s]);
-}
 
 export async function getCurrentUser(db: DbTx, auth: AuthUser) {
   const user = await db.user.findUnique({

@@ -5,6 +5,7 @@ import { ALT_MAX, CONTENT_MAX, createPostBody, feedQuery, MEDIA_MAX, post, postP
 import { createPost, feed } from "@/lib/lockerroom/service";
 import { IDEMPOTENCY_HEADER } from "@/lib/db/idempotency";
 import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { errors as visibilityErrors } from "@/lib/visibility/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -48,8 +49,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       status: 201,
       response: post,
       errors: [
-        lockerroomErrors.UGC_TERMS_REQUIRED,
-        lockerroomErrors.POSTING_SUSPENDED,
+        visibilityErrors.UGC_TERMS_REQUIRED,
+        visibilityErrors.POSTING_SUSPENDED,
         lockerroomErrors.CANNOT_POST_AS_TEAM,
         lockerroomErrors.POST_NOT_SHAREABLE,
         sharedErrors.IDEMPOTENCY_KEY_REUSED,

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { RATING_WINDOW_HOURS, producerResult } from "@/lib/notifications/schemas";
-import { runProducer } from "@/lib/notifications/service";
+import { runRatingPrompts } from "@/lib/games/alerts";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -16,6 +16,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "cron",
       response: producerResult,
     },
-    () => runProducer(db, "RATING"),
+    () => runRatingPrompts(db),
   ),
 });

@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { deletedPost, EDIT_WINDOW_MINUTES, editPostBody, post, postIdParams } from "@/lib/lockerroom/schemas";
 import { deletePost, editPost, getPost } from "@/lib/lockerroom/service";
 import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { errors as visibilityErrors } from "@/lib/visibility/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -36,8 +37,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         sharedErrors.NOT_FOUND,
         sharedErrors.FORBIDDEN,
         lockerroomErrors.EDIT_WINDOW_CLOSED,
-        lockerroomErrors.UGC_TERMS_REQUIRED,
-        lockerroomErrors.POSTING_SUSPENDED,
+        visibilityErrors.UGC_TERMS_REQUIRED,
+        visibilityErrors.POSTING_SUSPENDED,
       ],
     },
     ({ user, params, body }) => editPost(db, user, params.postId, body.content),

@@ -5,6 +5,7 @@ import { comment, commentBody, commentPage, commentsQuery, COMMENT_MAX } from "@
 import { createComment, listComments } from "@/lib/comments/service";
 import { postIdParams } from "@/lib/lockerroom/schemas";
 import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { errors as visibilityErrors } from "@/lib/visibility/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -38,7 +39,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       rateLimit: "ugc",
       status: 201,
       response: comment,
-      errors: [sharedErrors.NOT_FOUND, lockerroomErrors.UGC_TERMS_REQUIRED, lockerroomErrors.POSTING_SUSPENDED, lockerroomErrors.COMMENTS_RESTRICTED],
+      errors: [sharedErrors.NOT_FOUND, visibilityErrors.UGC_TERMS_REQUIRED, visibilityErrors.POSTING_SUSPENDED, lockerroomErrors.COMMENTS_RESTRICTED],
     },
     ({ user, params, body }) => createComment(db, user, params.postId, body.content, body.parentId),
   ),

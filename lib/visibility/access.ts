@@ -3,8 +3,8 @@ import type { AuthUser } from "../auth/users";
 import type { DbTx } from "../db/client";
 import { raw, type RawDb } from "../db/raw";
 import { DomainError, notFound } from "../kernel/errors";
-import { currentTermsVersion } from "../users/queries";
-import { errors as lockerroomErrors } from "./errors";
+import { env } from "../env";
+import { errors as visibilityErrors } from "./errors";
 
 // Who may see and act on locker-room content: the one rule set the locker-room modules (lib/lockerroom,
 // lib/comments, lib/reactions, lib/moderation) share.
@@ -16,6 +16,9 @@ import { errors as lockerroomErrors } from "./errors";
 //     team it is posted as): "private" means the team's own fans;
 //   - neither the viewer nor its author has blocked the other.
 // Anonymous viewers see published public posts. Comments follow the same deleted / hidden / block rules.
+
+/** The Terms of Use version a fan must have accepted to post or comment (POST /api/user/terms). */
+export const currentTermsVersion = () => env().UGC_TERMS_VERSION;
 
 export type Viewer = Pick<AuthUser, "id" | "isAdmin"> | null;
 
@@ -84,13 +87,6 @@ export async function visiblePost(db: RawDb | DbTx, postId: string, viewer: View
   return post;
 }
 
-/** Whether the user may author posts as the team: staff (admin role) or the team's staff accounts (team_staff). */
-export async function canPostAsTeam(db: RawDb | DbTx, viewer: Pick<AuthUser, "id" | "isAdmin">, teamId: string): Promise<boolean> {
-  if (viewer.isAdmin) return true;
-  const rows = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM team_staff WHERE user_id = ${viewer.id}::uuid AND team_id = ${teamId}`;
-  return rows.length > 0;
-}
-
 /**
  * Refuses user-generated content (posts, comments) from a caller who has not accepted the current Terms of Use
  * (403 UGC_TERMS_REQUIRED) or whom staff suspended from posting (403 POSTING_SUSPENDED, with the end in details).
@@ -103,13 +99,13 @@ export async function assertMayPost(db: RawDb | DbTx, userId: string, now = new 
   const current = currentTermsVersion();
   if (!row || row.terms !== current) {
     throw new DomainError(
-      lockerroomErrors.UGC_TERMS_REQUIRED,
+      visibilityErrors.UGC_TERMS_REQUIRED,
       `Accept the current Terms of Use (version "${current}") with POST /api/user/terms before posting.`,
       [{ path: "ugcTermsVersion", message: `must be "${current}"` }],
     );
   }
   if (row.until) {
-    throw new DomainError(lockerroomErrors.POSTING_SUSPENDED, `Posting is suspended until ${row.until.toISOString()}.`, [
+    throw new DomainError(visibilityErrors.POSTING_SUSPENDED, `Posting is suspended until ${row.until.toISOString()}.`, [
       { path: "suspendedUntil", message: row.until.toISOString() },
     ]);
   }

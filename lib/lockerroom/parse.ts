@@ -1,5 +1,5 @@
 // Hashtags and mentions in a post's or comment's text: two regular expressions with Unicode property escapes (no
-// tokenizer of our own), read at write time (writes.ts) and by the tag routes for their parameter.
+// tokenizer of our own), read at write time (indexing.ts) and by the tag routes for their parameter.
 //
 //  - A hashtag is `#` then letters, marks, digits and underscores (\p{L} \p{M} \p{N} _), with at least one letter,
 //    not preceded by such a character, `&` (HTML entities), `/` (URLs' fragments) or another `#`: #Fußball, #日本,

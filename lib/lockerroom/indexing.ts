@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import type { DbTx } from "../db/client";
-import { visiblePostSql } from "../lockerroom/access";
+import { visiblePostSql } from "../visibility/access";
 import { insertNotifications, actorJsonSql, actorNameSql, recipientAcceptsSql, threadNotMutedSql } from "../notifications/writes";
 import { notePushSoon } from "../push/soon";
 import { parseMentions, parseTags, type ParsedTag } from "./parse";
@@ -39,7 +39,7 @@ interface MentionSource {
  * MENTION to one mentioned fan, once per (post or comment, fan) by its cause key: not to the author, only with
  * notifyCommunity on, not across a block (with the post's author, by the visibility rule, and with the actor), not
  * when the fan mutes the actor (a mute with notifications) or the post's thread, and only when the fan may see the
- * post (THE visibility rule, lib/lockerroom/access.ts, read for that fan: published, live, public or theirs as a team fan).
+ * post (THE visibility rule, lib/visibility/access.ts, read for that fan: published, live, public or theirs as a team fan).
  */
 function notifyMention(tx: DbTx, s: MentionSource, userId: string) {
   const cause = s.commentId ? `mention:comment:${s.commentId}` : `mention:post:${s.postId}`;
