@@ -1,6 +1,9 @@
 // The direction of lib/ (docs/decisions/0068-a-kernel-at-the-bottom.md), checked by `npm run lint`:
-//   kernel  ←  env, time, ports  ←  db, redis, storage  ←  auth  ←  http  ←  the domain modules  ←  app/
-// An arrow may only point down this list, and no import (static, dynamic or type-only) may close a circle in lib/.
+//   kernel  ←  env, time, ports  ←  db, redis, storage  ←  auth  ←  http  ←  core  ←  features  ←  operations  ←  app/
+// The domain modules sit in three tiers (docs/decisions/0069-domains-in-tiers.md): lib/core (what the others build on),
+// lib/features (what fans do), lib/operations (what looks across them: the console's reads, the erasure, the OpenAPI
+// document). An arrow may only point down this list; no import (static, dynamic or type-only) may close a circle in
+// lib/, and no two modules (lib/<tier>/<module>/) may reach each other through any chain of imports.
 const BASE = "^lib/(kernel|db|redis|storage|auth|http|generated)/|^lib/(env|time|ports|startup)\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -47,6 +50,29 @@ module.exports = {
       comment: "lib/http is the pipeline only: it imports the layers below it, never a domain module.",
       from: { path: "^lib/http/" },
       to: { path: "^lib/", pathNot: BASE },
+    },
+    {
+      name: "tiers-import-downward",
+      severity: "error",
+      comment: "lib/core imports no feature or operation; lib/features imports no operation (docs/decisions/0069-domains-in-tiers.md).",
+      from: { path: "^lib/core/" },
+      to: { path: "^lib/(features|operations)/" },
+    },
+    {
+      name: "features-below-operations",
+      severity: "error",
+      comment: "lib/features imports no module of lib/operations, which looks across the features.",
+      from: { path: "^lib/features/" },
+      to: { path: "^lib/operations/" },
+    },
+    {
+      name: "no-module-circle",
+      severity: "error",
+      comment:
+        "Two domain modules reach each other through a chain of imports, though no file circle closes: one of them should sit below the other (move what the lower one needs down, or the orchestration up).",
+      scope: "folder",
+      from: { path: "^lib/(core|features|operations)/[^/]+$" },
+      to: { path: "^lib/(core|features|operations)/[^/]+$", circular: true },
     },
   ],
   options: {

@@ -72,7 +72,7 @@ const schema = z.object({
   // How long a process reuses the answer of a route marked anonymousCache (the feed, marketplace listings) for callers
   // without a session, per path and query (0 = never). Signed-in callers always read fresh.
   ANONYMOUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
-  // lib/config: how long a process reuses the remote config (flags, kill switches, settings) before reading it again.
+  // lib/features/config: how long a process reuses the remote config (flags, kill switches, settings) before reading it again.
   CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   // The Terms of Use version a user must have accepted to post user-generated content.
   UGC_TERMS_VERSION: z.string().min(1).default("2026-01"),
@@ -107,15 +107,15 @@ const schema = z.object({
     .default(5 * 1024 * 1024),
   IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   // League/team sync: the fixture feed file (relative to the working directory) unless SYNC_FEED_URL is set.
-  SYNC_FEED_FILE: z.string().min(1).default("lib/sync/fixtures/feed.json"),
+  SYNC_FEED_FILE: z.string().min(1).default("lib/features/sync/fixtures/feed.json"),
   SYNC_FEED_URL: z.string().url().optional(),
   SYNC_FEED_TOKEN: z.string().min(1).optional(),
   // HMAC-SHA256 key of POST /api/webhooks/leagues-sync (unset: every delivery is refused).
   LEAGUES_SYNC_WEBHOOK_SECRET: z.string().min(16).optional(),
-  // HMAC-SHA256 key of POST /api/webhooks/live-events, the data provider's live feed (lib/live/signature.ts): unset,
+  // HMAC-SHA256 key of POST /api/webhooks/live-events, the data provider's live feed (lib/features/live/signature.ts): unset,
   // a development secret outside production, and 503 LIVE_FEED_UNAVAILABLE in production.
   LIVE_EVENTS_WEBHOOK_SECRET: z.string().min(16).optional(),
-  // Stripe (lib/payments): the secret API key and the webhook endpoint's signing secret; both or web top-ups answer
+  // Stripe (lib/features/payments): the secret API key and the webhook endpoint's signing secret; both or web top-ups answer
   // 503 PAYMENTS_UNAVAILABLE. STRIPE_API_URL points the official client elsewhere (the local stand-in: npm run dev
   // starts one when the key is unset, tests run one); STRIPE_RETURN_URL is the page the buyer comes back to.
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
@@ -124,7 +124,7 @@ const schema = z.object({
   STRIPE_RETURN_URL: z.string().url().optional(),
   // The daily reconciliation leaves differences younger than this alone (a webhook may still be on its way).
   PAYMENTS_RECONCILE_SETTLE_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
-  // In-app purchases on iOS (lib/payments/app-store.ts): the app's bundle id and Apple's root certificates (PEM text
+  // In-app purchases on iOS (lib/features/payments/app-store.ts): the app's bundle id and Apple's root certificates (PEM text
   // or a file path: Apple Root CA - G3 from apple.com/certificateauthority) turn them on; APPLE_IAP_APP_APPLE_ID is
   // required in Production. Online checks (OCSP, the current date) are on unless turned off (tests' own chain).
   APPLE_IAP_BUNDLE_ID: z.string().min(1).optional(),
@@ -146,7 +146,7 @@ const schema = z.object({
     .url()
     .transform((u) => u.replace(/\/+$/, ""))
     .optional(),
-  // In-app purchases on Android (lib/payments/google-play.ts): the app's package name and a service account's JSON key
+  // In-app purchases on Android (lib/features/payments/google-play.ts): the app's package name and a service account's JSON key
   // (the JSON or a file path) with access to the Play Developer API turn them on; GOOGLE_PLAY_API_URL points at a
   // stand-in (whose token endpoint is the key's token_uri). Test purchases (license testers) only when allowed.
   // Real-time Developer Notifications: the Pub/Sub push subscription's OIDC audience and service account (email);
@@ -167,7 +167,7 @@ const schema = z.object({
   GOOGLE_PLAY_PUSH_CERTS_URL: z.string().url().default("https://www.googleapis.com/oauth2/v1/certs"),
   // Account deletion: how many days after the request the erasure cron may erase the account (the grace period).
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
-  // Spending limits' defaults (lib/spending), in minor units of COIN (100 = 1 coin): what a fan may top up and spend on
+  // Spending limits' defaults (lib/features/spending), in minor units of COIN (100 = 1 coin): what a fan may top up and spend on
   // packs per UTC day and calendar month until they set their own (each up to 10 times its default).
   SPENDING_LIMIT_TOPUPS_DAILY: z.coerce.number().int().min(0).max(1e12).default(500_000),
   SPENDING_LIMIT_TOPUPS_MONTHLY: z.coerce.number().int().min(0).max(1e12).default(2_000_000),
@@ -187,12 +187,12 @@ const schema = z.object({
   CHECK_IN_CLOSES_MINUTES_AFTER: z.coerce.number().int().min(0).max(1440).default(180),
   CHECK_IN_RADIUS_METERS: z.coerce.number().int().min(50).max(50_000).default(1_000),
   CHECK_IN_MAX_ACCURACY_METERS: z.coerce.number().int().min(5).max(10_000).default(250),
-  // HMAC key (>= 32 chars) of data export download links (lib/exports/link.ts); unset: one derived from
+  // HMAC key (>= 32 chars) of data export download links (lib/operations/exports/link.ts); unset: one derived from
   // MOBILE_STATE_SECRET, or without that (development only) a random key per process.
   EXPORT_LINK_SECRET: z.string().min(32).optional(),
   // Vercel Cron's Bearer secret for GET /api/cron/leagues-sync (unset: every call is refused).
   CRON_SECRET: z.string().min(16).optional(),
-  // Push delivery (lib/push). Expo: an access token when the project's push security requires one; EXPO_BASE_URL is
+  // Push delivery (lib/core/push). Expo: an access token when the project's push security requires one; EXPO_BASE_URL is
   // the server SDK's own variable (read by the SDK when it loads), which tests and local stand-ins point elsewhere.
   EXPO_ACCESS_TOKEN: z.string().min(1).optional(),
   EXPO_BASE_URL: z.string().url().optional(),

@@ -3,7 +3,7 @@ import { assertVerificationKey } from "./auth/tokens";
 import { env } from "./env";
 import { identityProvider } from "./auth/identity-provider";
 import { log } from "./kernel/log";
-import { assertFcmServiceAccount } from "./push/providers";
+import { assertFcmServiceAccount } from "./core/push/providers";
 import { warmUpRateLimits } from "./http/rate-limit";
 import { redisBackend } from "./redis/client";
 
@@ -22,7 +22,7 @@ export async function checkStartup(): Promise<void> {
     assertFcmServiceAccount();
     // Kill switches: the pipeline's feature check (lib/http/features.ts). Imported once the environment is known to be
     // valid: the module opens the database pool, which reads it.
-    (await import("./config/gate")).registerConfigGate();
+    (await import("./features/config/gate")).registerConfigGate();
     await assertVerificationKey();
     if (env().NODE_ENV === "production") {
       identityProvider();

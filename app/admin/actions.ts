@@ -2,11 +2,11 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { externalIdSchema, teamIdSchema, teamSearchSchema } from "@/lib/admin/schemas";
-import { SelfRevokeError, setStaffRole, setTeamArchived } from "@/lib/admin/service";
+import { externalIdSchema, teamIdSchema, teamSearchSchema } from "@/lib/operations/admin/schemas";
+import { SelfRevokeError, setStaffRole, setTeamArchived } from "@/lib/operations/admin/service";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/kernel/log";
-import { runSync } from "@/lib/sync/service";
+import { runSync } from "@/lib/features/sync/service";
 import { STAFF_ROLES } from "@/lib/auth/roles";
 import { field } from "./_lib/form";
 import { actorOf, requireStaffAction } from "./_lib/gate";

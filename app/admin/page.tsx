@@ -1,8 +1,8 @@
-import { dashboardCounts } from "@/lib/admin/queries";
+import { dashboardCounts } from "@/lib/operations/admin/queries";
 import { db } from "@/lib/db/client";
-import { METRICS, type MetricName } from "@/lib/rollups/metrics";
-import { cronJobs, dailySeries, type DayRow } from "@/lib/rollups/queries";
-import { RANGES, rangeOf } from "@/lib/rollups/schemas";
+import { METRICS, type MetricName } from "@/lib/operations/rollups/metrics";
+import { cronJobs, dailySeries, type DayRow } from "@/lib/operations/rollups/queries";
+import { RANGES, rangeOf } from "@/lib/operations/rollups/schemas";
 import { DashboardChart } from "./_dashboard/chart";
 import { requireStaff } from "./_lib/gate";
 import { first, ScrollTable, Stat, styles, TableHead, when, type SearchParams } from "./_lib/ui";

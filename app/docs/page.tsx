@@ -1,5 +1,5 @@
 import { ROUTES } from "@/app/api/routes.generated";
-import { openApiDocument } from "@/lib/openapi/document";
+import { openApiDocument } from "@/lib/operations/openapi/document";
 import { Reference } from "./reference";
 
 // The interactive reference (Swagger UI, served from this app's own bundle) of GET /api/openapi.json, with a plain

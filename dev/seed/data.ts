@@ -1377,7 +1377,7 @@ export interface SeedCoinProduct {
   sortOrder: number;
 }
 
-// The coin bundles on sale (lib/payments): three sizes, the bigger ones with a bonus.
+// The coin bundles on sale (lib/features/payments): three sizes, the bigger ones with a bonus.
 export const COIN_PRODUCTS: readonly SeedCoinProduct[] = [
   {
     id: "coins_500",
@@ -1421,7 +1421,7 @@ export interface SeedChallenge {
 }
 
 /**
- * Collection challenges (lib/challenges). Inserted once: the secret seed ordering the reward serials is drawn when the
+ * Collection challenges (lib/features/challenges). Inserted once: the secret seed ordering the reward serials is drawn when the
  * row is first written and the reward's serials are taken from the card's edition then; a re-run leaves both alone.
  */
 export const CHALLENGES: readonly SeedChallenge[] = [

@@ -150,7 +150,7 @@ export async function seed(db: PrismaClient): Promise<SeedCounts> {
       await sync(tx.teamAchievement, achievements);
       // Demo challenges, inserted once (their seed is secret and their reward serials taken from the edition then).
       for (const c of CHALLENGES) {
-        // A secret 32-byte seed and its SHA-256, as lib/challenges/shuffle.ts draws them (a base layer imports no domain module).
+        // A secret 32-byte seed and its SHA-256, as lib/features/challenges/shuffle.ts draws them (a base layer imports no domain module).
         const seed = randomBytes(32).toString("hex");
         const seedHash = createHash("sha256").update(Buffer.from(seed, "hex")).digest("hex");
         await tx.$executeRaw`

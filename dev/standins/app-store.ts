@@ -98,7 +98,7 @@ export function signAsAppStore(chain: AppleChain, payload: unknown): Promise<str
 }
 
 // The App Store Server API ---------------------------------------------------------------------------------------------
-// A local stand-in for the parts of Apple's App Store Server API the reconciliation reads (lib/payments/app-store-api.ts),
+// A local stand-in for the parts of Apple's App Store Server API the reconciliation reads (lib/features/payments/app-store-api.ts),
 // for tests (tests/setup/server-env/app-store.ts) and `npm run dev`. Requests carry the API key's JWT (ES256; issuer,
 // audience appstoreconnect-v1, bid), as Apple's library makes it; the stand-in signs what it answers with the chain.
 //  - GET  /inApps/v1/transactions/:id: { signedTransactionInfo }, 404 errorCode 4040010 for an unknown id

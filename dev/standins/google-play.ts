@@ -3,7 +3,7 @@ import type http from "node:http";
 import { exportJWK, jwtVerify, SignJWT } from "jose";
 import { sendJson, serveStandIn } from "./http";
 
-// A local stand-in for the parts of Google that Android purchases use (lib/payments/google-play.ts), for tests
+// A local stand-in for the parts of Google that Android purchases use (lib/features/payments/google-play.ts), for tests
 // (tests/setup/server-env/google-play.ts) and `npm run dev`. The service talks to it with google-auth-library and
 // fetch (GOOGLE_PLAY_API_URL; the service account's token_uri; GOOGLE_PLAY_PUSH_CERTS_URL).
 //  - POST /token: the service account's assertion (RS256, its key; iss the account, the androidpublisher scope)

@@ -19,7 +19,7 @@ export interface AuthUser {
   /** When the session token was issued (iat claim), if it says. */
   issuedAt: Date | null;
   /**
-   * The end of the user's full suspension (users.suspended_until, kept by lib/moderation with each sanction), read in
+   * The end of the user's full suspension (users.suspended_until, kept by lib/features/moderation with each sanction), read in
    * the same statement that resolves the row; the request pipeline refuses a suspended caller (ACCOUNT_SUSPENDED).
    */
   suspendedUntil: Date | null;
@@ -32,7 +32,7 @@ const session = (identity: Identity) => ({
 });
 
 // externalId → user id and suspension end. Users are never re-keyed, so a short-lived in-process cache saves a query
-// per request. lib/moderation forgets an entry when it suspends or reinstates the user (this process at once; other
+// per request. lib/features/moderation forgets an entry when it suspends or reinstates the user (this process at once; other
 // processes within USER_CACHE_TTL_MS: tests/multi/suspension.test.ts).
 const CACHE_MAX = 10_000;
 // One map per process (on globalThis), whichever route bundle imports this module, so forgetUser reaches it.
@@ -58,7 +58,7 @@ export async function resolveUser(identity: Identity): Promise<AuthUser> {
   // One statement finds the row or creates it (a miss is every new process's first request of each fan). A
   // concurrent first request of the same new fan may insert it first: then ours inserts nothing (ON CONFLICT DO
   // NOTHING) and reads the row the other committed.
-  // An erased account (lib/accounts) keeps its row as a tombstone, external_id included, so its subject never
+  // An erased account (lib/core/accounts) keeps its row as a tombstone, external_id included, so its subject never
   // signs in again nor creates a new row: a token of it that still verifies is refused here.
   type Row = { id: string; suspendedUntil: Date | null; erased: boolean };
   const erased = (alias: string) => Prisma.sql`EXISTS (SELECT 1 FROM account_deletions d WHERE d.user_id = ${Prisma.raw(alias)}.id AND d.state = 'erased')`;

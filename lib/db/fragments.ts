@@ -9,8 +9,8 @@ import { Prisma } from "../generated/prisma/client";
 //    user at most once in the statement, since PostgreSQL modifies one row once per statement. A batch keyed by user
 //    (lib/db/batch.ts keyOf) or a single row gives that; the caller says so with oncePerUser().
 // 3. What the statement changed outside the database follows in the caller's request, after the statement: a Rep
-//    credit moves the leaderboards (lib/rep/grants.ts batchRepWrites notes it for each caller whose credit took).
-// 4. The statement lives in its module's writes.ts (lib/quests/writes.ts, lib/games/writes.ts), one per hot write.
+//    credit moves the leaderboards (lib/core/rep/grants.ts batchRepWrites notes it for each caller whose credit took).
+// 4. The statement lives in its module's writes.ts (lib/features/quests/writes.ts, lib/features/games/writes.ts), one per hot write.
 
 /** Parts of one statement (CTEs) a module owns, with the names of the CTEs a caller may read. */
 export interface Ctes<Names extends string> {

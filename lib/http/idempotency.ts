@@ -4,7 +4,7 @@ import { validationError } from "../kernel/errors";
 // The Idempotency-Key header (route option `idempotency`, lib/http/route.ts); the header's names, the store and the
 // replay are the data layer's (lib/db/idempotency.ts).
 
-/** A key's length and characters (visible ASCII): checked here, stated by the OpenAPI document (lib/openapi). */
+/** A key's length and characters (visible ASCII): checked here, stated by the OpenAPI document (lib/operations/openapi). */
 export const IDEMPOTENCY_KEY_MAX = 255;
 export const IDEMPOTENCY_KEY_CHARS = "\\x21-\\x7e";
 const KEY = new RegExp(`^[${IDEMPOTENCY_KEY_CHARS}]{1,${IDEMPOTENCY_KEY_MAX}}$`);

@@ -149,7 +149,7 @@ interface RouteConfigBase<P, Q, B> {
   /**
    * Which OpenAPI document lists the operation: the internal one (staff, cron, webhooks; GET /api/admin/openapi.json)
    * or the public contract (GET /api/openapi.json). Omitted: internal for auth `admin`, `cron` and `webhook`, public
-   * otherwise (isInternal in lib/openapi/document.ts). Set it only to say otherwise, e.g. a provider's webhook that
+   * otherwise (isInternal in lib/operations/openapi/document.ts). Set it only to say otherwise, e.g. a provider's webhook that
    * is public contract.
    */
   internal?: boolean;

@@ -1,7 +1,7 @@
 // Errors. A domain module declares its own (lib/<domain>/errors.ts: `export const errors = defineErrors({ CODE:
 // { status, description } })`), throws them (`throw new DomainError(questsErrors.NOT_AT_VENUE, message)`) and lists them on
 // the routes that can answer them (`errors: [questsErrors.NOT_AT_VENUE]`); the OpenAPI document shows each route's
-// list (lib/openapi). This file holds only the codes every route shares. Domain code throws DomainError; it never
+// list (lib/operations/openapi). This file holds only the codes every route shares. Domain code throws DomainError; it never
 // builds a Response.
 
 export interface ErrorSpec {

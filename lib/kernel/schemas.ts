@@ -5,7 +5,7 @@ import { z } from "zod";
 /**
  * Query and path values arrive as strings, so a parameter the pipeline parses into a number or boolean has a string
  * schema. This registry holds the JSON Schema of the value a client sends instead (`{ type: "integer", … }`); the
- * OpenAPI document shows that one (lib/openapi/document.ts). Validation never reads it. Copies made by `.meta()` or
+ * OpenAPI document shows that one (lib/operations/openapi/document.ts). Validation never reads it. Copies made by `.meta()` or
  * `.describe()` inherit the entry.
  */
 export const sentAs = z.registry<Record<string, unknown>>();

@@ -3,8 +3,8 @@
 import pg from "pg";
 import { signSessionToken } from "../../lib/auth/sign";
 import { createDb } from "../../lib/db/client";
-import { boardKey, rebuildBoards } from "../../lib/leaderboard/service";
-import { boardStore } from "../../lib/leaderboard/store";
+import { boardKey, rebuildBoards } from "../../lib/core/rep/leaderboard/service";
+import { boardStore } from "../../lib/core/rep/leaderboard/store";
 import { DB_URL, medianPair, type Case, type Row } from "./common";
 
 // The leaderboard board of BOARD_FANS fans (one ledger entry each, points BOARD_FANS down to 1), under its own prefix.

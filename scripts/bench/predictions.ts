@@ -1,7 +1,7 @@
 // Match predictions (scenario `prediction-put`): PUT /api/events/{gameId}/prediction by PREDICTORS fans over GAMES
 // games of the bench's own that kick off in a week (an archived league of its own, made afresh each run), interleaved
 // by fan as a matchday's traffic is: each fan's first PUT of a game inserts, later ones edit, all through the one
-// statement guarded by the lock (lib/predictions/queries.ts upsertPrediction).
+// statement guarded by the lock (lib/features/predictions/queries.ts upsertPrediction).
 import pg from "pg";
 import { signSessionToken } from "../../lib/auth/sign";
 import { DB_URL, ensureUsers, type Case } from "./common";

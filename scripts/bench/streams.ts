@@ -2,8 +2,8 @@
 // another; each change's delay from its write to every stream, and the server's memory per open stream.
 import { readFileSync } from "node:fs";
 import { createDb } from "../../lib/db/client";
-import { moveBoards } from "../../lib/leaderboard/service";
-import { award } from "../../lib/rep/grants";
+import { moveBoards } from "../../lib/core/rep/leaderboard/service";
+import { award } from "../../lib/core/rep/grants";
 import { DB_URL } from "./common";
 import { BOARD_SUB } from "./leaderboard";
 

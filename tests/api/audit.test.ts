@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, newUser } from "../helpers";
 
-// The audit log (lib/audit): a staff API call writes its entry in the transaction of its change, with the staff id,
+// The audit log (lib/core/audit): a staff API call writes its entry in the transaction of its change, with the staff id,
 // the role, what changed and the request's id; a refused call writes none; entries cannot be changed or removed.
 
 const hours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { transferOwnership } from "../../lib/collectibles/queries";
+import { transferOwnership } from "../../lib/core/collectibles/queries";
 import { api, db, errorOf, fan, testCard } from "../helpers";
 
 // Binders: the fans' albums of owned collectibles; visibility like profiles; caps under concurrency.

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, db, errorOf, fan, newUser, testCard } from "../helpers";
-import { verifyRewardSerials } from "../../lib/challenges/shuffle";
+import { verifyRewardSerials } from "../../lib/features/challenges/shuffle";
 
 // Collection challenges: entries lock their items against every way out (listing, accepting an offer, trades, mints),
 // an item counts toward one entry at a time, one reward per collector, reward serials in the committed order,

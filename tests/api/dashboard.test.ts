@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { award, debit } from "../../lib/rep/grants";
+import { award, debit } from "../../lib/core/rep/grants";
 import { api, db, errorOf, matchday, newUser, userIdOf } from "../helpers";
 
 // The home screen: Rep per source with spending apart, the streak, today's quests, the next games; each in one call.

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { ledgerScores } from "../../lib/leaderboard/queries";
+import { ledgerScores } from "../../lib/core/rep/leaderboard/queries";
 import { api, baseUrl, db, errorOf, fan, newUser, poster, testCard } from "../helpers";
 
 // Account deletion (POST, GET, DELETE /api/v1/me/deletion; GET /api/cron/account-erasure): scheduling with the coins

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { RARITY_ORDER, verifyDraw, type Rarity, type Weights } from "../../lib/packs/draw";
+import { RARITY_ORDER, verifyDraw, type Rarity, type Weights } from "../../lib/features/packs/draw";
 import { api, db, errorOf, fan, newUser } from "../helpers";
 
 // Wallets, packs, openings and collectibles end to end: money and ownership exact under concurrency.

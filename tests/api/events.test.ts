@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
-import { nextGamesOf } from "../../lib/games/service";
-import { seedGameLineup } from "../../lib/games/service";
+import { nextGamesOf } from "../../lib/features/games/service";
+import { seedGameLineup } from "../../lib/features/games/service";
 
 // Events: GET /api/events, GET /api/events/{gameId}, GET and POST /api/events/{gameId}/ratings.
 // Seeded games this file relies on (dev/seed/data.ts): rosters exist for hch, rmr, kpk, lsl, ccc, fpb, gbo, whu, kbf.

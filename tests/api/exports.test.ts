@@ -3,8 +3,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, inject, it } from "vitest";
-import { linkSignature } from "../../lib/exports/link";
-import { credit } from "../../lib/wallets/service";
+import { linkSignature } from "../../lib/operations/exports/link";
+import { credit } from "../../lib/core/wallets/service";
 import { api, baseUrl, db, errorOf, fan, newUser } from "../helpers";
 
 // Data exports (POST, GET /api/v1/me/exports; GET …/{exportId}; GET …/{exportId}/download; GET /api/cron/exports):

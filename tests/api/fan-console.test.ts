@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { findEntities, findFans } from "../../lib/admin/queries";
-import { findAnyone, reverseEntry } from "../../lib/admin/service";
+import { findEntities, findFans } from "../../lib/operations/admin/queries";
+import { findAnyone, reverseEntry } from "../../lib/operations/admin/service";
 import { DomainError } from "../../lib/kernel/errors";
-import { award } from "../../lib/rep/grants";
-import { ADJUSTMENT_MAX } from "../../lib/wallets/schemas";
-import { adjust } from "../../lib/wallets/service";
+import { award } from "../../lib/core/rep/grants";
+import { ADJUSTMENT_MAX } from "../../lib/core/wallets/schemas";
+import { adjust } from "../../lib/core/wallets/service";
 import { api, db, newUser } from "../helpers";
 
 // The console's fan page and search (docs/decisions/0059): the staff wallet adjustment (ledger and balance agree, one

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, inject, it } from "vitest";
 import { api, baseUrl, db, errorOf, newUser, userIdOf } from "../helpers";
-import { award } from "../../lib/rep/grants";
+import { award } from "../../lib/core/rep/grants";
 
 // Reward fulfilment: voucher pools, physical rewards and the shipping address, the caller's claims, staff moves and
 // the once-only refund of a failed fulfilment.

@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { consumableTransaction, signAsAppStore } from "../../dev/standins/app-store";
 import { api, db, errorOf, fan, newUser } from "../helpers";
 
-// In-app purchases on iOS (lib/payments/app-store.ts) against a chain made for the run (tests/setup/server-env/
+// In-app purchases on iOS (lib/features/payments/app-store.ts) against a chain made for the run (tests/setup/server-env/
 // app-store.ts): the signed transaction verified with Apple's library, credited once per transaction whichever of the
 // app's call and the notification comes first, refusals naming why, refunds clawing back (also before the credit).
 

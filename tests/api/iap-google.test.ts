@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { api, baseUrl, errorOf, fan, newUser, withBareProductionServer } from "../helpers";
 
-// In-app purchases on Android (lib/payments/google-play.ts) against the Google Play stand-in (tests/setup/server-env/
+// In-app purchases on Android (lib/features/payments/google-play.ts) against the Google Play stand-in (tests/setup/server-env/
 // google-play.ts): the purchase read from the Play Developer API with the service account's token, credited once per
 // order whichever of the app's call and the Pub/Sub notification comes first, then acknowledged and consumed;
 // refusals naming why; the push's OIDC token verified; voided purchases clawing back (also before the credit).

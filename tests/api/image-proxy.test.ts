@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
-import { isPublicAddress } from "../../lib/uploads/ip";
+import { isPublicAddress } from "../../lib/core/uploads/ip";
 import { api, baseUrl } from "../helpers";
 import { awayFromWindowEdge } from "../rate-window";
 
@@ -228,7 +228,7 @@ describe("GET /api/image-proxy: limits and contract", () => {
   });
 });
 
-describe("address classification (lib/uploads/ip.ts)", () => {
+describe("address classification (lib/core/uploads/ip.ts)", () => {
   it.each([
     ["8.8.8.8", true],
     ["1.1.1.1", true],

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
-import { INVITE_CODE_ALPHABET } from "../../lib/invites/schemas";
-import { ensureMyInvite, generateInviteCode } from "../../lib/invites/service";
+import { INVITE_CODE_ALPHABET } from "../../lib/features/invites/schemas";
+import { ensureMyInvite, generateInviteCode } from "../../lib/features/invites/service";
 import { awayFromWindowEdge } from "../rate-window";
 
 // Invites: GET/POST /api/invites/me, GET /api/invites/{code}, POST /api/invites/{code}/redeem.

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { db as appDb } from "../../lib/db/client";
-import { boardKey, checkBoards, closeSeasons, moveBoards } from "../../lib/leaderboard/service";
-import { packScore, unpackScore } from "../../lib/leaderboard/score";
-import { previousSeason, seasonOf } from "../../lib/leaderboard/seasons";
-import { boardStore } from "../../lib/leaderboard/store";
-import { award, debit } from "../../lib/rep/grants";
+import { boardKey, checkBoards, closeSeasons, moveBoards } from "../../lib/core/rep/leaderboard/service";
+import { packScore, unpackScore } from "../../lib/core/rep/leaderboard/score";
+import { previousSeason, seasonOf } from "../../lib/core/rep/leaderboard/seasons";
+import { boardStore } from "../../lib/core/rep/leaderboard/store";
+import { award, debit } from "../../lib/core/rep/grants";
 import { api, db, errorOf, matchday, newUser, openEventStream, token, userIdOf } from "../helpers";
 
 // Leaderboards: points from the ledger, Redis as the rank index, ties, keyset pages, the caller's window, team

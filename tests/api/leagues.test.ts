@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { leaguesResult, sportsCatalog, standingsResult } from "../../lib/leagues/schemas";
-import { accessibilityMatrix } from "../../lib/platform/schemas";
-import { normalizeSport } from "../../lib/teams/sport";
+import { leaguesResult, sportsCatalog, standingsResult } from "../../lib/core/leagues/schemas";
+import { accessibilityMatrix } from "../../lib/operations/platform/schemas";
+import { normalizeSport } from "../../lib/core/teams/sport";
 import { api, db, errorOf, newUser, token } from "../helpers";
 
 // Seeded facts (dev/seed/data.ts): lg_nfl football (2 conferences × 2 divisions, tm_dvs archived), lg_nba

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, db, errorOf, fan, newUser, testCard } from "../helpers";
 
-// Market data (lib/market): a card's market (the floor counts only copies buyable now), its sales and every sale
+// Market data (lib/core/market-data): a card's market (the floor counts only copies buyable now), its sales and every sale
 // (staff reversals marked), price alerts (once per listing, the caller's own and blocked sellers left out, the cap
 // under concurrency), and the seller's reputation on listings and profiles.
 

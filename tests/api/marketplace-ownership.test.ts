@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { checkInvariant } from "../../lib/operations/economy-invariant";
+import { checkInvariant } from "../../lib/operations/invariants/economy";
 import { api, db, errorOf, fan, newUser, testCard } from "../helpers";
 
 // The ownership rule: every change of owner locks the collectible first and closes any active listing or auction

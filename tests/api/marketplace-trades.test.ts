@@ -501,7 +501,7 @@ describe("the economy invariant", () => {
     const a = await fan(100);
     const b = await fan();
     const t = (await propose(a, { recipientId: b.id, offerCoins: 100 })).body.data.trade;
-    const { checkInvariant } = await import("../../lib/operations/economy-invariant");
+    const { checkInvariant } = await import("../../lib/operations/invariants/economy");
     const rollback = new Error("rollback");
     await expect(
       db().$transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan, newUser, testCard } from "../helpers";
-import { clawBack, creditPurchase } from "../../lib/payments/service";
+import { clawBack, creditPurchase } from "../../lib/features/payments/service";
 
 // The marketplace end to end: listings, buying, auctions and their settlement, offers, cart and checkout, the
 // wishlist. Money and ownership are checked in the wallets and the database after every race.

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { purgeMobileTokens } from "../../lib/mobile/service";
+import { purgeMobileTokens } from "../../lib/features/mobile/service";
 import { api, baseUrl, db, errorOf, newUser, token } from "../helpers";
 import { awayFromWindowEdge } from "../rate-window";
 

@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan as signedUp, newUser, testCard } from "../helpers";
 
 // The NFT mint queue: the linked wallet, mint requests (one per item), the worker with the fixture provider
-// (lib/economy/provider.ts: 0x00000000fa11… fails twice, 0x00000000dead… always), retries with backoff.
+// (lib/features/economy/provider.ts: 0x00000000fa11… fails twice, 0x00000000dead… always), retries with backoff.
 
 const cronSecret = () => (inject("fixtures").sync as { cronSecret: string }).cronSecret;
 const worker = () => api("GET", "/api/cron/nft-mints", { headers: { authorization: `Bearer ${cronSecret()}` } });

@@ -3,7 +3,7 @@ import Stripe from "stripe";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, errorOf, newUser, userIdOf, withBareProductionServer } from "../helpers";
 
-// Money in (lib/payments) against the Stripe stand-in (tests/setup/server-env/payments.ts): bundles, card top-ups
+// Money in (lib/features/payments) against the Stripe stand-in (tests/setup/server-env/payments.ts): bundles, card top-ups
 // through Checkout, the signed webhook (one credit under concurrent deliveries, tampered and replayed signatures),
 // claw-backs after spending (debt, freeze, settlement) and before the credit (held).
 

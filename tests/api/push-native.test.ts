@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { uuidv7 } from "../../lib/db/ids";
 import { api, db, poster } from "../helpers";
 
-// Push to native devices (lib/push/providers.ts): FCM through its HTTP v1 API with an OAuth2 access token exchanged
+// Push to native devices (lib/core/push/providers.ts): FCM through its HTTP v1 API with an OAuth2 access token exchanged
 // for the service account's signed assertion, APNs over HTTP/2 with an ES256 provider token. Both against the local
 // stand-ins of tests/setup/server-env/push.ts (the FCM API and its token endpoint; an HTTP/2 TLS server for APNs),
 // which check the credentials and answer dead tokens by the token's start.

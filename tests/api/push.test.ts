@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { uuidv7 } from "../../lib/db/ids";
 import { api, db, errorOf, poster } from "../helpers";
 
-// Push delivery (lib/push): every notification of a user with a device gets one outbox row (a trigger, in the
+// Push delivery (lib/core/push): every notification of a user with a device gets one outbox row (a trigger, in the
 // producer's statement); GET /api/cron/push-deliver and the after-request attempt claim due rows and send each at
 // most once, to the local stand-ins of Expo's push API and of web push endpoints (tests/setup/server-env/push.ts).
 

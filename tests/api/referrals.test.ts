@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
-import { MONTHLY_CAP, REFEREE_REP, REFERRER_REP } from "../../lib/referrals/rules";
+import { MONTHLY_CAP, REFEREE_REP, REFERRER_REP } from "../../lib/features/referrals/rules";
 
 // Referrals: GET /api/invites/me/referrals, the qualification hook (onboarding complete + a first quest completed,
 // settled once after the qualifying write), the referrer's monthly cap, the claw-back at account erasure.

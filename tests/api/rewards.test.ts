@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
-import { award, debit } from "../../lib/rep/grants";
+import { award, debit } from "../../lib/core/rep/grants";
 
 // Rewards: GET /api/rewards, POST /api/rewards/redeem, POST /api/rewards/claim (and claimedRewardsCount on GET /api/user).
 

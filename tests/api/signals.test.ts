@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { purgeExpiredSignals } from "../../lib/signals/service";
+import { purgeExpiredSignals } from "../../lib/core/signals/service";
 import { api, db, errorOf, newUser, userIdOf } from "../helpers";
 import { awayFromWindowEdge } from "../rate-window";
 

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan } from "../helpers";
-import { award } from "../../lib/rep/grants";
-import { completeQuest } from "../../lib/quests/engine";
+import { award } from "../../lib/core/rep/grants";
+import { completeQuest } from "../../lib/features/quests/engine";
 
 // Streaks with freezes and the fan's time zone: the once-per-24-hours time zone (concurrently), the streak answer,
 // buying freezes (cap under concurrency, idempotency, Rep spent not earned), freezes saving a missed day only when

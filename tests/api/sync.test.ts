@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, newUser } from "../helpers";
 
-// The server under test syncs lib/sync/fixtures/blackbox.json (tests/setup/server-env/sync.ts): one league of its own,
+// The server under test syncs lib/features/sync/fixtures/blackbox.json (tests/setup/server-env/sync.ts): one league of its own,
 // archived, with two archived teams and their players, so the seeded data other suites count never changes.
 const { webhookSecret, cronSecret } = inject("fixtures").sync as { webhookSecret: string; cronSecret: string };
 const SOURCE = "feed:fixture";

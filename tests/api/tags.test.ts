@@ -3,7 +3,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, inject, it } from "vitest";
 import { api, baseUrl, db, errorOf, newUser, poster } from "../helpers";
 
-// Tags, mentions and trends (lib/tags): parsing at write time (Unicode, NFKC + lower-case keys, edits re-parse), the
+// Tags, mentions and trends (lib/features/tags): parsing at write time (Unicode, NFKC + lower-case keys, edits re-parse), the
 // tag page under the feed's visibility, following tags, MENTION notifications once per post or comment and fan, and
 // trends of staff-approved tags ranked by distinct fans.
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf } from "../helpers";
-import { getHeadToHead } from "../../lib/teams/service";
+import { getHeadToHead } from "../../lib/core/teams/service";
 
 // GET /api/teams/{id}/roster, /head-to-head?opponentId=, /achievements (all public).
 

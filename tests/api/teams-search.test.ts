@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, db, errorOf, newUser } from "../helpers";
-import { searchTeams } from "../../lib/teams/service";
-import type { TeamSearchQuery, TeamSearchSort } from "../../lib/teams/schemas";
+import { searchTeams } from "../../lib/core/teams/service";
+import type { TeamSearchQuery, TeamSearchSort } from "../../lib/core/teams/schemas";
 
 // GET /api/teams/search. The shared database's 35 live seeded teams must stay as they are (other suites count
 // them), so tie cases beyond the seed's (ranks run 1..n per league, so ranks tie across leagues) are tested

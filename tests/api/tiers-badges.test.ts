@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { api, db, errorOf, fan, matchday } from "../helpers";
-import { award, debit } from "../../lib/rep/grants";
+import { award, debit } from "../../lib/core/rep/grants";
 
 // Tiers from Rep earned in a season (spending never demotes, a reversal only at the season's end) and badges:
 // the catalogue, grants once (concurrently), repeatable counts, the backfill run twice concurrently, revocation on a

@@ -4,8 +4,8 @@ import sharp from "sharp";
 import { getPayloadFromClientToken } from "@vercel/blob/client";
 import { describe, expect, inject, it } from "vitest";
 import { createVercelBlobStorage } from "../../lib/storage/vercel-blob";
-import { DIRECT_UPLOAD_MAX_BYTES } from "../../lib/uploads/kinds";
-import { DIRECT_UPLOAD_OPEN_CAP } from "../../lib/uploads/service";
+import { DIRECT_UPLOAD_MAX_BYTES } from "../../lib/core/uploads/kinds";
+import { DIRECT_UPLOAD_OPEN_CAP } from "../../lib/core/uploads/service";
 import { api, baseUrl, db, errorOf, newUser, userIdOf } from "../helpers";
 
 // Direct uploads of locker media (POST /api/upload/locker-media/direct, then the file straight to storage, then

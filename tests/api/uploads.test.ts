@@ -5,8 +5,8 @@ import path from "node:path";
 import sharp from "sharp";
 import { thumbHashToRGBA } from "thumbhash";
 import { describe, expect, inject, it } from "vitest";
-import { LOCKER_MEDIA_DAILY_BYTES, LOCKER_MEDIA_GRACE_MS, LOCKER_MEDIA_PENDING_CAP } from "../../lib/uploads/kinds";
-import { attachLockerMedia } from "../../lib/uploads/service";
+import { LOCKER_MEDIA_DAILY_BYTES, LOCKER_MEDIA_GRACE_MS, LOCKER_MEDIA_PENDING_CAP } from "../../lib/core/uploads/kinds";
+import { attachLockerMedia } from "../../lib/core/uploads/service";
 import { api, baseUrl, db, errorOf, newUser, userIdOf } from "../helpers";
 
 // Black-box tests of POST /api/upload/{profile,banner,binder-cover,locker-media} and GET /files/{key}, against

@@ -11,10 +11,10 @@ import {
   setQuestWindow,
   setRewardActive,
   setStock,
-} from "../../lib/admin/service";
-import type { StaffActor } from "../../lib/audit/service";
+} from "../../lib/operations/admin/service";
+import type { StaffActor } from "../../lib/core/audit/service";
 import { db } from "../../lib/db/client";
-import { upsertProduct } from "../../lib/payments/console";
+import { upsertProduct } from "../../lib/features/payments/console";
 
 // The console-only staff changes (no staff API): each writes one audit entry with its change, in its transaction,
 // with the actor's id and role (no request id: a console action); a refused or no-op call writes none.

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { challengeSeedHash, newChallengeSeed, rewardOrder, rewardSerialOf, verifyRewardSerials } from "../../lib/challenges/shuffle";
+import { challengeSeedHash, newChallengeSeed, rewardOrder, rewardSerialOf, verifyRewardSerials } from "../../lib/features/challenges/shuffle";
 
-// The committed order of a challenge's reward serials (lib/challenges/shuffle.ts): a seeded Fisher–Yates shuffle
+// The committed order of a challenge's reward serials (lib/features/challenges/shuffle.ts): a seeded Fisher–Yates shuffle
 // anyone can recompute once the seed is revealed.
 
 const seed = "7f".repeat(32);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createQuest } from "../../lib/admin/service";
+import { createQuest } from "../../lib/operations/admin/service";
 import { db } from "../../lib/db/client";
-import { arenaCheckIn } from "../../lib/quests/service";
+import { arenaCheckIn } from "../../lib/features/quests/service";
 import { matchday } from "../helpers";
 
 // A check-in completes its team's check-in quest: the first of the team's check-in quests, in the quest list's order,

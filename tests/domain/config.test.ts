@@ -8,9 +8,9 @@ vi.hoisted(() => {
 
 import { registerFeatureCheck } from "../../lib/http/features";
 import { ifNoneMatches, route } from "../../lib/http/route";
-import { bucketOf, flagOn, pausesFor } from "../../lib/config/service";
+import { bucketOf, flagOn, pausesFor } from "../../lib/features/config/service";
 
-// Remote config's pure rules (lib/config/service.ts) and the pipeline's two options it relies on (lib/http/route.ts):
+// Remote config's pure rules (lib/features/config/service.ts) and the pipeline's two options it relies on (lib/http/route.ts):
 // `feature` (a kill switch, here paused for everyone: the API tests can only pause for their own users, as the
 // switch is shared with every other test file) and `conditional` (ETag, 304).
 

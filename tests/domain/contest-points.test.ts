@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../lib/generated/prisma/client";
 import { db } from "../../lib/db/client";
-import { POINTS, pointsOf, pointsSql, type StatLine } from "../../lib/contests/points";
-import { slotAccepts } from "../../lib/contests/service";
+import { POINTS, pointsOf, pointsSql, type StatLine } from "../../lib/features/contests/points";
+import { slotAccepts } from "../../lib/features/contests/service";
 
-// The contests' points table (lib/contests/points.ts): the SQL the settlement runs agrees with the documented rule
+// The contests' points table (lib/features/contests/points.ts): the SQL the settlement runs agrees with the documented rule
 // line by line; slot rules accept positions as documented.
 
 afterAll(() => db.$disconnect());

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../../app/api/routes.generated";
-import { internalOpenApiDocument as internalOf, isInternal, openApiDocument as publicOf, routeConfigs } from "../../lib/openapi/document";
-import { FEATURES } from "../../lib/config/schemas";
+import { internalOpenApiDocument as internalOf, isInternal, openApiDocument as publicOf, routeConfigs } from "../../lib/operations/openapi/document";
+import { FEATURES } from "../../lib/features/config/schemas";
 import { REGISTRY_FILE, registrySource } from "../../scripts/routes.mjs";
 
 const openApiDocument = () => publicOf(ROUTES);
@@ -237,11 +237,11 @@ describe("one writer per shared table", () => {
       return /\.tsx?$/.test(name) ? [full] : [];
     });
 
-  it("only lib/notifications inserts into notifications: producers call its writer (lib/notifications/writes.ts)", () => {
+  it("only lib/core/notifications inserts into notifications: producers call its writer (lib/core/notifications/writes.ts)", () => {
     const writers = sources(LIB)
       .filter((file) => /INSERT\s+INTO\s+"?notifications"?(?![\w"])/i.test(readFileSync(file, "utf8")))
       .map((file) => path.relative(process.cwd(), file).split(path.sep).join("/"));
     expect(writers.length).toBeGreaterThan(0);
-    expect(writers.filter((file) => !file.startsWith("lib/notifications/"))).toEqual([]);
+    expect(writers.filter((file) => !file.startsWith("lib/core/notifications/"))).toEqual([]);
   });
 });

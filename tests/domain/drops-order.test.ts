@@ -1,8 +1,8 @@
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { newSeed, orderKey, seedHashOf, shuffle, verifyOrder } from "../../lib/drops/order";
+import { newSeed, orderKey, seedHashOf, shuffle, verifyOrder } from "../../lib/features/drops/order";
 
-// The drops' committed order (lib/drops/order.ts), recomputed here from first principles as a third party would.
+// The drops' committed order (lib/features/drops/order.ts), recomputed here from first principles as a third party would.
 
 const DROP = "0190a0b0-c0d0-7000-8000-000000000001";
 const users = Array.from({ length: 50 }, (_, i) => `0190a0b0-c0d0-7000-8000-${String(i).padStart(12, "0")}`);

@@ -2,15 +2,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client";
 import { db } from "../../lib/db/client";
-import { runDropsCron } from "../../lib/drops/ordering";
-import { getDrop } from "../../lib/drops/service";
+import { runDropsCron } from "../../lib/features/drops/ordering";
+import { getDrop } from "../../lib/features/drops/service";
 import { registerFeatureCheck } from "../../lib/http/features";
 import { api, fan, newUser, testPack } from "../helpers";
 
 // The drops follow the `packs` kill switch (docs/decisions/0066): while packs are paused for everyone, the drops cron
 // and the read that runs a due draw do nothing. A pause for everyone would refuse every other test file's pack
 // requests on the shared server, so it is set here, in this process only, by registering the checker the server
-// registers from lib/config/gate.ts (tests/domain/config.test.ts does the same for the pipeline). The drop itself is
+// registers from lib/features/config/gate.ts (tests/domain/config.test.ts does the same for the pipeline). The drop itself is
 // real: created, entered and made due through the API and the database.
 
 afterAll(async () => {

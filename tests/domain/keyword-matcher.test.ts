@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileKeywords } from "../../lib/mutes/matcher";
+import { compileKeywords } from "../../lib/core/mutes/matcher";
 
-// The keyword filters' regular expression (lib/mutes/matcher.ts): literal keywords (no character of a keyword is ever
+// The keyword filters' regular expression (lib/core/mutes/matcher.ts): literal keywords (no character of a keyword is ever
 // regular-expression syntax), case-insensitive in Unicode, a space for any run of white space, whole-word bounds only
 // on the sides that are word characters.
 

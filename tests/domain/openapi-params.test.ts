@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { ROUTES } from "../../app/api/routes.generated";
-import { internalOpenApiDocument, openApiDocument, routeConfigs } from "../../lib/openapi/document";
+import { internalOpenApiDocument, openApiDocument, routeConfigs } from "../../lib/operations/openapi/document";
 
 // Path and query values arrive as strings; the document must describe what a client sends, so a parameter the
 // pipeline turns into a number or boolean is documented as one (a generated client then types it that way).

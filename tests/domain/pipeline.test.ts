@@ -18,9 +18,9 @@ import { methods } from "../../lib/http/methods";
 import { redirect, reply } from "../../lib/http/reply";
 import { route } from "../../lib/http/route";
 import { failureOf, judgeServerLog, UNDOCUMENTED_ERROR_CODE } from "../setup/server-log";
-import { errors as starsErrors } from "../../lib/stars/errors";
-import { errors as uploadsErrors } from "../../lib/uploads/errors";
-import { errors as usersErrors } from "../../lib/users/errors";
+import { errors as starsErrors } from "../../lib/features/stars/errors";
+import { errors as uploadsErrors } from "../../lib/core/uploads/errors";
+import { errors as usersErrors } from "../../lib/core/users/errors";
 
 const noParams = { params: Promise.resolve({}) };
 

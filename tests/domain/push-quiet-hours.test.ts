@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { quietUntil, toClock, toMinute } from "../../lib/push/quiet-hours";
+import { quietUntil, toClock, toMinute } from "../../lib/core/push/quiet-hours";
 
-// Quiet hours (lib/push/quiet-hours.ts): inside [start, end) of the local day in the user's zone, an end before the
+// Quiet hours (lib/core/push/quiet-hours.ts): inside [start, end) of the local day in the user's zone, an end before the
 // start spanning midnight; the answer is when they end, to the minute.
 
 const at = (iso: string) => new Date(iso);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FeedItemType, FeedSignalType } from "../../lib/generated/prisma/enums";
-import { SIGNAL_ITEM_TYPES, SIGNAL_TYPES, signalBatch } from "../../lib/signals/schemas";
+import { SIGNAL_ITEM_TYPES, SIGNAL_TYPES, signalBatch } from "../../lib/core/signals/schemas";
 
 describe("feed signal schemas", () => {
   it("list exactly the values of the PostgreSQL enums", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSportsCatalog, sportLabel } from "../../lib/leagues/service";
+import { buildSportsCatalog, sportLabel } from "../../lib/core/leagues/service";
 import {
   buildStandings,
   compareTotals,
@@ -11,7 +11,7 @@ import {
   type StandingsRow,
   type StandingsTeam,
   type TeamTotals,
-} from "../../lib/leagues/standings";
+} from "../../lib/core/leagues/standings";
 
 // Hand-worked tables: every number below was worked out on paper from the listed games.
 

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db/client";
 import { ensureDatabase, migrate } from "../../lib/db/migrate";
 import { seed } from "../../dev/seed/seed";
-import { parseFeed, type FeedInput } from "../../lib/sync/feed";
-import { fixtureProvider, httpProvider, type FeedProvider } from "../../lib/sync/provider";
-import { getSyncRun, listSyncRuns } from "../../lib/sync/queries";
-import { runSync, SYNC_ENTITIES, type SyncSummary } from "../../lib/sync/service";
+import { parseFeed, type FeedInput } from "../../lib/features/sync/payload";
+import { fixtureProvider, httpProvider, type FeedProvider } from "../../lib/features/sync/provider";
+import { getSyncRun, listSyncRuns } from "../../lib/features/sync/queries";
+import { runSync, SYNC_ENTITIES, type SyncSummary } from "../../lib/features/sync/service";
 
 const ADMIN = process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const url = new URL(ADMIN);
@@ -480,20 +480,20 @@ describe("run history", () => {
 
 describe("fixture feeds", () => {
   it("the repository's feed files are valid; the black-box feed only has archived rows of its own league", async () => {
-    parseFeed(await fixtureProvider("lib/sync/fixtures/feed.json").fetchFeed());
-    const bb = parseFeed(await fixtureProvider("lib/sync/fixtures/blackbox.json").fetchFeed());
+    parseFeed(await fixtureProvider("lib/features/sync/fixtures/feed.json").fetchFeed());
+    const bb = parseFeed(await fixtureProvider("lib/features/sync/fixtures/blackbox.json").fetchFeed());
     expect(bb.leagues.every((l) => l.status === "inactive")).toBe(true);
     expect(bb.teams.every((t) => t.status === "inactive")).toBe(true);
     expect(bb.games).toEqual([]);
   });
 
   it("the dev feed syncs and re-syncs cleanly", async () => {
-    const p = fixtureProvider("lib/sync/fixtures/feed.json");
+    const p = fixtureProvider("lib/features/sync/fixtures/feed.json");
     const first = await runSync(db, { scope: "all", trigger: "admin", provider: p });
     expect(first.status).toBe("succeeded");
     expect(counts(first.summary).teams.created).toBe(4);
     expectAllUnchanged((await runSync(db, { scope: "all", trigger: "admin", provider: p })).summary);
-    const missing = await runSync(db, { scope: "all", trigger: "admin", provider: fixtureProvider("lib/sync/fixtures/nope.json") });
+    const missing = await runSync(db, { scope: "all", trigger: "admin", provider: fixtureProvider("lib/features/sync/fixtures/nope.json") });
     expect(missing).toMatchObject({ status: "failed", error: expect.stringMatching(/could not be read: ENOENT/) });
   });
 });

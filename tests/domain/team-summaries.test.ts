@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { env } from "../../lib/env";
-import { forgetTeamDetails, teamSummaries } from "../../lib/teams/service";
+import { forgetTeamDetails, teamSummaries } from "../../lib/core/teams/service";
 import { db } from "../helpers";
 
 // The team summaries the locker room's posts show come from a per-team cache (TEAM_CACHE_TTL_MS), not from each

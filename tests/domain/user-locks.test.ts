@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../../lib/db/client";
 import { rawTransaction, type RawDb } from "../../lib/db/raw";
 import { lockUser } from "../../lib/db/tx";
-import { lockPair, lockUsers } from "../../lib/follows/queries";
+import { lockPair, lockUsers } from "../../lib/core/follows/queries";
 
 // A user lock (FOR NO KEY UPDATE) serializes the writes of that user, but never holds up another transaction that only
 // inserts a row referencing the user (its foreign-key check takes KEY SHARE): a FOR UPDATE lock would.

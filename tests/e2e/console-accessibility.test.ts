@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { NAV } from "../../app/admin/_lib/nav";
-import { award } from "../../lib/rep/grants";
+import { award } from "../../lib/core/rep/grants";
 import { browserSuite, signedIn } from "./harness";
 
 // Every console page is usable at 1280 px and on a tablet: no serious or critical axe-core violation of WCAG 2.1

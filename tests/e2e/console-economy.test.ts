@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buyListing, createListing } from "../../lib/marketplace/service";
-import { adjust } from "../../lib/wallets/service";
+import { buyListing, createListing } from "../../lib/features/marketplace/service";
+import { adjust } from "../../lib/core/wallets/service";
 import { browserSuite, signedIn as signedInAs } from "./harness";
 
 // The staff console's economy page in headless Chromium: the ledger invariant, wallet adjustments (a debit past the

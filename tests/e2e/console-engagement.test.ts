@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { award, debit } from "../../lib/rep/grants";
+import { award, debit } from "../../lib/core/rep/grants";
 import { browserSuite, signedIn as signedInAs } from "./harness";
 
 // The staff console's engagement pages in headless Chromium: quests and their question bank, rewards and stock, a

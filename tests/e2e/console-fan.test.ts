@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { award } from "../../lib/rep/grants";
+import { award } from "../../lib/core/rep/grants";
 import { browserSuite, signedIn as signedInAs } from "./harness";
 
 // The console's "find anyone" and a fan's page in headless Chromium (docs/decisions/0059): the header's search box

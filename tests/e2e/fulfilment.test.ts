@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject, it } from "vitest";
 import { signSessionToken } from "../../lib/auth/sign";
-import { award } from "../../lib/rep/grants";
+import { award } from "../../lib/core/rep/grants";
 import { browserSuite, signedIn } from "./harness";
 
 // The staff console's fulfilment page (/admin/fulfilment) in headless Chromium: a fan redeems a physical reward

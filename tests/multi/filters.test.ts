@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { poster } from "../helpers";
 import { db, on } from "./helpers";
 
-// Each instance keeps a fan's compiled keyword filters (lib/mutes/matcher.ts) and trusts them only while the feed's
+// Each instance keeps a fan's compiled keyword filters (lib/core/mutes/matcher.ts) and trusts them only while the feed's
 // own statement reads the same users.filters_version: a filter added, changed or removed through one instance
 // applies on every other one from the next request, with no TTL to wait out.
 

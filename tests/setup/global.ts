@@ -55,7 +55,7 @@ export default async function setup(project: TestProject) {
   provideServer(project, server, `test:${server.run}`);
   return async () => {
     // After every test: each wallet's balance still equals the sum of its ledger, no active listing's seller has
-    // lost the item, and every trade's held coins match its state (the economy invariant, lib/operations/economy-invariant.ts).
+    // lost the item, and every trade's held coins match its state (the economy invariant, lib/operations/invariants/economy.ts).
     const report = await economyInvariant(server.databaseUrl);
     await server.stop();
     if (!report.ok) {
@@ -71,7 +71,7 @@ export default async function setup(project: TestProject) {
 
 async function economyInvariant(databaseUrl: string) {
   const { createDb } = await import("../../lib/db/client");
-  const { checkInvariant } = await import("../../lib/operations/economy-invariant");
+  const { checkInvariant } = await import("../../lib/operations/invariants/economy");
   const db = createDb(databaseUrl, 1);
   try {
     return await checkInvariant(db);

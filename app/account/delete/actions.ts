@@ -1,12 +1,12 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { cancelDeletion, scheduleDeletion } from "@/lib/accounts/service";
+import { cancelDeletion, scheduleDeletion } from "@/lib/core/accounts/service";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/kernel/errors";
 import { ACCOUNT_DELETE_PATH, requireFan } from "../_lib/session";
 
-// The deletion page's server actions: each re-checks the browser session, then calls lib/accounts' service (the
+// The deletion page's server actions: each re-checks the browser session, then calls lib/core/accounts' service (the
 // rules the API uses) and redirects back with a result code.
 
 const back = (result: Record<string, string>) => `${ACCOUNT_DELETE_PATH}?${new URLSearchParams(result)}`;

@@ -1,4 +1,4 @@
-import { getDeletion, previewDeletion } from "@/lib/accounts/service";
+import { getDeletion, previewDeletion } from "@/lib/core/accounts/service";
 import { db } from "@/lib/db/client";
 import { ACCOUNT_DELETE_PATH, requireFan } from "../_lib/session";
 import { cancelAction, scheduleAction } from "./actions";

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import type { z } from "zod";
-import { ConsoleRefusal } from "@/lib/admin/service";
+import { ConsoleRefusal } from "@/lib/operations/admin/service";
 import { DomainError } from "@/lib/kernel/errors";
 
 // Reading server actions' form fields, and turning a validation failure into a result code for the page.

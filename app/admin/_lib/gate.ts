@@ -2,7 +2,7 @@ import { constants } from "@clerk/backend/internal";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import type { StaffActor } from "@/lib/audit/service";
+import type { StaffActor } from "@/lib/core/audit/service";
 import { mayOpen, type ConsoleArea } from "@/lib/auth/roles";
 import { checkStaff, signInUrl, type ConsoleSession, type Staff } from "@/lib/auth/staff";
 import { SESSION_COOKIE } from "@/lib/auth/cookies";

@@ -1,4 +1,4 @@
-import { SYNC_ENTITIES, type SyncRunView } from "@/lib/sync/service";
+import { SYNC_ENTITIES, type SyncRunView } from "@/lib/features/sync/service";
 import { styles, when, TableHead, ScrollTable } from "./ui";
 
 /** The counts a sync run reports per entity, in table order. */

@@ -1,5 +1,5 @@
 import type { CSSProperties, InputHTMLAttributes, ReactNode, TableHTMLAttributes } from "react";
-import { SLUG_PATTERN } from "@/lib/admin/schemas";
+import { SLUG_PATTERN } from "@/lib/operations/admin/schemas";
 
 // Small shared pieces for the console's server-rendered pages (plain HTML, inline styles, no client script).
 
@@ -52,7 +52,7 @@ export function Stat({ label, value, testId }: { label: string; value: ReactNode
   );
 }
 
-/** How the console names a user's role (lib/admin providerRole). */
+/** How the console names a user's role (lib/operations/admin providerRole). */
 export const ROLE_LABEL = {
   admin: "Staff (admin)",
   moderator: "Staff (moderator)",

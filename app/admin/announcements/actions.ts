@@ -2,8 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { announcementCreateBody, announcementParams } from "@/lib/announcements/schemas";
-import { createAnnouncement, endAnnouncement } from "@/lib/announcements/service";
+import { announcementCreateBody, announcementParams } from "@/lib/features/announcements/schemas";
+import { createAnnouncement, endAnnouncement } from "@/lib/features/announcements/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { utc } from "../drops/shared";

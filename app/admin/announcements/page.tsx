@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { listRecentAnnouncements } from "@/lib/announcements/service";
+import { listRecentAnnouncements } from "@/lib/features/announcements/service";
 import { requireStaff } from "../_lib/gate";
 import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { createAnnouncementAction, endAnnouncementAction } from "./actions";
 
-// Announcements (lib/announcements): the latest 100 of any status, creating one and ending one now, each confirmed
+// Announcements (lib/features/announcements): the latest 100 of any status, creating one and ending one now, each confirmed
 // and audited (announcement.create, announcement.end).
 
 const ERRORS: Record<string, string> = {

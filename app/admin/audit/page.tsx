@@ -1,4 +1,4 @@
-import { auditFilterOf, auditSearchSchema, searchAudit, type AuditRow } from "@/lib/audit/service";
+import { auditFilterOf, auditSearchSchema, searchAudit, type AuditRow } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/kernel/errors";
 import { requireStaff } from "../_lib/gate";

@@ -2,10 +2,10 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { contestCreateBody } from "@/lib/contests/schemas";
-import { createContest, runContestsCron } from "@/lib/contests/service";
+import { contestCreateBody } from "@/lib/features/contests/schemas";
+import { createContest, runContestsCron } from "@/lib/features/contests/service";
 import { DomainError } from "@/lib/kernel/errors";
-import { recordAudit } from "@/lib/audit/service";
+import { recordAudit } from "@/lib/core/audit/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { contestBody } from "./shared";

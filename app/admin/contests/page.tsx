@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
-import { listContests } from "@/lib/contests/service";
+import { listContests } from "@/lib/features/contests/service";
 import { requireStaff } from "../_lib/gate";
 import { Check, Field, first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { createContestAction, runSettlementsAction } from "./actions";
 import { CONTESTS_DONE, CONTESTS_ERRORS } from "./shared";
 
-// Contests with owned cards (lib/contests): the latest, and creating one over scheduled games (confirmed, audited).
+// Contests with owned cards (lib/features/contests): the latest, and creating one over scheduled games (confirmed, audited).
 // Settlement runs in the contests-settle cron every minute once every covered game is over.
 
 export default async function ContestsPage({ searchParams }: { searchParams: SearchParams }) {

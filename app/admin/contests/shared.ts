@@ -1,5 +1,5 @@
 // What the contests page and its actions share: the form's fields turned into the API's create body (validated by
-// the API's own schema, lib/contests), and the result codes' messages.
+// the API's own schema, lib/features/contests), and the result codes' messages.
 
 /** A datetime-local value ("2026-12-01T18:00") read as UTC. */
 const utc = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00Z` : v);

@@ -1,10 +1,10 @@
-import { listDeletionQueue } from "@/lib/accounts/service";
+import { listDeletionQueue } from "@/lib/core/accounts/service";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/kernel/errors";
 import { requireStaff } from "../_lib/gate";
 import { first, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 
-// The deletion queue (lib/accounts): accounts scheduled for deletion, the next the erasure cron may take first, with
+// The deletion queue (lib/core/accounts): accounts scheduled for deletion, the next the erasure cron may take first, with
 // why an erasure is waiting (an auction with bids, a mint under way) or failed. Read-only: fans cancel their own.
 
 const PAGE = 50;

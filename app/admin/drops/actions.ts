@@ -1,12 +1,12 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { createChallenge } from "@/lib/challenges/service";
-import { challengeCreateBody } from "@/lib/challenges/schemas";
+import { createChallenge } from "@/lib/features/challenges/service";
+import { challengeCreateBody } from "@/lib/features/challenges/schemas";
 import { db } from "@/lib/db/client";
-import { createDropBody } from "@/lib/drops/schemas";
-import { createDrop, runDropsCron } from "@/lib/drops/service";
-import { recordAudit } from "@/lib/audit/service";
+import { createDropBody } from "@/lib/features/drops/schemas";
+import { createDrop, runDropsCron } from "@/lib/features/drops/service";
+import { recordAudit } from "@/lib/core/audit/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { challengeBody, dropBody } from "./shared";

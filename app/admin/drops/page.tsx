@@ -1,14 +1,14 @@
-import { listChallenges } from "@/lib/challenges/service";
+import { listChallenges } from "@/lib/features/challenges/service";
 import { db } from "@/lib/db/client";
-import { listDrops } from "@/lib/drops/service";
-import { listPacks } from "@/lib/packs/service";
+import { listDrops } from "@/lib/features/drops/service";
+import { listPacks } from "@/lib/features/packs/service";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { createChallengeAction, createDropAction, runDrawsAction } from "./actions";
 import { DROPS_DONE, DROPS_ERRORS } from "./shared";
 
-// Drops (lib/drops) and collection challenges (lib/challenges): the latest of each, and creating them. A drop's and a
+// Drops (lib/features/drops) and collection challenges (lib/features/challenges): the latest of each, and creating them. A drop's and a
 // challenge's seed hash is published when it is created; the seeds are revealed on the API once the order is fixed.
 
 export default async function DropsPage({ searchParams }: { searchParams: SearchParams }) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // What the drops page and its actions share: the forms' fields turned into the API's create bodies (validated by the
-// API's own schemas, lib/drops and lib/challenges), and the result codes' messages.
+// API's own schemas, lib/features/drops and lib/features/challenges), and the result codes' messages.
 
 /** A datetime-local value ("2026-12-01T18:00") read as UTC. */
 export const utc = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00Z` : v);

@@ -3,15 +3,15 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/kernel/log";
-import { cancelListingAsStaff, refundSale } from "@/lib/marketplace/service";
-import { setStock } from "@/lib/packs/service";
-import { adjust } from "@/lib/wallets/service";
+import { cancelListingAsStaff, refundSale } from "@/lib/features/marketplace/service";
+import { setStock } from "@/lib/features/packs/service";
+import { adjust } from "@/lib/core/wallets/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { adjustForm, listingForm, stockForm } from "./shared";
 
 // Server actions of the economy page. Each re-checks the staff session, validates its fields with zod, calls the
-// services the API uses (lib/wallets, lib/marketplace) and redirects back with a result code.
+// services the API uses (lib/core/wallets, lib/features/marketplace) and redirects back with a result code.
 
 const { back, attempt } = resultRedirects("/admin/economy");
 

@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { browseListings } from "@/lib/marketplace/service";
-import { listPacks } from "@/lib/packs/service";
-import { catalogSummary } from "@/lib/collectibles/service";
-import { checkInvariant } from "@/lib/operations/economy-invariant";
-import { getWallets, listTransactions } from "@/lib/wallets/service";
+import { browseListings } from "@/lib/features/marketplace/service";
+import { listPacks } from "@/lib/features/packs/service";
+import { catalogSummary } from "@/lib/core/collectibles/service";
+import { checkInvariant } from "@/lib/operations/invariants/economy";
+import { getWallets, listTransactions } from "@/lib/core/wallets/service";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, type SearchParams, TableHead, when, ScrollTable } from "../_lib/ui";
 import { adjustWalletAction, cancelListingAction, refundSaleAction, setPackStockAction } from "./actions";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { ADJUSTMENT_MAX } from "@/lib/wallets/schemas";
+import { ADJUSTMENT_MAX } from "@/lib/core/wallets/schemas";
 
 // What the economy page and its actions share: the form schemas, the result codes and their messages.
 

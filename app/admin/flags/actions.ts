@@ -2,8 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { featureParams, flagBody, flagParams, killSwitchBody, settingBody, settingParams } from "@/lib/config/schemas";
-import { putFlag, putKillSwitch, putSetting } from "@/lib/config/service";
+import { featureParams, flagBody, flagParams, killSwitchBody, settingBody, settingParams } from "@/lib/features/config/schemas";
+import { putFlag, putKillSwitch, putSetting } from "@/lib/features/config/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, issueCode, resultRedirects } from "../_lib/form";
 

@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { adminConfig } from "@/lib/config/service";
+import { adminConfig } from "@/lib/features/config/service";
 import { requireStaff } from "../_lib/gate";
 import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { flagAction, killSwitchAction, settingAction } from "./actions";
 
-// Remote config (lib/config): kill switches, feature flags and settings, each change confirmed and audited. Servers
+// Remote config (lib/features/config): kill switches, feature flags and settings, each change confirmed and audited. Servers
 // apply a change within CONFIG_CACHE_TTL_MS (this one at once).
 
 const ERRORS: Record<string, string> = {

@@ -2,8 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { addVoucherCodes, setClaimStatus, setRewardFulfilment } from "@/lib/rewards/fulfilment";
-import { voucherCodesBody } from "@/lib/rewards/schemas";
+import { addVoucherCodes, setClaimStatus, setRewardFulfilment } from "@/lib/features/rewards/fulfilment";
+import { voucherCodesBody } from "@/lib/features/rewards/schemas";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { codesForm, kindForm, moveForm, parseCodes } from "./shared";

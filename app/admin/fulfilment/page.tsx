@@ -1,12 +1,12 @@
 import Link from "next/link";
 import { db } from "@/lib/db/client";
-import { fulfilmentRewards, staffClaims, type FulfilmentStatus } from "@/lib/rewards/fulfilment";
+import { fulfilmentRewards, staffClaims, type FulfilmentStatus } from "@/lib/features/rewards/fulfilment";
 import { requireStaff } from "../_lib/gate";
 import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { addCodesAction, moveClaimAction, setKindAction } from "./actions";
 import { DONE, ERRORS, FULFILMENT_KINDS, STATUS_TABS } from "./shared";
 
-// Reward fulfilment (lib/rewards/fulfilment.ts): the claims by status (pending physical claims first, with the
+// Reward fulfilment (lib/features/rewards/fulfilment.ts): the claims by status (pending physical claims first, with the
 // shipping address), moving them (shipped with tracking, delivered, failed → the Rep and stock given back once),
 // voucher pools (paste codes) and each reward's fulfilment kind. Every write needs Confirm and is audited by the
 // service the staff API uses.

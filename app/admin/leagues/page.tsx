@@ -1,4 +1,4 @@
-import { listLeaguesWithCounts } from "@/lib/admin/queries";
+import { listLeaguesWithCounts } from "@/lib/operations/admin/queries";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../_lib/gate";
 import { styles, TableHead, ScrollTable } from "../_lib/ui";

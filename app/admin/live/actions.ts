@@ -3,13 +3,13 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/kernel/errors";
-import { fixtureFeed, parseFeed, replayFeed } from "@/lib/live/service";
-import type { LiveEventInput } from "@/lib/live/schemas";
+import { fixtureFeed, parseFeed, replayFeed } from "@/lib/features/live/service";
+import type { LiveEventInput } from "@/lib/features/live/schemas";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, resultRedirects } from "../_lib/form";
 
 // The live page's replay: a pasted batch or a fixture for a game, confirmed by typing REPLAY, run through the
-// webhook's own service (lib/live ingestBatch) and audited (live.replay).
+// webhook's own service (lib/features/live ingestBatch) and audited (live.replay).
 
 const { back } = resultRedirects("/admin/live");
 

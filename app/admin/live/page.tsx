@@ -1,9 +1,9 @@
-import { LIVE_FIXTURES } from "@/lib/live/service";
+import { LIVE_FIXTURES } from "@/lib/features/live/service";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, type SearchParams } from "../_lib/ui";
 import { replayAction } from "./actions";
 
-// Live match centre (lib/live): replay a provider feed through the live events webhook's own service, a pasted batch
+// Live match centre (lib/features/live): replay a provider feed through the live events webhook's own service, a pasted batch
 // or a fixture for a game. Replayed events are idempotent by their ids like the provider's; each replay is audited.
 
 const ERRORS: Record<string, string> = {

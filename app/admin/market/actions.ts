@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/kernel/errors";
-import { voidTradeAsStaff } from "@/lib/marketplace/service";
+import { voidTradeAsStaff } from "@/lib/features/marketplace/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { voidForm } from "./shared";

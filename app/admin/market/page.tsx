@@ -1,15 +1,15 @@
 import { db } from "@/lib/db/client";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { alertsLoad } from "@/lib/market/console";
-import { tradesForConsole } from "@/lib/marketplace/trade-queries";
-import { TRADE_STATUSES } from "@/lib/marketplace/trade-schemas";
+import { alertsLoad } from "@/lib/core/market-data/console";
+import { tradesForConsole } from "@/lib/features/marketplace/trade-queries";
+import { TRADE_STATUSES } from "@/lib/features/marketplace/trade-schemas";
 import { requireStaff } from "../_lib/gate";
 import { FilterForm, first, Notice, Stat, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { voidTradeAction } from "./actions";
 import { MARKET_DONE, MARKET_ERRORS, tradeStatusFilter } from "./shared";
 
-// The market beyond listings (lib/market, lib/marketplace trades): the price alerts' load, and trades and gifts with
+// The market beyond listings (lib/core/market-data, lib/features/marketplace trades): the price alerts' load, and trades and gifts with
 // staff voiding an open one (a dispute), its held coins back to the proposer.
 
 const PAGE = 50;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TRADE_STATUSES } from "@/lib/marketplace/trade-schemas";
+import { TRADE_STATUSES } from "@/lib/features/marketplace/trade-schemas";
 
 // What the market page and its actions share: the forms' schemas and the result codes' messages.
 

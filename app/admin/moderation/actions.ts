@@ -2,13 +2,13 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { dismissReports, liftSuspension, setCommentVisibility, setPostVisibility, suspendUser } from "@/lib/moderation/service";
+import { dismissReports, liftSuspension, setCommentVisibility, setPostVisibility, suspendUser } from "@/lib/features/moderation/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../_lib/form";
 import { liftForm, suspendForm, targetForm } from "./shared";
 
 // Server actions of the moderation page. Each re-checks the staff session, validates its fields with zod, calls
-// lib/moderation's service (the rules the API uses) with the staff member's identity-provider id, and redirects back
+// lib/features/moderation's service (the rules the API uses) with the staff member's identity-provider id, and redirects back
 // with a result code (never free text from the request).
 
 const { back, attempt } = resultRedirects("/admin/moderation");

@@ -1,13 +1,13 @@
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/kernel/errors";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { snapshots, type Snapshot } from "@/lib/moderation/queries";
-import { moderationQueue, targetReports, userSuspensions } from "@/lib/moderation/service";
+import { snapshots, type Snapshot } from "@/lib/features/moderation/queries";
+import { moderationQueue, targetReports, userSuspensions } from "@/lib/features/moderation/service";
 import { dismissAction, hideAction, liftAction, restoreAction, suspendAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, styles, type SearchParams, TableHead, when, ScrollTable } from "../_lib/ui";
 import { MODERATION_DONE, MODERATION_ERRORS } from "./shared";
-import { SUSPENSION_HOURS_MAX, SUSPENSION_REASON_MAX } from "@/lib/moderation/schemas";
+import { SUSPENSION_HOURS_MAX, SUSPENSION_REASON_MAX } from "@/lib/features/moderation/schemas";
 
 // The moderation queue (reported posts and comments, oldest open report first), one target's reports (after acting
 // on it, or by ?post= / ?comment=), and posting suspensions (suspend; a user's history with Lift).

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { SUSPENSION_HOURS_MAX, SUSPENSION_REASON_MAX } from "@/lib/moderation/schemas";
+import { SUSPENSION_HOURS_MAX, SUSPENSION_REASON_MAX } from "@/lib/features/moderation/schemas";
 
 // What the moderation page and its actions share: the form schemas, the result codes and their messages.
 

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { upsertProduct } from "@/lib/payments/console";
+import { upsertProduct } from "@/lib/features/payments/console";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { productForm } from "./shared";

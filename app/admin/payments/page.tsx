@@ -1,15 +1,15 @@
 import { db } from "@/lib/db/client";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { allProducts, frozenWallets, latestPurchases } from "@/lib/payments/console";
-import { latestReconciliations } from "@/lib/payments/reconciliation";
-import { PURCHASE_STATES } from "@/lib/payments/schemas";
+import { allProducts, frozenWallets, latestPurchases } from "@/lib/features/payments/console";
+import { latestReconciliations } from "@/lib/features/payments/reconciliation";
+import { PURCHASE_STATES } from "@/lib/features/payments/schemas";
 import { requireStaff } from "../_lib/gate";
 import { FilterForm, first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { saveProductAction } from "./actions";
 import { PAYMENTS_DONE, PAYMENTS_ERRORS, stateFilter } from "./shared";
 
-// Money in (lib/payments): the coin bundles on sale (created and changed here), the latest purchases of every
+// Money in (lib/features/payments): the coin bundles on sale (created and changed here), the latest purchases of every
 // provider, and the wallets frozen by a debt from a refunded or disputed purchase.
 
 const PAGE = 50;

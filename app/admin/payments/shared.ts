@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PURCHASE_STATES } from "@/lib/payments/schemas";
+import { PURCHASE_STATES } from "@/lib/features/payments/schemas";
 
 // What the payments page and its actions share: the bundle form's schema and the result codes' messages.
 

@@ -2,14 +2,14 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { badgeInput, tierInput } from "@/lib/progress/schemas";
-import { saveBadge, saveTier } from "@/lib/progress/service";
+import { badgeInput, tierInput } from "@/lib/features/progress/schemas";
+import { saveBadge, saveTier } from "@/lib/features/progress/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { badgeFields, tierFields } from "./shared";
 
 // Server actions of the progress page: each re-checks the staff session, needs the confirmation box, validates with
-// lib/progress's schemas and saves with its audit entry (lib/progress/console.ts), then redirects back with a code.
+// lib/features/progress's schemas and saves with its audit entry (lib/features/progress/console.ts), then redirects back with a code.
 
 const { back, attempt } = resultRedirects("/admin/progress");
 

@@ -1,13 +1,13 @@
 import { db } from "@/lib/db/client";
-import { BADGE_RULES } from "@/lib/progress/schemas";
-import { badgesOf, tiersOf } from "@/lib/progress/service";
-import type { BadgeRow, TierRow } from "@/lib/progress/queries";
+import { BADGE_RULES } from "@/lib/features/progress/schemas";
+import { badgesOf, tiersOf } from "@/lib/features/progress/service";
+import type { BadgeRow, TierRow } from "@/lib/features/progress/queries";
 import { requireStaff } from "../_lib/gate";
 import { Check, Confirm, Field, first, Notice, type SearchParams, styles, TableHead, ScrollTable } from "../_lib/ui";
 import { saveBadgeAction, saveTierAction } from "./actions";
 import { PROGRESS_DONE, PROGRESS_ERRORS } from "./shared";
 
-// Tiers and badges (lib/progress): every one, editable in place, and creating one. Each save needs the confirmation
+// Tiers and badges (lib/features/progress): every one, editable in place, and creating one. Each save needs the confirmation
 // box and is written with its audit entry. A badge is retired (active off), never deleted: its grants stay.
 
 function TierForm({ tier }: { tier?: TierRow }) {

@@ -1,5 +1,5 @@
 // What the progress page and its actions share: the forms' fields turned into the console inputs (validated by
-// lib/progress's own schemas), and the result codes' messages.
+// lib/features/progress's own schemas), and the result codes' messages.
 
 const list = (v: string | undefined) =>
   (v ?? "")

@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { latestDeliveries, latestOutbox, outboxCounts } from "@/lib/push/queries";
-import { OUTBOX_STATUSES, type OutboxStatus } from "@/lib/push/schemas";
+import { latestDeliveries, latestOutbox, outboxCounts } from "@/lib/core/push/queries";
+import { OUTBOX_STATUSES, type OutboxStatus } from "@/lib/core/push/schemas";
 import { requireStaff } from "../_lib/gate";
 import { first, Stat, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 
-// The push outbox (lib/push): how many rows are in each state, the latest rows (of one state with ?status=), and the
+// The push outbox (lib/core/push): how many rows are in each state, the latest rows (of one state with ?status=), and the
 // development stand-in's latest deliveries (what `npm run dev` without provider keys "pushed").
 
 const LATEST = 50;

@@ -1,8 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { questCreateSchema, questIdSchema, questionCreateSchema, questWindowSchema, QUESTION_CHOICES_MAX } from "@/lib/admin/schemas";
-import { addQuestion, ConsoleRefusal, createQuest, deactivateQuestion, retireQuest, setQuestWindow } from "@/lib/admin/service";
+import { questCreateSchema, questIdSchema, questionCreateSchema, questWindowSchema, QUESTION_CHOICES_MAX } from "@/lib/operations/admin/schemas";
+import { addQuestion, ConsoleRefusal, createQuest, deactivateQuestion, retireQuest, setQuestWindow } from "@/lib/operations/admin/service";
 import { db } from "@/lib/db/client";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode } from "../_lib/form";

@@ -1,5 +1,5 @@
-import { CONSOLE_QUEST_LIMIT, listConsoleQuests, passOptions, teamOptions } from "@/lib/admin/queries";
-import { QUEST_CADENCES, QUEST_KINDS, QUEST_SCOPES, REP_SOURCES } from "@/lib/admin/schemas";
+import { CONSOLE_QUEST_LIMIT, listConsoleQuests, passOptions, teamOptions } from "@/lib/operations/admin/queries";
+import { QUEST_CADENCES, QUEST_KINDS, QUEST_SCOPES, REP_SOURCES } from "@/lib/operations/admin/schemas";
 import { db } from "@/lib/db/client";
 import { createQuestAction } from "./actions";
 import { requireStaff } from "../_lib/gate";

@@ -1,8 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { rewardCreateSchema, rewardIdSchema, stockDeltaSchema, stockSetSchema } from "@/lib/admin/schemas";
-import { adjustStock, createReward, setRewardActive, setStock } from "@/lib/admin/service";
+import { rewardCreateSchema, rewardIdSchema, stockDeltaSchema, stockSetSchema } from "@/lib/operations/admin/schemas";
+import { adjustStock, createReward, setRewardActive, setStock } from "@/lib/operations/admin/service";
 import { db } from "@/lib/db/client";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../_lib/form";

@@ -1,5 +1,5 @@
-import { listConsoleRewards } from "@/lib/admin/queries";
-import { REWARD_KINDS, REWARD_MILESTONES } from "@/lib/admin/schemas";
+import { listConsoleRewards } from "@/lib/operations/admin/queries";
+import { REWARD_KINDS, REWARD_MILESTONES } from "@/lib/operations/admin/schemas";
 import { db } from "@/lib/db/client";
 import { activateRewardAction, adjustStockAction, createRewardAction, deactivateRewardAction, setStockAction } from "./actions";
 import { requireStaff } from "../_lib/gate";

@@ -1,6 +1,6 @@
-import { findQuerySchema } from "@/lib/admin/schemas";
-import { findAnyone } from "@/lib/admin/service";
-import type { EntityHit } from "@/lib/admin/queries";
+import { findQuerySchema } from "@/lib/operations/admin/schemas";
+import { findAnyone } from "@/lib/operations/admin/service";
+import type { EntityHit } from "@/lib/operations/admin/queries";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../_lib/gate";
 import { first, Notice, ScrollTable, styles, TableHead, when, type SearchParams } from "../_lib/ui";

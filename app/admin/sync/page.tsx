@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { getSyncRun, listSyncRuns } from "@/lib/sync/queries";
+import { getSyncRun, listSyncRuns } from "@/lib/features/sync/queries";
 import { startSync } from "../actions";
 import { requireStaff } from "../_lib/gate";
 import { RunDetail, RunStatus } from "../_lib/run";

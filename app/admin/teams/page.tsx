@@ -1,5 +1,5 @@
-import { leagueOptions, searchConsoleTeams, teamName, TEAM_SEARCH_LIMIT } from "@/lib/admin/queries";
-import { teamSearchSchema } from "@/lib/admin/schemas";
+import { leagueOptions, searchConsoleTeams, teamName, TEAM_SEARCH_LIMIT } from "@/lib/operations/admin/queries";
+import { teamSearchSchema } from "@/lib/operations/admin/schemas";
 import { db } from "@/lib/db/client";
 import { archiveTeam, restoreTeam } from "../actions";
 import { requireStaff } from "../_lib/gate";

@@ -2,13 +2,13 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { reviewTagBody, tagParams } from "@/lib/tags/schemas";
-import { reviewTag } from "@/lib/tags/service";
+import { reviewTagBody, tagParams } from "@/lib/features/tags/schemas";
+import { reviewTag } from "@/lib/features/tags/service";
 import { actorOf, requireStaffAction } from "../_lib/gate";
 import { field, resultRedirects } from "../_lib/form";
 
 // The trends page's one action: approve or reject a tag. It re-checks the staff session, needs the confirmation box,
-// validates with lib/tags's schemas and saves with its audit entry (lib/tags reviewTag), then redirects back with a code.
+// validates with lib/features/tags's schemas and saves with its audit entry (lib/features/tags reviewTag), then redirects back with a code.
 
 const { back, attempt } = resultRedirects("/admin/trends");
 

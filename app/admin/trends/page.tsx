@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
-import { TREND_STATUSES, TRENDS_WINDOW_HOURS, type TrendStatus } from "@/lib/tags/schemas";
-import { adminTrends } from "@/lib/tags/service";
+import { TREND_STATUSES, TRENDS_WINDOW_HOURS, type TrendStatus } from "@/lib/features/tags/schemas";
+import { adminTrends } from "@/lib/features/tags/service";
 import { requireStaff } from "../_lib/gate";
 import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { reviewTagAction } from "./actions";
 
-// Trend review (lib/tags): the tags in one review state with their counts over the trends' window, most used first;
+// Trend review (lib/features/tags): the tags in one review state with their counts over the trends' window, most used first;
 // approving or rejecting one needs the confirmation box and is written with its audit entry. Only approved tags trend.
 
 const DONE: Record<string, string> = {

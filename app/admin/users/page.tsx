@@ -1,5 +1,5 @@
-import { userQuerySchema } from "@/lib/admin/schemas";
-import { lookupUsers, type ConsoleUser } from "@/lib/admin/service";
+import { userQuerySchema } from "@/lib/operations/admin/schemas";
+import { lookupUsers, type ConsoleUser } from "@/lib/operations/admin/service";
 import { db } from "@/lib/db/client";
 import { mayOpen, STAFF_ROLES } from "@/lib/auth/roles";
 import { requireStaff } from "../_lib/gate";

@@ -1,7 +1,7 @@
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { accessibilityMatrix } from "@/lib/platform/schemas";
-import { ACCESSIBILITY_MATRIX } from "@/lib/platform/service";
+import { accessibilityMatrix } from "@/lib/operations/platform/schemas";
+import { ACCESSIBILITY_MATRIX } from "@/lib/operations/platform/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

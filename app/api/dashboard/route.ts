@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { dashboard } from "@/lib/dashboard/schemas";
-import { dashboardOf } from "@/lib/dashboard/service";
+import { dashboard } from "@/lib/operations/dashboard/schemas";
+import { dashboardOf } from "@/lib/operations/dashboard/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { eventsPage, eventsQuery } from "@/lib/games/schemas";
-import { listEvents } from "@/lib/games/service";
+import { eventsPage, eventsQuery } from "@/lib/features/games/schemas";
+import { listEvents } from "@/lib/features/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -1,6 +1,6 @@
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { health } from "@/lib/platform/schemas";
+import { health } from "@/lib/operations/platform/schemas";
 
 const startedAt = Date.now();
 

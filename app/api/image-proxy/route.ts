@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { fetchProxiedImage, MAX_REDIRECTS } from "@/lib/uploads/image-proxy";
+import { fetchProxiedImage, MAX_REDIRECTS } from "@/lib/core/uploads/image-proxy";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as uploadsErrors } from "@/lib/uploads/errors";
+import { errors as uploadsErrors } from "@/lib/core/uploads/errors";
 
 // Answers the image bytes themselves (the handler returns a Response, which the pipeline passes through);
-// every error is the usual JSON error body. The fetch rules are in lib/uploads/image-proxy.ts.
+// every error is the usual JSON error body. The fetch rules are in lib/core/uploads/image-proxy.ts.
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { ALT_MAX, CONTENT_MAX, createPostBody, feedQuery, MEDIA_MAX, post, postPage, SCHEDULE_MAX_DAYS } from "@/lib/lockerroom/schemas";
-import { createPost, feed } from "@/lib/lockerroom/service";
+import { ALT_MAX, CONTENT_MAX, createPostBody, feedQuery, MEDIA_MAX, post, postPage, SCHEDULE_MAX_DAYS } from "@/lib/features/lockerroom/schemas";
+import { createPost, feed } from "@/lib/features/lockerroom/service";
 import { IDEMPOTENCY_HEADER } from "@/lib/db/idempotency";
-import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
-import { errors as visibilityErrors } from "@/lib/visibility/errors";
+import { errors as lockerroomErrors } from "@/lib/features/lockerroom/errors";
+import { errors as visibilityErrors } from "@/lib/core/visibility/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

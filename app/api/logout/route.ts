@@ -1,12 +1,12 @@
 import { db } from "@/lib/db/client";
-import { logoutBody } from "@/lib/devices/schemas";
-import { forgetDevice } from "@/lib/devices/service";
+import { logoutBody } from "@/lib/core/devices/schemas";
+import { forgetDevice } from "@/lib/core/devices/service";
 import { identityProvider } from "@/lib/auth/identity-provider";
 import { log } from "@/lib/kernel/log";
 import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { logoutResult } from "@/lib/mobile/schemas";
+import { logoutResult } from "@/lib/features/mobile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

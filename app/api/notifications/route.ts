@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { notificationListQuery, notificationPage } from "@/lib/notifications/schemas";
-import { listNotifications } from "@/lib/notifications/service";
+import { notificationListQuery, notificationPage } from "@/lib/core/notifications/schemas";
+import { listNotifications } from "@/lib/core/notifications/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

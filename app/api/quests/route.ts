@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { questList } from "@/lib/quests/schemas";
-import { todaysQuests } from "@/lib/quests/service";
+import { questList } from "@/lib/features/quests/schemas";
+import { todaysQuests } from "@/lib/features/quests/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { catalog } from "@/lib/rewards/schemas";
-import { getCatalog } from "@/lib/rewards/service";
+import { catalog } from "@/lib/features/rewards/schemas";
+import { getCatalog } from "@/lib/features/rewards/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

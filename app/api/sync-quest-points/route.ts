@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { questPoints } from "@/lib/quests/schemas";
-import { syncQuestPoints } from "@/lib/quests/service";
+import { questPoints } from "@/lib/features/quests/schemas";
+import { syncQuestPoints } from "@/lib/features/quests/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { teamsListResult, teamsQuery } from "@/lib/teams/schemas";
-import { findTeamBySlug, listTeams } from "@/lib/teams/service";
+import { teamsListResult, teamsQuery } from "@/lib/core/teams/schemas";
+import { findTeamBySlug, listTeams } from "@/lib/core/teams/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { API_SECURITY_HEADERS, errorBody } from "@/lib/http/route";
 import { contentTypeOfKey, isValidKey, storage } from "@/lib/storage";
-import { INCOMING_PREFIX } from "@/lib/uploads/kinds";
+import { INCOMING_PREFIX } from "@/lib/core/uploads/kinds";
 
 // Serves files of the local storage driver (lib/storage/local.ts) at /files/{key}. Outside /api: the answer is
 // the file itself. Keys are unique per upload (a fresh UUID), so a stored file never changes and may be cached
@@ -21,7 +21,7 @@ export async function GET(_req: Request, ctx: Ctx): Promise<Response> {
   const key = ((await ctx.params).key ?? []).join("/");
   const store = storage();
   // Direct uploads' originals (incoming/…) are never served: they still carry their metadata (EXIF, GPS). Data
-  // exports (exports/…) are served only through their signed, short-lived download links (lib/exports).
+  // exports (exports/…) are served only through their signed, short-lived download links (lib/operations/exports).
   if (!isValidKey(key) || store.driver !== "local" || key.startsWith(`${INCOMING_PREFIX}/`) || key.startsWith("exports/")) return notFound(requestId);
   const file = await store.get(key);
   if (!file) return notFound(requestId);

@@ -11,7 +11,7 @@ import webpush from "web-push";
 import type { Fixture } from "../test-server";
 import { selfSignedCertificate } from "../tls";
 
-// Local stand-ins for the push providers (lib/push/providers.ts). The server under test uses the real Expo server SDK
+// Local stand-ins for the push providers (lib/core/push/providers.ts). The server under test uses the real Expo server SDK
 // pointed here with EXPO_BASE_URL, and web push subscriptions whose endpoints are this server's /webpush/<name>.
 //  - Expo: POST /--/api/v2/push/send answers a ticket per message by the token's text: "Dead" → DeviceNotRegistered,
 //    "Fail" → a 500 for the whole request, "ReceiptDead" → an ok ticket whose receipt says DeviceNotRegistered,

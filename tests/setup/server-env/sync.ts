@@ -8,7 +8,7 @@ export default async function syncEnv(): Promise<Fixture> {
   const cronSecret = `cron_${randomBytes(16).toString("hex")}`;
   return {
     env: {
-      SYNC_FEED_FILE: "lib/sync/fixtures/blackbox.json",
+      SYNC_FEED_FILE: "lib/features/sync/fixtures/blackbox.json",
       LEAGUES_SYNC_WEBHOOK_SECRET: webhookSecret,
       CRON_SECRET: cronSecret,
     },

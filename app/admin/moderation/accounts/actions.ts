@@ -2,13 +2,13 @@
 
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { decideAppeal, imposeSanction, liftAction, resolveTargetReports, reviewAction } from "@/lib/moderation/service";
+import { decideAppeal, imposeSanction, liftAction, resolveTargetReports, reviewAction } from "@/lib/features/moderation/service";
 import { actorOf, requireStaffAction } from "../../_lib/gate";
 import { fields, issueCode, resultRedirects } from "../../_lib/form";
 import { actionForm, appealForm, reportForm, reviewForm, sanctionForm } from "./shared";
 
 // Server actions of the reports, sanctions and appeals page: each re-checks the staff session, validates its fields
-// with zod, calls lib/moderation (the rules the API uses) with the staff member's identity-provider id, and
+// with zod, calls lib/features/moderation (the rules the API uses) with the staff member's identity-provider id, and
 // redirects back with a result code.
 
 const { back, attempt } = resultRedirects("/admin/moderation/accounts");

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { DomainError } from "@/lib/kernel/errors";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { SANCTION_HOURS_MAX, SANCTION_KINDS, SUSPENSION_REASON_MAX } from "@/lib/moderation/schemas";
-import { accountReportQueue, appealQueue, reviewQueue, userModerationActions } from "@/lib/moderation/service";
+import { SANCTION_HOURS_MAX, SANCTION_KINDS, SUSPENSION_REASON_MAX } from "@/lib/features/moderation/schemas";
+import { accountReportQueue, appealQueue, reviewQueue, userModerationActions } from "@/lib/features/moderation/service";
 import { requireStaff } from "../../_lib/gate";
 import { first, Notice, Select, styles, type SearchParams, TableHead, when, ScrollTable } from "../../_lib/ui";
 import { decideAppealAction, imposeAction, liftSanctionAction, resolveReportsAction, reviewTeamAction } from "./actions";

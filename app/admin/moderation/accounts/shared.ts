@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { SANCTION_HOURS_MAX, SANCTION_KINDS, SUSPENSION_REASON_MAX } from "@/lib/moderation/schemas";
+import { SANCTION_HOURS_MAX, SANCTION_KINDS, SUSPENSION_REASON_MAX } from "@/lib/features/moderation/schemas";
 
 // What the reports, sanctions and appeals page and its actions share: form schemas, result codes and messages.
 

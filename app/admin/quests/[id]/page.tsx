@@ -1,5 +1,5 @@
-import { consoleQuest } from "@/lib/admin/queries";
-import { QUESTION_CHOICES_MAX } from "@/lib/admin/schemas";
+import { consoleQuest } from "@/lib/operations/admin/queries";
+import { QUESTION_CHOICES_MAX } from "@/lib/operations/admin/schemas";
 import { db } from "@/lib/db/client";
 import { addQuestionAction, deactivateQuestionAction, retireQuestAction, scheduleQuestAction } from "../actions";
 import { requireStaff } from "../../_lib/gate";

@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { getSyncRun } from "@/lib/sync/queries";
+import { getSyncRun } from "@/lib/features/sync/queries";
 import { requireStaff } from "../../_lib/gate";
 import { RunDetail } from "../../_lib/run";
 

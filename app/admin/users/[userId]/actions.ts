@@ -1,15 +1,15 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { userIdSchema } from "@/lib/admin/schemas";
+import { userIdSchema } from "@/lib/operations/admin/schemas";
 import { db } from "@/lib/db/client";
-import { adjust } from "@/lib/wallets/service";
+import { adjust } from "@/lib/core/wallets/service";
 import { actorOf, requireStaffAction } from "../../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../../_lib/form";
 import { adjustForm } from "../../economy/shared";
 
 // The fan page's wallet adjustment: staff session re-checked, the confirmation box required, the economy page's form
-// schema (coins to minor units, at most ADJUSTMENT_MAX either way), then lib/wallets adjust(): the ledger row and its
+// schema (coins to minor units, at most ADJUSTMENT_MAX either way), then lib/core/wallets adjust(): the ledger row and its
 // audit entry in one transaction. Back to the fan's page with a result code.
 
 export async function adjustFanWalletAction(form: FormData) {

@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { consoleFan, type ConsoleFan } from "@/lib/admin/service";
+import { consoleFan, type ConsoleFan } from "@/lib/operations/admin/service";
 import { mayOpen } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../../_lib/gate";
@@ -10,7 +10,7 @@ import { ReverseCell } from "../ledger/reverse";
 import { adjustFanWalletAction } from "./actions";
 import { Audit, Devices, Moderation, Rows, Section, SignIns, td } from "./sections";
 
-// A fan's whole account on one page: every section is one indexed read of its newest rows (lib/admin consoleFan);
+// A fan's whole account on one page: every section is one indexed read of its newest rows (lib/operations/admin consoleFan);
 // the wallet adjustment and the Rep reversal are confirmed and audited, and the audit entries about the fan close
 // the page (docs/decisions/0059).
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { ConsoleFan } from "@/lib/admin/service";
-import { FAN_SECTION_ROWS } from "@/lib/admin/queries";
+import type { ConsoleFan } from "@/lib/operations/admin/service";
+import { FAN_SECTION_ROWS } from "@/lib/operations/admin/queries";
 import { ScrollTable, styles, TableHead, when } from "../../_lib/ui";
 
 // The fan page's building blocks (Section, Rows) and its account-side sections: moderation, devices, sign-ins and

@@ -1,15 +1,15 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { reversalSchema, userIdSchema } from "@/lib/admin/schemas";
-import { reverseEntry } from "@/lib/admin/service";
+import { reversalSchema, userIdSchema } from "@/lib/operations/admin/schemas";
+import { reverseEntry } from "@/lib/operations/admin/service";
 import { db } from "@/lib/db/client";
 import { actorOf, requireStaffAction } from "../../_lib/gate";
 import { field, fields, issueCode, resultRedirects } from "../../_lib/form";
 
 // Reversing a credit, from the ledger page or the fan's page (field `from` = "fan": back to the fan's page). Re-checks
 // the staff session, needs the confirmation box, validates the fields, redirects back with a result code (never free
-// text from the request). The reversal and its audit entry are one transaction (lib/admin reverseEntry).
+// text from the request). The reversal and its audit entry are one transaction (lib/operations/admin reverseEntry).
 
 export async function reverseEntryAction(form: FormData) {
   const staff = await requireStaffAction("support");

@@ -1,5 +1,5 @@
-import { CONSOLE_LEDGER_LIMIT, consoleLedger } from "@/lib/admin/queries";
-import { userIdSchema } from "@/lib/admin/schemas";
+import { CONSOLE_LEDGER_LIMIT, consoleLedger } from "@/lib/operations/admin/queries";
+import { userIdSchema } from "@/lib/operations/admin/schemas";
 import { db } from "@/lib/db/client";
 import { ReverseCell } from "./reverse";
 import { requireStaff } from "../../_lib/gate";

@@ -1,5 +1,5 @@
-import { externalIdSchema } from "@/lib/admin/schemas";
-import { lookupUsers } from "@/lib/admin/service";
+import { externalIdSchema } from "@/lib/operations/admin/schemas";
+import { lookupUsers } from "@/lib/operations/admin/service";
 import { db } from "@/lib/db/client";
 import { changeRole } from "../../actions";
 import { STAFF_ROLES } from "@/lib/auth/roles";

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { announcementCreateBody, announcementResponse } from "@/lib/announcements/schemas";
-import { createAnnouncement } from "@/lib/announcements/service";
+import { announcementCreateBody, announcementResponse } from "@/lib/features/announcements/schemas";
+import { createAnnouncement } from "@/lib/features/announcements/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { challengeCreateBody, challengeResponse } from "@/lib/challenges/schemas";
-import { createChallenge } from "@/lib/challenges/service";
-import { errors as challengesErrors } from "@/lib/challenges/errors";
+import { challengeCreateBody, challengeResponse } from "@/lib/features/challenges/schemas";
+import { createChallenge } from "@/lib/features/challenges/service";
+import { errors as challengesErrors } from "@/lib/features/challenges/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

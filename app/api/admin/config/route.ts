@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { adminConfig } from "@/lib/config/schemas";
-import { adminConfig as readAdminConfig } from "@/lib/config/service";
+import { adminConfig } from "@/lib/features/config/schemas";
+import { adminConfig as readAdminConfig } from "@/lib/features/config/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

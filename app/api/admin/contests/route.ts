@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { contestCreateBody, contestResponse } from "@/lib/contests/schemas";
-import { createContest } from "@/lib/contests/service";
+import { contestCreateBody, contestResponse } from "@/lib/features/contests/schemas";
+import { createContest } from "@/lib/features/contests/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

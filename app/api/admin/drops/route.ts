@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { createDropBody, dropResponse } from "@/lib/drops/schemas";
-import { createDrop } from "@/lib/drops/service";
+import { createDropBody, dropResponse } from "@/lib/features/drops/schemas";
+import { createDrop } from "@/lib/features/drops/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { syncRunsQuery, syncRunsResult } from "@/lib/sync/schemas";
-import { listSyncRuns } from "@/lib/sync/queries";
+import { syncRunsQuery, syncRunsResult } from "@/lib/features/sync/schemas";
+import { listSyncRuns } from "@/lib/features/sync/queries";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { adminTrends, adminTrendsQuery, TRENDS_WINDOW_HOURS } from "@/lib/tags/schemas";
-import { adminTrends as listAdminTrends } from "@/lib/tags/service";
+import { adminTrends, adminTrendsQuery, TRENDS_WINDOW_HOURS } from "@/lib/features/tags/schemas";
+import { adminTrends as listAdminTrends } from "@/lib/features/tags/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

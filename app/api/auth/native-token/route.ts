@@ -1,9 +1,9 @@
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { IDENTITY_PROVIDER_TIMEOUT_MS, NATIVE_TOKEN_MAX_AGE_SECONDS } from "@/lib/mobile/config";
-import { assertFreshSession } from "@/lib/mobile/service";
-import { signInTicket } from "@/lib/mobile/schemas";
-import { issueSignInTicket } from "@/lib/mobile/service";
+import { IDENTITY_PROVIDER_TIMEOUT_MS, NATIVE_TOKEN_MAX_AGE_SECONDS } from "@/lib/features/mobile/config";
+import { assertFreshSession } from "@/lib/features/mobile/service";
+import { signInTicket } from "@/lib/features/mobile/schemas";
+import { issueSignInTicket } from "@/lib/features/mobile/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,6 +1,6 @@
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { validateResult } from "@/lib/mobile/schemas";
+import { validateResult } from "@/lib/features/mobile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

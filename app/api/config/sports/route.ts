@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sportsCatalog } from "@/lib/leagues/schemas";
-import { getSportsCatalog } from "@/lib/leagues/service";
+import { sportsCatalog } from "@/lib/core/leagues/schemas";
+import { getSportsCatalog } from "@/lib/core/leagues/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

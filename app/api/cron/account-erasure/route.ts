@@ -1,5 +1,5 @@
-import { erasureResult } from "@/lib/accounts/schemas";
-import { ERASURE_BATCH, ERASURE_RETRY_MINUTES, ERASURE_TIME_BUDGET_MS, runAccountErasure } from "@/lib/erasure/service";
+import { erasureResult } from "@/lib/core/accounts/schemas";
+import { ERASURE_BATCH, ERASURE_RETRY_MINUTES, ERASURE_TIME_BUDGET_MS, runAccountErasure } from "@/lib/operations/erasure/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { rollupQuery, rollupResult } from "@/lib/rollups/schemas";
-import { runRollups } from "@/lib/rollups/service";
+import { rollupQuery, rollupResult } from "@/lib/operations/rollups/schemas";
+import { runRollups } from "@/lib/operations/rollups/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cronResult } from "@/lib/contests/schemas";
-import { CRON_BUDGET_MS, RESETTLE_WINDOW_DAYS } from "@/lib/contests/settle";
-import { runContestsCron } from "@/lib/contests/service";
+import { cronResult } from "@/lib/features/contests/schemas";
+import { CRON_BUDGET_MS, RESETTLE_WINDOW_DAYS } from "@/lib/features/contests/settle";
+import { runContestsCron } from "@/lib/features/contests/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

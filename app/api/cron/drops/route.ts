@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cronResult } from "@/lib/drops/schemas";
-import { CRON_BUDGET_MS, runDropsCron } from "@/lib/drops/ordering";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { cronResult } from "@/lib/features/drops/schemas";
+import { CRON_BUDGET_MS, runDropsCron } from "@/lib/features/drops/ordering";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

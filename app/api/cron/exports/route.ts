@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { exportRun } from "@/lib/exports/schemas";
-import { BUILD_BATCH, EXPIRE_BATCH, runExportWorker } from "@/lib/exports/service";
+import { exportRun } from "@/lib/operations/exports/schemas";
+import { BUILD_BATCH, EXPIRE_BATCH, runExportWorker } from "@/lib/operations/exports/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { closeResult } from "@/lib/leaderboard/schemas";
-import { closeSeasons } from "@/lib/leaderboard/service";
+import { closeResult } from "@/lib/core/rep/leaderboard/schemas";
+import { closeSeasons } from "@/lib/core/rep/leaderboard/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { syncRunSchema } from "@/lib/sync/schemas";
-import { runSync } from "@/lib/sync/service";
+import { syncRunSchema } from "@/lib/features/sync/schemas";
+import { runSync } from "@/lib/features/sync/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { publishResult } from "@/lib/lockerroom/schemas";
-import { publishDuePosts } from "@/lib/lockerroom/service";
+import { publishResult } from "@/lib/features/lockerroom/schemas";
+import { publishDuePosts } from "@/lib/features/lockerroom/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

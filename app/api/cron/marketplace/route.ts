@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { z } from "zod";
-import { runMarketplaceCron } from "@/lib/marketplace/service";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { runMarketplaceCron } from "@/lib/features/marketplace/service";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { MOBILE_TOKEN_PURGE_AFTER_SECONDS } from "@/lib/mobile/config";
-import { mobileTokenPurge } from "@/lib/mobile/schemas";
-import { purgeMobileTokens } from "@/lib/mobile/service";
+import { MOBILE_TOKEN_PURGE_AFTER_SECONDS } from "@/lib/features/mobile/config";
+import { mobileTokenPurge } from "@/lib/features/mobile/schemas";
+import { purgeMobileTokens } from "@/lib/features/mobile/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

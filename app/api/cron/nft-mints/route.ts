@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { mintRun } from "@/lib/economy/schemas";
-import { runMintWorker } from "@/lib/economy/service";
+import { mintRun } from "@/lib/features/economy/schemas";
+import { runMintWorker } from "@/lib/features/economy/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

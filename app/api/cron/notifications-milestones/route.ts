@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { REP_MILESTONES, producerResult } from "@/lib/notifications/schemas";
-import { runProducer } from "@/lib/notifications/service";
+import { REP_MILESTONES, producerResult } from "@/lib/core/notifications/schemas";
+import { runProducer } from "@/lib/core/notifications/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

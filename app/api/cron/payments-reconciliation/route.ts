@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { EVENT_RETENTION_DAYS, reconcilePayments, WINDOW_DAYS } from "@/lib/payments/reconciliation";
+import { EVENT_RETENTION_DAYS, reconcilePayments, WINDOW_DAYS } from "@/lib/features/payments/reconciliation";
 
 const run = z
   .object({

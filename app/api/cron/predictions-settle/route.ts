@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cronResult, POINTS } from "@/lib/predictions/schemas";
-import { CRON_BUDGET_MS, runSettleCron } from "@/lib/predictions/settle";
+import { cronResult, POINTS } from "@/lib/features/predictions/schemas";
+import { CRON_BUDGET_MS, runSettleCron } from "@/lib/features/predictions/settle";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

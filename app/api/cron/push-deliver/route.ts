@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { deliverResult } from "@/lib/push/schemas";
-import { deliverDue } from "@/lib/push/service";
+import { deliverResult } from "@/lib/core/push/schemas";
+import { deliverDue } from "@/lib/core/push/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

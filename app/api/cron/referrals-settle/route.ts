@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sweepResult } from "@/lib/referrals/schemas";
-import { settleMissedReferrals } from "@/lib/referrals/service";
+import { sweepResult } from "@/lib/features/referrals/schemas";
+import { settleMissedReferrals } from "@/lib/features/referrals/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

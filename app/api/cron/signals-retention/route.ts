@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { retentionResult } from "@/lib/signals/schemas";
-import { purgeExpiredSignals, RETENTION_BATCH, RETENTION_MAX_BATCHES, RETENTION_TIME_BUDGET_MS } from "@/lib/signals/service";
+import { retentionResult } from "@/lib/core/signals/schemas";
+import { purgeExpiredSignals, RETENTION_BATCH, RETENTION_MAX_BATCHES, RETENTION_TIME_BUDGET_MS } from "@/lib/core/signals/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

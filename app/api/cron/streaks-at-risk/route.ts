@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { AT_RISK_EVENING, atRiskResult, cronAtQuery } from "@/lib/progress/schemas";
-import { runStreaksCron } from "@/lib/progress/service";
+import { AT_RISK_EVENING, atRiskResult, cronAtQuery } from "@/lib/features/progress/schemas";
+import { runStreaksCron } from "@/lib/features/progress/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

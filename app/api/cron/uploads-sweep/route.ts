@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { LOCKER_MEDIA_GRACE_MS } from "@/lib/uploads/kinds";
-import { sweepResult } from "@/lib/uploads/schemas";
-import { SWEEP_BATCH, SWEEP_MAX_BATCHES, sweepUploads } from "@/lib/uploads/sweep";
+import { LOCKER_MEDIA_GRACE_MS } from "@/lib/core/uploads/kinds";
+import { sweepResult } from "@/lib/core/uploads/schemas";
+import { SWEEP_BATCH, SWEEP_MAX_BATCHES, sweepUploads } from "@/lib/core/uploads/sweep";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { repSummary } from "@/lib/dashboard/schemas";
-import { balanceOf } from "@/lib/dashboard/service";
+import { repSummary } from "@/lib/operations/dashboard/schemas";
+import { balanceOf } from "@/lib/operations/dashboard/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { questsToday } from "@/lib/dashboard/schemas";
-import { questsTodayOf } from "@/lib/dashboard/service";
+import { questsToday } from "@/lib/operations/dashboard/schemas";
+import { questsTodayOf } from "@/lib/operations/dashboard/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

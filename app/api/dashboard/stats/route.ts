@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { dashboardStats } from "@/lib/dashboard/schemas";
-import { statsOf } from "@/lib/dashboard/service";
+import { dashboardStats } from "@/lib/operations/dashboard/schemas";
+import { statsOf } from "@/lib/operations/dashboard/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { eventDetailResult, gameIdParams } from "@/lib/games/schemas";
-import { getEvent } from "@/lib/games/service";
+import { eventDetailResult, gameIdParams } from "@/lib/features/games/schemas";
+import { getEvent } from "@/lib/features/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";

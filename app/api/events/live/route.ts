@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { livePage, liveQuery } from "@/lib/live/schemas";
-import { listLiveGames } from "@/lib/live/service";
+import { livePage, liveQuery } from "@/lib/features/live/schemas";
+import { listLiveGames } from "@/lib/features/live/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

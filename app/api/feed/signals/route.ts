@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { MAX_EVENTS_PER_BATCH, SIGNALS_BODY_LIMIT, signalBatch, signalsResult } from "@/lib/signals/schemas";
-import { ingestSignals } from "@/lib/signals/service";
+import { MAX_EVENTS_PER_BATCH, SIGNALS_BODY_LIMIT, signalBatch, signalsResult } from "@/lib/core/signals/schemas";
+import { ingestSignals } from "@/lib/core/signals/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,7 +1,7 @@
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { checkReadiness } from "@/lib/platform/service";
-import { readiness } from "@/lib/platform/schemas";
+import { checkReadiness } from "@/lib/operations/platform/service";
+import { readiness } from "@/lib/operations/platform/schemas";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { inviteCodeParams, invitePreview } from "@/lib/invites/schemas";
-import { getInvitePreview } from "@/lib/invites/queries";
+import { inviteCodeParams, invitePreview } from "@/lib/features/invites/schemas";
+import { getInvitePreview } from "@/lib/features/invites/queries";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

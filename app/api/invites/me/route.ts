@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { myInvite, myInviteOrNull } from "@/lib/invites/schemas";
-import { getMyInvite } from "@/lib/invites/queries";
-import { ensureMyInvite } from "@/lib/invites/service";
+import { myInvite, myInviteOrNull } from "@/lib/features/invites/schemas";
+import { getMyInvite } from "@/lib/features/invites/queries";
+import { ensureMyInvite } from "@/lib/features/invites/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

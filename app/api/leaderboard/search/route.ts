@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { searchQuery, searchResult } from "@/lib/leaderboard/schemas";
-import { searchBoard } from "@/lib/leaderboard/service";
-import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
+import { searchQuery, searchResult } from "@/lib/core/rep/leaderboard/schemas";
+import { searchBoard } from "@/lib/core/rep/leaderboard/service";
+import { errors as leaderboardErrors } from "@/lib/core/rep/leaderboard/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

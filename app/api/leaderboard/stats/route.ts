@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { statsQuery, statsResult } from "@/lib/leaderboard/schemas";
-import { boardStats } from "@/lib/leaderboard/service";
-import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
+import { statsQuery, statsResult } from "@/lib/core/rep/leaderboard/schemas";
+import { boardStats } from "@/lib/core/rep/leaderboard/service";
+import { errors as leaderboardErrors } from "@/lib/core/rep/leaderboard/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { statsQuery } from "@/lib/leaderboard/schemas";
-import { openStream, SNAPSHOT_SIZE } from "@/lib/leaderboard/stream";
-import { errors as leaderboardErrors } from "@/lib/leaderboard/errors";
+import { statsQuery } from "@/lib/core/rep/leaderboard/schemas";
+import { openStream, SNAPSHOT_SIZE } from "@/lib/core/rep/leaderboard/stream";
+import { errors as leaderboardErrors } from "@/lib/core/rep/leaderboard/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 // A long-lived answer: never prerendered, and allowed the platform's longest run (the stream ends itself sooner).

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { winnersQuery, winnersList } from "@/lib/leaderboard/schemas";
-import { GLOBAL_WINNERS, TEAM_WINNERS, listWinners } from "@/lib/leaderboard/service";
+import { winnersQuery, winnersList } from "@/lib/core/rep/leaderboard/schemas";
+import { GLOBAL_WINNERS, TEAM_WINNERS, listWinners } from "@/lib/core/rep/leaderboard/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

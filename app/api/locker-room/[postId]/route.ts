@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { deletedPost, EDIT_WINDOW_MINUTES, editPostBody, post, postIdParams } from "@/lib/lockerroom/schemas";
-import { deletePost, editPost, getPost } from "@/lib/lockerroom/service";
-import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
-import { errors as visibilityErrors } from "@/lib/visibility/errors";
+import { deletedPost, EDIT_WINDOW_MINUTES, editPostBody, post, postIdParams } from "@/lib/features/lockerroom/schemas";
+import { deletePost, editPost, getPost } from "@/lib/features/lockerroom/service";
+import { errors as lockerroomErrors } from "@/lib/features/lockerroom/errors";
+import { errors as visibilityErrors } from "@/lib/core/visibility/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

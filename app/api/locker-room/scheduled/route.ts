@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { pageQuery, postPage } from "@/lib/lockerroom/schemas";
-import { listScheduled } from "@/lib/lockerroom/service";
+import { pageQuery, postPage } from "@/lib/features/lockerroom/schemas";
+import { listScheduled } from "@/lib/features/lockerroom/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,9 +1,9 @@
 import { db, pool } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { mergeBody, mergeResult, starredTeamsList } from "@/lib/stars/schemas";
-import { listStars } from "@/lib/stars/queries";
-import { mergeStars } from "@/lib/stars/service";
+import { mergeBody, mergeResult, starredTeamsList } from "@/lib/features/stars/schemas";
+import { listStars } from "@/lib/features/stars/queries";
+import { mergeStars } from "@/lib/features/stars/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route({ summary: "Starred teams (HQ bookmarks)", tags: ["Stars"], auth: "bearer", response: starredTeamsList }, async ({ user }) => ({

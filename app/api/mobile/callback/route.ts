@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { redirect } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { clearNonceCookie, completeSignIn } from "@/lib/mobile/service";
-import { callbackQuery } from "@/lib/mobile/schemas";
+import { clearNonceCookie, completeSignIn } from "@/lib/features/mobile/service";
+import { callbackQuery } from "@/lib/features/mobile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

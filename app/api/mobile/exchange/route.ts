@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { DomainError, sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { parse, route } from "@/lib/http/route";
-import { IDENTITY_PROVIDER_TIMEOUT_MS } from "@/lib/mobile/config";
-import { exchangeBody, mobileToken, signInTicket } from "@/lib/mobile/schemas";
-import { exchangeMobileToken } from "@/lib/mobile/service";
+import { IDENTITY_PROVIDER_TIMEOUT_MS } from "@/lib/features/mobile/config";
+import { exchangeBody, mobileToken, signInTicket } from "@/lib/features/mobile/schemas";
+import { exchangeMobileToken } from "@/lib/features/mobile/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

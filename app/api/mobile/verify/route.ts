@@ -1,6 +1,6 @@
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sessionInfo } from "@/lib/mobile/schemas";
+import { sessionInfo } from "@/lib/features/mobile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

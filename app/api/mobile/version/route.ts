@@ -1,7 +1,7 @@
 import { env } from "@/lib/env";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { versionInfo, versionQuery } from "@/lib/mobile/schemas";
+import { versionInfo, versionQuery } from "@/lib/features/mobile/schemas";
 
 const parts = (v: string) => v.split(".").map(Number);
 const older = (a: string, b: string) => {

@@ -1,8 +1,8 @@
 import { methods } from "@/lib/http/methods";
 import { redirect } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { walletCallbackTarget } from "@/lib/mobile/service";
-import { walletCallbackQuery } from "@/lib/mobile/schemas";
+import { walletCallbackTarget } from "@/lib/features/mobile/service";
+import { walletCallbackQuery } from "@/lib/features/mobile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { readAllBody, readAllResult } from "@/lib/notifications/schemas";
-import { readAll } from "@/lib/notifications/service";
+import { readAllBody, readAllResult } from "@/lib/core/notifications/schemas";
+import { readAll } from "@/lib/core/notifications/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { unreadCountOf } from "@/lib/notifications/queries";
-import { UNREAD_COUNT_CAP, unreadCount } from "@/lib/notifications/schemas";
+import { unreadCountOf } from "@/lib/core/notifications/queries";
+import { UNREAD_COUNT_CAP, unreadCount } from "@/lib/core/notifications/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { quest, questIdBody } from "@/lib/quests/schemas";
-import { startQuest } from "@/lib/quests/service";
+import { quest, questIdBody } from "@/lib/features/quests/schemas";
+import { startQuest } from "@/lib/features/quests/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

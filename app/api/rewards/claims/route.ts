@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { claimsPage, claimsQuery } from "@/lib/rewards/schemas";
-import { myClaims } from "@/lib/rewards/fulfilment";
+import { claimsPage, claimsQuery } from "@/lib/features/rewards/schemas";
+import { myClaims } from "@/lib/features/rewards/fulfilment";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

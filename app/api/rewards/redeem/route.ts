@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { redeemBody, redeemResult } from "@/lib/rewards/schemas";
-import { redeem } from "@/lib/rewards/service";
-import { errors as rewardsErrors, fulfilmentErrors } from "@/lib/rewards/errors";
+import { redeemBody, redeemResult } from "@/lib/features/rewards/schemas";
+import { redeem } from "@/lib/features/rewards/service";
+import { errors as rewardsErrors, fulfilmentErrors } from "@/lib/features/rewards/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

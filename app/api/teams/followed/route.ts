@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { followedTeamsQuery, followedTeamsResult } from "@/lib/teams/schemas";
-import { listFollowedTeams } from "@/lib/teams/service";
+import { followedTeamsQuery, followedTeamsResult } from "@/lib/core/teams/schemas";
+import { listFollowedTeams } from "@/lib/core/teams/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

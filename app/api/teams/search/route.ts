@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { teamSearchQuery, teamSearchResult } from "@/lib/teams/schemas";
-import { searchTeams } from "@/lib/teams/service";
+import { teamSearchQuery, teamSearchResult } from "@/lib/core/teams/schemas";
+import { searchTeams } from "@/lib/core/teams/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

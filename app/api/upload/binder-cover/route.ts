@@ -2,10 +2,10 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { parse, route } from "@/lib/http/route";
 import { z } from "zod";
-import { UPLOAD_KINDS } from "@/lib/uploads/kinds";
+import { UPLOAD_KINDS } from "@/lib/core/uploads/kinds";
 import { readMultipartUpload } from "@/lib/http/multipart";
-import { binderCoverResult, binderIdField, multipartBody, UPLOAD_ERRORS } from "@/lib/uploads/schemas";
-import { replaceBinderCover } from "@/lib/uploads/service";
+import { binderCoverResult, binderIdField, multipartBody, UPLOAD_ERRORS } from "@/lib/core/uploads/schemas";
+import { replaceBinderCover } from "@/lib/core/uploads/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 const fields = z.object({ binderId: binderIdField });

@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { LOCKER_MEDIA_DAILY_BYTES, LOCKER_MEDIA_GRACE_MS, LOCKER_MEDIA_PENDING_CAP, UPLOAD_KINDS } from "@/lib/uploads/kinds";
+import { LOCKER_MEDIA_DAILY_BYTES, LOCKER_MEDIA_GRACE_MS, LOCKER_MEDIA_PENDING_CAP, UPLOAD_KINDS } from "@/lib/core/uploads/kinds";
 import { readMultipartUpload } from "@/lib/http/multipart";
-import { multipartBody, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
-import { storeLockerMedia } from "@/lib/uploads/service";
-import { errors as uploadsErrors } from "@/lib/uploads/errors";
+import { multipartBody, UPLOAD_ERRORS, uploadResult } from "@/lib/core/uploads/schemas";
+import { storeLockerMedia } from "@/lib/core/uploads/service";
+import { errors as uploadsErrors } from "@/lib/core/uploads/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

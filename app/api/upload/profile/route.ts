@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { UPLOAD_KINDS } from "@/lib/uploads/kinds";
+import { UPLOAD_KINDS } from "@/lib/core/uploads/kinds";
 import { readMultipartUpload } from "@/lib/http/multipart";
-import { multipartBody, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
-import { replaceUserImage } from "@/lib/uploads/service";
+import { multipartBody, UPLOAD_ERRORS, uploadResult } from "@/lib/core/uploads/schemas";
+import { replaceUserImage } from "@/lib/core/uploads/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

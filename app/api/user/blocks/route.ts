@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { blockUser, listBlocks } from "@/lib/users/service";
-import { blockBody, blockListQuery, blockPage, blockResult } from "@/lib/users/schemas";
+import { blockUser, listBlocks } from "@/lib/core/users/service";
+import { blockBody, blockListQuery, blockPage, blockResult } from "@/lib/core/users/schemas";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as usersErrors } from "@/lib/users/errors";
+import { errors as usersErrors } from "@/lib/core/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

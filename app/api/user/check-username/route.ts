@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { checkUsernameQuery, usernameAvailability } from "@/lib/users/schemas";
-import { isUsernameAvailable } from "@/lib/users/service";
+import { checkUsernameQuery, usernameAvailability } from "@/lib/core/users/schemas";
+import { isUsernameAvailable } from "@/lib/core/users/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

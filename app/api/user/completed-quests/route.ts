@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { listCompletedQuests } from "@/lib/quests/service";
-import { completedQuestPage, completedQuestsQuery } from "@/lib/quests/schemas";
+import { listCompletedQuests } from "@/lib/features/quests/service";
+import { completedQuestPage, completedQuestsQuery } from "@/lib/features/quests/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { isOnboarded } from "@/lib/users/service";
-import { isOnboardedResult } from "@/lib/users/schemas";
+import { isOnboarded } from "@/lib/core/users/service";
+import { isOnboardedResult } from "@/lib/core/users/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

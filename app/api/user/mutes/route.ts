@@ -3,9 +3,9 @@ import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { errors as mutesErrors } from "@/lib/mutes/errors";
-import { muteBody, muteListQuery, mutePage, muteResult, MUTES_MAX } from "@/lib/mutes/schemas";
-import { listMutes, muteUser } from "@/lib/mutes/service";
+import { errors as mutesErrors } from "@/lib/core/mutes/errors";
+import { muteBody, muteListQuery, mutePage, muteResult, MUTES_MAX } from "@/lib/core/mutes/schemas";
+import { listMutes, muteUser } from "@/lib/core/mutes/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

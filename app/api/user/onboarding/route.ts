@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { completeOnboarding } from "@/lib/onboarding/service";
-import { onboardingBody, onboardingResult } from "@/lib/users/schemas";
-import { errors as usersErrors } from "@/lib/users/errors";
+import { completeOnboarding } from "@/lib/features/onboarding/service";
+import { onboardingBody, onboardingResult } from "@/lib/core/users/schemas";
+import { errors as usersErrors } from "@/lib/core/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { getProfile } from "@/lib/users/queries";
-import { updateProfile } from "@/lib/users/service";
-import { profile, profilePatch } from "@/lib/users/schemas";
-import { errors as usersErrors } from "@/lib/users/errors";
+import { getProfile } from "@/lib/core/users/queries";
+import { updateProfile } from "@/lib/core/users/service";
+import { profile, profilePatch } from "@/lib/core/users/schemas";
+import { errors as usersErrors } from "@/lib/core/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

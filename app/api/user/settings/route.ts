@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
-import { errors as usersErrors } from "@/lib/users/errors";
+import { errors as usersErrors } from "@/lib/core/users/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { settings, settingsPatch } from "@/lib/users/schemas";
-import { getSettings, updateSettings } from "@/lib/users/service";
+import { settings, settingsPatch } from "@/lib/core/users/schemas";
+import { getSettings, updateSettings } from "@/lib/core/users/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route({ summary: "Read settings", tags: ["Users"], auth: "bearer", response: settings }, ({ user }) => getSettings(db, user.id)),

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { syncFromIdentityProvider } from "@/lib/users/service";
-import { profile, syncIdpBody } from "@/lib/users/schemas";
+import { syncFromIdentityProvider } from "@/lib/core/users/service";
+import { profile, syncIdpBody } from "@/lib/core/users/schemas";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

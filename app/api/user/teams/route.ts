@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { getUserTeams } from "@/lib/teams/service";
-import { userTeams } from "@/lib/teams/schemas";
+import { getUserTeams } from "@/lib/core/teams/service";
+import { userTeams } from "@/lib/core/teams/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { acceptTerms, getCurrentTerms } from "@/lib/users/service";
-import { currentTerms, termsAccepted, termsBody } from "@/lib/users/schemas";
-import { errors as usersErrors } from "@/lib/users/errors";
+import { acceptTerms, getCurrentTerms } from "@/lib/core/users/service";
+import { currentTerms, termsAccepted, termsBody } from "@/lib/core/users/schemas";
+import { errors as usersErrors } from "@/lib/core/users/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

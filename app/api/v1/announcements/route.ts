@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { announcementList, ANNOUNCEMENTS_MAX } from "@/lib/announcements/schemas";
-import { listAnnouncements } from "@/lib/announcements/service";
+import { announcementList, ANNOUNCEMENTS_MAX } from "@/lib/features/announcements/schemas";
+import { listAnnouncements } from "@/lib/features/announcements/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

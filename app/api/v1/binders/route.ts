@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { binderResponse, BINDERS_MAX, bindersResponse, createBinderBody } from "@/lib/binders/schemas";
-import { createBinder, listBinders } from "@/lib/binders/service";
-import { errors as bindersErrors } from "@/lib/binders/errors";
+import { binderResponse, BINDERS_MAX, bindersResponse, createBinderBody } from "@/lib/features/binders/schemas";
+import { createBinder, listBinders } from "@/lib/features/binders/service";
+import { errors as bindersErrors } from "@/lib/features/binders/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

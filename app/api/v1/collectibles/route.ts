@@ -1,5 +1,5 @@
-import { collectiblePage, ownedQuery } from "@/lib/collectibles/schemas";
-import { listOwned } from "@/lib/collectibles/service";
+import { collectiblePage, ownedQuery } from "@/lib/core/collectibles/schemas";
+import { listOwned } from "@/lib/core/collectibles/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { appConfig } from "@/lib/config/schemas";
-import { configFor } from "@/lib/config/service";
+import { appConfig } from "@/lib/features/config/schemas";
+import { configFor } from "@/lib/features/config/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { contestPage, contestsQuery } from "@/lib/contests/schemas";
-import { listContests } from "@/lib/contests/service";
+import { contestPage, contestsQuery } from "@/lib/features/contests/schemas";
+import { listContests } from "@/lib/features/contests/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

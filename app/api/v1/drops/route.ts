@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { dropPage, dropsQuery } from "@/lib/drops/schemas";
-import { listDrops } from "@/lib/drops/service";
+import { dropPage, dropsQuery } from "@/lib/features/drops/schemas";
+import { listDrops } from "@/lib/features/drops/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

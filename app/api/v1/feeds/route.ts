@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { feedList } from "@/lib/feeds/schemas";
-import { listFeeds } from "@/lib/feeds/service";
+import { feedList } from "@/lib/features/feeds/schemas";
+import { listFeeds } from "@/lib/features/feeds/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { packsResponse } from "@/lib/packs/schemas";
-import { listPacks } from "@/lib/packs/service";
+import { packsResponse } from "@/lib/features/packs/schemas";
+import { listPacks } from "@/lib/features/packs/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as predictionsErrors } from "@/lib/predictions/errors";
-import { createLeague, listMyLeagues } from "@/lib/predictions/leagues";
-import { LEAGUE_MEMBER_CAP, LEAGUES_OWNED_PER_USER, LEAGUES_PER_USER, leagueCreateBody, leagueList, leagueResult } from "@/lib/predictions/schemas";
+import { errors as predictionsErrors } from "@/lib/features/predictions/errors";
+import { createLeague, listMyLeagues } from "@/lib/features/predictions/private-leagues";
+import { LEAGUE_MEMBER_CAP, LEAGUES_OWNED_PER_USER, LEAGUES_PER_USER, leagueCreateBody, leagueList, leagueResult } from "@/lib/features/predictions/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

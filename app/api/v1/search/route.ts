@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { Q_MAX, searchQuery, searchResult, STACKED_NOTS_MAX } from "@/lib/search/schemas";
-import { search } from "@/lib/search/service";
+import { Q_MAX, searchQuery, searchResult, STACKED_NOTS_MAX } from "@/lib/features/search/schemas";
+import { search } from "@/lib/features/search/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

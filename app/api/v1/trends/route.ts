@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { TRENDS_WINDOW_HOURS, trends, trendsQuery } from "@/lib/tags/schemas";
-import { trends as readTrends } from "@/lib/tags/service";
+import { TRENDS_WINDOW_HOURS, trends, trendsQuery } from "@/lib/features/tags/schemas";
+import { trends as readTrends } from "@/lib/features/tags/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { walletsResponse } from "@/lib/wallets/schemas";
-import { getWallets } from "@/lib/wallets/service";
+import { walletsResponse } from "@/lib/core/wallets/schemas";
+import { getWallets } from "@/lib/core/wallets/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { handleAppleNotification } from "@/lib/payments/app-store";
-import { errors as paymentsErrors } from "@/lib/payments/errors";
-import { webhookAnswer } from "@/lib/payments/schemas";
+import { handleAppleNotification } from "@/lib/features/payments/app-store";
+import { errors as paymentsErrors } from "@/lib/features/payments/errors";
+import { webhookAnswer } from "@/lib/features/payments/schemas";
 
 const body = z
   .looseObject({ signedPayload: z.string().min(1).max(200_000).meta({ description: "The notification, signed by the App Store (a JWS)." }) })

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { handleGooglePlayPush, pubSubOidc } from "@/lib/payments/google-play";
-import { webhookAnswer } from "@/lib/payments/schemas";
+import { handleGooglePlayPush, pubSubOidc } from "@/lib/features/payments/google-play";
+import { webhookAnswer } from "@/lib/features/payments/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -4,8 +4,8 @@ import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
 import { SIGNATURE_TOLERANCE_S } from "@/lib/http/machine-auth";
-import { syncRunSchema } from "@/lib/sync/schemas";
-import { claimDelivery, runSync, WEBHOOK_BODY_LIMIT } from "@/lib/sync/service";
+import { syncRunSchema } from "@/lib/features/sync/schemas";
+import { claimDelivery, runSync, WEBHOOK_BODY_LIMIT } from "@/lib/features/sync/service";
 
 const payload = z.looseObject({
   event: z.string().max(100).optional(),

@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { SIGNATURE_TOLERANCE_S } from "@/lib/http/machine-auth";
-import { ingestResultSchema, LIVE_BATCH_MAX, LIVE_WEBHOOK_BODY_LIMIT, liveBatchBody } from "@/lib/live/schemas";
-import { ingestBatch, liveEventsSignature } from "@/lib/live/service";
+import { ingestResultSchema, LIVE_BATCH_MAX, LIVE_WEBHOOK_BODY_LIMIT, liveBatchBody } from "@/lib/features/live/schemas";
+import { ingestBatch, liveEventsSignature } from "@/lib/features/live/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { webhookAnswer } from "@/lib/payments/schemas";
-import { handleStripeEvent, stripeSignature } from "@/lib/payments/service";
-import { STRIPE_TOLERANCE_S } from "@/lib/payments/stripe";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { webhookAnswer } from "@/lib/features/payments/schemas";
+import { handleStripeEvent, stripeSignature } from "@/lib/features/payments/service";
+import { STRIPE_TOLERANCE_S } from "@/lib/features/payments/stripe";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { announcementParams, announcementResponse } from "@/lib/announcements/schemas";
-import { endAnnouncement } from "@/lib/announcements/service";
+import { announcementParams, announcementResponse } from "@/lib/features/announcements/schemas";
+import { endAnnouncement } from "@/lib/features/announcements/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(

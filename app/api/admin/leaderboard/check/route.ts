@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { driftReport } from "@/lib/leaderboard/schemas";
-import { checkBoards } from "@/lib/leaderboard/service";
+import { driftReport } from "@/lib/core/rep/leaderboard/schemas";
+import { checkBoards } from "@/lib/core/rep/leaderboard/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { rebuildResult } from "@/lib/leaderboard/schemas";
-import { rebuildBoards } from "@/lib/leaderboard/service";
+import { rebuildResult } from "@/lib/core/rep/leaderboard/schemas";
+import { rebuildBoards } from "@/lib/core/rep/leaderboard/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { syncRunSchema, syncTriggerBody } from "@/lib/sync/schemas";
-import { runSync } from "@/lib/sync/service";
+import { syncRunSchema, syncTriggerBody } from "@/lib/features/sync/schemas";
+import { runSync } from "@/lib/features/sync/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -3,8 +3,8 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { cursorQuery, intQuery } from "@/lib/kernel/schemas";
-import { staffAppeal } from "@/lib/moderation/schemas";
-import { appealQueue } from "@/lib/moderation/service";
+import { staffAppeal } from "@/lib/features/moderation/schemas";
+import { appealQueue } from "@/lib/features/moderation/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { targetReportsPage, targetReportsQuery } from "@/lib/moderation/schemas";
-import { targetReports } from "@/lib/moderation/service";
+import { targetReportsPage, targetReportsQuery } from "@/lib/features/moderation/schemas";
+import { targetReports } from "@/lib/features/moderation/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

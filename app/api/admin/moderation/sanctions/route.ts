@@ -1,11 +1,11 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { cursorQuery, intQuery, uuidString } from "@/lib/kernel/schemas";
-import { sanctionBody, staffModerationAction } from "@/lib/moderation/schemas";
-import { imposeSanction, userModerationActions } from "@/lib/moderation/service";
+import { sanctionBody, staffModerationAction } from "@/lib/features/moderation/schemas";
+import { imposeSanction, userModerationActions } from "@/lib/features/moderation/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 const query = z.strictObject({ userId: uuidString("Whose actions."), cursor: cursorQuery, limit: intQuery(1, 100, 20) });

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { suspension, suspensionBody, suspensionPage, suspensionsQuery } from "@/lib/moderation/schemas";
-import { suspendUser, userSuspensions } from "@/lib/moderation/service";
+import { suspension, suspensionBody, suspensionPage, suspensionsQuery } from "@/lib/features/moderation/schemas";
+import { suspendUser, userSuspensions } from "@/lib/features/moderation/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { staffClaimsPage, staffClaimsQuery } from "@/lib/rewards/schemas";
-import { staffClaims } from "@/lib/rewards/fulfilment";
+import { staffClaimsPage, staffClaimsQuery } from "@/lib/features/rewards/schemas";
+import { staffClaims } from "@/lib/features/rewards/fulfilment";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

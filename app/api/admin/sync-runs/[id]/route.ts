@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { notFound, sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { syncRunParams, syncRunSchema } from "@/lib/sync/schemas";
-import { getSyncRun } from "@/lib/sync/queries";
+import { syncRunParams, syncRunSchema } from "@/lib/features/sync/schemas";
+import { getSyncRun } from "@/lib/features/sync/queries";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,11 +1,11 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { adjustmentBody, adjustmentResult } from "@/lib/wallets/schemas";
-import { adjust } from "@/lib/wallets/service";
+import { adjustmentBody, adjustmentResult } from "@/lib/core/wallets/schemas";
+import { adjust } from "@/lib/core/wallets/service";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

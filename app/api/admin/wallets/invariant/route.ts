@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { invariantReport } from "@/lib/wallets/schemas";
-import { checkInvariant } from "@/lib/operations/economy-invariant";
+import { invariantReport } from "@/lib/core/wallets/schemas";
+import { checkInvariant } from "@/lib/operations/invariants/economy";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -3,9 +3,9 @@ import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as predictionsErrors } from "@/lib/predictions/errors";
-import { gameParams, MAX_PREDICTED_GOALS, myPrediction, POINTS, predictionBody, predictionSaved } from "@/lib/predictions/schemas";
-import { getMyPrediction, putPrediction } from "@/lib/predictions/service";
+import { errors as predictionsErrors } from "@/lib/features/predictions/errors";
+import { gameParams, MAX_PREDICTED_GOALS, myPrediction, POINTS, predictionBody, predictionSaved } from "@/lib/features/predictions/schemas";
+import { getMyPrediction, putPrediction } from "@/lib/features/predictions/service";
 
 const table = `Points when the game is final (1 point = 1 Club Rep): exact score ${POINTS.exact}; right outcome and goal difference ${POINTS.goalDifference}; right outcome ${POINTS.outcome}; otherwise ${POINTS.miss}.`;
 

@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as predictionsErrors } from "@/lib/predictions/errors";
-import { crowdSplitSchema, gameParams } from "@/lib/predictions/schemas";
-import { getCrowdSplit } from "@/lib/predictions/service";
+import { errors as predictionsErrors } from "@/lib/features/predictions/errors";
+import { crowdSplitSchema, gameParams } from "@/lib/features/predictions/schemas";
+import { getCrowdSplit } from "@/lib/features/predictions/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
-import { crowdRatings, gameIdParams, MAX_SCORE, MIN_SCORE, ratingResult, ratingsBody } from "@/lib/games/schemas";
-import { getCrowdRatings, rateGame } from "@/lib/games/service";
+import { crowdRatings, gameIdParams, MAX_SCORE, MIN_SCORE, ratingResult, ratingsBody } from "@/lib/features/games/schemas";
+import { getCrowdRatings, rateGame } from "@/lib/features/games/service";
 import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";
-import { SERVER_AWARDS } from "@/lib/rep/grants";
-import { errors as gamesErrors } from "@/lib/games/errors";
+import { SERVER_AWARDS } from "@/lib/core/rep/grants";
+import { errors as gamesErrors } from "@/lib/features/games/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

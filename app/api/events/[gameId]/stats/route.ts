@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { gameIdParams } from "@/lib/games/schemas";
+import { gameIdParams } from "@/lib/features/games/schemas";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { gameStatsSchema } from "@/lib/live/schemas";
-import { gameStats } from "@/lib/live/service";
+import { gameStatsSchema } from "@/lib/features/live/schemas";
+import { gameStats } from "@/lib/features/live/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

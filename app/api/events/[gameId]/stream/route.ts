@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { gameIdParams } from "@/lib/games/schemas";
+import { gameIdParams } from "@/lib/features/games/schemas";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { openGameStream } from "@/lib/live/service";
+import { openGameStream } from "@/lib/features/live/service";
 
 // A long-lived answer: never prerendered, and allowed the platform's longest run (the stream ends itself sooner).
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
-import { dailySpinResult } from "@/lib/games/schemas";
-import { DAILY_SPIN_AMOUNTS, spinDaily } from "@/lib/games/service";
+import { dailySpinResult } from "@/lib/features/games/schemas";
+import { DAILY_SPIN_AMOUNTS, spinDaily } from "@/lib/features/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as repErrors } from "@/lib/rep/errors";
+import { errors as repErrors } from "@/lib/core/rep/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

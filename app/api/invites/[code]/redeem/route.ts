@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { inviteCodeParams, redeemResult } from "@/lib/invites/schemas";
-import { redeemInvite } from "@/lib/invites/service";
-import { errors as invitesErrors } from "@/lib/invites/errors";
+import { inviteCodeParams, redeemResult } from "@/lib/features/invites/schemas";
+import { redeemInvite } from "@/lib/features/invites/service";
+import { errors as invitesErrors } from "@/lib/features/invites/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { leagueIdParams, standingsResult } from "@/lib/leagues/schemas";
-import { getStandings } from "@/lib/leagues/service";
+import { leagueIdParams, standingsResult } from "@/lib/core/leagues/schemas";
+import { getStandings } from "@/lib/core/leagues/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

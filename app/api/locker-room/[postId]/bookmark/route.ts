@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { bookmarkState, postIdParams } from "@/lib/lockerroom/schemas";
-import { bookmarkPost, unbookmarkPost } from "@/lib/lockerroom/bookmarks";
+import { bookmarkState, postIdParams } from "@/lib/features/lockerroom/schemas";
+import { bookmarkPost, unbookmarkPost } from "@/lib/features/lockerroom/bookmarks";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

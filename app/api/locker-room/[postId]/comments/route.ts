@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { comment, commentBody, commentPage, commentsQuery, COMMENT_MAX } from "@/lib/comments/schemas";
-import { createComment, listComments } from "@/lib/comments/service";
-import { postIdParams } from "@/lib/lockerroom/schemas";
-import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
-import { errors as visibilityErrors } from "@/lib/visibility/errors";
+import { comment, commentBody, commentPage, commentsQuery, COMMENT_MAX } from "@/lib/features/comments/schemas";
+import { createComment, listComments } from "@/lib/features/comments/service";
+import { postIdParams } from "@/lib/features/lockerroom/schemas";
+import { errors as lockerroomErrors } from "@/lib/features/lockerroom/errors";
+import { errors as visibilityErrors } from "@/lib/core/visibility/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { pageQuery, postEditsPage, postIdParams } from "@/lib/lockerroom/schemas";
-import { listEdits } from "@/lib/lockerroom/service";
+import { pageQuery, postEditsPage, postIdParams } from "@/lib/features/lockerroom/schemas";
+import { listEdits } from "@/lib/features/lockerroom/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

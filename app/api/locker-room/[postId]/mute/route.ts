@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { postIdParams, postMuteState } from "@/lib/lockerroom/schemas";
-import { mutePost } from "@/lib/lockerroom/service";
+import { postIdParams, postMuteState } from "@/lib/features/lockerroom/schemas";
+import { mutePost } from "@/lib/features/lockerroom/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 // Both methods take the same post and answer the same state.

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { pinState, postIdParams } from "@/lib/lockerroom/schemas";
-import { pinPost, PINS_MAX, unpinPost } from "@/lib/lockerroom/pins";
-import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { pinState, postIdParams } from "@/lib/features/lockerroom/schemas";
+import { pinPost, PINS_MAX, unpinPost } from "@/lib/features/lockerroom/pins";
+import { errors as lockerroomErrors } from "@/lib/features/lockerroom/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { postIdParams } from "@/lib/lockerroom/schemas";
-import { pollResult } from "@/lib/polls/schemas";
-import { getPoll } from "@/lib/polls/service";
+import { postIdParams } from "@/lib/features/lockerroom/schemas";
+import { pollResult } from "@/lib/features/polls/schemas";
+import { getPoll } from "@/lib/features/polls/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { pageQuery, postIdParams, postPage } from "@/lib/lockerroom/schemas";
-import { listQuotes } from "@/lib/lockerroom/reposts";
+import { pageQuery, postIdParams, postPage } from "@/lib/features/lockerroom/schemas";
+import { listQuotes } from "@/lib/features/lockerroom/reposts";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

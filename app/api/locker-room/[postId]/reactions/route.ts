@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { postIdParams } from "@/lib/lockerroom/schemas";
-import { reactionPage, reactionsQuery } from "@/lib/reactions/schemas";
-import { listReactions } from "@/lib/reactions/service";
+import { postIdParams } from "@/lib/features/lockerroom/schemas";
+import { reactionPage, reactionsQuery } from "@/lib/features/reactions/schemas";
+import { listReactions } from "@/lib/features/reactions/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { postIdParams, repostState } from "@/lib/lockerroom/schemas";
-import { repostPost, unrepostPost } from "@/lib/lockerroom/reposts";
-import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { postIdParams, repostState } from "@/lib/features/lockerroom/schemas";
+import { repostPost, unrepostPost } from "@/lib/features/lockerroom/reposts";
+import { errors as lockerroomErrors } from "@/lib/features/lockerroom/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { deletedPost, post, postIdParams, rescheduleBody } from "@/lib/lockerroom/schemas";
-import { cancelScheduled, reschedulePost } from "@/lib/lockerroom/service";
-import { errors as lockerroomErrors } from "@/lib/lockerroom/errors";
+import { deletedPost, post, postIdParams, rescheduleBody } from "@/lib/features/lockerroom/schemas";
+import { cancelScheduled, reschedulePost } from "@/lib/features/lockerroom/service";
+import { errors as lockerroomErrors } from "@/lib/features/lockerroom/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

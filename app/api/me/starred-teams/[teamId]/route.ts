@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { starResult, starSnapshotBody, starredTeamParams, unstarResult } from "@/lib/stars/schemas";
-import { starTeam, unstarTeam } from "@/lib/stars/service";
-import { errors as starsErrors } from "@/lib/stars/errors";
+import { starResult, starSnapshotBody, starredTeamParams, unstarResult } from "@/lib/features/stars/schemas";
+import { starTeam, unstarTeam } from "@/lib/features/stars/service";
+import { errors as starsErrors } from "@/lib/features/stars/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

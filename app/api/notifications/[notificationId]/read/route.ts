@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { notification, notificationIdParams } from "@/lib/notifications/schemas";
-import { setNotificationState } from "@/lib/notifications/service";
+import { notification, notificationIdParams } from "@/lib/core/notifications/schemas";
+import { setNotificationState } from "@/lib/core/notifications/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

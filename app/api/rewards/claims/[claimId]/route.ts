@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { claimParams, rewardClaim } from "@/lib/rewards/schemas";
-import { myClaim } from "@/lib/rewards/fulfilment";
+import { claimParams, rewardClaim } from "@/lib/features/rewards/schemas";
+import { myClaim } from "@/lib/features/rewards/fulfilment";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { listTeamAchievements } from "@/lib/teams/service";
-import { teamAchievementsResult, teamIdParams } from "@/lib/teams/schemas";
+import { listTeamAchievements } from "@/lib/core/teams/service";
+import { teamAchievementsResult, teamIdParams } from "@/lib/core/teams/schemas";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { followResult, teamIdParams, unfollowResult } from "@/lib/teams/schemas";
-import { followTeam, unfollowTeam } from "@/lib/teams/service";
+import { followResult, teamIdParams, unfollowResult } from "@/lib/core/teams/schemas";
+import { followTeam, unfollowTeam } from "@/lib/core/teams/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { teamPins } from "@/lib/lockerroom/pins";
-import { pinList } from "@/lib/lockerroom/schemas";
-import { teamIdParams } from "@/lib/teams/schemas";
+import { teamPins } from "@/lib/features/lockerroom/pins";
+import { pinList } from "@/lib/features/lockerroom/schemas";
+import { teamIdParams } from "@/lib/core/teams/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

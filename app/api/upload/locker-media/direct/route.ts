@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { DIRECT_UPLOAD_MAX_BYTES, DIRECT_UPLOAD_TTL_MS } from "@/lib/uploads/kinds";
-import { directUploadGrant, directUploadStart } from "@/lib/uploads/schemas";
-import { DIRECT_UPLOAD_OPEN_CAP, startDirectUpload } from "@/lib/uploads/service";
-import { errors as uploadsErrors } from "@/lib/uploads/errors";
+import { DIRECT_UPLOAD_MAX_BYTES, DIRECT_UPLOAD_TTL_MS } from "@/lib/core/uploads/kinds";
+import { directUploadGrant, directUploadStart } from "@/lib/core/uploads/schemas";
+import { DIRECT_UPLOAD_OPEN_CAP, startDirectUpload } from "@/lib/core/uploads/service";
+import { errors as uploadsErrors } from "@/lib/core/uploads/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

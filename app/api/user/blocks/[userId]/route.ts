@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { unblockUser } from "@/lib/users/service";
-import { blockedUserParams, unblockResult } from "@/lib/users/schemas";
+import { unblockUser } from "@/lib/core/users/service";
+import { blockedUserParams, unblockResult } from "@/lib/core/users/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { mutedUserParams, unmuteResult } from "@/lib/mutes/schemas";
-import { unmuteUser } from "@/lib/mutes/service";
+import { mutedUserParams, unmuteResult } from "@/lib/core/mutes/schemas";
+import { unmuteUser } from "@/lib/core/mutes/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { listPendingNfts } from "@/lib/economy/service";
-import { pendingNftPage, pendingNftsQuery } from "@/lib/economy/schemas";
+import { listPendingNfts } from "@/lib/features/economy/service";
+import { pendingNftPage, pendingNftsQuery } from "@/lib/features/economy/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { createTicketBody, SUPPORT_BODY_LIMIT, ticketListQuery, ticketPage, ticketWithMessage } from "@/lib/support/schemas";
-import { createTicket, listTickets } from "@/lib/support/service";
+import { createTicketBody, SUPPORT_BODY_LIMIT, ticketListQuery, ticketPage, ticketWithMessage } from "@/lib/features/support/schemas";
+import { createTicket, listTickets } from "@/lib/features/support/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

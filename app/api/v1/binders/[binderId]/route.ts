@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { binderPage, binderParams, binderResponse, itemsQuery, removed, updateBinderBody } from "@/lib/binders/schemas";
-import { getBinder, removeBinder, renameBinder } from "@/lib/binders/service";
+import { binderPage, binderParams, binderResponse, itemsQuery, removed, updateBinderBody } from "@/lib/features/binders/schemas";
+import { getBinder, removeBinder, renameBinder } from "@/lib/features/binders/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { bindersResponse, reorderBody } from "@/lib/binders/schemas";
-import { orderBinders } from "@/lib/binders/service";
+import { bindersResponse, reorderBody } from "@/lib/features/binders/schemas";
+import { orderBinders } from "@/lib/features/binders/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,5 +1,5 @@
-import { collectibleDetail, collectibleParams } from "@/lib/collectibles/schemas";
-import { getCollectible } from "@/lib/collectibles/service";
+import { collectibleDetail, collectibleParams } from "@/lib/core/collectibles/schemas";
+import { getCollectible } from "@/lib/core/collectibles/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";

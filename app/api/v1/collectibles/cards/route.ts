@@ -1,5 +1,5 @@
-import { cardPage, cardsQuery } from "@/lib/collectibles/schemas";
-import { listCards } from "@/lib/collectibles/service";
+import { cardPage, cardsQuery } from "@/lib/core/collectibles/schemas";
+import { listCards } from "@/lib/core/collectibles/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { contestDetail, contestParams } from "@/lib/contests/schemas";
-import { getContest } from "@/lib/contests/service";
+import { contestDetail, contestParams } from "@/lib/features/contests/schemas";
+import { getContest } from "@/lib/features/contests/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
-import { dropDetail, dropParams } from "@/lib/drops/schemas";
-import { getDrop } from "@/lib/drops/service";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
+import { dropDetail, dropParams } from "@/lib/features/drops/schemas";
+import { getDrop } from "@/lib/features/drops/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

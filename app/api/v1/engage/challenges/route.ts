@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { challengePage, challengesQuery } from "@/lib/challenges/schemas";
-import { listChallenges } from "@/lib/challenges/service";
+import { challengePage, challengesQuery } from "@/lib/features/challenges/schemas";
+import { listChallenges } from "@/lib/features/challenges/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

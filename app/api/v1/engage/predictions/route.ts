@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { historyPage, historyQuery } from "@/lib/predictions/schemas";
-import { predictionHistory } from "@/lib/predictions/service";
+import { historyPage, historyQuery } from "@/lib/features/predictions/schemas";
+import { predictionHistory } from "@/lib/features/predictions/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { FREEZES_HELD_MAX, streak } from "@/lib/progress/schemas";
-import { getStreak } from "@/lib/progress/service";
+import { FREEZES_HELD_MAX, streak } from "@/lib/features/progress/schemas";
+import { getStreak } from "@/lib/features/progress/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

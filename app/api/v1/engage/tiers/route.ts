@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { tierList } from "@/lib/progress/schemas";
-import { listTiers } from "@/lib/progress/service";
+import { tierList } from "@/lib/features/progress/schemas";
+import { listTiers } from "@/lib/features/progress/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

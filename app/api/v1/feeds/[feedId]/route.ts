@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as feedsErrors } from "@/lib/feeds/errors";
-import { feedIdParams, feedPage, feedQuery } from "@/lib/feeds/schemas";
-import { readFeed, SNAPSHOT_REUSE_SECONDS, SNAPSHOT_TTL_MINUTES } from "@/lib/feeds/service";
+import { errors as feedsErrors } from "@/lib/features/feeds/errors";
+import { feedIdParams, feedPage, feedQuery } from "@/lib/features/feeds/schemas";
+import { readFeed, SNAPSHOT_REUSE_SECONDS, SNAPSHOT_TTL_MINUTES } from "@/lib/features/feeds/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

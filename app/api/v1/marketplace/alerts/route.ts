@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as marketErrors } from "@/lib/market/errors";
-import { alertBody, alertCreated, alertPage, alertsQuery, ALERTS_PER_HOUR, MAX_ALERTS } from "@/lib/market/schemas";
-import { createAlert, listAlerts } from "@/lib/market/service";
+import { errors as marketErrors } from "@/lib/core/market-data/errors";
+import { alertBody, alertCreated, alertPage, alertsQuery, ALERTS_PER_HOUR, MAX_ALERTS } from "@/lib/core/market-data/schemas";
+import { createAlert, listAlerts } from "@/lib/core/market-data/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { myAuctionPage, myBidsQuery } from "@/lib/marketplace/schemas";
-import { listMyBids } from "@/lib/marketplace/service";
+import { myAuctionPage, myBidsQuery } from "@/lib/features/marketplace/schemas";
+import { listMyBids } from "@/lib/features/marketplace/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,13 +1,13 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { checkoutResult } from "@/lib/marketplace/schemas";
-import { checkout } from "@/lib/marketplace/service";
-import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { checkoutResult } from "@/lib/features/marketplace/schemas";
+import { checkout } from "@/lib/features/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/features/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
-import { errors as challengesErrors } from "@/lib/challenges/errors";
-import { tradingGateErrors } from "@/lib/moderation/sanctions";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
+import { errors as challengesErrors } from "@/lib/features/challenges/errors";
+import { tradingGateErrors } from "@/lib/features/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { MINIMUMS_MAX, offerSettingsBody, offerSettingsResponse, REFUSED_MAX } from "@/lib/marketplace/trade-schemas";
-import { getOfferSettings, putOfferSettings } from "@/lib/marketplace/service";
+import { MINIMUMS_MAX, offerSettingsBody, offerSettingsResponse, REFUSED_MAX } from "@/lib/features/marketplace/trade-schemas";
+import { getOfferSettings, putOfferSettings } from "@/lib/features/marketplace/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { allSalesQuery, salePage } from "@/lib/market/schemas";
-import { listSales } from "@/lib/market/service";
+import { allSalesQuery, salePage } from "@/lib/core/market-data/schemas";
+import { listSales } from "@/lib/core/market-data/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

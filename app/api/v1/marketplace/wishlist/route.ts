@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { reply } from "@/lib/http/reply";
-import { pageQuery, wishlistBody, wishlistPage, wishlistResponse } from "@/lib/marketplace/schemas";
-import { addWish, listWishes } from "@/lib/marketplace/service";
+import { pageQuery, wishlistBody, wishlistPage, wishlistResponse } from "@/lib/features/marketplace/schemas";
+import { addWish, listWishes } from "@/lib/features/marketplace/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { bookmarkPage, pageQuery } from "@/lib/lockerroom/schemas";
-import { myBookmarks } from "@/lib/lockerroom/bookmarks";
+import { bookmarkPage, pageQuery } from "@/lib/features/lockerroom/schemas";
+import { myBookmarks } from "@/lib/features/lockerroom/bookmarks";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

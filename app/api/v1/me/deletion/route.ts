@@ -1,6 +1,6 @@
-import { errors as accountsErrors } from "@/lib/accounts/errors";
-import { deletionBody, deletionCancelled, deletionResult } from "@/lib/accounts/schemas";
-import { cancelDeletion, getDeletion, scheduleDeletion } from "@/lib/accounts/service";
+import { errors as accountsErrors } from "@/lib/core/accounts/errors";
+import { deletionBody, deletionCancelled, deletionResult } from "@/lib/core/accounts/schemas";
+import { cancelDeletion, getDeletion, scheduleDeletion } from "@/lib/core/accounts/service";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
-import { errors as devicesErrors } from "@/lib/devices/errors";
-import { deviceBody, deviceList, deviceResult, DEVICES_MAX } from "@/lib/devices/schemas";
-import { listDevices, registerDevice } from "@/lib/devices/service";
+import { errors as devicesErrors } from "@/lib/core/devices/errors";
+import { deviceBody, deviceList, deviceResult, DEVICES_MAX } from "@/lib/core/devices/schemas";
+import { listDevices, registerDevice } from "@/lib/core/devices/service";
 import { methods } from "@/lib/http/methods";
 import { reply } from "@/lib/http/reply";
 import { route } from "@/lib/http/route";

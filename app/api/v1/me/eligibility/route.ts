@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { eligibility } from "@/lib/spending/schemas";
-import { eligibilityOf, requestCountry } from "@/lib/spending/service";
+import { eligibility } from "@/lib/features/spending/schemas";
+import { eligibilityOf, requestCountry } from "@/lib/features/spending/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

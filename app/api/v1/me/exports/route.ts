@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
-import { errors as exportsErrors } from "@/lib/exports/errors";
-import { dataExportPage, dataExportResult, exportListQuery } from "@/lib/exports/schemas";
-import { listExports, requestExport } from "@/lib/exports/service";
+import { errors as exportsErrors } from "@/lib/operations/exports/errors";
+import { dataExportPage, dataExportResult, exportListQuery } from "@/lib/operations/exports/schemas";
+import { listExports, requestExport } from "@/lib/operations/exports/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as mutesErrors } from "@/lib/mutes/errors";
-import { filterBody, filterList, filterResult, FILTERS_MAX, KEYWORDS_MAX, KEYWORDS_PER_FILTER_MAX } from "@/lib/mutes/schemas";
-import { createFilter, listFilters } from "@/lib/mutes/service";
+import { errors as mutesErrors } from "@/lib/core/mutes/errors";
+import { filterBody, filterList, filterResult, FILTERS_MAX, KEYWORDS_MAX, KEYWORDS_PER_FILTER_MAX } from "@/lib/core/mutes/schemas";
+import { createFilter, listFilters } from "@/lib/core/mutes/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

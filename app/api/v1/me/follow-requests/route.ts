@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { followListQuery, followRequestPage } from "@/lib/follows/schemas";
-import { listFollowRequests } from "@/lib/follows/service";
+import { followListQuery, followRequestPage } from "@/lib/core/follows/schemas";
+import { listFollowRequests } from "@/lib/core/follows/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

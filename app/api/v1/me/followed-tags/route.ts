@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { followedTagsPage, followedTagsQuery } from "@/lib/tags/schemas";
-import { followedTags } from "@/lib/tags/service";
+import { followedTagsPage, followedTagsQuery } from "@/lib/features/tags/schemas";
+import { followedTags } from "@/lib/features/tags/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

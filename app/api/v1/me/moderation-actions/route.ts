@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { actionsPage, actionsQuery } from "@/lib/moderation/schemas";
-import { myModerationActions } from "@/lib/moderation/service";
+import { actionsPage, actionsQuery } from "@/lib/features/moderation/schemas";
+import { myModerationActions } from "@/lib/features/moderation/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

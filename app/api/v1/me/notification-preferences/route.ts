@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { notificationPreferences, notificationPreferencesPut } from "@/lib/push/schemas";
-import { getPreferences, putPreferences } from "@/lib/push/service";
+import { notificationPreferences, notificationPreferencesPut } from "@/lib/core/push/schemas";
+import { getPreferences, putPreferences } from "@/lib/core/push/service";
 
 const MAPPING =
   "The account settings (GET and PATCH /api/user/settings) are the in-app switches of their types: notifyTeams of GAME_ALERT, RATING and TEAM_POST; notifyMilestones of MILESTONE; notifyCommunity of REPLY and REACTION (each type's `setting`). " +

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { shippingAddress, shippingAddressBody, shippingAddressOrNull } from "@/lib/shipping/schemas";
-import { getShippingAddress, putShippingAddress } from "@/lib/shipping/service";
+import { shippingAddress, shippingAddressBody, shippingAddressOrNull } from "@/lib/features/shipping/schemas";
+import { getShippingAddress, putShippingAddress } from "@/lib/features/shipping/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

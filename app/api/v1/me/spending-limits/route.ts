@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { RAISE_DELAY_HOURS, spendingLimits, spendingLimitsPut } from "@/lib/spending/schemas";
-import { setSpendingLimits, spendingLimitsOf } from "@/lib/spending/service";
+import { RAISE_DELAY_HOURS, spendingLimits, spendingLimitsPut } from "@/lib/features/spending/schemas";
+import { setSpendingLimits, spendingLimitsOf } from "@/lib/features/spending/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

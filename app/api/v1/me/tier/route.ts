@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { myTier } from "@/lib/progress/schemas";
-import { myTier as myTierOf } from "@/lib/progress/service";
+import { myTier } from "@/lib/features/progress/schemas";
+import { myTier as myTierOf } from "@/lib/features/progress/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

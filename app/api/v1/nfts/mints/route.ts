@@ -2,12 +2,12 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { reply } from "@/lib/http/reply";
-import { mintBody, mintPage, mintResponse, mintsQuery } from "@/lib/economy/schemas";
-import { listMints, MINT_MAX_ATTEMPTS, requestMint } from "@/lib/economy/service";
-import { errors as economyErrors } from "@/lib/economy/errors";
+import { mintBody, mintPage, mintResponse, mintsQuery } from "@/lib/features/economy/schemas";
+import { listMints, MINT_MAX_ATTEMPTS, requestMint } from "@/lib/features/economy/service";
+import { errors as economyErrors } from "@/lib/features/economy/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as challengesErrors } from "@/lib/challenges/errors";
-import { tradingGateErrors } from "@/lib/moderation/sanctions";
+import { errors as challengesErrors } from "@/lib/features/challenges/errors";
+import { tradingGateErrors } from "@/lib/features/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

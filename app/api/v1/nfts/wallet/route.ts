@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { linkedWalletResponse, linkWalletBody } from "@/lib/economy/schemas";
-import { getLinkedWallet, linkWallet } from "@/lib/economy/service";
+import { linkedWalletResponse, linkWalletBody } from "@/lib/features/economy/schemas";
+import { getLinkedWallet, linkWallet } from "@/lib/features/economy/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

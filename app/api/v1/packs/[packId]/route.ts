@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { pack, packParams } from "@/lib/packs/schemas";
-import { getPack } from "@/lib/packs/service";
+import { pack, packParams } from "@/lib/features/packs/schemas";
+import { getPack } from "@/lib/features/packs/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

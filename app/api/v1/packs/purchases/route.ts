@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { purchasePage, purchasesQuery } from "@/lib/packs/schemas";
-import { listPurchases } from "@/lib/packs/service";
+import { purchasePage, purchasesQuery } from "@/lib/features/packs/schemas";
+import { listPurchases } from "@/lib/features/packs/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { seedPage, seedsQuery } from "@/lib/packs/schemas";
-import { listSeeds } from "@/lib/packs/service";
+import { seedPage, seedsQuery } from "@/lib/features/packs/schemas";
+import { listSeeds } from "@/lib/features/packs/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as predictionsErrors } from "@/lib/predictions/errors";
-import { joinLeague } from "@/lib/predictions/leagues";
-import { joinBody, joinResult, LEAGUE_MEMBER_CAP, LEAGUES_PER_USER } from "@/lib/predictions/schemas";
+import { errors as predictionsErrors } from "@/lib/features/predictions/errors";
+import { joinLeague } from "@/lib/features/predictions/private-leagues";
+import { joinBody, joinResult, LEAGUE_MEMBER_CAP, LEAGUES_PER_USER } from "@/lib/features/predictions/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

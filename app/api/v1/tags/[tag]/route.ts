@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { tagPage, tagPageQuery, tagParams } from "@/lib/tags/schemas";
-import { tagPage as readTagPage } from "@/lib/tags/service";
+import { tagPage, tagPageQuery, tagParams } from "@/lib/features/tags/schemas";
+import { tagPage as readTagPage } from "@/lib/features/tags/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { relationshipList, relationshipsQuery, RELATIONSHIPS_MAX } from "@/lib/follows/schemas";
-import { relationships } from "@/lib/follows/service";
+import { relationshipList, relationshipsQuery, RELATIONSHIPS_MAX } from "@/lib/core/follows/schemas";
+import { relationships } from "@/lib/core/follows/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { productsResponse } from "@/lib/payments/schemas";
-import { listProducts } from "@/lib/payments/service";
+import { productsResponse } from "@/lib/features/payments/schemas";
+import { listProducts } from "@/lib/features/payments/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -2,11 +2,11 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as paymentsErrors } from "@/lib/payments/errors";
-import { errors as spendingErrors } from "@/lib/spending/errors";
-import { createdTopup, createTopupBody, topupPage, topupsQuery } from "@/lib/payments/schemas";
-import { createTopup, listTopups } from "@/lib/payments/service";
-import { coinGateErrors } from "@/lib/moderation/sanctions";
+import { errors as paymentsErrors } from "@/lib/features/payments/errors";
+import { errors as spendingErrors } from "@/lib/features/spending/errors";
+import { createdTopup, createTopupBody, topupPage, topupsQuery } from "@/lib/features/payments/schemas";
+import { createTopup, listTopups } from "@/lib/features/payments/service";
+import { coinGateErrors } from "@/lib/features/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

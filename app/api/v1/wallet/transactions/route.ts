@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { transactionPage, transactionsQuery } from "@/lib/wallets/schemas";
-import { listTransactions } from "@/lib/wallets/service";
+import { transactionPage, transactionsQuery } from "@/lib/core/wallets/schemas";
+import { listTransactions } from "@/lib/core/wallets/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

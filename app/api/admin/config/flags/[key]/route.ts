@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { z } from "zod";
-import { adminFlagResponse, flagBody, flagParams } from "@/lib/config/schemas";
-import { deleteFlag, putFlag } from "@/lib/config/service";
+import { adminFlagResponse, flagBody, flagParams } from "@/lib/features/config/schemas";
+import { deleteFlag, putFlag } from "@/lib/features/config/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { adminKillSwitchResponse, featureParams, killSwitchBody } from "@/lib/config/schemas";
-import { putKillSwitch } from "@/lib/config/service";
+import { adminKillSwitchResponse, featureParams, killSwitchBody } from "@/lib/features/config/schemas";
+import { putKillSwitch } from "@/lib/features/config/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

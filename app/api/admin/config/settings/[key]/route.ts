@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { adminSettingResponse, settingBody, settingParams } from "@/lib/config/schemas";
-import { putSetting } from "@/lib/config/service";
+import { adminSettingResponse, settingBody, settingParams } from "@/lib/features/config/schemas";
+import { putSetting } from "@/lib/features/config/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { pack, packParams, stockBody } from "@/lib/packs/schemas";
-import { setStock } from "@/lib/packs/service";
-import { errors as packsErrors } from "@/lib/packs/errors";
+import { pack, packParams, stockBody } from "@/lib/features/packs/schemas";
+import { setStock } from "@/lib/features/packs/service";
+import { errors as packsErrors } from "@/lib/features/packs/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { seed } from "@/lib/packs/schemas";
-import { rotateSeed } from "@/lib/packs/service";
+import { seed } from "@/lib/features/packs/schemas";
+import { rotateSeed } from "@/lib/features/packs/service";
 import { z } from "zod";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,11 +1,11 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { fulfilmentErrors } from "@/lib/rewards/errors";
-import { claimParams, staffClaimBody, staffClaimResult } from "@/lib/rewards/schemas";
-import { setClaimStatus } from "@/lib/rewards/fulfilment";
+import { fulfilmentErrors } from "@/lib/features/rewards/errors";
+import { claimParams, staffClaimBody, staffClaimResult } from "@/lib/features/rewards/schemas";
+import { setClaimStatus } from "@/lib/features/rewards/fulfilment";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { adminTrendTagResponse, reviewTagBody, tagParams } from "@/lib/tags/schemas";
-import { reviewTag } from "@/lib/tags/service";
+import { adminTrendTagResponse, reviewTagBody, tagParams } from "@/lib/features/tags/schemas";
+import { reviewTag } from "@/lib/features/tags/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { guessSessionResult, sessionIdParams } from "@/lib/games/schemas";
-import { getGuessSession } from "@/lib/games/service";
+import { guessSessionResult, sessionIdParams } from "@/lib/features/games/schemas";
+import { getGuessSession } from "@/lib/features/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";

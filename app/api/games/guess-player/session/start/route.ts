@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { MAX_GUESSES } from "@/lib/games/guess";
-import { guessSessionResult, guessStartBody } from "@/lib/games/schemas";
-import { startGuessSession } from "@/lib/games/service";
+import { MAX_GUESSES } from "@/lib/features/games/guess";
+import { guessSessionResult, guessStartBody } from "@/lib/features/games/schemas";
+import { startGuessSession } from "@/lib/features/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as gamesErrors } from "@/lib/games/errors";
+import { errors as gamesErrors } from "@/lib/features/games/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { commentParams, deletedComment } from "@/lib/comments/schemas";
-import { deleteComment } from "@/lib/comments/service";
+import { commentParams, deletedComment } from "@/lib/features/comments/schemas";
+import { deleteComment } from "@/lib/features/comments/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

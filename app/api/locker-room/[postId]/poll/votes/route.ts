@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { postIdParams } from "@/lib/lockerroom/schemas";
-import { pollResult, voteBody } from "@/lib/polls/schemas";
-import { vote } from "@/lib/polls/service";
-import { errors as pollsErrors } from "@/lib/polls/errors";
+import { postIdParams } from "@/lib/features/lockerroom/schemas";
+import { pollResult, voteBody } from "@/lib/features/polls/schemas";
+import { vote } from "@/lib/features/polls/service";
+import { errors as pollsErrors } from "@/lib/features/polls/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

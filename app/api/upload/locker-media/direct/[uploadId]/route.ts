@@ -3,9 +3,9 @@ import { readBodyBytes } from "@/lib/http/body";
 import { DomainError, sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { directUploadParams, directUploadReceived } from "@/lib/uploads/schemas";
-import { DIRECT_UPLOAD_TOKEN_HEADER, openDirectUpload, storeDirectOriginal } from "@/lib/uploads/service";
-import { errors as uploadsErrors } from "@/lib/uploads/errors";
+import { directUploadParams, directUploadReceived } from "@/lib/core/uploads/schemas";
+import { DIRECT_UPLOAD_TOKEN_HEADER, openDirectUpload, storeDirectOriginal } from "@/lib/core/uploads/service";
+import { errors as uploadsErrors } from "@/lib/core/uploads/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { ticket, ticketIdParams, updateTicketBody } from "@/lib/support/schemas";
-import { closeTicket, getTicket } from "@/lib/support/service";
+import { ticket, ticketIdParams, updateTicketBody } from "@/lib/features/support/schemas";
+import { closeTicket, getTicket } from "@/lib/features/support/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { announcementParams, dismissalResponse } from "@/lib/announcements/schemas";
-import { dismissAnnouncement } from "@/lib/announcements/service";
+import { announcementParams, dismissalResponse } from "@/lib/features/announcements/schemas";
+import { dismissAnnouncement } from "@/lib/features/announcements/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { reply } from "@/lib/http/reply";
-import { addItemBody, BINDER_ITEMS_MAX, binderParams, binderResponse } from "@/lib/binders/schemas";
-import { addItem } from "@/lib/binders/service";
-import { errors as bindersErrors } from "@/lib/binders/errors";
+import { addItemBody, BINDER_ITEMS_MAX, binderParams, binderResponse } from "@/lib/features/binders/schemas";
+import { addItem } from "@/lib/features/binders/service";
+import { errors as bindersErrors } from "@/lib/features/binders/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cardMarket, cardParams } from "@/lib/market/schemas";
-import { getCardMarket } from "@/lib/market/service";
+import { cardMarket, cardParams } from "@/lib/core/market-data/schemas";
+import { getCardMarket } from "@/lib/core/market-data/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { contestParams, leaderboardPage, leaderboardQuery } from "@/lib/contests/schemas";
-import { leaderboard } from "@/lib/contests/service";
-import { errors as contestsErrors } from "@/lib/contests/errors";
+import { contestParams, leaderboardPage, leaderboardQuery } from "@/lib/features/contests/schemas";
+import { leaderboard } from "@/lib/features/contests/service";
+import { errors as contestsErrors } from "@/lib/features/contests/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { contestParams, lineupBody, lineupDeleted, lineupResponse } from "@/lib/contests/schemas";
-import { deleteLineup, getLineup, putLineup } from "@/lib/contests/service";
-import { errors as contestsErrors } from "@/lib/contests/errors";
-import { errors as challengesErrors } from "@/lib/challenges/errors";
+import { contestParams, lineupBody, lineupDeleted, lineupResponse } from "@/lib/features/contests/schemas";
+import { deleteLineup, getLineup, putLineup } from "@/lib/features/contests/service";
+import { errors as contestsErrors } from "@/lib/features/contests/errors";
+import { errors as challengesErrors } from "@/lib/features/challenges/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -3,13 +3,13 @@ import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { IDEMPOTENCY_TTL_HOURS } from "@/lib/db/idempotency";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as dropsErrors } from "@/lib/drops/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
-import { errors as spendingErrors } from "@/lib/spending/errors";
-import { requestCountry } from "@/lib/spending/service";
-import { dropParams, entryBody, entryResponse } from "@/lib/drops/schemas";
-import { enterDrop, getEntry, withdrawEntry } from "@/lib/drops/service";
-import { tradingGateErrors } from "@/lib/moderation/sanctions";
+import { errors as dropsErrors } from "@/lib/features/drops/errors";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
+import { errors as spendingErrors } from "@/lib/features/spending/errors";
+import { requestCountry } from "@/lib/features/spending/service";
+import { dropParams, entryBody, entryResponse } from "@/lib/features/drops/schemas";
+import { enterDrop, getEntry, withdrawEntry } from "@/lib/features/drops/service";
+import { tradingGateErrors } from "@/lib/features/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { challengeDetail, challengeParams } from "@/lib/challenges/schemas";
-import { getChallenge } from "@/lib/challenges/service";
+import { challengeDetail, challengeParams } from "@/lib/features/challenges/schemas";
+import { getChallenge } from "@/lib/features/challenges/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { quest, questParams } from "@/lib/quests/schemas";
-import { getQuest } from "@/lib/quests/service";
+import { quest, questParams } from "@/lib/features/quests/schemas";
+import { getQuest } from "@/lib/features/quests/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

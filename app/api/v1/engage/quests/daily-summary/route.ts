@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { dailySummary } from "@/lib/quests/schemas";
-import { dailySummary as summarize } from "@/lib/quests/service";
+import { dailySummary } from "@/lib/features/quests/schemas";
+import { dailySummary as summarize } from "@/lib/features/quests/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

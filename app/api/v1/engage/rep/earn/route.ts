@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { earnBody, earnResult } from "@/lib/rep/schemas";
-import { earn } from "@/lib/rep/service";
-import { errors as repErrors } from "@/lib/rep/errors";
+import { earnBody, earnResult } from "@/lib/core/rep/schemas";
+import { earn } from "@/lib/core/rep/service";
+import { errors as repErrors } from "@/lib/core/rep/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

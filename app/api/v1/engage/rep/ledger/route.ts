@@ -1,8 +1,8 @@
 import { pool } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { ledgerPage, ledgerQuery } from "@/lib/rep/schemas";
-import { listLedger } from "@/lib/rep/queries";
+import { ledgerPage, ledgerQuery } from "@/lib/core/rep/schemas";
+import { listLedger } from "@/lib/core/rep/queries";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as progressErrors } from "@/lib/progress/errors";
-import { FREEZE_PRICE_REP, FREEZES_HELD_MAX, freezePurchase } from "@/lib/progress/schemas";
-import { buyFreeze } from "@/lib/progress/service";
+import { errors as progressErrors } from "@/lib/features/progress/errors";
+import { FREEZE_PRICE_REP, FREEZES_HELD_MAX, freezePurchase } from "@/lib/features/progress/schemas";
+import { buyFreeze } from "@/lib/features/progress/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

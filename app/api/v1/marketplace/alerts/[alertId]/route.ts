@@ -3,8 +3,8 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { alertParams } from "@/lib/market/schemas";
-import { removeAlert } from "@/lib/market/service";
+import { alertParams } from "@/lib/core/market-data/schemas";
+import { removeAlert } from "@/lib/core/market-data/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(

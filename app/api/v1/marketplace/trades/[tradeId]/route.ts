@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { tradeParams, tradeResponse } from "@/lib/marketplace/trade-schemas";
-import { getTrade } from "@/lib/marketplace/service";
+import { tradeParams, tradeResponse } from "@/lib/features/marketplace/trade-schemas";
+import { getTrade } from "@/lib/features/marketplace/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

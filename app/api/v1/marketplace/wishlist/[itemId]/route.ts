@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { z } from "zod";
-import { wishParams } from "@/lib/marketplace/schemas";
-import { removeWish } from "@/lib/marketplace/service";
+import { wishParams } from "@/lib/features/marketplace/schemas";
+import { removeWish } from "@/lib/features/marketplace/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as progressErrors } from "@/lib/progress/errors";
-import { FEATURED_MAX, featuredPut, userBadges } from "@/lib/progress/schemas";
-import { setFeatured } from "@/lib/progress/service";
+import { errors as progressErrors } from "@/lib/features/progress/errors";
+import { FEATURED_MAX, featuredPut, userBadges } from "@/lib/features/progress/schemas";
+import { setFeatured } from "@/lib/features/progress/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { deviceParams, devicePatch, deviceRemoved, deviceResult } from "@/lib/devices/schemas";
-import { patchDevice, removeDevice } from "@/lib/devices/service";
+import { deviceParams, devicePatch, deviceRemoved, deviceResult } from "@/lib/core/devices/schemas";
+import { patchDevice, removeDevice } from "@/lib/core/devices/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { dataExportResult, exportParams } from "@/lib/exports/schemas";
-import { getExport } from "@/lib/exports/service";
+import { dataExportResult, exportParams } from "@/lib/operations/exports/schemas";
+import { getExport } from "@/lib/operations/exports/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";

@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as mutesErrors } from "@/lib/mutes/errors";
-import { filterParams, filterPatch, filterRemoved, filterResult } from "@/lib/mutes/schemas";
-import { patchFilter, removeFilter } from "@/lib/mutes/service";
+import { errors as mutesErrors } from "@/lib/core/mutes/errors";
+import { filterParams, filterPatch, filterRemoved, filterResult } from "@/lib/core/mutes/schemas";
+import { patchFilter, removeFilter } from "@/lib/core/mutes/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PATCH: route(

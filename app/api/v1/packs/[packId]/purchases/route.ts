@@ -2,14 +2,14 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { IDEMPOTENCY_TTL_HOURS } from "@/lib/db/idempotency";
-import { packParams, purchaseResponse } from "@/lib/packs/schemas";
-import { buyPack } from "@/lib/packs/service";
-import { errors as packsErrors } from "@/lib/packs/errors";
+import { packParams, purchaseResponse } from "@/lib/features/packs/schemas";
+import { buyPack } from "@/lib/features/packs/service";
+import { errors as packsErrors } from "@/lib/features/packs/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
-import { errors as spendingErrors } from "@/lib/spending/errors";
-import { requestCountry } from "@/lib/spending/service";
-import { tradingGateErrors } from "@/lib/moderation/sanctions";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
+import { errors as spendingErrors } from "@/lib/features/spending/errors";
+import { requestCountry } from "@/lib/features/spending/service";
+import { tradingGateErrors } from "@/lib/features/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

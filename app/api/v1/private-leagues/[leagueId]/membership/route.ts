@@ -2,9 +2,9 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as predictionsErrors } from "@/lib/predictions/errors";
-import { leaveLeague } from "@/lib/predictions/leagues";
-import { leagueParams, leaveResult, membershipQuery } from "@/lib/predictions/schemas";
+import { errors as predictionsErrors } from "@/lib/features/predictions/errors";
+import { leaveLeague } from "@/lib/features/predictions/private-leagues";
+import { leagueParams, leaveResult, membershipQuery } from "@/lib/features/predictions/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(

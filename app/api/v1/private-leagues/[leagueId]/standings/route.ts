@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { leagueStandings } from "@/lib/predictions/leagues";
-import { LEAGUE_MEMBER_CAP, leagueParams, standings } from "@/lib/predictions/schemas";
+import { leagueStandings } from "@/lib/features/predictions/private-leagues";
+import { LEAGUE_MEMBER_CAP, leagueParams, standings } from "@/lib/features/predictions/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

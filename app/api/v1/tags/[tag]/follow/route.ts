@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as tagsErrors } from "@/lib/tags/errors";
-import { TAG_FOLLOWS_MAX, tagFollowState, tagParams } from "@/lib/tags/schemas";
-import { followTag, unfollowTag } from "@/lib/tags/service";
+import { errors as tagsErrors } from "@/lib/features/tags/errors";
+import { TAG_FOLLOWS_MAX, tagFollowState, tagParams } from "@/lib/features/tags/schemas";
+import { followTag, unfollowTag } from "@/lib/features/tags/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PUT: route(

@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
-import { errors as followsErrors } from "@/lib/follows/errors";
-import { userRefParams } from "@/lib/follows/schemas";
+import { errors as followsErrors } from "@/lib/core/follows/errors";
+import { userRefParams } from "@/lib/core/follows/schemas";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { userBadges } from "@/lib/progress/schemas";
-import { userBadges as userBadgesOf } from "@/lib/progress/service";
+import { userBadges } from "@/lib/features/progress/schemas";
+import { userBadges as userBadgesOf } from "@/lib/features/progress/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { bindersResponse, userParams } from "@/lib/binders/schemas";
-import { listBinders } from "@/lib/binders/service";
+import { bindersResponse, userParams } from "@/lib/features/binders/schemas";
+import { listBinders } from "@/lib/features/binders/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

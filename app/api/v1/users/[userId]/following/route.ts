@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
-import { errors as followsErrors } from "@/lib/follows/errors";
-import { followListQuery, followingPage, userRefParams } from "@/lib/follows/schemas";
-import { listFollows } from "@/lib/follows/service";
+import { errors as followsErrors } from "@/lib/core/follows/errors";
+import { followListQuery, followingPage, userRefParams } from "@/lib/core/follows/schemas";
+import { listFollows } from "@/lib/core/follows/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";

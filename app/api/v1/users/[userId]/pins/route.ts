@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { userRefParams } from "@/lib/follows/schemas";
+import { userRefParams } from "@/lib/core/follows/schemas";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { userPins } from "@/lib/lockerroom/pins";
-import { pinList } from "@/lib/lockerroom/schemas";
+import { userPins } from "@/lib/features/lockerroom/pins";
+import { pinList } from "@/lib/features/lockerroom/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { redeemAppleTransaction } from "@/lib/payments/app-store";
-import { errors as paymentsErrors } from "@/lib/payments/errors";
-import { topupResponse } from "@/lib/payments/schemas";
+import { redeemAppleTransaction } from "@/lib/features/payments/app-store";
+import { errors as paymentsErrors } from "@/lib/features/payments/errors";
+import { topupResponse } from "@/lib/features/payments/schemas";
 
 const body = z
   .strictObject({

@@ -3,9 +3,9 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as paymentsErrors } from "@/lib/payments/errors";
-import { redeemGooglePurchase } from "@/lib/payments/google-play";
-import { topupResponse } from "@/lib/payments/schemas";
+import { errors as paymentsErrors } from "@/lib/features/payments/errors";
+import { redeemGooglePurchase } from "@/lib/features/payments/google-play";
+import { topupResponse } from "@/lib/features/payments/schemas";
 
 const body = z
   .strictObject({

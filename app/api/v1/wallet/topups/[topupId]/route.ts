@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { topupParams, topupResponse } from "@/lib/payments/schemas";
-import { getTopup } from "@/lib/payments/service";
+import { topupParams, topupResponse } from "@/lib/features/payments/schemas";
+import { getTopup } from "@/lib/features/payments/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

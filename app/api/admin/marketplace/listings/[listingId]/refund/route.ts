@@ -1,13 +1,13 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { listingParams, listingResponse } from "@/lib/marketplace/schemas";
-import { refundSale } from "@/lib/marketplace/service";
-import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { listingParams, listingResponse } from "@/lib/features/marketplace/schemas";
+import { refundSale } from "@/lib/features/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/features/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
-import { errors as challengesErrors } from "@/lib/challenges/errors";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
+import { errors as challengesErrors } from "@/lib/features/challenges/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

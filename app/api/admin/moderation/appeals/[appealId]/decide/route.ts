@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { appealDecisionBody, appealIdParams, staffAppeal } from "@/lib/moderation/schemas";
-import { decideAppeal } from "@/lib/moderation/service";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
+import { appealDecisionBody, appealIdParams, staffAppeal } from "@/lib/features/moderation/schemas";
+import { decideAppeal } from "@/lib/features/moderation/service";
+import { errors as moderationErrors } from "@/lib/features/moderation/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

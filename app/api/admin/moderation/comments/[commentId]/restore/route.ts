@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { moderationResult, commentIdParams } from "@/lib/moderation/schemas";
-import { setCommentVisibility } from "@/lib/moderation/service";
+import { moderationResult, commentIdParams } from "@/lib/features/moderation/schemas";
+import { setCommentVisibility } from "@/lib/features/moderation/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/audit/service";
+import { apiActor } from "@/lib/core/audit/service";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { actionIdParams, staffModerationAction } from "@/lib/moderation/schemas";
-import { liftAction } from "@/lib/moderation/service";
+import { actionIdParams, staffModerationAction } from "@/lib/features/moderation/schemas";
+import { liftAction } from "@/lib/features/moderation/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { GUESS_WIN_AWARD } from "@/lib/games/service";
-import { guessBody, guessResult, sessionIdParams } from "@/lib/games/schemas";
-import { guessPlayer } from "@/lib/games/service";
+import { GUESS_WIN_AWARD } from "@/lib/features/games/service";
+import { guessBody, guessResult, sessionIdParams } from "@/lib/features/games/schemas";
+import { guessPlayer } from "@/lib/features/games/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { errors as gamesErrors } from "@/lib/games/errors";
+import { errors as gamesErrors } from "@/lib/features/games/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

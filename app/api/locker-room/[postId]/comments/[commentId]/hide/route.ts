@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { hideBody, postCommentParams, teamHideResult } from "@/lib/moderation/schemas";
-import { teamHideComment } from "@/lib/moderation/service";
+import { hideBody, postCommentParams, teamHideResult } from "@/lib/features/moderation/schemas";
+import { teamHideComment } from "@/lib/features/moderation/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { commentPage, commentParams, commentsQuery } from "@/lib/comments/schemas";
-import { listComments } from "@/lib/comments/service";
+import { commentPage, commentParams, commentsQuery } from "@/lib/features/comments/schemas";
+import { listComments } from "@/lib/features/comments/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { postCommentParams, report, reportBody } from "@/lib/moderation/schemas";
-import { reportComment } from "@/lib/moderation/service";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
+import { postCommentParams, report, reportBody } from "@/lib/features/moderation/schemas";
+import { reportComment } from "@/lib/features/moderation/service";
+import { errors as moderationErrors } from "@/lib/features/moderation/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { quoteDetached, quoteParams } from "@/lib/lockerroom/schemas";
-import { detachQuote } from "@/lib/lockerroom/reposts";
+import { quoteDetached, quoteParams } from "@/lib/features/lockerroom/schemas";
+import { detachQuote } from "@/lib/features/lockerroom/reposts";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

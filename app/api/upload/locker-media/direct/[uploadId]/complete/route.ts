@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { directUploadParams, UPLOAD_ERRORS, uploadResult } from "@/lib/uploads/schemas";
-import { completeDirectUpload } from "@/lib/uploads/service";
-import { errors as uploadsErrors } from "@/lib/uploads/errors";
+import { directUploadParams, UPLOAD_ERRORS, uploadResult } from "@/lib/core/uploads/schemas";
+import { completeDirectUpload } from "@/lib/core/uploads/service";
+import { errors as uploadsErrors } from "@/lib/core/uploads/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

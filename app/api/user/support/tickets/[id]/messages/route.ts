@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { messageListQuery, messagePage, postMessageBody, SUPPORT_BODY_LIMIT, ticketIdParams, ticketWithMessage } from "@/lib/support/schemas";
-import { listMessages, postMessage } from "@/lib/support/service";
+import { messageListQuery, messagePage, postMessageBody, SUPPORT_BODY_LIMIT, ticketIdParams, ticketWithMessage } from "@/lib/features/support/schemas";
+import { listMessages, postMessage } from "@/lib/features/support/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

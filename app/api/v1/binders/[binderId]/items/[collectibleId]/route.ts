@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { itemParams, removed } from "@/lib/binders/schemas";
-import { removeItem } from "@/lib/binders/service";
+import { itemParams, removed } from "@/lib/features/binders/schemas";
+import { removeItem } from "@/lib/features/binders/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cardParams, salePage, salesQuery } from "@/lib/market/schemas";
-import { listSales } from "@/lib/market/service";
+import { cardParams, salePage, salesQuery } from "@/lib/core/market-data/schemas";
+import { listSales } from "@/lib/core/market-data/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

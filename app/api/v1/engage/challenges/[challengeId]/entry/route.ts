@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { challengeParams, entryBody, entryResponse } from "@/lib/challenges/schemas";
-import { putEntry, withdrawEntry } from "@/lib/challenges/service";
-import { errors as challengesErrors } from "@/lib/challenges/errors";
+import { challengeParams, entryBody, entryResponse } from "@/lib/features/challenges/schemas";
+import { putEntry, withdrawEntry } from "@/lib/features/challenges/service";
+import { errors as challengesErrors } from "@/lib/features/challenges/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { questParams, quizSession } from "@/lib/quests/schemas";
-import { startQuiz } from "@/lib/quests/service";
-import { errors as questsErrors } from "@/lib/quests/errors";
+import { questParams, quizSession } from "@/lib/features/quests/schemas";
+import { startQuiz } from "@/lib/features/quests/service";
+import { errors as questsErrors } from "@/lib/features/quests/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { quizSession, sessionParams } from "@/lib/quests/schemas";
-import { getQuizSession } from "@/lib/quests/service";
+import { quizSession, sessionParams } from "@/lib/features/quests/schemas";
+import { getQuizSession } from "@/lib/features/quests/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { cart, cartLineParams } from "@/lib/marketplace/schemas";
-import { removeFromCart } from "@/lib/marketplace/service";
+import { cart, cartLineParams } from "@/lib/features/marketplace/schemas";
+import { removeFromCart } from "@/lib/features/marketplace/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(

@@ -1,12 +1,12 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { bidBody, bidPage, bidResult, listingParams, pageQuery } from "@/lib/marketplace/schemas";
-import { listBids, placeBid } from "@/lib/marketplace/service";
-import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { bidBody, bidPage, bidResult, listingParams, pageQuery } from "@/lib/features/marketplace/schemas";
+import { listBids, placeBid } from "@/lib/features/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/features/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
-import { tradingGateErrors } from "@/lib/moderation/sanctions";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
+import { tradingGateErrors } from "@/lib/features/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

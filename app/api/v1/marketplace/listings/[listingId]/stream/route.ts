@@ -2,9 +2,9 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { listingParams } from "@/lib/marketplace/schemas";
-import { openAuctionStream } from "@/lib/marketplace/service";
-import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { listingParams } from "@/lib/features/marketplace/schemas";
+import { openAuctionStream } from "@/lib/features/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/features/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 // A long-lived answer: never prerendered, and allowed the platform's longest run (the stream ends itself sooner).

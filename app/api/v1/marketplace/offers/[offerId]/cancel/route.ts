@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { offerParams, offerResponse } from "@/lib/marketplace/schemas";
-import { cancelOffer } from "@/lib/marketplace/service";
-import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { offerParams, offerResponse } from "@/lib/features/marketplace/schemas";
+import { cancelOffer } from "@/lib/features/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/features/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,12 +1,12 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { tradeParams, tradeResponse } from "@/lib/marketplace/trade-schemas";
-import { acceptTrade } from "@/lib/marketplace/service";
-import { errors as marketplaceErrors } from "@/lib/marketplace/errors";
+import { tradeParams, tradeResponse } from "@/lib/features/marketplace/trade-schemas";
+import { acceptTrade } from "@/lib/features/marketplace/service";
+import { errors as marketplaceErrors } from "@/lib/features/marketplace/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
-import { errors as walletsErrors } from "@/lib/wallets/errors";
-import { tradingGateErrors } from "@/lib/moderation/sanctions";
+import { errors as walletsErrors } from "@/lib/core/wallets/errors";
+import { tradingGateErrors } from "@/lib/features/moderation/sanctions";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { errors as exportsErrors } from "@/lib/exports/errors";
-import { downloadQuery, exportParams } from "@/lib/exports/schemas";
-import { openDownload } from "@/lib/exports/service";
+import { errors as exportsErrors } from "@/lib/operations/exports/errors";
+import { downloadQuery, exportParams } from "@/lib/operations/exports/schemas";
+import { openDownload } from "@/lib/operations/exports/service";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 
 // Answers the zip itself, streamed from storage (the handler returns a Response, which the pipeline passes through);
 // errors are JSON.
-// The signed link is the credential (no session): lib/exports/link.ts.
+// The signed link is the credential (no session): lib/operations/exports/link.ts.
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

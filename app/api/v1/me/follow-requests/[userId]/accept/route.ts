@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
-import { relationship, userRefParams } from "@/lib/follows/schemas";
-import { acceptFollowRequest } from "@/lib/follows/service";
+import { relationship, userRefParams } from "@/lib/core/follows/schemas";
+import { acceptFollowRequest } from "@/lib/core/follows/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { actionIdParams, appeal, appealBody } from "@/lib/moderation/schemas";
-import { appealAction } from "@/lib/moderation/service";
-import { errors as moderationErrors } from "@/lib/moderation/errors";
+import { actionIdParams, appeal, appealBody } from "@/lib/features/moderation/schemas";
+import { appealAction } from "@/lib/features/moderation/service";
+import { errors as moderationErrors } from "@/lib/features/moderation/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { purchaseParams, purchaseResponse } from "@/lib/packs/schemas";
-import { openPurchase } from "@/lib/packs/service";
+import { purchaseParams, purchaseResponse } from "@/lib/features/packs/schemas";
+import { openPurchase } from "@/lib/features/packs/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

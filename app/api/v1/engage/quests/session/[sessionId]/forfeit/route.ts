@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { quizSession, sessionParams } from "@/lib/quests/schemas";
-import { forfeitQuiz } from "@/lib/quests/service";
-import { errors as questsErrors } from "@/lib/quests/errors";
+import { quizSession, sessionParams } from "@/lib/features/quests/schemas";
+import { forfeitQuiz } from "@/lib/features/quests/service";
+import { errors as questsErrors } from "@/lib/features/quests/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

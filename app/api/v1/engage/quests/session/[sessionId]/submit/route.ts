@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { sessionParams, submitBody, submitResult } from "@/lib/quests/schemas";
-import { submitAnswer } from "@/lib/quests/service";
-import { errors as questsErrors } from "@/lib/quests/errors";
+import { sessionParams, submitBody, submitResult } from "@/lib/features/quests/schemas";
+import { submitAnswer } from "@/lib/features/quests/service";
+import { errors as questsErrors } from "@/lib/features/quests/errors";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({

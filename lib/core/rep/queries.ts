@@ -1,0 +1,34 @@
+import type { Pool } from "../../db/client";
+import type { RepSource } from "../../generated/prisma/enums";
+import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
+import { keysetPage } from "../../kernel/page";
+
+export interface EntryRow {
+  id: string;
+  source: RepSource;
+  /** A number, or the bigint of a Prisma model read (converted here: lib/db/raw.ts, int8). */
+  amount: number | bigint;
+  reason: string;
+  createdAt: Date;
+}
+
+export function toLedgerEntry(row: EntryRow) {
+  return { id: row.id, source: row.source, amount: Number(row.amount), timestamp: row.createdAt.toISOString(), reason: row.reason };
+}
+
+const LEDGER_COLUMNS = `SELECT e.id, e.source, e.amount, e.reason, e.created_at AS "createdAt" FROM rep_entries e`;
+// Row comparison keeps the scan on the (user_id, created_at desc, id desc) index at any depth.
+const LEDGER_FIRST = `${LEDGER_COLUMNS} WHERE e.user_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`;
+const LEDGER_AFTER = `${LEDGER_COLUMNS} WHERE e.user_id = $1 AND (e.created_at, e.id) < ($3, $4) ORDER BY e.created_at DESC, e.id DESC LIMIT $2`;
+
+/** Keyset page of a user's ledger, newest first (created_at desc, id desc). A hot read: plain pg, prepared once. */
+export async function listLedger(pool: Pool, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
+  const after = cursor ? decodeUuidTimeCursor(cursor) : undefined;
+  // Plain pg gives int8 as text: the amount becomes a number here (lib/db/raw.ts: int8).
+  type Row = Omit<EntryRow, "amount"> & { amount: string };
+  const { rows } = after
+    ? await pool.query<Row>({ name: "rep_ledger_after", text: LEDGER_AFTER, values: [userId, limit + 1, after.at, after.id] })
+    : await pool.query<Row>({ name: "rep_ledger_first", text: LEDGER_FIRST, values: [userId, limit + 1] });
+  const entries: EntryRow[] = rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+  return keysetPage("entries", entries, limit, (r) => encodeCursor(r.createdAt.getTime(), r.id), toLedgerEntry);
+}

@@ -1,0 +1,133 @@
+import type { Db, DbTx } from "../../db/client";
+import { txOptions } from "../../db/tx";
+import { log } from "../../kernel/log";
+import { storage, type Storage } from "../../storage";
+import { LOCKER_MEDIA_GRACE_MS } from "./kinds";
+import { raw } from "../../db/raw";
+
+// The uploads sweep (GET /api/cron/uploads-sweep, Vercel Cron). Two kinds of stored files nothing uses:
+//   1. pending locker media (attached_at null) older than the grace period: uploaded for a post that never came;
+//   2. direct uploads (lib/core/uploads/service.ts) whose window closed more than the grace period ago: the original, if
+//      one arrived and was never completed, and the grant's row;
+//   3. replaced images (avatar, banner, binder cover) whose file delete failed after the replacement (or whose
+//      binder is gone): MediaUpload rows no user or binder row references any more.
+// Each is deleted from storage first, then its row; a failed file delete leaves the row for the next run and
+// counts as failed. Work is bounded: batches of SWEEP_BATCH rows, at most SWEEP_MAX_BATCHES per pass, walking
+// (created_at, id) forward so a row that failed is not retried in the same run.
+//
+// Pending locker media is locked (FOR UPDATE SKIP LOCKED) for the batch's transaction while its files are deleted:
+// a post attaching one of these uploads (attachLockerMedia) waits and then finds the row gone, or, if it got there
+// first, the row is skipped; two sweeps never work on the same rows. Replaced images need no lock: an image that
+// no row references never becomes referenced again (every upload has a fresh key).
+
+export const SWEEP_BATCH = 50;
+export const SWEEP_MAX_BATCHES = 20;
+const DELETE_CONCURRENCY = 8;
+
+export interface SweepResult {
+  deleted: number;
+  failed: number;
+}
+
+interface Candidate {
+  id: string;
+  key: string;
+  createdAt: Date;
+}
+
+const START = { createdAt: new Date(0), id: "00000000-0000-0000-0000-000000000000" };
+
+/** Deletes each key from storage; answers which deletes succeeded, in order. */
+async function deleteFiles(files: Storage, keys: string[]): Promise<boolean[]> {
+  const ok: boolean[] = [];
+  for (let i = 0; i < keys.length; i += DELETE_CONCURRENCY) {
+    const chunk = keys.slice(i, i + DELETE_CONCURRENCY);
+    const results = await Promise.allSettled(chunk.map((key) => files.delete(key)));
+    results.forEach((r, j) => {
+      if (r.status === "rejected") log("warn", { msg: "uploads sweep could not delete a file; left for the next run", key: chunk[j], error: String(r.reason) });
+      ok.push(r.status === "fulfilled");
+    });
+  }
+  return ok;
+}
+
+/** Deletes the rows' files, then the rows whose file is gone; a row whose file could not be deleted stays. */
+async function removeCandidates(q: Pick<DbTx, "mediaUpload">, files: Storage, rows: Candidate[]) {
+  const ok = await deleteFiles(
+    files,
+    rows.map((r) => r.key),
+  );
+  const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
+  if (gone.length) await q.mediaUpload.deleteMany({ where: { id: { in: gone } } });
+  return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
+}
+
+/** Runs batches until one comes back short or the batch budget is spent. */
+async function sweepPass(batch: (after: { createdAt: Date; id: string }) => Promise<SweepResult & { last?: Candidate; size: number }>, maxBatches: number) {
+  const total: SweepResult = { deleted: 0, failed: 0 };
+  let after = START;
+  for (let i = 0; i < maxBatches; i++) {
+    const r = await batch(after);
+    total.deleted += r.deleted;
+    total.failed += r.failed;
+    if (!r.last || r.size < SWEEP_BATCH) break;
+    after = r.last;
+  }
+  return total;
+}
+
+export async function sweepUploads(
+  db: Db,
+  { files = storage(), now = new Date(), maxBatches = SWEEP_MAX_BATCHES }: { files?: Storage; now?: Date; maxBatches?: number } = {},
+): Promise<SweepResult> {
+  const cutoff = new Date(now.getTime() - LOCKER_MEDIA_GRACE_MS);
+
+  const pending = await sweepPass(
+    (after) =>
+      db.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<Candidate[]>`
+          SELECT id::text AS id, key, created_at AS "createdAt" FROM media_uploads
+          WHERE kind = 'locker-media' AND attached_at IS NULL AND created_at < ${cutoff}
+            AND (created_at, id) > (${after.createdAt}, ${after.id}::uuid)
+          ORDER BY created_at, id
+          LIMIT ${SWEEP_BATCH}
+          FOR UPDATE SKIP LOCKED`;
+        return removeCandidates(tx, files, rows);
+      }, txOptions(60_000)),
+    maxBatches,
+  );
+
+  const replaced = await sweepPass(async (after) => {
+    const rows = await raw(db).$queryRaw<Candidate[]>`
+      SELECT m.id::text AS id, m.key, m.created_at AS "createdAt" FROM media_uploads m
+      WHERE m.kind IN ('profile', 'banner', 'binder-cover') AND m.created_at < ${cutoff}
+        AND (m.created_at, m.id) > (${after.createdAt}, ${after.id}::uuid)
+        AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND (u.avatar_key = m.key OR u.banner_key = m.key))
+        AND NOT EXISTS (SELECT 1 FROM binders b WHERE b.user_id = m.user_id AND b.cover_key = m.key)
+      ORDER BY m.created_at, m.id
+      LIMIT ${SWEEP_BATCH}`;
+    return removeCandidates(db, files, rows);
+  }, maxBatches);
+
+  const direct = await sweepPass(async (after) => {
+    const rows = await raw(db).$queryRaw<Candidate[]>`
+      SELECT id::text AS id, pathname AS key, expires_at AS "createdAt" FROM direct_uploads -- walked by expiry (its index)
+      WHERE expires_at < ${cutoff} AND (expires_at, id) > (${after.createdAt}, ${after.id}::uuid)
+      ORDER BY expires_at, id
+      LIMIT ${SWEEP_BATCH}`;
+    const ok = await deleteFiles(
+      files,
+      rows.map((r) => r.key),
+    );
+    const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
+    if (gone.length) await db.directUpload.deleteMany({ where: { id: { in: gone } } });
+    return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
+  }, maxBatches);
+
+  const result = {
+    deleted: pending.deleted + replaced.deleted + direct.deleted,
+    failed: pending.failed + replaced.failed + direct.failed,
+  };
+  if (result.deleted || result.failed) log("info", { msg: "uploads sweep", ...result, pending, replaced, direct });
+  return result;
+}

@@ -1,4 +1,0 @@
-import { defineErrors } from "../kernel/errors";
-
-// Error codes of the dashboard (thrown by its services, listed on its routes; the shared codes are sharedErrors in lib/kernel/errors.ts): none beyond the shared ones.
-export const errors = defineErrors({});
