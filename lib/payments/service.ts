@@ -36,6 +36,7 @@ import { assertMayBuyCoins, standingRefusal, tradingStanding } from "../moderati
 import { assertWithinLimits } from "../spending/service";
 import { parseStripeEvent, stripe } from "./stripe";
 import { errors as paymentsErrors } from "./errors";
+import { anyPaymentProvider } from "./modes";
 
 export { stripeMode, stripeSignature } from "./stripe";
 
@@ -369,3 +370,10 @@ async function failPurchase(db: Db, e: EventBase & { id: string }) {
     return { duplicate: false, outcome: "failed" as const };
   });
 }
+
+/**
+ * Why no coins can be bought on this deployment at all (no provider is configured), as GET /api/v1/me/eligibility
+ * gives it (lib/spending eligibilityOf, which is handed it: spending sits below payments), or null.
+ */
+export const noPaymentProviderReason = () =>
+  anyPaymentProvider() ? null : { code: paymentsErrors.PAYMENTS_UNAVAILABLE.code, message: "No payment provider is configured on this deployment." };
