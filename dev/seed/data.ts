@@ -21,6 +21,7 @@ import type {
   QuestStepCondition,
   RepSource,
 } from "../../lib/generated/prisma/enums";
+import type { ConsoleProduct } from "../../lib/features/payments/console";
 
 /** createdAt/updatedAt of every seeded row, so re-runs are byte-identical. */
 export const SEED_TIMESTAMP = "2026-08-01T00:00:00.000Z";
@@ -1365,17 +1366,8 @@ export const ACHIEVEMENTS: readonly SeedAchievement[] = [
   },
 ];
 
-export interface SeedCoinProduct {
-  id: string;
-  name: string;
-  /** COIN minor units (hundredths). */
-  coins: number;
-  /** Price per ISO currency, in its minor units. */
-  prices: Record<string, number>;
-  appStoreProductId: string | null;
-  googlePlayProductId: string | null;
-  sortOrder: number;
-}
+/** A coin bundle as lib/features/payments reads and the console edits it (coin_products), on sale (every seeded one is). */
+export type SeedCoinProduct = Omit<ConsoleProduct, "active">;
 
 // The coin bundles on sale (lib/features/payments): three sizes, the bigger ones with a bonus.
 export const COIN_PRODUCTS: readonly SeedCoinProduct[] = [

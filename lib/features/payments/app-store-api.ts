@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { APIException, AppStoreServerAPIClient, Environment, NotificationTypeV2, type JWSTransactionDecodedPayload } from "@apple/app-store-server-library";
 import { env } from "../../env";
-import { minorUnits, verifyAppleNotification, verifyAppleTransaction } from "./app-store";
+import { verifyAppleNotification, verifyAppleTransaction } from "./app-store";
+import { minorUnits } from "./credit-and-clawback";
 import { allProducts } from "./console";
 import { appStoreMode } from "./modes";
 import { creditedPurchases } from "./queries";

@@ -13,11 +13,10 @@ import { uuidv7 } from "../../db/ids";
 import { env } from "../../env";
 import { DomainError } from "../../kernel/errors";
 import { UUID_PATTERN } from "../../kernel/schemas";
+import { answerTo, clawBack, creditPurchase, knownFan, minorUnits, redeemedBy, toTopup, type WebhookAnswer } from "./credit-and-clawback";
 import { errors as paymentsErrors } from "./errors";
 import { appStoreMode } from "./modes";
-import { productByStoreId, purchaseByTxn } from "./queries";
-import type { WebhookOutcome } from "./schemas";
-import { clawBack, creditPurchase, toTopup } from "./service";
+import { productByStoreId } from "./queries";
 
 // The App Store through Apple's official library: StoreKit 2 signed transactions (JWS) from the app and App Store
 // Server Notifications V2, each verified against Apple's root certificates (APPLE_IAP_ROOT_CERTIFICATES: Apple Root
@@ -101,13 +100,6 @@ export async function verifyAppleNotification(
 
 const PROVIDER = "app_store";
 
-/** Apple's price (milliunits of the currency) in the currency's minor units (cents; yen for JPY). */
-export function minorUnits(priceMilli: number | undefined, currency: string | undefined): number {
-  if (!priceMilli || !currency) return 0;
-  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return Math.round((priceMilli * 10 ** digits) / 1000);
-}
-
 /** What a verified transaction credits, or why it is refused (another fan's, not a bundle, revoked). */
 async function creditable(db: Db, t: JWSTransactionDecodedPayload) {
   const product = t.productId ? await productByStoreId(db, PROVIDER, t.productId) : undefined;
@@ -136,30 +128,27 @@ export async function redeemAppleTransaction(db: Db, userId: string, signedTrans
   if (c.userId !== userId) throw new DomainError(paymentsErrors.RECEIPT_OTHER_USER, "This transaction was made for another account.");
   if (t.revocationDate) throw new DomainError(paymentsErrors.RECEIPT_REVOKED, "The App Store refunded or revoked this transaction.");
   await creditPurchase(db, { provider: PROVIDER, eventId: `transaction:${c.txnId}`, type: "transaction", id: uuidv7(), ...c, userId });
-  const row = await purchaseByTxn(db, PROVIDER, c.txnId);
-  if (!row || row.userId !== userId) throw new DomainError(paymentsErrors.RECEIPT_OTHER_USER, "This transaction was made for another account.");
+  const row = await redeemedBy(db, PROVIDER, c.txnId, userId, "This transaction was made for another account.");
   return { topup: toTopup(row) };
 }
-
-type Answer = { received: true; eventId: string; duplicate: boolean; outcome: WebhookOutcome };
 
 /**
  * POST /api/webhooks/app-store: an App Store Server Notification V2, verified, processed once per notificationUUID.
  * ONE_TIME_CHARGE credits (as the app's call would); REFUND and REVOKE claw the coins back (held until the credit
  * when it has not landed yet); the rest is acknowledged and ignored.
  */
-export async function handleAppleNotification(db: Db, signedPayload: string): Promise<Answer> {
+export async function handleAppleNotification(db: Db, signedPayload: string): Promise<WebhookAnswer> {
   const { notification, transaction } = await verifyAppleNotification(signedPayload);
   const eventId = notification.notificationUUID ?? "";
   const type = String(notification.notificationType ?? "");
-  const answer = (o: { duplicate: boolean; outcome: WebhookOutcome }): Answer => ({ received: true, eventId, ...o });
+  const answer = answerTo(eventId);
   if (!eventId || !transaction) return answer({ duplicate: false, outcome: "ignored" });
   const c = await creditable(db, transaction).catch(() => undefined);
   if (!c) return answer({ duplicate: false, outcome: "ignored" });
   const base = { provider: PROVIDER, eventId, type };
   if (type === "ONE_TIME_CHARGE") {
     // A token that names no fan of ours (set by another build of the app, say): acknowledged, never credited.
-    const fan = c.userId ? await db.user.findUnique({ where: { id: c.userId }, select: { id: true } }) : null;
+    const fan = await knownFan(db, c.userId);
     if (!fan) return answer({ duplicate: false, outcome: "ignored" });
     return answer(await creditPurchase(db, { ...base, id: uuidv7(), ...c, userId: fan.id }));
   }

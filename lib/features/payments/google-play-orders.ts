@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { minorUnits } from "./app-store";
+import { minorUnits } from "./credit-and-clawback";
 import { playApi } from "./google-play";
 import { googlePlayMode } from "./modes";
 import { creditedPurchases } from "./queries";

@@ -8,11 +8,10 @@ import { DomainError, sharedErrors } from "../../kernel/errors";
 import type { WebhookVerifier } from "../../http/route";
 import { UUID_PATTERN } from "../../kernel/schemas";
 import { log } from "../../kernel/log";
+import { answerTo, clawBack, creditPurchase, knownFan, redeemedBy, toTopup, type WebhookAnswer } from "./credit-and-clawback";
 import { errors as paymentsErrors } from "./errors";
 import { googlePlayMode } from "./modes";
 import { activeProducts, productByStoreId, purchaseByTxn, type ProductRow } from "./queries";
-import type { WebhookOutcome } from "./schemas";
-import { clawBack, creditPurchase, toTopup } from "./service";
 
 // Google Play: one-time products (the coin bundles) verified with the Play Developer API (androidpublisher v3
 // purchases.products), authorized by a service account through Google's google-auth-library, for one app
@@ -156,8 +155,7 @@ export async function redeemGooglePurchase(db: Db, userId: string, productId: st
   if (p.purchaseState !== 0) throw new DomainError(paymentsErrors.RECEIPT_PENDING, "This purchase is pending: its payment has not completed yet.");
   const c = credited(product, userId, p, purchaseToken);
   await creditPurchase(db, { provider: PROVIDER, eventId: `purchase:${c.txnId}`, type: "purchase", ...c });
-  const row = await purchaseByTxn(db, PROVIDER, c.txnId);
-  if (!row || row.userId !== userId) throw new DomainError(paymentsErrors.RECEIPT_OTHER_USER, "This purchase was made for another account.");
+  const row = await redeemedBy(db, PROVIDER, c.txnId, userId, "This purchase was made for another account.");
   await finish(productId, purchaseToken, p);
   return { topup: toTopup(row) };
 }
@@ -236,8 +234,6 @@ export const pubSubOidc: WebhookVerifier = {
   },
 };
 
-type Answer = { received: true; eventId: string; duplicate: boolean; outcome: WebhookOutcome };
-
 /** The bundle a purchase token was bought for, by asking Play for each of ours (a void that came before its credit). */
 async function productOfToken(db: Db, token: string) {
   for (const product of await activeProductsWithPlayId(db)) {
@@ -255,8 +251,8 @@ const activeProductsWithPlayId = async (db: Db) => (await activeProducts(db)).fi
  * one-time purchase (refund, chargeback) claws the coins back, held until the credit when it has not landed yet;
  * anything else is acknowledged and ignored.
  */
-export async function handleGooglePlayPush(db: Db, messageId: string, rawBody: Buffer): Promise<Answer> {
-  const answer = (o: { duplicate: boolean; outcome: WebhookOutcome }): Answer => ({ received: true, eventId: messageId, ...o });
+export async function handleGooglePlayPush(db: Db, messageId: string, rawBody: Buffer): Promise<WebhookAnswer> {
+  const answer = answerTo(messageId);
   const ignored = answer({ duplicate: false, outcome: "ignored" });
   const { message } = pushEnvelope.parse(JSON.parse(rawBody.toString("utf8")));
   let parsed;
@@ -278,7 +274,7 @@ export async function handleGooglePlayPush(db: Db, messageId: string, rawBody: B
     if (!p || p.purchaseState !== 0 || isTest(p)) return ignored;
     // An account id that names no fan of ours (another build of the app, say): acknowledged, never credited.
     const userId = accountOf(p);
-    const fan = userId ? await db.user.findUnique({ where: { id: userId }, select: { id: true } }) : null;
+    const fan = await knownFan(db, userId);
     if (!fan) return ignored;
     const outcome = await creditPurchase(db, { ...base, type: "ONE_TIME_PRODUCT_PURCHASED", ...credited(product, fan.id, p, bought.purchaseToken) });
     await finish(bought.sku, bought.purchaseToken, p);

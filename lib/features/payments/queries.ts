@@ -6,10 +6,13 @@ import type { PurchaseFlag, PurchaseState } from "./schemas";
 // Reads and writes of coin bundles, purchases and provider events. A purchase's money-moving statements run under
 // the transaction's lock (lockTransaction), then the purchase row, then the wallet: the one order of lib/features/payments.
 
+/** A coin bundle (coin_products); dev/seed/data.ts seeds the demo ones in this shape. */
 export interface ProductRow {
   id: string;
   name: string;
+  /** COIN minor units (hundredths). */
   coins: number;
+  /** Price per ISO currency, in its minor units. */
   prices: Record<string, number>;
   appStoreProductId: string | null;
   googlePlayProductId: string | null;

@@ -1,17 +1,27 @@
 import Stripe from "stripe";
 import { z } from "zod";
+import type { Db } from "../../db/client";
+import { uuidv7 } from "../../db/ids";
+import { idempotent, type IdempotencyKey } from "../../db/idempotency";
 import { env } from "../../env";
-import { DomainError } from "../../kernel/errors";
+import { DomainError, notFound } from "../../kernel/errors";
 import { log } from "../../kernel/log";
+import { UUID_PATTERN } from "../../kernel/schemas";
 import type { WebhookVerifier } from "../../http/route";
+import { assertMayBuyCoins } from "../moderation/sanctions";
+import { assertWithinLimits } from "../spending/service";
+import { answerTo, clawBack, creditPurchase, failPurchase, ignoreEvent, restoreDispute, toTopup, type WebhookAnswer } from "./credit-and-clawback";
 import { errors as paymentsErrors } from "./errors";
 import { stripeMode } from "./modes";
-import { creditedPurchases } from "./queries";
+import { activeProduct, creditedPurchases, insertPending, setCheckout } from "./queries";
 import type { ProviderReconciliation, Settled } from "./provider";
+import type { CreateTopupInput } from "./schemas";
 
-// Stripe through its official library. Configured by STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (both, or its
-// routes answer 503 PAYMENTS_UNAVAILABLE); STRIPE_API_URL points the client at another address (the local stand-in,
-// dev/standins/stripe.ts, under `npm run dev` and in tests). Webhook signatures are checked by the library.
+// Stripe through its official library: card top-ups (a Checkout Session per purchase), the webhook that credits them
+// and claws refunds and disputes back (credit-and-clawback.ts), and the reconciliation's Stripe side. Configured by
+// STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (both, or its routes answer 503 PAYMENTS_UNAVAILABLE); STRIPE_API_URL
+// points the client at another address (the local stand-in, dev/standins/stripe.ts, under `npm run dev` and in
+// tests). Webhook signatures are checked by the library.
 
 /** Accepted age of a Stripe-Signature timestamp, in seconds (Stripe's own default). */
 export const STRIPE_TOLERANCE_S = 300;
@@ -107,6 +117,142 @@ export function parseStripeEvent(rawBody: Buffer): StripeEvent {
   const object = data !== null && typeof data === "object" && !Array.isArray(data) ? (data as { object?: unknown }).object : undefined;
   return { id: event.data.id, type: event.data.type, object };
 }
+
+// Checkout -----------------------------------------------------------------------------------------------------------
+
+const PROVIDER = "stripe";
+
+function returnUrl(topupId: string, result: "success" | "cancel") {
+  const url = new URL(env().STRIPE_RETURN_URL ?? env().APP_URL);
+  url.searchParams.set("topup", topupId);
+  url.searchParams.set("result", result);
+  return url.toString();
+}
+
+/**
+ * Starts a card top-up: a pending purchase and a Stripe Checkout Session for the bundle, once per Idempotency-Key
+ * (a retry answers the same session). The wallet is credited by the webhook only, never by the browser's return.
+ * Refused, as GET /api/v1/me/eligibility says, to a fan restricted from trading or whose deletion is pending
+ * (assertMayBuyCoins): coins are forfeited at erasure.
+ */
+export async function createTopup(db: Db, userId: string, input: CreateTopupInput, idempotency: IdempotencyKey) {
+  const client = stripe();
+  await assertMayBuyCoins(db, userId);
+  const product = await activeProduct(db, input.productId);
+  if (!product) throw notFound("Product");
+  const amount = product.prices[input.currency];
+  if (amount === undefined) {
+    throw new DomainError(
+      paymentsErrors.CURRENCY_NOT_OFFERED,
+      `${product.name} is not sold in ${input.currency.toUpperCase()}; it is in ${Object.keys(product.prices).join(", ").toUpperCase()}.`,
+    );
+  }
+  return idempotent(db, { userId, ...idempotency, request: input }, async (tx) => {
+    // The coins bought today and this month, under the wallet's lock (lib/features/spending): concurrent checkouts count each other.
+    await assertWithinLimits(tx, userId, "topups", product.coins);
+    const id = uuidv7();
+    await insertPending(tx, { id, userId, productId: product.id, provider: PROVIDER, coins: product.coins, amount, currency: input.currency });
+    let session: { id: string; url: string | null };
+    try {
+      session = await client.checkout.sessions.create(
+        {
+          mode: "payment",
+          line_items: [{ quantity: 1, price_data: { currency: input.currency, unit_amount: amount, product_data: { name: product.name } } }],
+          client_reference_id: id,
+          metadata: { topupId: id, userId, productId: product.id, coins: String(product.coins) },
+          payment_intent_data: { metadata: { topupId: id } },
+          success_url: returnUrl(id, "success"),
+          cancel_url: returnUrl(id, "cancel"),
+        },
+        { idempotencyKey: `topup_${id}` },
+      );
+    } catch (error) {
+      log("warn", { msg: "stripe checkout failed", error: (error as Error).message });
+      throw new DomainError(paymentsErrors.PAYMENTS_PROVIDER_ERROR, "The card payment provider could not start a checkout; nothing was charged. Retry.");
+    }
+    if (!session.url) throw new DomainError(paymentsErrors.PAYMENTS_PROVIDER_ERROR, "The card payment provider answered no checkout URL; retry.");
+    const row = await setCheckout(tx, id, session.id, session.url);
+    return { topup: toTopup(row), checkoutUrl: session.url };
+  });
+}
+
+// Webhook ------------------------------------------------------------------------------------------------------------
+
+const ref = z.union([z.string(), z.looseObject({ id: z.string() })]).nullish();
+const refId = (r: z.infer<typeof ref>) => (typeof r === "string" ? r : (r?.id ?? null));
+
+const sessionObject = z.looseObject({
+  id: z.string(),
+  payment_intent: ref,
+  payment_status: z.string().nullish(),
+  amount_total: z.number().int().nullish(),
+  currency: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+});
+const chargeObject = z.looseObject({ payment_intent: ref, amount: z.number().int(), amount_refunded: z.number().int() });
+const disputeObject = z.looseObject({ payment_intent: ref, amount: z.number().int(), status: z.string().optional() });
+
+/** Processes a verified Stripe event (the raw body the signature covered), at most once per event id. */
+export async function handleStripeEvent(db: Db, rawBody: Buffer): Promise<WebhookAnswer> {
+  const event = parseStripeEvent(rawBody);
+  const base = { provider: PROVIDER, eventId: event.id, type: event.type };
+  const answer = answerTo(event.id);
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded": {
+      const s = sessionObject.safeParse(event.object);
+      const m = s.success ? s.data.metadata : undefined;
+      const txnId = s.success ? refId(s.data.payment_intent) : null;
+      // Unpaid (a delayed payment method): async_payment_succeeded credits it later.
+      const ours = m && UUID_PATTERN.test(m.topupId ?? "") && UUID_PATTERN.test(m.userId ?? "") && m.productId && /^\d{1,15}$/.test(m.coins ?? "");
+      if (!s.success || s.data.payment_status !== "paid" || !txnId || !m || !ours) {
+        return answer(await ignoreEvent(db, { ...base, txnId }));
+      }
+      return answer(
+        await creditPurchase(db, {
+          ...base,
+          txnId,
+          id: m.topupId!.toLowerCase(),
+          userId: m.userId!.toLowerCase(),
+          productId: m.productId!,
+          coins: Number(m.coins),
+          amount: s.data.amount_total ?? 0,
+          currency: s.data.currency ?? "usd",
+        }),
+      );
+    }
+    case "checkout.session.expired":
+    case "checkout.session.async_payment_failed": {
+      const s = sessionObject.safeParse(event.object);
+      const topupId = s.success ? s.data.metadata?.topupId : undefined;
+      if (!topupId || !UUID_PATTERN.test(topupId)) return answer(await ignoreEvent(db, { ...base, txnId: null }));
+      return answer(await failPurchase(db, { ...base, id: topupId.toLowerCase() }));
+    }
+    case "charge.refunded": {
+      const c = chargeObject.safeParse(event.object);
+      const txnId = c.success ? refId(c.data.payment_intent) : null;
+      if (!c.success || !txnId) return answer(await ignoreEvent(db, { ...base, txnId }));
+      return answer(await clawBack(db, { ...base, txnId, kind: "refund", cumulative: c.data.amount_refunded }));
+    }
+    case "charge.dispute.created": {
+      const d = disputeObject.safeParse(event.object);
+      const txnId = d.success ? refId(d.data.payment_intent) : null;
+      if (!d.success || !txnId) return answer(await ignoreEvent(db, { ...base, txnId }));
+      return answer(await clawBack(db, { ...base, txnId, kind: "dispute", cumulative: d.data.amount }));
+    }
+    case "charge.dispute.closed": {
+      const d = disputeObject.safeParse(event.object);
+      const txnId = d.success ? refId(d.data.payment_intent) : null;
+      // Lost: the coins stay clawed back. Won (or an inquiry closed without a chargeback): they come back.
+      if (!d.success || !txnId || !["won", "warning_closed"].includes(d.data.status ?? "")) return answer(await ignoreEvent(db, { ...base, txnId }));
+      return answer(await restoreDispute(db, { ...base, txnId }));
+    }
+    default:
+      return answer(await ignoreEvent(db, { ...base, txnId: null }));
+  }
+}
+
+// Reconciliation -----------------------------------------------------------------------------------------------------
 
 /** The reconciliation's Stripe side: its paid charges created since the window's start (the library's auto-pagination). */
 export const stripeReconciliation: ProviderReconciliation = {

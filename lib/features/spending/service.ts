@@ -8,8 +8,6 @@ import { featureCheck } from "../../http/features";
 import { errors as moderationErrors } from "../moderation/errors";
 import { tradingStanding } from "../moderation/sanctions";
 import { errors as accountsErrors } from "../../core/accounts/errors";
-import { errors as paymentsErrors } from "../payments/errors";
-import { anyPaymentProvider } from "../payments/modes";
 import { errors as walletsErrors } from "../../core/wallets/errors";
 import { lockWallets } from "../../core/wallets/queries";
 import { errors as spendingErrors } from "./errors";
@@ -166,8 +164,12 @@ async function pausedFeatures(userId: string): Promise<{ feature: Feature; messa
   return FEATURES.flatMap((feature, i) => (reasons[i] === null ? [] : [{ feature, message: reasons[i]! }]));
 }
 
-/** GET /api/v1/me/eligibility: whether the caller may buy coins and packs now, and every reason why not. */
-export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromRequest: string | null) {
+/**
+ * GET /api/v1/me/eligibility: whether the caller may buy coins and packs now, and every reason why not. Why no coins
+ * can be bought here at all (no payment provider configured) is the caller's to say (`noPaymentProvider`, lib/features/payments
+ * noPaymentProviderReason): payments sits above spending, whose limits a top-up checks.
+ */
+export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromRequest: string | null, noPaymentProvider: { code: string; message: string } | null) {
   const [standing, rows, usage, setting, paused] = await Promise.all([
     tradingStanding(db, userId),
     limitRowsOf(db, userId),
@@ -183,9 +185,7 @@ export async function eligibilityOf(db: RawDb | DbTx, userId: string, fromReques
   const frozen = standing.debt
     ? [{ code: walletsErrors.WALLET_FROZEN.code, message: `Your wallet owes ${standing.debt} from a refunded top-up: later credits settle it first.` }]
     : [];
-  const payments = !anyPaymentProvider()
-    ? [{ code: paymentsErrors.PAYMENTS_UNAVAILABLE.code, message: "No payment provider is configured on this deployment." }]
-    : [];
+  const payments = noPaymentProvider ? [noPaymentProvider] : [];
   const limitReason = (kind: LimitKind) => {
     const passed = limitPassed(rows, usage, kind, 1);
     return passed

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
+import { noPaymentProviderReason } from "@/lib/features/payments/service";
 import { eligibility } from "@/lib/features/spending/schemas";
 import { eligibilityOf, requestCountry } from "@/lib/features/spending/service";
 
@@ -16,6 +17,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "bearer",
       response: eligibility,
     },
-    ({ user, req }) => eligibilityOf(db, user.id, requestCountry(req)),
+    ({ user, req }) => eligibilityOf(db, user.id, requestCountry(req), noPaymentProviderReason()),
   ),
 });
