@@ -1,5 +1,5 @@
 import type { DbTx } from "../../db/client";
-import { raw } from "../../db/raw";
+import { int8, raw, type Int8 } from "../../db/raw";
 
 // Reads and writes of the remote config's three small tables. The whole config is read at once (every process
 // caches it, lib/features/config/service.ts); writes are single-row upserts by key, each with its audit entry.
@@ -60,4 +60,23 @@ export function settingOf(db: DbTx, key: string) {
  */
 export async function lockEntry(tx: DbTx, kind: "flag" | "switch" | "setting", key: string): Promise<void> {
   await raw(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`config:${kind}:${key}`}, 0))`;
+}
+
+export interface AppProductRow {
+  id: string;
+  coins: number;
+  appStoreProductId: string | null;
+  googlePlayProductId: string | null;
+}
+
+/**
+ * The coin bundles on sale, as the app config lists them (store product ids; prices are GET /api/v1/wallet/products).
+ * A read of lib/features/payments' catalog table, which sits above this module (a top-up checks the spending limits,
+ * which read the kill switches here): the same rows and order as its activeProducts.
+ */
+export async function appProducts(db: DbTx): Promise<AppProductRow[]> {
+  const rows = await raw(db).$queryRaw<Int8<AppProductRow, "coins">[]>`
+    SELECT id, coins, app_store_product_id AS "appStoreProductId", google_play_product_id AS "googlePlayProductId"
+    FROM coin_products WHERE active ORDER BY sort_order, id`;
+  return rows.map((r) => int8(r, ["coins"]));
 }

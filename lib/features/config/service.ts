@@ -9,8 +9,7 @@ import { COMMENT_MAX } from "../comments/schemas";
 import { CONTENT_MAX, MEDIA_MAX } from "../lockerroom/schemas";
 import { CART_MAX_LINES, PRICE_MAX } from "../marketplace/schemas";
 import { TRADE_MAX_ITEMS } from "../marketplace/trade-schemas";
-import { activeProducts } from "../payments/queries";
-import { flagOf, killSwitchOf, lockEntry, readAll, settingOf, type FlagRow, type KillSwitchRow, type SettingRow } from "./queries";
+import { appProducts, flagOf, killSwitchOf, lockEntry, readAll, settingOf, type FlagRow, type KillSwitchRow, type SettingRow } from "./queries";
 import {
   FEATURE_DESCRIPTIONS,
   FEATURES,
@@ -87,7 +86,7 @@ function defaultSetting(key: SettingKey): string {
 }
 
 async function load(db: DbTx): Promise<Snapshot> {
-  const [all, products] = await Promise.all([readAll(db), activeProducts(db)]);
+  const [all, products] = await Promise.all([readAll(db), appProducts(db)]);
   const settings = Object.fromEntries(SETTING_KEYS.map((k) => [k, defaultSetting(k)])) as Record<SettingKey, string>;
   for (const s of all.settings) if (s.key in SETTINGS) settings[s.key as SettingKey] = s.value;
   const productView = products.map((p) => ({ id: p.id, coins: p.coins, appStoreProductId: p.appStoreProductId, googlePlayProductId: p.googlePlayProductId }));
