@@ -8,7 +8,7 @@ import { liveGameById, liveGames, playerLines, timelineRows, toLiveGame, toTimel
 import { ingestBatch } from "./ingest";
 
 // The live match centre's rules: the provider's events in (ingest.ts, state.ts), the live list, a game's timeline and
-// stats, its stream (feed.ts), and the staff replay of a feed.
+// stats, its stream (room.ts), and the staff replay of a provider's events.
 
 export { ingestBatch } from "./ingest";
 export { openGameStream, publishLockerPost } from "./room";

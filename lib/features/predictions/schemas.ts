@@ -3,7 +3,7 @@ import { pageSchema } from "../../kernel/page";
 import { cursorQuery, idString, intQuery, isoDateTime, uuidString } from "../../kernel/schemas";
 import { gameStatus } from "../games/schemas";
 
-// Predictions and private leagues: requests and answers (lib/features/predictions/service.ts, leagues.ts, settle.ts).
+// Predictions and private leagues: requests and answers (lib/features/predictions/service.ts, private-leagues.ts, settle.ts).
 
 /** Goals a predicted score may name per side. */
 export const MAX_PREDICTED_GOALS = 30;
