@@ -66,6 +66,17 @@ module.exports = {
       to: { path: "^lib/operations/" },
     },
     {
+      name: "modules-meet-at-their-public-face",
+      severity: "error",
+      comment:
+        "Another module is reached only through its public face (the module inside another, rep/leaderboard, has its own): its service.ts (what it does, re-exporting what it offers from its other files), schemas.ts (shapes) and errors.ts (codes). Its queries, writes and other files are its own (docs/decisions/0069-domains-in-tiers.md).",
+      from: { path: "^lib/(core|features|operations)/([^/]+)/" },
+      to: {
+        path: "^lib/(core|features|operations)/",
+        pathNot: ["^lib/(core|features|operations)/$2/", "^lib/(core|features|operations)/[^/]+/(leaderboard/)?(service|schemas|errors)\\.ts$"],
+      },
+    },
+    {
       name: "no-module-circle",
       severity: "error",
       comment:

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../../lib/kernel/errors";
-import { assertMayPost, currentTermsVersion } from "../../lib/core/visibility/access";
+import { assertMayPost, currentTermsVersion } from "../../lib/core/visibility/service";
 import { liftSuspension, suspendUser } from "../../lib/features/moderation/service";
 import { db } from "../helpers";
 
-// Posting suspensions as the post and comment creates see them: assertMayPost (lib/core/visibility/access.ts), the one
+// Posting suspensions as the post and comment creates see them: assertMayPost (lib/core/visibility/service.ts), the one
 // rule both creates call. (The end-to-end check through POST /api/locker-room is added where that route lives.)
 
 async function fan() {

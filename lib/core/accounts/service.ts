@@ -8,6 +8,9 @@ import { DECIMALS } from "../wallets/schemas";
 import { errors as accountsErrors } from "./errors";
 import { coinsOf, deleteScheduledDeletion, deletionOf, deletionQueue, insertDeletion, lockDeletionForCancel, type DeletionRow } from "./queries";
 
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { claimDueDeletion, claimFollowUp, markErased, postponeDeletion, setFollowUp } from "./queries";
+
 export { deletionPendingSql } from "./queries";
 
 // Account deletion (POST, GET, DELETE /api/v1/me/deletion; the page /account/delete): the caller schedules the

@@ -5,6 +5,20 @@ import { notFound } from "../../kernel/errors";
 import { keysetPage } from "../../kernel/page";
 import { cardsPage, catalogByRarity, collectibleById, historyOf, ownedBy, type CollectibleRow, type Rarity } from "./queries";
 
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export {
+  CARD_COLUMNS,
+  lockCollectibles,
+  lockCollectible,
+  transferOwnership,
+  ownerOf,
+  cardExists,
+  collectiblesOfPurchases,
+  insertDrawn,
+  takeSerial,
+} from "./queries";
+export type { CollectibleRow, Rarity, NewCollectible } from "./queries";
+
 // Collectibles: the card catalog, the caller's collection and one collectible with its owner history. Copies are
 // created by pack openings (lib/features/packs) and change owner through the marketplace.
 

@@ -1,8 +1,8 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
-import { mutingSql } from "../mutes/queries";
-import { actorJsonSql, actorNameSql, insertNotifications } from "../notifications/writes";
+import { mutingSql } from "../mutes/service";
+import { actorJsonSql, actorNameSql, insertNotifications } from "../notifications/service";
 import type { Relationship, UserRef } from "./schemas";
 
 // Following fans' statements. Every write of user_follows or follow_requests runs in a transaction that first took

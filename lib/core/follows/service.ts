@@ -4,7 +4,7 @@ import { rawTransaction, type RawDb } from "../../db/raw";
 import { DomainError, notFound } from "../../kernel/errors";
 import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
-import { favoriteTeamsOf } from "../teams/queries";
+import { favoriteTeamsOf } from "../teams/service";
 import { errors as followsErrors } from "./errors";
 import {
   acceptAllRequests,
@@ -28,8 +28,11 @@ import {
   type TargetRow,
 } from "./queries";
 import type { Relationship, UserRef } from "./schemas";
-import { notePushSoon } from "../push/soon";
+import { notePushSoon } from "../push/service";
 import { sellerReputations } from "../market-data/service";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { targetOf } from "./queries";
 
 // Following fans: profiles, follows, follow requests and relationships.
 //

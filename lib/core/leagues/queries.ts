@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
-import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../teams/queries";
-import { normalizeSport } from "../teams/sport";
+import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../teams/service";
+import { normalizeSport } from "../teams/service";
 import { buildStandings, type FinishedGame, type Standings, type StandingsTeam } from "./standings";
 import { raw } from "../../db/raw";
 

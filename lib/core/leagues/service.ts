@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { env } from "../../env";
 import { notFound } from "../../kernel/errors";
 import { log } from "../../kernel/log";
-import { normalizeSport } from "../teams/sport";
+import { normalizeSport } from "../teams/service";
 import type { LeagueSummary, LeaguesQuery, SportsCatalog } from "./schemas";
 import { leagueTree, readStandings } from "./queries";
 import type { Standings } from "./standings";

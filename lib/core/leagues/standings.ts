@@ -1,4 +1,4 @@
-import { toTeamSummary, type TeamSummaryRow } from "../teams/queries";
+import { toTeamSummary, type TeamSummaryRow } from "../teams/service";
 // League standings as pure functions: teams and finished games in, ranked rows and tables out. No database,
 // no clocks; lib/core/leagues/service.ts reads the rows and hands them here, tests feed hand-worked tables.
 

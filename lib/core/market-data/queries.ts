@@ -2,7 +2,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import { int8, raw, type Int8, type RawDb } from "../../db/raw";
-import { insertNotifications, notBlockedEitherWaySql } from "../notifications/writes";
+import { insertNotifications, notBlockedEitherWaySql } from "../notifications/service";
 import { ALERTS_PER_HOUR } from "./schemas";
 
 // Reads and writes of market data. A sale row is written by the marketplace's settle, in the transaction of the sale.

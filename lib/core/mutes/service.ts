@@ -8,6 +8,10 @@ import { errors as mutesErrors } from "./errors";
 import { deleteFilter, deleteMute, filtersOf, filterTotals, insertFilter, liveMuteCount, mutesOf, toFilter, toMute, updateFilter, upsertMute } from "./queries";
 import { FILTERS_MAX, KEYWORDS_MAX, MUTES_MAX, type FilterBody, type FilterPatch, type MuteBody } from "./schemas";
 
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { mutingSql, filtersVersionSql, notMutedActorSql, mutedAuthorSql } from "./queries";
+export { viewerTextFilter } from "./matcher";
+
 // Account mutes (POST, GET /api/user/mutes; DELETE …/{userId}) and keyword filters (/api/v1/me/filters): what the
 // caller chooses not to see. A mute is one-way and invisible to the muted account (nothing it reads changes). Caps
 // (MUTES_MAX mutes; FILTERS_MAX filters and KEYWORDS_MAX keywords in all) are counted under the user's row lock, so

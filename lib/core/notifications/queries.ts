@@ -1,8 +1,8 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw } from "../../db/raw";
-import { visiblePostSql } from "../visibility/access";
-import { filtersVersionSql } from "../mutes/queries";
+import { visiblePostSql } from "../visibility/service";
+import { filtersVersionSql } from "../mutes/service";
 import { UNREAD_COUNT_CAP, type NotificationFilter, type NotificationType } from "./schemas";
 import { insertNotifications } from "./writes";
 
@@ -34,7 +34,7 @@ export const filteredText = (n: NotificationRow): string | null => {
 /**
  * A notification's payload as its recipient may read it now (over `n`): the `body` of a notification about a post
  * (REPLY, MENTION, TEAM_POST, QUOTE, REACTION, REPOST, POST_PUBLISHED) quotes a post's or comment's text, and shows only
- * while the recipient may still read that text (THE visibility rule, lib/core/visibility/access.ts, for the recipient: a
+ * while the recipient may still read that text (THE visibility rule, lib/core/visibility/service.ts, for the recipient: a
  * team's private post once they neither follow nor joined the team, a deleted or hidden post, a blocked author), and
  * the comment (REPLY, a comment's MENTION) is neither deleted nor hidden; else the body is empty. Rendered at read
  * time rather than scrubbed on every change of access (docs/decisions/0065): two primary-key probes a notification.

@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor, invalidCursor } from "../../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../../kernel/errors";
 import { keysetPage } from "../../kernel/page";
 import { UUID_PATTERN } from "../../kernel/schemas";
-import { viewerTextFilter } from "../mutes/matcher";
+import { viewerTextFilter } from "../mutes/service";
 import {
   filteredText,
   insertRepMilestones,
@@ -15,6 +15,10 @@ import {
   type NotificationRow,
 } from "./queries";
 import { REP_MILESTONES, type NotificationFilter, type NotificationType } from "./schemas";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { actorJsonSql, actorNameSql, insertNotifications, notBlockedEitherWaySql, recipientAcceptsSql, threadNotMutedSql } from "./writes";
+export { eraseActorPushesSql, eraseActorSql, readablePayloadSql } from "./queries";
 
 // The inbox: notifications are written only by the producers (cron routes); a user reads, archives and lists them.
 // Read and archived are two states; archiving also reads. Both writes are idempotent (the first time is kept).

@@ -2,7 +2,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import type { RawDb } from "../../db/raw";
-import { notMutedActorSql } from "../mutes/queries";
+import { notMutedActorSql } from "../mutes/service";
 import type { NotificationType } from "./schemas";
 
 // The one writer of the notifications table: every producer (this module's crons, the locker room, comments,

@@ -31,11 +31,13 @@ import {
 } from "./queries";
 import { quietUntil, toClock, toMinute } from "./quiet-hours";
 import { SETTING_TYPES, settingOf, type DeliverResult, type NotifySetting, type PreferencesPut } from "./schemas";
+import { after } from "next/server";
+import { requestState } from "../../kernel/request-scope";
 
 // Push delivery (docs/domains/push.md). Preferences: GET and PUT /api/v1/me/notification-preferences, per type in-app
 // and push, and quiet hours; the account's notify_* settings are the in-app switches of their types (SETTING_TYPES).
 // Delivery: the outbox (one row per user and cause key, written by a trigger with each notification) is claimed by
-// deliverDue (the cron, and once after a producing request: soon.ts) and each row sent at most once.
+// deliverDue (the cron, and once after a producing request: notePushSoon) and each row sent at most once.
 
 type Handle = RawDb | DbTx;
 
@@ -214,4 +216,33 @@ export async function deliverDue(db: Db | Handle, opts: { take?: number; receipt
   await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, claimed.length) }, worker));
   const receipts = opts.receipts === false ? 0 : await readReceipts(handle);
   return { claimed: claimed.length, ...tally, receipts };
+}
+
+// The immediate attempt: a producer that wrote a notification in a request notes it here, and once the handler
+// succeeded (its transactions committed: the outbox rows are visible) the request hands a delivery run to Next's
+// after(), so it runs after the answer is sent. It claims like the cron (FOR UPDATE SKIP LOCKED), so the two never
+// send one row twice; whatever it leaves (quiet hours, failures, a crash) the cron picks up. Outside a request
+// (crons, scripts) nothing is noted: the cron delivers.
+
+const KEY = Symbol("push soon");
+/** Rows one after-request run claims at most (the cron takes the rest). */
+const TAKE = 20;
+
+async function run() {
+  const { db } = await import("../../db/client"); // the app's pool, opened only when a request wrote a notification
+  await deliverDue(db, { take: TAKE, receipts: false }).catch((error) => log("error", { msg: "push: after-request delivery failed", error: String(error) }));
+}
+
+/** The current request wrote notifications: attempt their push once it has succeeded. */
+export function notePushSoon(): void {
+  requestState(KEY, (afterSuccess) => {
+    afterSuccess(async () => {
+      try {
+        after(run);
+      } catch {
+        void run(); // outside Next's request context (a test harness): run it unawaited
+      }
+    });
+    return true;
+  });
 }

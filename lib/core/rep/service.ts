@@ -9,6 +9,12 @@ import { toLedgerEntry } from "./queries";
 import type { EarnInput } from "./schemas";
 import { errors as repErrors } from "./errors";
 
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { noteBoardsMoved, noteTeamLeft } from "./leaderboard/moves";
+export { grantOnce, award, debit, SERVER_AWARDS, batchRepWrites, awardRowsCtes, refundSpending } from "./grants";
+export { missingProfileFields, NOTIFICATION_SETTINGS } from "./requirements";
+export { STREAK_FREEZE, SPENDING_KINDS, REWARD_REFUND, REP_EARNED, REWARD_REDEMPTION } from "./kinds";
+
 const requestHash = (input: EarnInput) =>
   createHash("sha256")
     .update(`${input.earnKind}\u0000${input.targetId ?? ""}`)

@@ -26,7 +26,12 @@ import {
 } from "./queries";
 import { DEFAULT_TEAM_PAGE, type TeamSearchQuery, type TeamSearchSort, type TeamsQuery } from "./schemas";
 import { raw, type RawDb } from "../../db/raw";
-import { noteBoardsMoved, noteTeamLeft } from "../rep/leaderboard/moves";
+import { noteBoardsMoved, noteTeamLeft } from "../rep/service";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { favoriteTeamsOf, TEAM_SUMMARY_COLUMNS, toTeamSummary, liveTeamIdOrThrow, toRosterPlayer, canPostAsTeam } from "./queries";
+export type { TeamSummaryRow, PlayerRow } from "./queries";
+export { normalizeSport } from "./sport";
 
 export async function findTeamBySlug(db: RawDb | DbTx, slug: string) {
   const [t] = await raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE t.slug = ${slug.toLowerCase()}`;

@@ -1,9 +1,9 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { notFound } from "../../kernel/errors";
-import { favoriteTeamsOf } from "../teams/queries";
+import { favoriteTeamsOf } from "../teams/service";
 import { raw } from "../../db/raw";
-import { currentTermsVersion } from "../visibility/access";
+import { currentTermsVersion } from "../visibility/service";
 
 // Reads of the caller's account and their serializers: settings, the own profile with its favorite teams, blocks.
 

@@ -8,9 +8,9 @@ import { DomainError, notFound, type ErrorDetail, sharedErrors } from "../../ker
 import { log } from "../../kernel/log";
 import { keysetPage } from "../../kernel/page";
 import { identityProvider, type IdentityProvider, type IdpUser } from "../../auth/identity-provider";
-import { grantOnce } from "../rep/grants";
-import { missingProfileFields, NOTIFICATION_SETTINGS } from "../rep/requirements";
-import { currentTermsVersion } from "../visibility/access";
+import { grantOnce } from "../rep/service";
+import { missingProfileFields, NOTIFICATION_SETTINGS } from "../rep/service";
+import { currentTermsVersion } from "../visibility/service";
 import { isReservedHandle } from "./handles";
 import { blocksOf, getProfile, SETTINGS_SELECT, timezoneChangeableAt, toBlocked, toSettings } from "./queries";
 import { DISPLAY_NAME_MAX, FAVORITE_TEAMS_CAP, type BlockInput, type OnboardingInput, type ProfilePatch, type SettingsPatch } from "./schemas";

@@ -1,6 +1,6 @@
 import { defineErrors } from "../../kernel/errors";
 
-// Error codes of who may post and comment (lib/core/visibility/access.ts: assertMayPost), listed on the routes that write
+// Error codes of who may post and comment (lib/core/visibility/service.ts: assertMayPost), listed on the routes that write
 // posts and comments and on the console's sanctions.
 export const errors = defineErrors({
   UGC_TERMS_REQUIRED: {

@@ -12,6 +12,9 @@ export { clawFromWallet, fitsCeiling, ledgerInvariant, lockWallets } from "./que
 import { adjustmentBody, CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "./schemas";
 import { errors as walletsErrors } from "./errors";
 
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { balancesOf, transactionsOf } from "./queries";
+
 // Wallets: a balance per user and currency in integer minor units, moved only with an append-only ledger row
 // (lib/core/wallets/queries.ts). Other modules pay and get paid through pay() and credit(), inside their own transaction.
 

@@ -1,7 +1,7 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
-import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/queries";
+import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/service";
 
 // Binders and their items. An item is a collectible its binder's owner owns: transferOwnership removes it from the
 // old owner's binders when it changes hands. Reads also count and show only items the owner still owns: an add that

@@ -2,7 +2,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
-import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/queries";
+import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/service";
 
 // Collection challenges: the challenges with their cards, entries and their items, rewards; and lockedItems, the one
 // definition of an item locked by a challenge entry.

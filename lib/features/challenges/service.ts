@@ -3,12 +3,12 @@ import { uuidv7 } from "../../db/ids";
 import type { RawDb } from "../../db/raw";
 import { isUniqueViolation, txOptions } from "../../db/tx";
 import { idempotent, type Idempotent, type IdempotencyKey } from "../../db/idempotency";
-import { lockCollectibles } from "../../core/collectibles/queries";
+import { lockCollectibles } from "../../core/collectibles/service";
 import { toCollectible } from "../../core/collectibles/service";
 import { DomainError, notFound, sharedErrors, validationError, type ErrorDetail } from "../../kernel/errors";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
-import { award } from "../../core/rep/grants";
+import { award } from "../../core/rep/service";
 import { challengeSeedHash, newChallengeSeed, rewardSerialOf } from "./shuffle";
 import {
   cardsOfChallenges,
@@ -40,6 +40,9 @@ import {
 import { PROGRESS_COPIES_MAX, type ChallengeCreateInput, type EntryInput } from "./schemas";
 import { errors as challengesErrors } from "./errors";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { lockedBy, lockedItems } from "./queries";
 
 // Collection challenges: a set of cards to complete before a deadline. A collector's entry (PUT) names their
 // collectibles; under the items' row locks (after the entry's, in id order: the marketplace's lock order with the entry

@@ -2,8 +2,8 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
-import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/queries";
-import { actorJsonSql, actorNameSql, insertNotifications, recipientAcceptsSql, threadNotMutedSql } from "../../core/notifications/writes";
+import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/service";
+import { actorJsonSql, actorNameSql, insertNotifications, recipientAcceptsSql, threadNotMutedSql } from "../../core/notifications/service";
 
 // Comments: rows in post_comments (one level of replies); posts.comment_count and the parent's reply_count count the
 // comments neither deleted nor hidden, and move in the transaction that changes a comment, under the post's lock.

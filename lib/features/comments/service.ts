@@ -4,12 +4,15 @@ import { txOptions } from "../../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
 import { DomainError, notFound, validationError, sharedErrors } from "../../kernel/errors";
 import { keysetPage } from "../../kernel/page";
-import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../../core/visibility/access";
+import { assertMayPost, blockedBetween, visiblePost, type Viewer } from "../../core/visibility/service";
 import { commentById, commentsPage, commentState, insertComment, lockPostForComments, notifyReply, softDeleteComment, type CommentRow } from "./queries";
-import { viewerTextFilter } from "../../core/mutes/matcher";
-import { notePushSoon } from "../../core/push/soon";
-import { assertMayComment } from "../lockerroom/policy";
-import { indexComment } from "../lockerroom/indexing";
+import { viewerTextFilter } from "../../core/mutes/service";
+import { notePushSoon } from "../../core/push/service";
+import { assertMayComment } from "../lockerroom/service";
+import { indexComment } from "../lockerroom/service";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { commentState } from "./queries";
 
 // Comments on locker-room posts, one level of replies. Commenting follows the post's visibility (a post the caller
 // may not see, blocks either way included, is 404) and the posting rules (terms, suspension). Counters move in the

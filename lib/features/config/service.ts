@@ -8,7 +8,7 @@ import { recordAudit, type StaffActor } from "../../core/audit/service";
 import { COMMENT_MAX } from "../comments/schemas";
 import { CONTENT_MAX, MEDIA_MAX } from "../lockerroom/schemas";
 import { CART_MAX_LINES, PRICE_MAX } from "../marketplace/schemas";
-import { TRADE_MAX_ITEMS } from "../marketplace/trade-schemas";
+import { TRADE_MAX_ITEMS } from "../marketplace/schemas";
 import { appProducts, flagOf, killSwitchOf, lockEntry, readAll, settingOf, type FlagRow, type KillSwitchRow, type SettingRow } from "./queries";
 import {
   FEATURE_DESCRIPTIONS,

@@ -2,7 +2,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
 import { UUIDV7_SQL } from "../../db/ids";
-import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/queries";
+import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/service";
 
 // Contests: contests with their games, lineups with their cards, the leaderboard. The lock in force (LOCKED) and the
 // status (STATUS) are SQL over the contest row `k` and its games, so lists filter by them.

@@ -1,9 +1,9 @@
 import type { Db, DbTx } from "../../db/client";
 import type { RawDb } from "../../db/raw";
 import { isUniqueViolation, txOptions } from "../../db/tx";
-import { lockCollectibles } from "../../core/collectibles/queries";
+import { lockCollectibles } from "../../core/collectibles/service";
 import { toCollectible } from "../../core/collectibles/service";
-import { lockedBy, lockedItems } from "../challenges/queries";
+import { lockedBy, lockedItems } from "../challenges/service";
 import { errors as challengesErrors } from "../challenges/errors";
 import { DomainError, notFound, sharedErrors, validationError, type ErrorDetail } from "../../kernel/errors";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../../kernel/cursor";

@@ -2,7 +2,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { Db, DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
 import { lockUser, txOptions } from "../../db/tx";
-import { award, debit } from "../../core/rep/grants";
+import { award, debit } from "../../core/rep/service";
 import { pointsSql } from "./points";
 
 // Settlement of contests (the contests-settle cron): once every covered game is over (final, postponed or canceled),

@@ -3,7 +3,7 @@ import { lockUser, txOptions } from "../../db/tx";
 import { uuidv7 } from "../../db/ids";
 import { idempotent, type IdempotencyKey } from "../../db/idempotency";
 import { DomainError, notFound } from "../../kernel/errors";
-import { assertMayTrade } from "../moderation/sanctions";
+import { assertMayTrade } from "../moderation/service";
 import { assertPackSalesAllowed, assertWithinLimits } from "../spending/service";
 import { credit, pay } from "../../core/wallets/service";
 import { errors as dropsErrors } from "./errors";

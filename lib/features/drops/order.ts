@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { newSeed, seedHashOf } from "../packs/draw";
+import { newSeed, seedHashOf } from "../packs/service";
 
 // The verifiable order of a drop. At creation the server draws a secret 32-byte seed and publishes its SHA-256
 // (seedHash, as pack openings do: lib/features/packs/draw.ts). Once the order is fixed (the draw at closesAt, or the waiting

@@ -3,7 +3,7 @@ import { lockUser, txOptions } from "../../db/tx";
 import { uuidv7 } from "../../db/ids";
 import { DomainError, sharedErrors } from "../../kernel/errors";
 import { featureCheck } from "../../http/features";
-import { assertMayTrade } from "../moderation/sanctions";
+import { assertMayTrade } from "../moderation/service";
 import { assertPackSalesAllowed, assertWithinLimits } from "../spending/service";
 import { credit } from "../../core/wallets/service";
 import { shuffle } from "./order";

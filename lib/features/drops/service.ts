@@ -5,12 +5,15 @@ import { txOptions } from "../../db/tx";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
 import { notFound, validationError } from "../../kernel/errors";
-import { packById } from "../packs/queries";
+import { packById } from "../packs/service";
 import { newSeed, orderKey, seedHashOf } from "./order";
 import { orderIfDue } from "./ordering";
 import { dropById, dropsPage, entryOf, insertAllowlist, insertDrop, orderedEntries, toDrop, toEntry, type DropRow, type EntryRow } from "./queries";
 import type { CreateDropBody } from "./schemas";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { dropLedgerMismatches } from "./queries";
 
 // Drops: a quantity of a pack sold at a set time by draw or by waiting room, in a verifiable seeded order (order.ts).
 // Entering, buying and withdrawing: entries.ts; the draw and the queue's order: ordering.ts.

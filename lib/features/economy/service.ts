@@ -4,9 +4,9 @@ import type { RawDb } from "../../db/raw";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../../kernel/cursor";
 import { DomainError, notFound } from "../../kernel/errors";
 import { keysetPage } from "../../kernel/page";
-import { lockCollectible } from "../../core/collectibles/queries";
+import { lockCollectible } from "../../core/collectibles/service";
 import { refuseLocked } from "../challenges/service";
-import { assertMayTrade } from "../moderation/sanctions";
+import { assertMayTrade } from "../moderation/service";
 import { MintError, mintProvider } from "./provider";
 import {
   claimMints,
@@ -22,6 +22,9 @@ import {
   type MintRequestRow,
 } from "./queries";
 import { errors as economyErrors } from "./errors";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { hasLiveMint } from "./queries";
 
 // The starter-pack grant, and the NFT mint queue: a fan links a wallet and asks for a collectible to be minted to
 // it; the mint worker (a cron route) hands due mints to the provider (provider.ts), records the results, retries

@@ -1,9 +1,9 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { Db, DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
-import { visiblePostSql, type Viewer } from "../../core/visibility/access";
-import { selectPosts, type PostRow } from "../lockerroom/queries";
-import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/queries";
+import { visiblePostSql, type Viewer } from "../../core/visibility/service";
+import { selectPosts, type PostRow } from "../lockerroom/service";
+import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/service";
 import { rankIntoSnapshotSql, SNAPSHOT_CHUNK } from "./ranking";
 
 // The feeds' statements. Posts are read with the locker room's own select (selectPosts) under its one visibility

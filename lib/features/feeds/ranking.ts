@@ -1,6 +1,6 @@
 import { Prisma } from "../../generated/prisma/client";
-import { visiblePostSql, type Viewer } from "../../core/visibility/access";
-import { mutedAuthorSql } from "../../core/mutes/queries";
+import { visiblePostSql, type Viewer } from "../../core/visibility/service";
+import { mutedAuthorSql } from "../../core/mutes/service";
 import { REACTION_KINDS } from "../reactions/schemas";
 
 // The for-you ranking (docs/domains/feeds.md, "Ranking"; decision 0053). One statement ranks a bounded candidate pool

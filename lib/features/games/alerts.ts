@@ -1,10 +1,10 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw } from "../../db/raw";
-import { insertNotifications } from "../../core/notifications/writes";
+import { insertNotifications } from "../../core/notifications/service";
 import { GAME_ALERT_WINDOW_HOURS, RATING_WINDOW_HOURS, type NotificationType } from "../../core/notifications/schemas";
-import { SERVER_AWARDS } from "../../core/rep/grants";
-import { TEAM_SUMMARY_COLUMNS } from "../../core/teams/queries";
+import { SERVER_AWARDS } from "../../core/rep/service";
+import { TEAM_SUMMARY_COLUMNS } from "../../core/teams/service";
 import { RATABLE_GAME } from "./queries";
 
 // The games' notifications, written by cron routes to the fans who follow either team: a game about to start

@@ -3,8 +3,8 @@ import type { DbTx } from "../../db/client";
 import { DomainError, sharedErrors } from "../../kernel/errors";
 import { decodeCursor, encodeCursor, invalidCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
-import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../../core/teams/queries";
-import { normalizeSport } from "../../core/teams/sport";
+import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../../core/teams/service";
+import { normalizeSport } from "../../core/teams/service";
 import type { EventList, LineupStatus } from "./schemas";
 import { raw } from "../../db/raw";
 

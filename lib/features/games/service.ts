@@ -4,8 +4,8 @@ import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
 import { txOptions } from "../../db/tx";
 import { DomainError, notFound, type ErrorDetail, sharedErrors } from "../../kernel/errors";
-import { award, batchRepWrites, SERVER_AWARDS } from "../../core/rep/grants";
-import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../../core/teams/queries";
+import { award, batchRepWrites, SERVER_AWARDS } from "../../core/rep/service";
+import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../../core/teams/service";
 import { addUtcDays, utcDay } from "../../time";
 import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
 import {
@@ -27,6 +27,9 @@ import { env } from "../../env";
 import { errors as gamesErrors } from "./errors";
 import { writeRatings } from "./writes";
 import { errors as repErrors } from "../../core/rep/errors";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { myTeamIdsColumn } from "./queries";
 
 // Games as events, lineups, ratings, guess the player and the daily spin. One-time rules are held by PostgreSQL:
 // the lineup by its primary key and unique slot (INSERT … ON CONFLICT DO NOTHING), a rating by the unique

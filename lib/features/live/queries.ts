@@ -1,6 +1,6 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
-import { myTeamIdsColumn } from "../games/queries";
+import { myTeamIdsColumn } from "../games/service";
 
 // Reads and writes of the live match centre over game_events (the provider's events as received), games (status and
 // score) and game_player_stats (the official player lines), and the serializers of what the routes answer.

@@ -1,8 +1,8 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
-import { visiblePostSql } from "../../core/visibility/access";
-import { insertNotifications, actorJsonSql, actorNameSql, recipientAcceptsSql, threadNotMutedSql } from "../../core/notifications/writes";
-import { notePushSoon } from "../../core/push/soon";
+import { visiblePostSql } from "../../core/visibility/service";
+import { insertNotifications, actorJsonSql, actorNameSql, recipientAcceptsSql, threadNotMutedSql } from "../../core/notifications/service";
+import { notePushSoon } from "../../core/push/service";
 import { parseMentions, parseTags, type ParsedTag } from "./parse";
 
 // The write-time side of tags and mentions: one call from the locker room's create and edit (indexPost) and from
@@ -39,7 +39,7 @@ interface MentionSource {
  * MENTION to one mentioned fan, once per (post or comment, fan) by its cause key: not to the author, only with
  * notifyCommunity on, not across a block (with the post's author, by the visibility rule, and with the actor), not
  * when the fan mutes the actor (a mute with notifications) or the post's thread, and only when the fan may see the
- * post (THE visibility rule, lib/core/visibility/access.ts, read for that fan: published, live, public or theirs as a team fan).
+ * post (THE visibility rule, lib/core/visibility/service.ts, read for that fan: published, live, public or theirs as a team fan).
  */
 function notifyMention(tx: DbTx, s: MentionSource, userId: string) {
   const cause = s.commentId ? `mention:comment:${s.commentId}` : `mention:post:${s.postId}`;

@@ -1,13 +1,11 @@
 import type { AuthUser } from "../../auth/users";
-import type { Db, DbTx } from "../../db/client";
+import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
-import { txOptions } from "../../db/tx";
-import { DomainError, sharedErrors } from "../../kernel/errors";
-import { visiblePost, type VisiblePost } from "../../core/visibility/access";
-import { canPostAsTeam } from "../../core/teams/queries";
+import { DomainError } from "../../kernel/errors";
+import type { VisiblePost } from "../../core/visibility/service";
+import { canPostAsTeam } from "../../core/teams/service";
 import { errors as lockerroomErrors } from "./errors";
-import { getPost } from "./service";
-import { commentAllowedSql, commentPolicyDb, commentPolicyOf, type CommentPolicy } from "./sharing";
+import { commentAllowedSql, commentPolicyOf, type CommentPolicy } from "./sharing";
 
 // Reply controls (PUT /api/locker-room/{postId}/interaction-policy): who may comment on a post, like Bluesky's
 // threadgate and Mastodon's quote policy. The rule is one SQL condition (sharing.ts commentAllowedSql): the post's
@@ -19,17 +17,6 @@ import { commentAllowedSql, commentPolicyDb, commentPolicyOf, type CommentPolicy
 export async function ownsPost(db: RawDb | DbTx, user: AuthUser, post: Pick<VisiblePost, "authorId" | "authorTeamId">): Promise<boolean> {
   if (post.authorTeamId) return canPostAsTeam(db, user, post.authorTeamId);
   return post.authorId === user.id || user.isAdmin;
-}
-
-export async function setInteractionPolicy(db: Db, user: AuthUser, postId: string, comments: CommentPolicy) {
-  await db.$transaction(async (tx) => {
-    const post = await visiblePost(tx, postId, user, { forUpdate: true });
-    if (!(await ownsPost(tx, user, post))) {
-      throw new DomainError(sharedErrors.FORBIDDEN, "Only the post's author (for a team's post, its staff) can set who may comment.");
-    }
-    await tx.$executeRaw`UPDATE posts SET comment_policy = ${commentPolicyDb(comments)}::"CommentPolicy" WHERE id = ${postId}::uuid`;
-  }, txOptions());
-  return getPost(db, user, postId);
 }
 
 const REFUSALS: Record<CommentPolicy, string> = {

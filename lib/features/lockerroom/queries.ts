@@ -2,10 +2,10 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
-import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../../core/mutes/queries";
-import { insertNotifications } from "../../core/notifications/writes";
-import { TEAM_SUMMARY_COLUMNS } from "../../core/teams/queries";
-import { visiblePostSql, type Viewer } from "../../core/visibility/access";
+import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../../core/mutes/service";
+import { insertNotifications } from "../../core/notifications/service";
+import { TEAM_SUMMARY_COLUMNS } from "../../core/teams/service";
+import { visiblePostSql, type Viewer } from "../../core/visibility/service";
 import { sharingColumns, sharingJoins, type SharingColumns } from "./sharing";
 
 // The locker room's statements. A post is always read with its author, poll and the viewer's own reaction and vote,

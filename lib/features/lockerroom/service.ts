@@ -6,11 +6,11 @@ import { IDEMPOTENCY_HEADER } from "../../db/idempotency";
 import { decodeIdCursor, decodeUuidTimeCursor, encodeCursor, encodeIdCursor } from "../../kernel/cursor";
 import { DomainError, notFound, validationError, sharedErrors } from "../../kernel/errors";
 import { keysetPage } from "../../kernel/page";
-import type { TeamSummaryRow } from "../../core/teams/queries";
+import type { TeamSummaryRow } from "../../core/teams/service";
 import { teamSummaries } from "../../core/teams/service";
 import { attachLockerMedia } from "../../core/uploads/service";
-import { canPostAsTeam } from "../../core/teams/queries";
-import { assertMayPost, visiblePost, type Viewer } from "../../core/visibility/access";
+import { canPostAsTeam } from "../../core/teams/service";
+import { assertMayPost, visiblePost, type Viewer } from "../../core/visibility/service";
 import {
   deletedPostAuthor,
   claimDuePosts,
@@ -35,13 +35,22 @@ import {
 } from "./queries";
 import { EDIT_WINDOW_MINUTES, SCHEDULE_MAX_DAYS, type CreatePostInput } from "./schemas";
 import { errors as lockerroomErrors } from "./errors";
-import { viewerTextFilter } from "../../core/mutes/matcher";
-import { notePushSoon } from "../../core/push/soon";
+import { viewerTextFilter } from "../../core/mutes/service";
+import { notePushSoon } from "../../core/push/service";
 import { publishLockerPost } from "../live/service";
 import { lockQuotable, notifyQuote, postTeamIds, toSharing } from "./sharing";
 import { indexPost } from "./indexing";
+import { ownsPost } from "./policy";
+import { commentPolicyDb, type CommentPolicy } from "./sharing";
 
-// Posts and the feed. Who sees what is lib/core/visibility/access.ts; comments, reactions, polls' votes and moderation
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { assertMayComment } from "./policy";
+export { indexComment } from "./indexing";
+export { selectPosts } from "./queries";
+export type { PostRow } from "./queries";
+export { TAG_MAX_LENGTH, tagKey } from "./parse";
+
+// Posts and the feed. Who sees what is lib/core/visibility/service.ts; comments, reactions, polls' votes and moderation
 // are their own modules over the same tables.
 
 const DAY_MS = 86_400_000;
@@ -377,4 +386,16 @@ export async function mutePost(db: Db, user: AuthUser, postId: string, muted: bo
   await visiblePost(db, postId, user);
   await setPostMute(db, user.id, postId, muted);
   return { postId, muted };
+}
+
+/** PUT /api/locker-room/{postId}/interaction-policy: who may comment (the rule is policy.ts and sharing.ts). */
+export async function setInteractionPolicy(db: Db, user: AuthUser, postId: string, comments: CommentPolicy) {
+  await db.$transaction(async (tx) => {
+    const post = await visiblePost(tx, postId, user, { forUpdate: true });
+    if (!(await ownsPost(tx, user, post))) {
+      throw new DomainError(sharedErrors.FORBIDDEN, "Only the post's author (for a team's post, its staff) can set who may comment.");
+    }
+    await tx.$executeRaw`UPDATE posts SET comment_policy = ${commentPolicyDb(comments)}::"CommentPolicy" WHERE id = ${postId}::uuid`;
+  }, txOptions());
+  return getPost(db, user, postId);
 }

@@ -2,9 +2,9 @@ import { Prisma } from "../../generated/prisma/client";
 import type { AuthUser } from "../../auth/users";
 import type { DbTx } from "../../db/client";
 import { DomainError, notFound } from "../../kernel/errors";
-import { actorJsonSql, actorNameSql, insertNotifications, recipientAcceptsSql, threadNotMutedSql } from "../../core/notifications/writes";
-import type { TeamSummaryRow } from "../../core/teams/queries";
-import { TEAM_FAN, visiblePost, visiblePostSql, type Viewer, type VisiblePost } from "../../core/visibility/access";
+import { actorJsonSql, actorNameSql, insertNotifications, recipientAcceptsSql, threadNotMutedSql } from "../../core/notifications/service";
+import type { TeamSummaryRow } from "../../core/teams/service";
+import { TEAM_FAN, visiblePost, visiblePostSql, type Viewer, type VisiblePost } from "../../core/visibility/service";
 import { errors as lockerroomErrors } from "./errors";
 
 // The parts of a post's read that reply controls, reposts and quotes add (policy.ts, reposts.ts): columns and joins

@@ -27,11 +27,11 @@ import {
   type LockedListing,
 } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
-import { assertMayTrade, standingRefusal, tradingStanding } from "../moderation/sanctions";
-import { notePushSoon } from "../../core/push/soon";
+import { assertMayTrade, standingRefusal, tradingStanding } from "../moderation/service";
+import { notePushSoon } from "../../core/push/service";
 import { env } from "../../env";
 import { bidById, myAuctions, openAuctionMinimum, runnersUp, setBidAmount, type MyBidState } from "./bid-queries";
-import { balancesOf } from "../../core/wallets/queries";
+import { balancesOf } from "../../core/wallets/service";
 import { auctionState, publishAuctionEvents, type AuctionEvent } from "./auction-changes";
 
 const tooLow = (min: number) =>

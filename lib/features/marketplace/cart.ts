@@ -3,7 +3,7 @@
 import type { Db, DbTx } from "../../db/client";
 import type { RawDb } from "../../db/raw";
 import { lockUser } from "../../db/tx";
-import { lockCollectibles } from "../../core/collectibles/queries";
+import { lockCollectibles } from "../../core/collectibles/service";
 import { DomainError, notFound } from "../../kernel/errors";
 import { idempotent, type IdempotencyKey } from "../../db/idempotency";
 import { getWallets, lockWallets } from "../../core/wallets/service";
@@ -12,7 +12,7 @@ import { ChangedHands, own, settle, toListing, unavailable } from "./ownership";
 import { cartOf, closeListing, deleteCartLines, insertCartLine, itemsOfListings, listingById, listingsByIds, lockListing, type LockedListing } from "./queries";
 import { CART_MAX_LINES } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
-import { assertMayTrade } from "../moderation/sanctions";
+import { assertMayTrade } from "../moderation/service";
 
 export async function getCart(db: RawDb | DbTx, userId: string) {
   const lines = await cartOf(db, userId);

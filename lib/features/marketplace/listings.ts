@@ -4,7 +4,7 @@ import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
 import type { RawDb } from "../../db/raw";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
-import { lockCollectible, transferOwnership } from "../../core/collectibles/queries";
+import { lockCollectible, transferOwnership } from "../../core/collectibles/service";
 import { decodeCursor, encodeCursor, encodeIdCursor, invalidCursor } from "../../kernel/cursor";
 import { DomainError, notFound, validationError } from "../../kernel/errors";
 import { idempotent, type IdempotencyKey } from "../../db/idempotency";
@@ -41,8 +41,8 @@ import { refuseLocked } from "../challenges/service";
 import { AUCTION_MAX_DAYS, AUCTION_MIN_HOURS, type CreateListingInput, type ListingsQuery } from "./schemas";
 import { errors as marketplaceErrors } from "./errors";
 import { firePriceAlerts, markSaleRefunded, sellerReputations } from "../../core/market-data/service";
-import { assertMayTrade } from "../moderation/sanctions";
-import { notePushSoon } from "../../core/push/soon";
+import { assertMayTrade } from "../moderation/service";
+import { notePushSoon } from "../../core/push/service";
 import { auctionState, publishAuctionEvents } from "./auction-changes";
 
 export async function browseListings(db: RawDb | DbTx, q: ListingsQuery) {

@@ -3,7 +3,7 @@
 import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
 import type { RawDb } from "../../db/raw";
-import { lockCollectible, ownerOf } from "../../core/collectibles/queries";
+import { lockCollectible, ownerOf } from "../../core/collectibles/service";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../../kernel/errors";
 import { idempotent, type IdempotencyKey } from "../../db/idempotency";
@@ -13,8 +13,8 @@ import { refuseLocked } from "../challenges/service";
 import { ChangedHands, HOUR, own, refuseMinted, settle } from "./ownership";
 import { closeOffer, insertOffer, lockActiveListingOf, lockOffer, notifyOfferUpdate, offerById, offersOf, type OfferRow } from "./queries";
 import { errors as marketplaceErrors } from "./errors";
-import { assertMayTrade, standingRefusal, tradingStanding } from "../moderation/sanctions";
-import { notePushSoon } from "../../core/push/soon";
+import { assertMayTrade, standingRefusal, tradingStanding } from "../moderation/service";
+import { notePushSoon } from "../../core/push/service";
 import { assertOfferWelcome } from "./offer-settings";
 
 const toOffer = (o: OfferRow) => ({

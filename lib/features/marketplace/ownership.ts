@@ -3,9 +3,9 @@
 // the listing as the API shows it (toListing).
 import type { Db, DbTx } from "../../db/client";
 import type { RawDb } from "../../db/raw";
-import { lockCollectible, transferOwnership } from "../../core/collectibles/queries";
+import { lockCollectible, transferOwnership } from "../../core/collectibles/service";
 import { toCollectible } from "../../core/collectibles/service";
-import { hasLiveMint } from "../economy/queries";
+import { hasLiveMint } from "../economy/service";
 import { DomainError } from "../../kernel/errors";
 import { recordSale } from "../../core/market-data/service";
 import { credit, pay } from "../../core/wallets/service";

@@ -2,8 +2,8 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import { int8, raw, type Int8, type RawDb } from "../../db/raw";
-import { CARD_COLUMNS, type CollectibleRow, type Rarity } from "../../core/collectibles/queries";
-import { insertNotifications } from "../../core/notifications/writes";
+import { CARD_COLUMNS, type CollectibleRow, type Rarity } from "../../core/collectibles/service";
+import { insertNotifications } from "../../core/notifications/service";
 
 // The marketplace's statements: listings (fixed price and auctions) with bids, offers, carts and the wishlist.
 // Rows that decide a sale are locked by statements of their own (a locking read with joins re-checks only the

@@ -4,6 +4,9 @@ import { collectible, rarity } from "../../core/collectibles/schemas";
 import { pageSchema } from "../../kernel/page";
 import { cursorQuery, intQuery, isoDateTime, uuidString } from "../../kernel/schemas";
 
+/** Items on each side of one trade (trade-schemas.ts). */
+export const TRADE_MAX_ITEMS = 10;
+
 /** The marketplace fee, in basis points of the sale price, kept from the seller's proceeds (rounded down). */
 export const FEE_BPS = 500;
 export const PRICE_MAX = 100_000_000;

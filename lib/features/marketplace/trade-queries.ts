@@ -1,8 +1,8 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { int8, raw, type Int8, type RawDb } from "../../db/raw";
-import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/queries";
-import { actorJsonSql, actorNameSql, insertNotifications } from "../../core/notifications/writes";
+import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/service";
+import { actorJsonSql, actorNameSql, insertNotifications } from "../../core/notifications/service";
 
 // The statements of trades and gifts (lib/features/marketplace/trades.ts) and of offer settings (offer-settings.ts). A trade's
 // row is locked before its items' collectibles: the lock order of a trade is trade → collectibles (id order) →

@@ -2,14 +2,12 @@ import { z } from "zod";
 import { collectible } from "../../core/collectibles/schemas";
 import { pageSchema } from "../../kernel/page";
 import { cursorQuery, intQuery, isoDateTime, uuidString } from "../../kernel/schemas";
-import { PRICE_MAX } from "./schemas";
+import { PRICE_MAX, TRADE_MAX_ITEMS } from "./schemas";
 
 // Trades and gifts, offer settings: requests and answers (lib/features/marketplace/trades.ts, offer-settings.ts).
 
 export const TRADE_DEFAULT_HOURS = 72;
 export const TRADE_MAX_HOURS = 168;
-/** Items on each side of one trade. */
-export const TRADE_MAX_ITEMS = 10;
 export const TRADE_MESSAGE_MAX = 280;
 /**
  * A nominal price: a side of a trade that gives no items and, net of the coins coming back to it, fewer coins than

@@ -7,7 +7,7 @@ import { recordAudit, type StaffActor } from "../../core/audit/service";
 import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
 import type { RawDb } from "../../db/raw";
-import { lockCollectibles, transferOwnership } from "../../core/collectibles/queries";
+import { lockCollectibles, transferOwnership } from "../../core/collectibles/service";
 import { toCollectible } from "../../core/collectibles/service";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
 import { DomainError, notFound, sharedErrors, type ErrorDetail } from "../../kernel/errors";
@@ -16,11 +16,11 @@ import { keysetPage } from "../../kernel/page";
 import { limiterFor } from "../../http/rate-limit";
 import { txOptions } from "../../db/tx";
 import { credit, lockWallets, pay } from "../../core/wallets/service";
-import { balancesOf } from "../../core/wallets/queries";
-import { assertMayTrade, tradingStanding } from "../moderation/sanctions";
-import { notePushSoon } from "../../core/push/soon";
+import { balancesOf } from "../../core/wallets/service";
+import { assertMayTrade, tradingStanding } from "../moderation/service";
+import { notePushSoon } from "../../core/push/service";
 import { feeOf, HOUR } from "./ownership";
-import { lockedBy, lockedItems } from "../challenges/queries";
+import { lockedBy, lockedItems } from "../challenges/service";
 import { errors as marketplaceErrors } from "./errors";
 import {
   closeTrade,

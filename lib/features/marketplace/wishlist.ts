@@ -2,7 +2,7 @@
 // notify the users who wished for them: notifyWishlisted).
 import type { DbTx } from "../../db/client";
 import type { RawDb } from "../../db/raw";
-import { cardExists, ownerOf } from "../../core/collectibles/queries";
+import { cardExists, ownerOf } from "../../core/collectibles/service";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
 import { notFound, validationError } from "../../kernel/errors";
 import { keysetPage } from "../../kernel/page";

@@ -6,7 +6,7 @@ import { recordAudit, type StaffActor } from "../../core/audit/service";
 import { Prisma } from "../../generated/prisma/client";
 import { errors as accountsErrors } from "../../core/accounts/errors";
 import { errors as walletsErrors } from "../../core/wallets/errors";
-import { deletionPendingSql } from "../../core/accounts/queries";
+import { deletionPendingSql } from "../../core/accounts/service";
 import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
@@ -18,7 +18,7 @@ import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from 
 import { keysetPage } from "../../kernel/page";
 import { log } from "../../kernel/log";
 import { UUID_PATTERN } from "../../kernel/schemas";
-import { visiblePost } from "../../core/visibility/access";
+import { visiblePost } from "../../core/visibility/service";
 import {
   actionById,
   actionsOf,

@@ -8,8 +8,8 @@ import { DomainError, notFound } from "../../kernel/errors";
 import { log } from "../../kernel/log";
 import { keysetPage } from "../../kernel/page";
 import { UUID_PATTERN } from "../../kernel/schemas";
-import { blockedBetween, visiblePost } from "../../core/visibility/access";
-import { commentState } from "../comments/queries";
+import { blockedBetween, visiblePost } from "../../core/visibility/service";
+import { commentState } from "../comments/service";
 import {
   adjustCommentCounters,
   commentPostId,
@@ -40,6 +40,9 @@ import {
 import type { ReportReason } from "./schemas";
 import { errors as moderationErrors } from "./errors";
 import { imposeSanction } from "./sanctions";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { assertMayTrade, standingRefusal, tradingStanding, assertMayBuyCoins } from "./sanctions";
 
 export * from "./reports";
 export * from "./sanctions";

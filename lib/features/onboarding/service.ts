@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { grantStarterPack } from "../economy/service";
 import { log } from "../../kernel/log";
-import { noteReferralProgress } from "../referrals/progress";
+import { noteReferralProgress } from "../referrals/service";
 import type { OnboardingInput } from "../../core/users/schemas";
 import { recordOnboarding } from "../../core/users/service";
 

@@ -2,7 +2,7 @@ import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
-import { collectiblesOfPurchases, insertDrawn, takeSerial, type NewCollectible } from "../../core/collectibles/queries";
+import { collectiblesOfPurchases, insertDrawn, takeSerial, type NewCollectible } from "../../core/collectibles/service";
 import { toCollectible } from "../../core/collectibles/service";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
 import { DomainError, notFound } from "../../kernel/errors";
@@ -10,7 +10,7 @@ import { idempotent, type IdempotencyKey } from "../../db/idempotency";
 import { keysetPage } from "../../kernel/page";
 import { pay } from "../../core/wallets/service";
 import { DECIMALS } from "../../core/wallets/schemas";
-import { assertMayTrade } from "../moderation/sanctions";
+import { assertMayTrade } from "../moderation/service";
 import { assertPackSalesAllowed, assertWithinLimits } from "../spending/service";
 import { draw, newSeed, RARITY_ORDER, seedHashOf, type Rarity } from "./draw";
 import {
@@ -35,6 +35,10 @@ import {
   type SeedRow,
 } from "./queries";
 import { errors as packsErrors } from "./errors";
+
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { newSeed, seedHashOf } from "./draw";
+export { packById } from "./queries";
 
 // Packs: the catalog with its published odds, buying (wallet debit and stock in one transaction, Stripe-style
 // idempotency), opening (verifiable draws, lib/features/packs/draw.ts; once per purchase) and the draw seeds.

@@ -2,7 +2,7 @@ import type { Db, DbTx } from "../../db/client";
 import { rawTransaction, type RawDb } from "../../db/raw";
 import { DomainError } from "../../kernel/errors";
 import { log } from "../../kernel/log";
-import { standingRefusal, tradingStanding } from "../moderation/sanctions";
+import { standingRefusal, tradingStanding } from "../moderation/service";
 import { clawFromWallet, credit, lockWallets } from "../../core/wallets/service";
 import { errors as paymentsErrors } from "./errors";
 import {

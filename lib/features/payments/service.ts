@@ -8,6 +8,10 @@ import { errors as paymentsErrors } from "./errors";
 import { anyPaymentProvider } from "./modes";
 import { activeProducts, purchaseOf, purchasesOf, type ProductRow } from "./queries";
 
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { purchaseMismatches } from "./queries";
+export { appStoreMode, googlePlayMode } from "./modes";
+
 // Money in: the reads every provider shares (the bundles, the caller's top-ups) and the public face of the rest. What
 // happens when money lands or is taken back is credit-and-clawback.ts; each provider's own handler is its file
 // (stripe.ts: card checkouts and the webhook; app-store.ts; google-play.ts), built on it.

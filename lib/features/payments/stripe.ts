@@ -8,7 +8,7 @@ import { DomainError, notFound } from "../../kernel/errors";
 import { log } from "../../kernel/log";
 import { UUID_PATTERN } from "../../kernel/schemas";
 import type { WebhookVerifier } from "../../http/route";
-import { assertMayBuyCoins } from "../moderation/sanctions";
+import { assertMayBuyCoins } from "../moderation/service";
 import { assertWithinLimits } from "../spending/service";
 import { answerTo, clawBack, creditPurchase, failPurchase, ignoreEvent, restoreDispute, toTopup, type WebhookAnswer } from "./credit-and-clawback";
 import { errors as paymentsErrors } from "./errors";

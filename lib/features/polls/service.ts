@@ -2,7 +2,7 @@ import type { AuthUser } from "../../auth/users";
 import type { Db } from "../../db/client";
 import { txOptions } from "../../db/tx";
 import { DomainError, notFound, validationError } from "../../kernel/errors";
-import { visiblePost, type Viewer } from "../../core/visibility/access";
+import { visiblePost, type Viewer } from "../../core/visibility/service";
 import { castVote, pollOf, type PollRow } from "./queries";
 import { errors as pollsErrors } from "./errors";
 

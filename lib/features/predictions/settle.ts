@@ -3,8 +3,8 @@ import type { Db, DbTx } from "../../db/client";
 import { oncePerUser } from "../../db/fragments";
 import { UUIDV7_SQL } from "../../db/ids";
 import { txOptions } from "../../db/tx";
-import { noteBoardsMoved } from "../../core/rep/leaderboard/moves";
-import { awardRowsCtes, debit } from "../../core/rep/grants";
+import { noteBoardsMoved } from "../../core/rep/service";
+import { awardRowsCtes, debit } from "../../core/rep/service";
 import { COUNTS } from "./queries";
 import { POINTS, outcomeOf } from "./schemas";
 

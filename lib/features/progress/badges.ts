@@ -14,7 +14,7 @@ import { lockUser, txOptions } from "../../db/tx";
 import { DomainError, notFound } from "../../kernel/errors";
 import { Prisma } from "../../generated/prisma/client";
 import { errors as followsErrors } from "../../core/follows/errors";
-import { targetOf } from "../../core/follows/queries";
+import { targetOf } from "../../core/follows/service";
 import type { UserRef } from "../../core/follows/schemas";
 import type { AuthUser } from "../../auth/users";
 import { errors as progressErrors } from "./errors";

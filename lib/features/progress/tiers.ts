@@ -9,8 +9,8 @@
 import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
 import { notFound } from "../../kernel/errors";
-import { seasonOf, type Season } from "../../core/rep/leaderboard/seasons";
-import { SPENDING_KINDS } from "../../core/rep/kinds";
+import { seasonOf, type Season } from "../../core/rep/leaderboard/service";
+import { SPENDING_KINDS } from "../../core/rep/service";
 import { tiersOf, toTier, type TierRow } from "./queries";
 
 const toSeason = (s: Season) => ({ id: s.id, name: s.name, startsAt: s.startsAt.toISOString(), endsAt: s.endsAt.toISOString() });

@@ -6,9 +6,9 @@ import type { DbTx } from "../../db/client";
 import type { RawDb } from "../../db/raw";
 import { ctes, oncePerUser, type Ctes, type OncePerUser } from "../../db/fragments";
 import { notFound } from "../../kernel/errors";
-import { award, SERVER_AWARDS } from "../../core/rep/grants";
+import { award, SERVER_AWARDS } from "../../core/rep/service";
 import { utcDay } from "../../time";
-import { noteReferralProgress } from "../referrals/progress";
+import { noteReferralProgress } from "../referrals/service";
 import { eligibleQuests, type QuestRow } from "./queries";
 
 // The quest engine. Quests are data (kind, scope, cadence, steps, reward); eligibility is resolved here only

@@ -2,7 +2,7 @@
 // entry of any completion that lacks one written (POST /api/sync-quest-points).
 import type { Db } from "../../db/client";
 import { lockUser, txOptions } from "../../db/tx";
-import { award } from "../../core/rep/grants";
+import { award } from "../../core/rep/service";
 import type { QuestRow } from "./queries";
 
 /**

@@ -1,3 +1,6 @@
+// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+export { todaysQuestsColumns, todaysQuestsFrom } from "./queries";
+export type { TodaysQuestsAt, TodaysQuestsRow } from "./queries";
 // The quests module's service: the route handlers' and other modules' one entry point, re-exporting the feature
 // files that hold the rules: engine.ts (periods, awards, eligibility, completion), views.ts (quests with progress,
 // today's quests, the daily summary and streak, history), quiz-sessions.ts, check-in.ts, steps.ts, points.ts.

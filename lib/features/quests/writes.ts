@@ -3,7 +3,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { Db } from "../../db/client";
 import { oncePerUser } from "../../db/fragments";
 import { raw } from "../../db/raw";
-import { awardRowsCtes, SERVER_AWARDS } from "../../core/rep/grants";
+import { awardRowsCtes, SERVER_AWARDS } from "../../core/rep/service";
 import { questCompletionRowsCtes } from "./engine";
 import type { QuestRow } from "./queries";
 

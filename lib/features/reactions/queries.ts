@@ -1,8 +1,8 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
-import { mutedAuthorSql, notMutedActorSql } from "../../core/mutes/queries";
-import { actorJsonSql, actorNameSql, insertNotifications, threadNotMutedSql } from "../../core/notifications/writes";
+import { mutedAuthorSql, notMutedActorSql } from "../../core/mutes/service";
+import { actorJsonSql, actorNameSql, insertNotifications, threadNotMutedSql } from "../../core/notifications/service";
 
 // Reactions: one row per user and post; the post's reaction_counts moves with each change, under the post's lock.
 

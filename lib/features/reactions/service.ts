@@ -3,10 +3,10 @@ import type { Db } from "../../db/client";
 import { txOptions } from "../../db/tx";
 import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
-import { visiblePost, type Viewer } from "../../core/visibility/access";
+import { visiblePost, type Viewer } from "../../core/visibility/service";
 import { countsOf, deleteReaction, moveCounts, notifyReaction, reactionOf, reactorsPage, upsertReaction } from "./queries";
 import type { ReactionKind } from "./schemas";
-import { notePushSoon } from "../../core/push/soon";
+import { notePushSoon } from "../../core/push/service";
 
 // One reaction per user and post. Every change runs under the post's row lock (visiblePost … FOR UPDATE), reads the
 // caller's current reaction and moves the post's counts by exactly that difference: counts equal the rows, however

@@ -3,15 +3,16 @@ import { raw } from "../../db/raw";
 import { lockUser, txOptions } from "../../db/tx";
 import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
-import { award, debit } from "../../core/rep/grants";
+import { award, debit } from "../../core/rep/service";
 import { log } from "../../kernel/log";
 import { monthUsage, referralsPage, referralTotals, unsettledReferees, type ReferralRow } from "./queries";
 import { CLAWBACK_WINDOW_DAYS, MONTHLY_CAP, monthOf, QUALIFY_WINDOW_DAYS, REFEREE_REP, REFERRAL_REFEREE, REFERRAL_REFERRER, REFERRER_REP } from "./rules";
+import { requestState } from "../../kernel/request-scope";
 
 // Referrals (docs/domains/referrals.md, decision 0051): a fan who joined with an invite (lib/features/invites'
 // invite_redemptions) qualifies once onboarding is complete and a first quest is completed, within
 // QUALIFY_WINDOW_DAYS of joining. Qualifying is settled once, in its own transaction after the write that met it
-// (progress.ts: the hook), under both users' row locks in id order: the referral_rewards row (primary key: the
+// (noteReferralProgress: the hook), under both users' row locks in id order: the referral_rewards row (primary key: the
 // referee) is the claim, both credits go through lib/core/rep's award() with grant keys, and the referrer's monthly cap is
 // counted under the referrer's lock, so concurrent qualifications of many referees of one referrer never pass it.
 
@@ -169,4 +170,30 @@ export async function listReferrals(db: DbTx, userId: string, { cursor, limit }:
     cap: { month, limit: MONTHLY_CAP, used, remaining: Math.max(0, MONTHLY_CAP - used) },
     rules: { referrerRep: REFERRER_REP, refereeRep: REFEREE_REP, qualifyWindowDays: QUALIFY_WINDOW_DAYS, clawbackWindowDays: CLAWBACK_WINDOW_DAYS },
   };
+}
+
+// The hook: the writes that can make a referee qualify (onboarding complete, a quest completed) note it here, in
+// the request's scope; once the handler succeeded (its transactions committed) the referral is settled in its own
+// transaction (qualifyReferral), claim-once. Outside a request (a cron, a shared batch) nothing is noted: the
+// sweep (GET /api/cron/referrals-settle, every 15 minutes) or the referee's next qualifying write settles it
+// (docs/domains/referrals.md).
+
+const KEY = Symbol("referral progress");
+
+/** `userId` may have met the referral's qualifying action in the current request. */
+export function noteReferralProgress(userId: string): void {
+  requestState(KEY, (afterSuccess) => {
+    const users = new Set<string>();
+    afterSuccess(async () => {
+      for (const u of users) {
+        try {
+          await qualifyReferral(u);
+        } catch (error) {
+          // The request's own write committed; the sweep cron or the referee's next qualifying write settles it.
+          log("warn", { msg: "referral qualification failed", userId: u, error: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    });
+    return users;
+  })?.add(userId);
 }

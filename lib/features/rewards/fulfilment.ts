@@ -7,8 +7,8 @@ import { DomainError, notFound } from "../../kernel/errors";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
-import { refundSpending } from "../../core/rep/grants";
-import { REWARD_REFUND } from "../../core/rep/kinds";
+import { refundSpending } from "../../core/rep/service";
+import { REWARD_REFUND } from "../../core/rep/service";
 import { getShippingAddress, type ShippingAddressView } from "../shipping/service";
 import { fulfilmentErrors } from "./errors";
 

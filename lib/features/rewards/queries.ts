@@ -1,5 +1,5 @@
 import type { DbTx } from "../../db/client";
-import { REP_EARNED } from "../../core/rep/kinds";
+import { REP_EARNED } from "../../core/rep/service";
 import { int8, raw, type Int8 } from "../../db/raw";
 
 // Reads of rewards: the catalog with the caller's claim counts, and the caller's milestone metrics. Never writes.

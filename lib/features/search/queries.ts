@@ -1,11 +1,11 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
-import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/queries";
-import { visiblePostSql, type Viewer } from "../../core/visibility/access";
-import { selectPosts, type PostRow } from "../lockerroom/queries";
-import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/queries";
-import { TEAM_SUMMARY_COLUMNS, type TeamSummaryRow } from "../../core/teams/queries";
+import { CARD_COLUMNS, type CollectibleRow } from "../../core/collectibles/service";
+import { visiblePostSql, type Viewer } from "../../core/visibility/service";
+import { selectPosts, type PostRow } from "../lockerroom/service";
+import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/service";
+import { TEAM_SUMMARY_COLUMNS, type TeamSummaryRow } from "../../core/teams/service";
 
 // Search's statements (docs/domains/search.md, docs/decisions/0043-search-ranking.md). PostgreSQL does the text
 // work: posts by full-text search (the stored posts.search_vector, its GIN index, websearch_to_tsquery with the

@@ -2,11 +2,11 @@ import type { Db } from "../../db/client";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
 import { UUID_PATTERN } from "../../kernel/schemas";
-import type { Viewer } from "../../core/visibility/access";
+import type { Viewer } from "../../core/visibility/service";
 import { newestPostsPage } from "../lockerroom/service";
 import { toCard } from "../../core/collectibles/service";
 import { teamSummaries } from "../../core/teams/service";
-import { toTeamSummary, type TeamSummaryRow } from "../../core/teams/queries";
+import { toTeamSummary, type TeamSummaryRow } from "../../core/teams/service";
 import { searchCards, searchPlayers, searchPosts, searchTeams, searchUsers, type RankAfter } from "./queries";
 import type { SearchQuery } from "./schemas";
 

@@ -6,10 +6,10 @@ import { FEATURES, type Feature } from "../config/schemas";
 import { DomainError, notFound, sharedErrors, validationError } from "../../kernel/errors";
 import { featureCheck } from "../../http/features";
 import { errors as moderationErrors } from "../moderation/errors";
-import { tradingStanding } from "../moderation/sanctions";
+import { tradingStanding } from "../moderation/service";
 import { errors as accountsErrors } from "../../core/accounts/errors";
 import { errors as walletsErrors } from "../../core/wallets/errors";
-import { lockWallets } from "../../core/wallets/queries";
+import { lockWallets } from "../../core/wallets/service";
 import { errors as spendingErrors } from "./errors";
 import { limitRowsOf, putLimit, usageOf, type LimitRow, type Usage } from "./queries";
 import {

@@ -2,9 +2,9 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { uuidOfHex } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
-import { visiblePostSql, type Viewer } from "../../core/visibility/access";
-import { selectPosts, type PostRow } from "../lockerroom/queries";
-import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/queries";
+import { visiblePostSql, type Viewer } from "../../core/visibility/service";
+import { selectPosts, type PostRow } from "../lockerroom/service";
+import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/service";
 import { TRENDS_WINDOW_HOURS, type TrendStatus } from "./schemas";
 
 // The tags module's statements. Every read of posts applies the locker room's one visibility rule

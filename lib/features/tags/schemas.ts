@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { cursorQuery, intQuery, isoDateTime } from "../../kernel/schemas";
 import { post } from "../lockerroom/schemas";
-import { TAG_MAX_LENGTH, tagKey } from "../lockerroom/parse";
+import { TAG_MAX_LENGTH, tagKey } from "../lockerroom/service";
 
 // Tags, mentions and trends: inputs and outputs (rules in docs/domains/tags.md).
 

@@ -5,7 +5,7 @@ import { recordAudit, type StaffActor } from "../../core/audit/service";
 import { DomainError, notFound } from "../../kernel/errors";
 import { decodeTimeCursor, decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
-import type { Viewer } from "../../core/visibility/access";
+import type { Viewer } from "../../core/visibility/service";
 import { newestPostsPage, postListView } from "../lockerroom/service";
 import { errors as tagsErrors } from "./errors";
 import {

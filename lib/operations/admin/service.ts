@@ -6,7 +6,7 @@ import { identityProvider } from "../../auth/identity-provider";
 import { forgetStandings } from "../../core/leagues/service";
 import { forgetTeamDetails } from "../../core/teams/service";
 import { forgetQuests } from "../../features/quests/service";
-import { debit } from "../../core/rep/grants";
+import { debit } from "../../core/rep/service";
 import { moveBoards } from "../../core/rep/leaderboard/service";
 import { externalIdSchema, teamIdSchema, userQuerySchema, type QuestCreate, type QuestionCreate, type RewardCreate } from "./schemas";
 import { raw } from "../../db/raw";
@@ -15,7 +15,7 @@ import type { StaffRole } from "../../auth/roles";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor } from "../../kernel/cursor";
 import { UUID_PATTERN } from "../../kernel/schemas";
 import { getWallets } from "../../core/wallets/service";
-import { transactionsOf } from "../../core/wallets/queries";
+import { transactionsOf } from "../../core/wallets/service";
 import {
   FAN_SEARCH_PAGE,
   FAN_SECTION_ROWS,

@@ -1,7 +1,7 @@
 import type { DbTx } from "../../db/client";
 import { Prisma } from "../../generated/prisma/client";
-import { myTeamIdsColumn } from "../../features/games/queries";
-import { todaysQuestsColumns, todaysQuestsFrom, type TodaysQuestsAt, type TodaysQuestsRow } from "../../features/quests/queries";
+import { myTeamIdsColumn } from "../../features/games/service";
+import { todaysQuestsColumns, todaysQuestsFrom, type TodaysQuestsAt, type TodaysQuestsRow } from "../../features/quests/service";
 import { batchConcurrentCallsPerClient, inItemOrder } from "../../db/batch";
 import { toStreak } from "../../features/quests/service";
 import { utcDayStart } from "../../time";

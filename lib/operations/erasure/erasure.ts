@@ -18,12 +18,12 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { lockUser } from "../../db/tx";
 import { clawBackReferral } from "../../features/referrals/service";
-import { lockCollectibles } from "../../core/collectibles/queries";
-import { closeListing, closeOffer, lockListing, lockOffer, offerById } from "../../features/marketplace/queries";
-import { refundBid } from "../../features/marketplace/ownership";
-import { refundOffer } from "../../features/marketplace/offers";
-import { closeTradesOf, lockOpenTradesOf } from "../../features/marketplace/trades";
-import { eraseActorPushesSql, eraseActorSql } from "../../core/notifications/queries";
+import { lockCollectibles } from "../../core/collectibles/service";
+import { closeListing, closeOffer, lockListing, lockOffer, offerById } from "../../features/marketplace/service";
+import { refundBid } from "../../features/marketplace/service";
+import { refundOffer } from "../../features/marketplace/service";
+import { closeTradesOf, lockOpenTradesOf } from "../../features/marketplace/service";
+import { eraseActorPushesSql, eraseActorSql } from "../../core/notifications/service";
 import { lockWallets, pay } from "../../core/wallets/service";
 
 /** The erasure cannot run yet; the deletion is retried later (the transaction rolls back). */

@@ -4,7 +4,7 @@ import { forgetUser } from "../../auth/users";
 import { identityProvider } from "../../auth/identity-provider";
 import { log } from "../../kernel/log";
 import { storage, type Storage } from "../../storage";
-import { claimDueDeletion, claimFollowUp, markErased, postponeDeletion, setFollowUp } from "../../core/accounts/queries";
+import { claimDueDeletion, claimFollowUp, markErased, postponeDeletion, setFollowUp } from "../../core/accounts/service";
 import { takeOffBoards } from "../../core/rep/leaderboard/service";
 import { Deferred, eraseAccount } from "./erasure";
 

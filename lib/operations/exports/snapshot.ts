@@ -1,6 +1,6 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { Db } from "../../db/client";
-import { readablePayloadSql } from "../../core/notifications/queries";
+import { readablePayloadSql } from "../../core/notifications/service";
 
 // What a data export holds: one JSON document per area, every one read in ONE transaction, REPEATABLE READ and
 // READ ONLY, so all of them show the database at one instant (the ledgers agree with the balances beside them, a

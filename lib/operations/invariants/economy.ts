@@ -1,9 +1,9 @@
 import type { DbTx } from "../../db/client";
 import type { RawDb } from "../../db/raw";
-import { dropLedgerMismatches } from "../../features/drops/queries";
-import { staleListings } from "../../features/marketplace/queries";
-import { tradeLedgerMismatches } from "../../features/marketplace/trade-queries";
-import { purchaseMismatches } from "../../features/payments/queries";
+import { dropLedgerMismatches } from "../../features/drops/service";
+import { staleListings } from "../../features/marketplace/service";
+import { tradeLedgerMismatches } from "../../features/marketplace/service";
+import { purchaseMismatches } from "../../features/payments/service";
 import { ledgerInvariant } from "../../core/wallets/service";
 
 // An operations module: it looks across the economy's domains (wallets, marketplace, payments, drops), so it sits

@@ -1,7 +1,7 @@
 import { DATABASE_RETRY_AFTER_S } from "../../db/unavailable";
 import { DomainError, sharedErrors } from "../../kernel/errors";
 import { pingRateLimitStore, rateLimitBackend } from "../../redis/client";
-import { appStoreMode, googlePlayMode, stripeMode } from "../../features/payments/modes";
+import { appStoreMode, googlePlayMode, stripeMode } from "../../features/payments/service";
 import { pingDatabase } from "./queries";
 import type { AccessibilityMatrix, Readiness } from "./schemas";
 import { within } from "../../time";

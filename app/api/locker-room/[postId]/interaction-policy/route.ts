@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { interactionPolicyBody, post, postIdParams } from "@/lib/features/lockerroom/schemas";
-import { setInteractionPolicy } from "@/lib/features/lockerroom/policy";
+import { setInteractionPolicy } from "@/lib/features/lockerroom/service";
 import { sharedErrors } from "@/lib/kernel/errors";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
