@@ -32,7 +32,7 @@ export default async function setup(project: TestProject) {
         // Low enough that one user can reach it (tests/api/lockerroom-posts.test.ts), above any other test's posting.
         ugc: { tokens: 40, window: "60 s" },
         public: { tokens: 5, window: "60 s" },
-        // Low enough that one sender reaches it (tests/api/marketplace-trades.test.ts); gifts come from fresh fans.
+        // Low enough that one sender reaches it (tests/api/marketplace-trade-rules.test.ts); gifts come from fresh fans.
         gifts: { tokens: 5, window: "60 s" },
         anonymous: { tokens: 1_000_000, window: "60 s" },
         user: { tokens: 1_000_000, window: "60 s" },
