@@ -56,3 +56,12 @@ export const uuidString = (description: string, message = "Must be a UUID") =>
     .meta({ description });
 
 export const isoDateTime = z.string().meta({ format: "date-time" });
+
+/** The IANA name Intl knows the time zone `tz` by (canonical case), or null when Intl knows none. */
+export function intlTimeZone(tz: string): string | null {
+  try {
+    return new Intl.DateTimeFormat("en", { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}

@@ -1,18 +1,11 @@
 import { z } from "zod";
-import { isoDateTime, uuidString } from "../../kernel/schemas";
+import { intlTimeZone, isoDateTime, uuidString } from "../../kernel/schemas";
 
 export const DEVICES_MAX = 20;
 export const PROVIDERS = ["expo", "fcm", "apns", "webpush"] as const;
 export const PLATFORMS = ["ios", "android", "web"] as const;
 
-const validTimezone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const validTimezone = (tz: string) => intlTimeZone(tz) !== null;
 
 const details = {
   platform: z.enum(PLATFORMS),

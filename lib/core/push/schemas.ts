@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { intlTimeZone } from "../../kernel/schemas";
 import { NOTIFICATION_TYPES, type NotificationType } from "../notifications/schemas";
 
 /**
@@ -16,14 +17,7 @@ export type NotifySetting = keyof typeof SETTING_TYPES;
 export const settingOf = (type: NotificationType): NotifySetting | undefined =>
   (Object.keys(SETTING_TYPES) as NotifySetting[]).find((s) => (SETTING_TYPES[s] as readonly string[]).includes(type));
 
-const validTimezone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const validTimezone = (tz: string) => intlTimeZone(tz) !== null;
 
 const clock = (what: string) =>
   z

@@ -1,16 +1,11 @@
 import { z } from "zod";
 import { STAFF_ROLES } from "../../auth/roles";
 import { favoriteTeam } from "../teams/schemas";
-import { cursorQuery, idString, intQuery, isoDateTime, UUID_PATTERN } from "../../kernel/schemas";
+import { cursorQuery, idString, intlTimeZone, intQuery, isoDateTime, UUID_PATTERN } from "../../kernel/schemas";
 
 /** The IANA name Intl knows `tz` by (canonical case), or null when it knows none. */
 export function canonicalTimeZone(tz: string): string | null {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz)) return null;
-  try {
-    return new Intl.DateTimeFormat("en", { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
+  return /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz) ? intlTimeZone(tz) : null;
 }
 const validTimeZone = (tz: string) => canonicalTimeZone(tz) !== null;
 
