@@ -17,6 +17,11 @@ import { retryingConflicts } from "./tx";
 //
 // A function takes the narrowest of these it uses: RawDb when it sends only raw SQL (then the app's client, a
 // transaction or a script's client all fit), DbTx when it uses models, Db only when it opens a transaction itself.
+//
+// Where each lives: a domain module's raw SQL (statements and Prisma.sql fragments) only in its data files, queries.ts
+// (reads, their row types, serializers), writes.ts, and <part>-queries.ts / <part>-writes.ts where a module is split
+// by feature, as typed functions its other files call (ESLint refuses SQL elsewhere; decision 0070). Prisma's model
+// calls are plain CRUD and may sit in a service. The infrastructure (lib/db, lib/auth, lib/http) keeps its own few.
 
 // Db and DbTx are declared with RawDb (lib/db/raw.ts), which domain modules import without opening a pool.
 export type { Db, DbTx } from "./raw";
