@@ -69,7 +69,7 @@ module.exports = {
       name: "modules-meet-at-their-public-face",
       severity: "error",
       comment:
-        "Another module is reached only through its public face (the module inside another, rep/leaderboard, has its own): its service.ts (what it does, re-exporting what it offers from its other files), schemas.ts (shapes) and errors.ts (codes). Its queries, writes and other files are its own (docs/decisions/0069-domains-in-tiers.md).",
+        "Another module is reached only through its public face (the module inside another, rep/leaderboard, has its own): its service.ts (what it does, re-exporting what it offers from its other files), schemas.ts (shapes) and errors.ts (codes). Its queries, writes and other files are its own (docs/decisions/0070-modules-meet-at-their-face-and-sql-lives-in-data-files.md).",
       from: { path: "^lib/(core|features|operations)/([^/]+)/" },
       to: {
         path: "^lib/(core|features|operations)/",
