@@ -38,10 +38,10 @@ export default defineConfig([
   },
   {
     // No hand-written source file over 500 lines (issue 45): past that a file holds more than one subject; split it
-    // by subject (lib/http/route.ts is route-config.ts, authenticate.ts, answers.ts and the composition). Seed data
-    // and the generated route registry are data.
+    // by subject (lib/http/route.ts is route-config.ts, authenticate.ts, answers.ts and the composition; the seed data is
+    // one file per subject in dev/seed/data/). The generated route registry is not hand-written.
     files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "dev/**/*.ts", "scripts/**/*.{ts,mjs}", "tests/**", "*.{ts,mjs}"],
-    ignores: ["dev/seed/data.ts", "app/api/routes.generated.ts"],
+    ignores: ["app/api/routes.generated.ts"],
     rules: { "max-lines": ["error", { max: 500 }] },
   },
   {
