@@ -244,4 +244,18 @@ describe("one writer per shared table", () => {
     expect(writers.length).toBeGreaterThan(0);
     expect(writers.filter((file) => !file.startsWith("lib/core/notifications/"))).toEqual([]);
   });
+
+  it("the push outbox is filled by its trigger on notifications only, and only lib/core/push moves its rows (the erasure deletes a fan's)", () => {
+    const files = (pattern: RegExp) =>
+      sources(LIB)
+        .filter((file) => pattern.test(readFileSync(file, "utf8")))
+        .map((file) => path.relative(process.cwd(), file).split(path.sep).join("/"));
+    expect(files(/INSERT\s+INTO\s+"?push_outbox"?(?![\w"])/i)).toEqual([]);
+    const updaters = files(/UPDATE\s+"?push_outbox"?(?![\w"])/i);
+    expect(updaters.length).toBeGreaterThan(0);
+    expect(updaters.filter((file) => !file.startsWith("lib/core/push/"))).toEqual([]);
+    expect(
+      files(/DELETE\s+FROM\s+"?push_outbox"?(?![\w"])/i).filter((file) => !file.startsWith("lib/core/push/") && !file.startsWith("lib/operations/erasure/")),
+    ).toEqual([]);
+  });
 });
