@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../lib/generated/prisma/client";
 import { db } from "../../lib/db/client";
-import { POINTS, pointsOf, pointsSql, type StatLine } from "../../lib/features/contests/points";
+import { POINTS, pointsOf, type StatLine } from "../../lib/features/contests/points";
+import { pointsSql } from "../../lib/features/contests/writes";
 import { slotAccepts } from "../../lib/features/contests/service";
 
 // The contests' points table (lib/features/contests/points.ts): the SQL the settlement runs agrees with the documented rule

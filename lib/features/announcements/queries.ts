@@ -62,3 +62,9 @@ export function recentAnnouncements(db: DbTx, take: number) {
     FROM announcements a
     ORDER BY a.starts_at DESC, a.id DESC LIMIT ${take}`;
 }
+
+/** Locks the announcement's row (FOR UPDATE): whether it exists. */
+export async function lockAnnouncement(tx: DbTx, announcementId: string): Promise<boolean> {
+  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM announcements WHERE id = ${announcementId}::uuid FOR UPDATE`;
+  return locked !== undefined;
+}

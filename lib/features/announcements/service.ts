@@ -4,7 +4,8 @@ import { uuidv7 } from "../../db/ids";
 import { txOptions } from "../../db/tx";
 import { notFound, validationError } from "../../kernel/errors";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
-import { activeAnnouncements, ANNOUNCEMENT_SELECT, dismiss, recentAnnouncements, toAnnouncement } from "./queries";
+import { activeAnnouncements, ANNOUNCEMENT_SELECT, dismiss, lockAnnouncement, recentAnnouncements, toAnnouncement } from "./queries";
+import { endAnnouncementNow } from "./writes";
 import { ANNOUNCEMENT_HORIZON_MS, ANNOUNCEMENTS_MAX, type AnnouncementCreateInput } from "./schemas";
 
 // Announcements: staff messages every fan sees while they run (startsAt <= now < endsAt, or no end), newest first; a
@@ -61,11 +62,9 @@ export async function createAnnouncement(db: Db, input: AnnouncementCreateInput,
 /** Staff end an announcement now (audited). Idempotent: one that has already ended is answered unchanged, without an entry. Unknown: 404. */
 export async function endAnnouncement(db: Db, announcementId: string, actor: StaffActor) {
   const ended = await db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM announcements WHERE id = ${announcementId}::uuid FOR UPDATE`;
-    if (!locked) throw announcementNotFound();
+    if (!(await lockAnnouncement(tx, announcementId))) throw announcementNotFound();
     const before = toAnnouncement(await tx.announcement.findUniqueOrThrow({ where: { id: announcementId }, select: ANNOUNCEMENT_SELECT }));
-    // The database's clock, as the list's "running" test reads it.
-    const changed = await tx.$executeRaw`UPDATE announcements SET ends_at = now() WHERE id = ${announcementId}::uuid AND (ends_at IS NULL OR ends_at > now())`;
+    const changed = await endAnnouncementNow(tx, announcementId);
     if (!changed) return before;
     const after = toAnnouncement(await tx.announcement.findUniqueOrThrow({ where: { id: announcementId }, select: ANNOUNCEMENT_SELECT }));
     await recordAudit(tx, actor, { action: "announcement.end", targetType: "announcement", targetId: announcementId, before, after });

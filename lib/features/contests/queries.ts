@@ -226,3 +226,70 @@ export async function leaderboardHead(db: RawDb | DbTx, contestId: string, userI
     WHERE k.id = ${contestId}::uuid`;
   return row;
 }
+
+// Settlement (settle.ts; its writes are writes.ts) --------------------------------------------------------------------
+
+const OVER = Prisma.sql`('final', 'postponed', 'canceled')`;
+
+/** Contests whose covered games are all over: not settled yet, or settled within the re-settlement window (days). */
+export const dueContests = (db: RawDb, after: string, take: number, resettleWindowDays: number) =>
+  raw(db).$queryRaw<{ id: string }[]>`
+    SELECT k.id::text AS id FROM contests k
+    WHERE k.id > ${after}::uuid
+      AND (k.settled_at IS NULL OR k.settled_at > now() - make_interval(days => ${resettleWindowDays}))
+      AND NOT EXISTS (SELECT 1 FROM contest_games cg JOIN games g ON g.id = cg.game_id
+                      WHERE cg.contest_id = k.id AND g.status::text NOT IN ${OVER})
+    ORDER BY k.id LIMIT ${take}`;
+
+export interface ClaimedContest {
+  id: string;
+  title: string;
+  settledAt: Date | null;
+  settledOn: string | null;
+  settledVersion: number;
+  captainMultiplier: number;
+  prizes: number[];
+}
+
+/** The contest, locked, when its covered games are all over and no other run holds it (FOR UPDATE SKIP LOCKED). */
+export async function claimDueContest(tx: DbTx, contestId: string): Promise<ClaimedContest | undefined> {
+  const [c] = await tx.$queryRaw<ClaimedContest[]>`
+    SELECT id::text AS id, title, settled_at AS "settledAt", settled_on AS "settledOn", settled_version AS "settledVersion",
+           captain_multiplier AS "captainMultiplier", prizes
+    FROM contests k WHERE id = ${contestId}::uuid
+      AND NOT EXISTS (SELECT 1 FROM contest_games cg JOIN games g ON g.id = cg.game_id WHERE cg.contest_id = k.id AND g.status::text NOT IN ${OVER})
+    FOR UPDATE SKIP LOCKED`;
+  return c;
+}
+
+/** What a settlement settles on: every covered game's status and every covered player line, hashed. */
+export async function settlementFingerprint(tx: DbTx, contestId: string) {
+  const [row] = await tx.$queryRaw<{ fp: string; anyFinal: boolean }[]>`
+    SELECT md5(coalesce(string_agg(x, '|' ORDER BY x), '')) AS fp,
+           EXISTS (SELECT 1 FROM contest_games cg JOIN games g ON g.id = cg.game_id WHERE cg.contest_id = ${contestId}::uuid AND g.status = 'final') AS "anyFinal"
+    FROM (
+      SELECT 'g:' || g.id || ':' || g.status::text AS x FROM contest_games cg JOIN games g ON g.id = cg.game_id WHERE cg.contest_id = ${contestId}::uuid
+      UNION ALL
+      SELECT concat_ws(':', 's', s.game_id, s.player_id, s.minutes, s.goals, s.assists, s.shots, s.saves, s.yellow_cards, s.red_cards)
+      FROM contest_games cg JOIN game_player_stats s ON s.game_id = cg.game_id WHERE cg.contest_id = ${contestId}::uuid
+    ) t`;
+  return row!;
+}
+
+/**
+ * The lineups whose prize by rank (none when no covered game was final) differs from what they were paid, by user:
+ * the difference to pay (or take back).
+ */
+export function prizeMoves(tx: DbTx, c: Pick<ClaimedContest, "id" | "prizes">, anyFinal: boolean) {
+  return tx.$queryRaw<{ id: string; userId: string; delta: number }[]>`
+    SELECT id::text AS id, user_id::text AS "userId", (t.target - prize_paid)::int AS delta
+    FROM contest_lineups, LATERAL (SELECT CASE WHEN ${anyFinal} THEN coalesce((${c.prizes}::int[])[rank], 0) ELSE 0 END AS target) t
+    WHERE contest_id = ${c.id}::uuid AND t.target <> prize_paid
+    ORDER BY user_id`;
+}
+
+/** The user's Rep balance (none for no such user). */
+export async function repBalanceOf(tx: DbTx, userId: string): Promise<number | undefined> {
+  const [u] = await tx.$queryRaw<{ balance: number }[]>`SELECT rep_balance::int AS balance FROM users WHERE id = ${userId}::uuid`;
+  return u?.balance;
+}

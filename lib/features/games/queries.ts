@@ -3,7 +3,7 @@ import type { DbTx } from "../../db/client";
 import { DomainError, sharedErrors } from "../../kernel/errors";
 import { decodeCursor, encodeCursor, invalidCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
-import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type TeamSummaryRow } from "../../core/teams/service";
+import { TEAM_SUMMARY_COLUMNS, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../../core/teams/service";
 import { normalizeSport } from "../../core/teams/service";
 import type { EventList, LineupStatus } from "./schemas";
 import { raw } from "../../db/raw";
@@ -260,4 +260,66 @@ export async function readCrowdRatings(db: DbTx, gameId: string, userId: string 
     raters: rows[0]?.raters ?? 0,
     players: rows.map((r) => ({ ...toLineupPlayer(r), average: r.average, count: r.count, myScore: r.myScore })),
   };
+}
+
+/** A game's status and whether it has a lineup (none for no such game). */
+export async function gameLineupState(db: DbTx, gameId: string) {
+  const [game] = await raw(db).$queryRaw<{ id: string; status: string; hasLineup: boolean }[]>`
+    SELECT g.id, g.status::text AS status, EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = g.id) AS "hasLineup"
+    FROM games g WHERE g.id = ${gameId}`;
+  return game;
+}
+
+/** Whether the game is final (null for no such game) and how many lineup slots it has. */
+export async function lineupSeedState(db: DbTx, gameId: string) {
+  const [row] = await raw(db).$queryRaw<{ final: boolean | null; slots: number }[]>`
+    SELECT (SELECT status = 'final' FROM games WHERE id = ${gameId}) AS final,
+           (SELECT count(*)::int FROM game_lineup_slots WHERE game_id = ${gameId}) AS slots`;
+  return row;
+}
+
+// Guess the player ---------------------------------------------------------------------------------------------
+
+export interface GuessSessionRow {
+  id: string;
+  userId: string;
+  teamId: string;
+  playerId: string;
+  status: "active" | "won" | "lost";
+  guesses: string[];
+  startedAt: Date;
+  endedAt: Date | null;
+  team: TeamSummaryRow;
+  answer: PlayerRow;
+}
+
+/** A guess session with its team's summary and its mystery player; `lock` takes its row lock (FOR UPDATE). */
+export const readGuessSession = async (db: DbTx, sessionId: string, lock: boolean) =>
+  (
+    await raw(db).$queryRaw<GuessSessionRow[]>`
+      SELECT gs.id, gs.user_id::text AS "userId", gs.team_id AS "teamId", gs.player_id AS "playerId", gs.status::text AS status,
+             gs.guesses, gs.started_at AS "startedAt", gs.ended_at AS "endedAt",
+             (SELECT to_jsonb(s) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = gs.team_id) s) AS team,
+             (SELECT to_jsonb(a) FROM (SELECT p.id, p.name, p.jersey, p.position, p.role, p.duty, p.photo, p.availability::text AS availability
+                                       FROM players p WHERE p.id = gs.player_id) a) AS answer
+      FROM guess_sessions gs WHERE gs.id = ${sessionId}::uuid
+      ${lock ? Prisma.sql`FOR UPDATE OF gs` : Prisma.empty}`
+  )[0];
+
+/** The guessed players' names. */
+export const guessPlayerNames = (db: DbTx, ids: string[]) =>
+  raw(db).$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM players WHERE id = ANY(${ids}::text[])`;
+
+/**
+ * A live team with active players to guess from, one of the user's followed or joined teams when they have one,
+ * chosen at random.
+ */
+export async function pickGuessTeam(db: DbTx, userId: string) {
+  const [pick] = await raw(db).$queryRaw<{ id: string }[]>`
+    SELECT t.id FROM teams t
+    WHERE t.archived_at IS NULL AND EXISTS (SELECT 1 FROM players p WHERE p.team_id = t.id AND p.active)
+    ORDER BY (t.id IN (SELECT team_id FROM team_follows WHERE user_id = ${userId}::uuid
+                       UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid)) DESC, random()
+    LIMIT 1`;
+  return pick;
 }

@@ -1,31 +1,37 @@
 import { randomInt } from "node:crypto";
-import { Prisma } from "../../generated/prisma/client";
 import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
 import { txOptions } from "../../db/tx";
 import { DomainError, notFound, type ErrorDetail, sharedErrors } from "../../kernel/errors";
 import { award, batchRepWrites, SERVER_AWARDS } from "../../core/rep/service";
-import { liveTeamIdOrThrow, TEAM_SUMMARY_COLUMNS, toRosterPlayer, toTeamSummary, type PlayerRow, type TeamSummaryRow } from "../../core/teams/service";
+import { liveTeamIdOrThrow, toRosterPlayer, toTeamSummary } from "../../core/teams/service";
+import { GAME_ALERT_WINDOW_HOURS, RATING_WINDOW_HOURS } from "../../core/notifications/schemas";
 import { addUtcDays, utcDay } from "../../time";
 import { cluesOf, cluesShown, MAX_GUESSES } from "./guess";
 import {
+  gameLineupState,
+  guessPlayerNames,
+  lineupSeedState,
+  pickGuessTeam,
   readCrowdRatings,
   readEventRow,
   readEventsPage,
+  readGuessSession,
   readLineup,
   readMyScores,
   toEvent,
   toLineupPlayer,
   upcomingGamesOfTeams,
   type EventRow,
+  type GuessSessionRow,
 } from "./queries";
 import type { z } from "zod";
 import type { EventList, LineupStatus, RatingsInput, ratingResult } from "./schemas";
-import { raw } from "../../db/raw";
 import { keyedCache } from "../../db/cache";
 import { env } from "../../env";
 import { errors as gamesErrors } from "./errors";
-import { writeRatings } from "./writes";
+import { insertLineupSlots, writeRatings } from "./writes";
+import { insertGameAlerts, insertRatingPrompts } from "./alert-writes";
 import { errors as repErrors } from "../../core/rep/errors";
 
 // For other modules (their public face is this file, its schemas and its errors: decision 0069).
@@ -107,26 +113,8 @@ export async function getEvent(db: DbTx, userId: string, gameId: string) {
  * such game).
  */
 export async function seedGameLineup(db: DbTx, gameId: string): Promise<{ status: LineupStatus; slots: number }> {
-  await raw(db).$executeRaw`
-    WITH g AS (SELECT id, home_team_id, away_team_id FROM games WHERE id = ${gameId} AND status = 'final'),
-    cand AS (
-      SELECT p.id AS player_id, p.team_id, p.position, p.jersey, p.name,
-             CASE WHEN p.team_id = g.home_team_id THEN 0 ELSE 1 END AS side
-      FROM g JOIN players p ON p.team_id = g.home_team_id OR p.team_id = g.away_team_id
-      WHERE p.active AND p.availability = 'available'
-    )
-    INSERT INTO game_lineup_slots (game_id, player_id, team_id, position, slot)
-    SELECT ${gameId}, c.player_id, c.team_id, c.position,
-           (row_number() OVER (ORDER BY c.side,
-             CASE WHEN btrim(c.jersey) ~ '^[0-9]{1,9}$' THEN btrim(c.jersey)::int END ASC NULLS LAST,
-             c.jersey ASC NULLS LAST, c.name ASC, c.player_id ASC))::int
-    FROM cand c
-    WHERE (SELECT count(DISTINCT side) FROM cand) = 2
-      AND NOT EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = ${gameId})
-    ON CONFLICT DO NOTHING`;
-  const [row] = await raw(db).$queryRaw<{ final: boolean | null; slots: number }[]>`
-    SELECT (SELECT status = 'final' FROM games WHERE id = ${gameId}) AS final,
-           (SELECT count(*)::int FROM game_lineup_slots WHERE game_id = ${gameId}) AS slots`;
+  await insertLineupSlots(db, gameId);
+  const row = await lineupSeedState(db, gameId);
   const slots = row?.slots ?? 0;
   return { status: slots > 0 ? "seeded" : row?.final ? "unavailable" : "pending", slots };
 }
@@ -142,9 +130,7 @@ async function lineupStatusOf(db: DbTx, row: Pick<EventRow, "id" | "status" | "h
 
 /** GET /api/events/{gameId}/ratings: every lineup player's crowd average (1 decimal) and count; 404 for no such game. */
 export async function getCrowdRatings(db: DbTx, userId: string | null, gameId: string) {
-  const [game] = await raw(db).$queryRaw<{ id: string; status: string; hasLineup: boolean }[]>`
-    SELECT g.id, g.status::text AS status, EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = g.id) AS "hasLineup"
-    FROM games g WHERE g.id = ${gameId}`;
+  const game = await gameLineupState(db, gameId);
   if (!game) throw notFound("Game");
   const status = await lineupStatusOf(db, { id: game.id, status: game.status as EventRow["status"], hasLineup: game.hasLineup });
   return readCrowdRatings(db, gameId, userId, status);
@@ -208,45 +194,16 @@ type RatingResult = z.infer<typeof ratingResult>;
 /** Rep for the first guess-the-player win of a UTC day (grant key guess_player:<day>). */
 export const GUESS_WIN_AWARD = { amount: 10, source: "playerAmp", reason: "Guessed the mystery player" } as const;
 
-interface SessionRow {
-  id: string;
-  userId: string;
-  teamId: string;
-  playerId: string;
-  status: "active" | "won" | "lost";
-  guesses: string[];
-  startedAt: Date;
-  endedAt: Date | null;
-  team: TeamSummaryRow;
-  answer: PlayerRow;
-}
-
-const readSession = async (db: DbTx, sessionId: string, lock: boolean) =>
-  (
-    await raw(db).$queryRaw<SessionRow[]>`
-      SELECT gs.id, gs.user_id::text AS "userId", gs.team_id AS "teamId", gs.player_id AS "playerId", gs.status::text AS status,
-             gs.guesses, gs.started_at AS "startedAt", gs.ended_at AS "endedAt",
-             (SELECT to_jsonb(s) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = gs.team_id) s) AS team,
-             (SELECT to_jsonb(a) FROM (SELECT p.id, p.name, p.jersey, p.position, p.role, p.duty, p.photo, p.availability::text AS availability
-                                       FROM players p WHERE p.id = gs.player_id) a) AS answer
-      FROM guess_sessions gs WHERE gs.id = ${sessionId}::uuid
-      ${lock ? Prisma.sql`FOR UPDATE OF gs` : Prisma.empty}`
-  )[0];
-
 /** The caller's session, or 404 (unknown, or another user's: never told apart). */
-async function ownSession(db: DbTx, userId: string, sessionId: string, lock: boolean): Promise<SessionRow> {
-  const row = await readSession(db, sessionId, lock);
+async function ownSession(db: DbTx, userId: string, sessionId: string, lock: boolean): Promise<GuessSessionRow> {
+  const row = await readGuessSession(db, sessionId, lock);
   if (!row || row.userId !== userId) throw notFound("Guess session");
   return row;
 }
 
 /** What a client may see: revealed clues only, and the answer only once the session has ended. */
-async function toGuessSession(db: DbTx, s: SessionRow) {
-  const names = s.guesses.length
-    ? new Map(
-        (await raw(db).$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM players WHERE id = ANY(${s.guesses}::text[])`).map((p) => [p.id, p.name]),
-      )
-    : new Map<string, string>();
+async function toGuessSession(db: DbTx, s: GuessSessionRow) {
+  const names = s.guesses.length ? new Map((await guessPlayerNames(db, s.guesses)).map((p) => [p.id, p.name])) : new Map<string, string>();
   const clues = cluesOf(s.answer);
   const wrong = s.guesses.filter((g) => g !== s.playerId).length;
   const ended = s.status !== "active";
@@ -276,12 +233,7 @@ export async function startGuessSession(db: DbTx, userId: string, teamIdOrSlug?:
   if (teamIdOrSlug !== undefined) {
     teamId = await liveTeamIdOrThrow(db, teamIdOrSlug);
   } else {
-    const [pick] = await raw(db).$queryRaw<{ id: string }[]>`
-      SELECT t.id FROM teams t
-      WHERE t.archived_at IS NULL AND EXISTS (SELECT 1 FROM players p WHERE p.team_id = t.id AND p.active)
-      ORDER BY (t.id IN (SELECT team_id FROM team_follows WHERE user_id = ${userId}::uuid
-                         UNION SELECT team_id FROM team_members WHERE user_id = ${userId}::uuid)) DESC, random()
-      LIMIT 1`;
+    const pick = await pickGuessTeam(db, userId);
     if (!pick) throw new DomainError(gamesErrors.GUESS_NO_ROSTER, "No team has players to guess yet.");
     teamId = pick.id;
   }
@@ -289,7 +241,7 @@ export async function startGuessSession(db: DbTx, userId: string, teamIdOrSlug?:
   if (players.length === 0) throw new DomainError(gamesErrors.GUESS_NO_ROSTER, "This team has no active players to guess.");
   const playerId = players[randomInt(players.length)]!.id;
   const created = await db.guessSession.create({ data: { userId, teamId, playerId, guesses: [] }, select: { id: true } });
-  return { session: await toGuessSession(db, (await readSession(db, created.id, false))!) };
+  return { session: await toGuessSession(db, (await readGuessSession(db, created.id, false))!) };
 }
 
 /** GET /api/games/guess-player/session/{sessionId}: resume; another user's session is 404. */
@@ -355,3 +307,11 @@ export async function spinDaily(db: Db, userId: string) {
   if (!granted) throw new DomainError(repErrors.ALREADY_EARNED, `You already spun today (${day} UTC); the next spin opens at ${nextSpinAt}.`);
   return { amount: granted.entry.amount, balance: granted.balance, day, nextSpinAt };
 }
+
+// Notifications (the cron routes; the statements are alert-writes.ts) -------------------------------------------
+
+/** GET /api/cron/notifications-game-alerts. */
+export const runGameAlerts = async (db: DbTx) => ({ type: "GAME_ALERT" as const, created: await insertGameAlerts(db, GAME_ALERT_WINDOW_HOURS) });
+
+/** GET /api/cron/notifications-rating-prompts. */
+export const runRatingPrompts = async (db: DbTx) => ({ type: "RATING" as const, created: await insertRatingPrompts(db, RATING_WINDOW_HOURS) });

@@ -1,6 +1,7 @@
-// The games' multi-table writes (lib/db/fragments.ts: the rules of a statement made of other modules' parts).
+// The games' writes: a game's lineup, and the ratings' multi-table statement (lib/db/fragments.ts: the rules of a
+// statement made of other modules' parts). The notifications are alert-writes.ts.
 import { Prisma } from "../../generated/prisma/client";
-import type { Db } from "../../db/client";
+import type { Db, DbTx } from "../../db/client";
 import { oncePerUser } from "../../db/fragments";
 import { raw } from "../../db/raw";
 import { awardRowsCtes, SERVER_AWARDS } from "../../core/rep/service";
@@ -75,3 +76,26 @@ export async function writeRatings(db: Db, items: RatingWrite[]): Promise<Rating
   const byK = new Map(rows.map(({ k, balance, ...row }) => [Number(k), { ...row, balance: balance === null ? null : Number(balance) }]));
   return items.map((_, k) => byK.get(k + 1)!);
 }
+
+/**
+ * Seeds a final game's lineup from both teams' rosters (service.ts seedGameLineup says which players, in which
+ * order): nothing when the game is not final, already has a lineup, or either team has no available player.
+ */
+export const insertLineupSlots = (db: DbTx, gameId: string) =>
+  raw(db).$executeRaw`
+    WITH g AS (SELECT id, home_team_id, away_team_id FROM games WHERE id = ${gameId} AND status = 'final'),
+    cand AS (
+      SELECT p.id AS player_id, p.team_id, p.position, p.jersey, p.name,
+             CASE WHEN p.team_id = g.home_team_id THEN 0 ELSE 1 END AS side
+      FROM g JOIN players p ON p.team_id = g.home_team_id OR p.team_id = g.away_team_id
+      WHERE p.active AND p.availability = 'available'
+    )
+    INSERT INTO game_lineup_slots (game_id, player_id, team_id, position, slot)
+    SELECT ${gameId}, c.player_id, c.team_id, c.position,
+           (row_number() OVER (ORDER BY c.side,
+             CASE WHEN btrim(c.jersey) ~ '^[0-9]{1,9}$' THEN btrim(c.jersey)::int END ASC NULLS LAST,
+             c.jersey ASC NULLS LAST, c.name ASC, c.player_id ASC))::int
+    FROM cand c
+    WHERE (SELECT count(DISTINCT side) FROM cand) = 2
+      AND NOT EXISTS (SELECT 1 FROM game_lineup_slots s WHERE s.game_id = ${gameId})
+    ON CONFLICT DO NOTHING`;

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { DbTx } from "../../db/client";
 import { DomainError, notFound } from "../../kernel/errors";
 import { getMyInvite, INVITER_SELECT } from "./queries";
+import { claimRedemption, insertInvite, type RedemptionRow } from "./writes";
 import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH } from "./schemas";
-import { raw } from "../../db/raw";
 import { errors as invitesErrors } from "./errors";
 
 // One invite code per user (invites.user_id is unique) and one redemption per invitee (invite_redemptions is
@@ -30,17 +30,11 @@ export async function ensureMyInvite(db: DbTx, userId: string, generate: () => s
   for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
     const existing = await getMyInvite(db, userId);
     if (existing) return existing;
-    await raw(db).$executeRaw`INSERT INTO invites (code, user_id) VALUES (${generate()}, ${userId}::uuid) ON CONFLICT DO NOTHING`;
+    await insertInvite(db, generate(), userId);
   }
   const created = await getMyInvite(db, userId);
   if (created) return created;
   throw new Error(`No free invite code after ${MAX_CREATE_ATTEMPTS} attempts`);
-}
-
-interface RedemptionRow {
-  code: string;
-  inviterId: string;
-  createdAt: Date;
 }
 
 async function redemptionResult(db: DbTx, row: RedemptionRow, alreadyRedeemed: boolean) {
@@ -62,12 +56,7 @@ async function redemptionResult(db: DbTx, row: RedemptionRow, alreadyRedeemed: b
  */
 export async function redeemInvite(db: DbTx, userId: string, code: string) {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [claimed] = await raw(db).$queryRaw<RedemptionRow[]>`
-      INSERT INTO invite_redemptions (invitee_id, code, inviter_id)
-      SELECT ${userId}::uuid, i.code, i.user_id FROM invites i
-      WHERE i.code = ${code} AND i.user_id <> ${userId}::uuid
-      ON CONFLICT (invitee_id) DO NOTHING
-      RETURNING code, inviter_id::text AS "inviterId", created_at AS "createdAt"`;
+    const claimed = await claimRedemption(db, userId, code);
     if (claimed) return redemptionResult(db, claimed, false);
 
     const invite = await db.invite.findUnique({ where: { code }, select: { userId: true } });

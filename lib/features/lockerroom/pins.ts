@@ -1,18 +1,18 @@
-import { Prisma } from "../../generated/prisma/client";
 import type { AuthUser } from "../../auth/users";
 import type { Db, DbTx } from "../../db/client";
-import { raw, type RawDb } from "../../db/raw";
+import type { RawDb } from "../../db/raw";
 import { lockUser, txOptions } from "../../db/tx";
 import { DomainError, notFound, sharedErrors } from "../../kernel/errors";
 import { targetOf } from "../../core/follows/service";
 import type { UserRef } from "../../core/follows/schemas";
 import { teamSummaries } from "../../core/teams/service";
-import { visiblePost, visiblePostSql, type Viewer } from "../../core/visibility/service";
+import { visiblePost, type Viewer } from "../../core/visibility/service";
 import { canPostAsTeam } from "../../core/teams/service";
 import { errors as lockerroomErrors } from "./errors";
-import { selectPosts, type PostRow } from "./queries";
+import { countedPins, liveTeamByIdOrSlug, lockTeam, pinnedAt, pinnedPosts, postAuthorOf, type PinProfile } from "./pin-queries";
 import { toPost } from "./service";
 import { postTeamIds } from "./sharing";
+import { deletePin, deletePinsOfDeletedPosts, insertPin } from "./writes";
 
 // Pins (PUT and DELETE /api/locker-room/{postId}/pin; GET /api/v1/users/{userId}/pins, GET /api/teams/{id}/pins):
 // a post is pinned on the one profile it belongs to, a fan's own post on the fan's, a post posted as a team on the
@@ -23,12 +23,8 @@ import { postTeamIds } from "./sharing";
 
 export const PINS_MAX = 3;
 
-type Profile = { userId: string; teamId: null } | { userId: null; teamId: string };
-
-const profileWhere = (p: Profile) => (p.userId ? Prisma.sql`pn.user_id = ${p.userId}::uuid` : Prisma.sql`pn.team_id = ${p.teamId}`);
-
 /** The profile a post is pinned on, if the user may pin it there (403 otherwise). */
-async function profileFor(db: RawDb | DbTx, user: AuthUser, post: { authorId: string; authorTeamId: string | null }): Promise<Profile> {
+async function profileFor(db: RawDb | DbTx, user: AuthUser, post: { authorId: string; authorTeamId: string | null }): Promise<PinProfile> {
   if (post.authorTeamId) {
     if (await canPostAsTeam(db, user, post.authorTeamId)) return { userId: null, teamId: post.authorTeamId };
     throw new DomainError(sharedErrors.FORBIDDEN, "Only the team's staff can pin a post posted as the team.");
@@ -37,39 +33,33 @@ async function profileFor(db: RawDb | DbTx, user: AuthUser, post: { authorId: st
   throw new DomainError(sharedErrors.FORBIDDEN, "You can pin only your own posts.");
 }
 
-async function lockProfile(tx: DbTx, p: Profile) {
+async function lockProfile(tx: DbTx, p: PinProfile) {
   if (p.userId) await lockUser(tx, p.userId);
-  else await tx.$executeRaw`SELECT 1 FROM teams WHERE id = ${p.teamId} FOR NO KEY UPDATE`;
+  else await lockTeam(tx, p.teamId!);
 }
 
 export async function pinPost(db: Db, user: AuthUser, postId: string, now = new Date()) {
-  const pinnedAt = await db.$transaction(async (tx) => {
+  const at = await db.$transaction(async (tx) => {
     const post = await visiblePost(tx, postId, user);
     if (post.deletedAt || post.hiddenAt) throw notFound("Post");
     const profile = await profileFor(tx, user, post);
     if (post.publishAt > now) throw new DomainError(lockerroomErrors.POST_NOT_PUBLISHED, "A scheduled post can be pinned once it is published.");
     await lockProfile(tx, profile);
-    const [existing] = await tx.$queryRaw<{ at: Date }[]>`SELECT created_at AS at FROM post_pins WHERE post_id = ${postId}::uuid`;
-    if (existing) return existing.at;
+    const existing = await pinnedAt(tx, postId);
+    if (existing) return existing;
     // Pins of deleted posts go; hidden ones stay (moderation may restore them) but do not count.
-    await tx.$executeRaw`DELETE FROM post_pins pn USING posts p WHERE p.id = pn.post_id AND ${profileWhere(profile)} AND p.deleted_at IS NOT NULL`;
-    const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM post_pins pn JOIN posts p ON p.id = pn.post_id WHERE ${profileWhere(profile)} AND p.hidden_at IS NULL`;
-    if (n >= PINS_MAX) {
+    await deletePinsOfDeletedPosts(tx, profile);
+    if ((await countedPins(tx, profile)) >= PINS_MAX) {
       throw new DomainError(lockerroomErrors.PIN_LIMIT_REACHED, `At most ${PINS_MAX} posts can be pinned on a profile: unpin one first.`);
     }
-    const [row] = await tx.$queryRaw<{ at: Date }[]>`
-      INSERT INTO post_pins (post_id, user_id, team_id) VALUES (${postId}::uuid, ${profile.userId}::uuid, ${profile.teamId})
-      RETURNING created_at AS at`;
-    return row!.at;
+    return insertPin(tx, postId, profile);
   }, txOptions());
-  return { postId, pinned: true, pinnedAt: pinnedAt.toISOString() };
+  return { postId, pinned: true, pinnedAt: at.toISOString() };
 }
 
 /** Unpins the post: its author (for a team's post, the team's staff). Idempotent; 404 when the caller may not see it. */
 export async function unpinPost(db: Db, user: AuthUser, postId: string) {
-  const [post] = await raw(db).$queryRaw<{ authorId: string; authorTeamId: string | null }[]>`
-    SELECT author_id::text AS "authorId", author_team_id AS "authorTeamId" FROM posts WHERE id = ${postId}::uuid`;
+  const post = await postAuthorOf(db, postId);
   if (!post) throw notFound("Post");
   try {
     await profileFor(db, user, post);
@@ -77,24 +67,12 @@ export async function unpinPost(db: Db, user: AuthUser, postId: string) {
     await visiblePost(db, postId, user); // 404 rather than 403 for a post the caller may not see
     throw e;
   }
-  await raw(db).$executeRaw`DELETE FROM post_pins WHERE post_id = ${postId}::uuid`;
+  await deletePin(db, postId);
   return { postId, pinned: false, pinnedAt: null };
 }
 
-function pinsOf(db: RawDb | DbTx, viewer: Viewer, profile: Profile) {
-  const extra = Prisma.sql`, pn.created_at AS "pinnedAt"`;
-  // Staff see every post through visiblePostSql; a profile still shows only published, live ones.
-  const live = Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`;
-  return raw(db).$queryRaw<(PostRow & { pinnedAt: Date })[]>`
-    ${selectPosts(viewer, extra)}
-    JOIN post_pins pn ON pn.post_id = p.id
-    WHERE ${profileWhere(profile)} AND ${visiblePostSql(viewer)} AND ${live}
-    ORDER BY pn.created_at DESC, pn.post_id DESC
-    LIMIT ${PINS_MAX}`;
-}
-
-async function pinsPage(db: Db, viewer: Viewer, profile: Profile) {
-  const rows = await pinsOf(db, viewer, profile);
+async function pinsPage(db: Db, viewer: Viewer, profile: PinProfile) {
+  const rows = await pinnedPosts(db, viewer, profile, PINS_MAX);
   const teams = await teamSummaries(db, postTeamIds(rows));
   const now = new Date();
   return { pins: rows.map((row) => ({ ...toPost(row, teams, viewer, now), pinnedAt: row.pinnedAt.toISOString() })) };
@@ -109,8 +87,7 @@ export async function userPins(db: Db, viewer: Viewer, ref: UserRef) {
 
 /** A team's pinned posts, newest pin first; `{id}` is its id or slug (id first): 404 for an unknown or archived team. */
 export async function teamPins(db: Db, viewer: Viewer, idOrSlug: string) {
-  const [team] = await raw(db).$queryRaw<{ id: string }[]>`
-    SELECT id FROM teams WHERE (id = ${idOrSlug} OR slug = ${idOrSlug.toLowerCase()}) AND archived_at IS NULL ORDER BY id = ${idOrSlug} DESC LIMIT 1`;
+  const team = await liveTeamByIdOrSlug(db, idOrSlug);
   if (!team) throw notFound("Team");
   return pinsPage(db, viewer, { userId: null, teamId: team.id });
 }

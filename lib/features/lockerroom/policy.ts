@@ -1,17 +1,18 @@
 import type { AuthUser } from "../../auth/users";
 import type { DbTx } from "../../db/client";
-import { raw, type RawDb } from "../../db/raw";
+import type { RawDb } from "../../db/raw";
 import { DomainError } from "../../kernel/errors";
 import type { VisiblePost } from "../../core/visibility/service";
 import { canPostAsTeam } from "../../core/teams/service";
 import { errors as lockerroomErrors } from "./errors";
-import { commentAllowedSql, commentPolicyOf, type CommentPolicy } from "./sharing";
+import { commentPolicyOf, type CommentPolicy } from "./sharing";
+import { commentPermission } from "./sharing-queries";
 
 // Reply controls (PUT /api/locker-room/{postId}/interaction-policy): who may comment on a post, like Bluesky's
-// threadgate and Mastodon's quote policy. The rule is one SQL condition (sharing.ts commentAllowedSql): the post's
-// `viewer.canComment` is computed with it in the statement that reads the post, and a new comment is checked with
-// it in the comment's transaction, under the post's row lock, which the policy's change also takes: a comment and a
-// change of policy are serialized, so a comment is never written under a policy that refused it.
+// threadgate and Mastodon's quote policy. The rule is one SQL condition (sharing-queries.ts commentAllowedSql): the
+// post's `viewer.canComment` is computed with it in the statement that reads the post, and a new comment is checked
+// with it in the comment's transaction, under the post's row lock, which the policy's change also takes: a comment
+// and a change of policy are serialized, so a comment is never written under a policy that refused it.
 
 /** Whether the user speaks for the post: its author, or for a post posted as a team the team's staff (and staff). */
 export async function ownsPost(db: RawDb | DbTx, user: AuthUser, post: Pick<VisiblePost, "authorId" | "authorTeamId">): Promise<boolean> {
@@ -31,8 +32,7 @@ const REFUSALS: Record<CommentPolicy, string> = {
  * interaction policy does not let the user comment.
  */
 export async function assertMayComment(tx: RawDb | DbTx, user: AuthUser, postId: string): Promise<void> {
-  const [row] = await raw(tx).$queryRaw<{ policy: string; allowed: boolean }[]>`
-    SELECT p.comment_policy::text AS policy, ${commentAllowedSql(user)} AS allowed FROM posts p WHERE p.id = ${postId}::uuid`;
+  const row = await commentPermission(tx, user, postId);
   if (!row || row.allowed) return;
   const policy = commentPolicyOf(row.policy);
   throw new DomainError(lockerroomErrors.COMMENTS_RESTRICTED, REFUSALS[policy], [{ path: "interactionPolicy.comments", message: policy }]);

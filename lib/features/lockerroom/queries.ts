@@ -1,4 +1,5 @@
 import { Prisma } from "../../generated/prisma/client";
+import type { AuthUser } from "../../auth/users";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
@@ -6,7 +7,7 @@ import { filtersVersionSql, mutedAuthorSql, notMutedActorSql } from "../../core/
 import { insertNotifications } from "../../core/notifications/service";
 import { TEAM_SUMMARY_COLUMNS } from "../../core/teams/service";
 import { visiblePostSql, type Viewer } from "../../core/visibility/service";
-import { sharingColumns, sharingJoins, type SharingColumns } from "./sharing";
+import { sharingColumns, sharingJoins, type SharingColumns } from "./sharing-queries";
 
 // The locker room's statements. A post is always read with its author, poll and the viewer's own reaction and vote,
 // by one statement for a whole page (joins, never a query per post); its teams' summaries come from the teams
@@ -287,4 +288,106 @@ export async function setPostMute(db: RawDb | DbTx, userId: string, postId: stri
   } else {
     await raw(db).$executeRaw`DELETE FROM post_mutes WHERE user_id = ${userId}::uuid AND post_id = ${postId}::uuid`;
   }
+}
+
+/** Locks the post's row (FOR UPDATE), whatever its state. */
+export const lockPost = (tx: DbTx, postId: string) => tx.$executeRaw`SELECT 1 FROM posts WHERE id = ${postId}::uuid FOR UPDATE`;
+
+// Tags and mentions (indexing.ts) -------------------------------------------------------------------------------------
+
+/** A post's author, text and publication time, as its tags and mentions are indexed from them. */
+export async function postToIndex(tx: DbTx, postId: string) {
+  const [post] = await tx.$queryRaw<{ authorId: string; content: string; publishAt: Date }[]>`
+    SELECT author_id::text AS "authorId", content, publish_at AS "publishAt" FROM posts WHERE id = ${postId}::uuid`;
+  return post;
+}
+
+/** A comment's post, author and text, as its tags and mentions are indexed from them. */
+export async function commentToIndex(tx: DbTx, commentId: string) {
+  const [comment] = await tx.$queryRaw<{ postId: string; authorId: string; content: string }[]>`
+    SELECT post_id::text AS "postId", author_id::text AS "authorId", content FROM post_comments WHERE id = ${commentId}::uuid`;
+  return comment;
+}
+
+/** The live accounts (a handle, so not erased) the handle keys name. */
+export async function mentionedUsers(tx: DbTx, handles: string[]): Promise<string[]> {
+  if (!handles.length) return [];
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM users WHERE handle_key = ANY(${handles}::text[]) AND handle IS NOT NULL ORDER BY id`;
+  return rows.map((r) => r.id);
+}
+
+// Reposts and quotes (reposts.ts) -------------------------------------------------------------------------------------
+
+type After = { at: Date; id: string } | undefined;
+
+/** The fan's repost of the post (its time) and the post's repost count. */
+export async function repostOf(tx: DbTx, userId: string, postId: string) {
+  const [row] = await tx.$queryRaw<{ at: Date; count: number }[]>`
+    SELECT r.created_at AS at, p.repost_count AS count FROM post_reposts r JOIN posts p ON p.id = r.post_id
+    WHERE r.user_id = ${userId}::uuid AND r.post_id = ${postId}::uuid`;
+  return row;
+}
+
+/** The post's repost count, or null when the user may not see the post. */
+export async function visibleRepostCount(tx: DbTx, user: AuthUser, postId: string): Promise<number | null> {
+  const [row] = await tx.$queryRaw<{ count: number }[]>`
+    SELECT p.repost_count AS count FROM posts p WHERE p.id = ${postId}::uuid AND ${visiblePostSql(user)}`;
+  return row?.count ?? null;
+}
+
+/** A page of a fan's reposts, newest first by (created_at, post_id), over the index (user_id, created_at DESC, post_id DESC). */
+export function repostsPage(db: RawDb | DbTx, viewer: Viewer, userId: string, after: After, take: number) {
+  const where: Prisma.Sql[] = [
+    Prisma.sql`rr.user_id = ${userId}::uuid`,
+    visiblePostSql(viewer),
+    // Staff see every post through visiblePostSql; reposts still list only live, published ones.
+    Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`,
+  ];
+  if (after) where.push(Prisma.sql`(rr.created_at, rr.post_id) < (${after.at}, ${after.id}::uuid)`);
+  const extra = Prisma.sql`, rr.created_at AS "repostedAt", ${mutedAuthorSql(viewer?.id, Prisma.sql`p.author_id`)} AS muted`;
+  return raw(db).$queryRaw<(PostRow & { repostedAt: Date; muted: boolean })[]>`
+    ${selectPosts(viewer, extra)}
+    JOIN post_reposts rr ON rr.post_id = p.id
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY rr.created_at DESC, rr.post_id DESC
+    LIMIT ${take}`;
+}
+
+/** A page of the posts quoting a post, newest first by (publish_at, id), over the index (quoted_post_id, publish_at DESC, id DESC). */
+export function quotesPage(db: RawDb | DbTx, viewer: Viewer, postId: string, after: After, take: number) {
+  const where: Prisma.Sql[] = [
+    Prisma.sql`p.quoted_post_id = ${postId}::uuid`,
+    Prisma.sql`p.quote_detached_at IS NULL`,
+    visiblePostSql(viewer),
+    Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`,
+  ];
+  if (after) where.push(Prisma.sql`(p.publish_at, p.id) < (${after.at}, ${after.id}::uuid)`);
+  const extra = Prisma.sql`, ${mutedAuthorSql(viewer?.id, Prisma.sql`p.author_id`)} AS muted, ${filtersVersionSql(viewer?.id)} AS "filtersVersion"`;
+  return raw(db).$queryRaw<(PostRow & { muted: boolean; filtersVersion: number })[]>`
+    ${selectPosts(viewer, extra)}
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY p.publish_at DESC, p.id DESC
+    LIMIT ${take}`;
+}
+
+// Bookmarks (bookmarks.ts) --------------------------------------------------------------------------------------------
+
+/** A page of the user's bookmarks, newest first by (created_at, post_id), over the index in that order. */
+export function bookmarksPage(db: RawDb | DbTx, user: AuthUser, after: After, take: number) {
+  const where: Prisma.Sql[] = [
+    Prisma.sql`b.user_id = ${user.id}::uuid`,
+    visiblePostSql(user),
+    Prisma.sql`NOT ${mutedAuthorSql(user.id, Prisma.sql`p.author_id`)}`,
+  ];
+  // Staff see every post through visiblePostSql; their bookmarks still list only published, live ones.
+  if (user.isAdmin) where.push(Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`);
+  if (after) where.push(Prisma.sql`(b.created_at, b.post_id) < (${after.at}, ${after.id}::uuid)`);
+  const extra = Prisma.sql`, b.created_at AS "bookmarkedAt"`;
+  return raw(db).$queryRaw<(PostRow & { bookmarkedAt: Date })[]>`
+    ${selectPosts(user, extra)}
+    JOIN bookmarks b ON b.post_id = p.id
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY b.created_at DESC, b.post_id DESC
+    LIMIT ${take}`;
 }

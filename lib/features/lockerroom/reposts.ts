@@ -1,21 +1,19 @@
-import { Prisma } from "../../generated/prisma/client";
 import type { AuthUser } from "../../auth/users";
-import type { Db, DbTx } from "../../db/client";
-import { raw, type RawDb } from "../../db/raw";
+import type { Db } from "../../db/client";
 import { txOptions } from "../../db/tx";
 import { DomainError, notFound, sharedErrors } from "../../kernel/errors";
 import { targetOf } from "../../core/follows/service";
 import type { UserRef } from "../../core/follows/schemas";
 import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
-import { filtersVersionSql, mutedAuthorSql } from "../../core/mutes/service";
 import { notePushSoon } from "../../core/push/service";
 import { teamSummaries } from "../../core/teams/service";
-import { visiblePost, visiblePostSql, type Viewer } from "../../core/visibility/service";
+import { visiblePost, type Viewer } from "../../core/visibility/service";
 import { ownsPost } from "./policy";
-import { selectPosts, type PostRow } from "./queries";
+import { lockPost, quotesPage, repostOf, repostsPage, visibleRepostCount } from "./queries";
 import { newestPostsPage, toPost } from "./service";
-import { assertShareable, notifyRepost, postTeamIds } from "./sharing";
+import { assertShareable, postTeamIds } from "./sharing";
+import { decrementRepostCount, deleteRepost, detachQuoteRow, incrementRepostCount, insertRepost, notifyRepost } from "./writes";
 
 // Reposts and quotes (PUT and DELETE /api/locker-room/{postId}/repost, GET /api/v1/users/{userId}/reposts,
 // GET /api/locker-room/{postId}/quotes, POST /api/locker-room/{postId}/quotes/{quotePostId}/detach). A repost is a
@@ -25,22 +23,15 @@ import { assertShareable, notifyRepost, postTeamIds } from "./sharing";
 // applies the visibility rule to the ORIGINAL post in the statement that reads it: a post hidden, deleted or blocked
 // since is never shown as reposted, and a quote shows its quoted post only to who may see it.
 
-type After = { at: Date; id: string } | undefined;
-
 /** Reposts the post (idempotent, also concurrently: one row, the first time kept, counted once). */
 export async function repostPost(db: Db, user: AuthUser, postId: string) {
   return db.$transaction(async (tx) => {
     assertShareable(await visiblePost(tx, postId, user, { forUpdate: true }));
-    const [inserted] = await tx.$queryRaw<{ at: Date }[]>`
-      INSERT INTO post_reposts (user_id, post_id) VALUES (${user.id}::uuid, ${postId}::uuid)
-      ON CONFLICT (user_id, post_id) DO NOTHING RETURNING created_at AS at`;
-    if (inserted) {
-      await tx.$executeRaw`UPDATE posts SET repost_count = repost_count + 1 WHERE id = ${postId}::uuid`;
+    if (await insertRepost(tx, user.id, postId)) {
+      await incrementRepostCount(tx, postId);
       if ((await notifyRepost(tx, postId, user.id)) > 0) notePushSoon();
     }
-    const [row] = await tx.$queryRaw<{ at: Date; count: number }[]>`
-      SELECT r.created_at AS at, p.repost_count AS count FROM post_reposts r JOIN posts p ON p.id = r.post_id
-      WHERE r.user_id = ${user.id}::uuid AND r.post_id = ${postId}::uuid`;
+    const row = await repostOf(tx, user.id, postId);
     return { postId, reposted: true, repostedAt: row!.at.toISOString(), repostCount: row!.count };
   }, txOptions());
 }
@@ -52,31 +43,11 @@ export async function repostPost(db: Db, user: AuthUser, postId: string) {
  */
 export async function unrepostPost(db: Db, user: AuthUser, postId: string) {
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM posts WHERE id = ${postId}::uuid FOR UPDATE`;
-    const removed = await tx.$executeRaw`DELETE FROM post_reposts WHERE user_id = ${user.id}::uuid AND post_id = ${postId}::uuid`;
-    if (removed > 0) await tx.$executeRaw`UPDATE posts SET repost_count = repost_count - 1 WHERE id = ${postId}::uuid`;
-    const [row] = await tx.$queryRaw<{ count: number }[]>`
-      SELECT p.repost_count AS count FROM posts p WHERE p.id = ${postId}::uuid AND ${visiblePostSql(user)}`;
-    return { postId, reposted: false, repostedAt: null, repostCount: row?.count ?? null };
+    await lockPost(tx, postId);
+    const removed = await deleteRepost(tx, user.id, postId);
+    if (removed > 0) await decrementRepostCount(tx, postId);
+    return { postId, reposted: false, repostedAt: null, repostCount: await visibleRepostCount(tx, user, postId) };
   }, txOptions());
-}
-
-/** A page of a fan's reposts, newest first by (created_at, post_id), over the index (user_id, created_at DESC, post_id DESC). */
-function repostsPage(db: RawDb | DbTx, viewer: Viewer, userId: string, after: After, take: number) {
-  const where: Prisma.Sql[] = [
-    Prisma.sql`rr.user_id = ${userId}::uuid`,
-    visiblePostSql(viewer),
-    // Staff see every post through visiblePostSql; reposts still list only live, published ones.
-    Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`,
-  ];
-  if (after) where.push(Prisma.sql`(rr.created_at, rr.post_id) < (${after.at}, ${after.id}::uuid)`);
-  const extra = Prisma.sql`, rr.created_at AS "repostedAt", ${mutedAuthorSql(viewer?.id, Prisma.sql`p.author_id`)} AS muted`;
-  return raw(db).$queryRaw<(PostRow & { repostedAt: Date; muted: boolean })[]>`
-    ${selectPosts(viewer, extra)}
-    JOIN post_reposts rr ON rr.post_id = p.id
-    WHERE ${Prisma.join(where, " AND ")}
-    ORDER BY rr.created_at DESC, rr.post_id DESC
-    LIMIT ${take}`;
 }
 
 /**
@@ -98,23 +69,6 @@ export async function userReposts(db: Db, viewer: Viewer, ref: UserRef, { cursor
     (row) => ({ ...toPost(row, teams, viewer, now), repostedAt: row.repostedAt.toISOString() }),
     (row) => !row.muted || row.authorId === viewer?.id,
   );
-}
-
-/** A page of the posts quoting a post, newest first by (publish_at, id), over the index (quoted_post_id, publish_at DESC, id DESC). */
-function quotesPage(db: RawDb | DbTx, viewer: Viewer, postId: string, after: After, take: number) {
-  const where: Prisma.Sql[] = [
-    Prisma.sql`p.quoted_post_id = ${postId}::uuid`,
-    Prisma.sql`p.quote_detached_at IS NULL`,
-    visiblePostSql(viewer),
-    Prisma.sql`p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()`,
-  ];
-  if (after) where.push(Prisma.sql`(p.publish_at, p.id) < (${after.at}, ${after.id}::uuid)`);
-  const extra = Prisma.sql`, ${mutedAuthorSql(viewer?.id, Prisma.sql`p.author_id`)} AS muted, ${filtersVersionSql(viewer?.id)} AS "filtersVersion"`;
-  return raw(db).$queryRaw<(PostRow & { muted: boolean; filtersVersion: number })[]>`
-    ${selectPosts(viewer, extra)}
-    WHERE ${Prisma.join(where, " AND ")}
-    ORDER BY p.publish_at DESC, p.id DESC
-    LIMIT ${take}`;
 }
 
 /**
@@ -139,10 +93,7 @@ export async function detachQuote(db: Db, user: AuthUser, postId: string, quoteP
   if (!(await ownsPost(db, user, post))) {
     throw new DomainError(sharedErrors.FORBIDDEN, "Only the quoted post's author (for a team's post, its staff) can detach a quote of it.");
   }
-  const [row] = await raw(db).$queryRaw<{ at: Date }[]>`
-    UPDATE posts SET quote_detached_at = COALESCE(quote_detached_at, now())
-    WHERE id = ${quotePostId}::uuid AND quoted_post_id = ${postId}::uuid
-    RETURNING quote_detached_at AS at`;
-  if (!row) throw notFound("Quote");
-  return { postId, quotePostId, detached: true, detachedAt: row.at.toISOString() };
+  const at = await detachQuoteRow(db, postId, quotePostId);
+  if (!at) throw notFound("Quote");
+  return { postId, quotePostId, detached: true, detachedAt: at.toISOString() };
 }

@@ -38,10 +38,11 @@ import { errors as lockerroomErrors } from "./errors";
 import { viewerTextFilter } from "../../core/mutes/service";
 import { notePushSoon } from "../../core/push/service";
 import { publishLockerPost } from "../live/service";
-import { lockQuotable, notifyQuote, postTeamIds, toSharing } from "./sharing";
+import { lockQuotable, postTeamIds, toSharing } from "./sharing";
 import { indexPost } from "./indexing";
 import { ownsPost } from "./policy";
 import { commentPolicyDb, type CommentPolicy } from "./sharing";
+import { notifyQuote, setCommentPolicy } from "./writes";
 
 // For other modules (their public face is this file, its schemas and its errors: decision 0069).
 export { assertMayComment } from "./policy";
@@ -395,7 +396,7 @@ export async function setInteractionPolicy(db: Db, user: AuthUser, postId: strin
     if (!(await ownsPost(tx, user, post))) {
       throw new DomainError(sharedErrors.FORBIDDEN, "Only the post's author (for a team's post, its staff) can set who may comment.");
     }
-    await tx.$executeRaw`UPDATE posts SET comment_policy = ${commentPolicyDb(comments)}::"CommentPolicy" WHERE id = ${postId}::uuid`;
+    await setCommentPolicy(tx, postId, commentPolicyDb(comments));
   }, txOptions());
   return getPost(db, user, postId);
 }

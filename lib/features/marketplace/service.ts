@@ -2,8 +2,8 @@
 export { closeListing, closeOffer, lockListing, lockOffer, offerById, staleListings } from "./queries";
 export { refundBid } from "./ownership";
 export { refundOffer } from "./offers";
-export { closeTradesOf, lockOpenTradesOf } from "./trades";
-export { tradeLedgerMismatches } from "./trade-queries";
+export { closeTradesOf } from "./trades";
+export { lockOpenTradesOf, tradeLedgerMismatches } from "./trade-queries";
 // The marketplace module's service: the route handlers' and the staff console's one entry point, re-exporting the
 // feature files that hold the rules: listings.ts, auctions.ts (bids and the settlement cron), offers.ts, cart.ts,
 // wishlist.ts, trades.ts (trades and gifts), offer-settings.ts, and ownership.ts (the lock order, settle, the fee, toListing: what every change of owner shares).

@@ -252,3 +252,10 @@ export async function tradesForConsole(db: RawDb | DbTx, status: TradeStatus | u
   const rows = await raw(db).$queryRaw<TradeDbRow[]>`${TRADE} WHERE ${Prisma.join(where, " AND ")} ORDER BY t.id DESC LIMIT ${take}`;
   return rows.map((r) => int8(r, TRADE_INT8));
 }
+
+/** Account erasure (lib/operations/erasure/erasure.ts): the user's open trades, either side, locked first (before any collectible). */
+export async function lockOpenTradesOf(tx: DbTx, userId: string): Promise<{ id: string; proposerId: string }[]> {
+  return tx.$queryRaw<{ id: string; proposerId: string }[]>`
+    SELECT id::text AS id, proposer_id::text AS "proposerId" FROM trades
+    WHERE (proposer_id = ${userId}::uuid OR recipient_id = ${userId}::uuid) AND status = 'open' ORDER BY id FOR UPDATE`;
+}

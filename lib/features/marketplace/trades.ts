@@ -392,14 +392,10 @@ export async function expireTrades(db: Db, limit: number): Promise<number> {
   return n;
 }
 
-/** Account erasure (lib/operations/erasure/erasure.ts): the user's open trades, either side, locked first (before any collectible). */
-export async function lockOpenTradesOf(tx: DbTx, userId: string): Promise<{ id: string; proposerId: string }[]> {
-  return tx.$queryRaw<{ id: string; proposerId: string }[]>`
-    SELECT id::text AS id, proposer_id::text AS "proposerId" FROM trades
-    WHERE (proposer_id = ${userId}::uuid OR recipient_id = ${userId}::uuid) AND status = 'open' ORDER BY id FOR UPDATE`;
-}
-
-/** …then, with the proposers' wallets locked, closes them: the user's own cancelled, those proposed to them declined; holds back. */
+/**
+ * Account erasure (lib/operations/erasure/erasure.ts), after lockOpenTradesOf (trade-queries.ts) locked the user's open
+ * trades and with the proposers' wallets locked: closes them, the user's own cancelled, those proposed to them declined; holds back.
+ */
 export async function closeTradesOf(tx: DbTx, userId: string, trades: { id: string }[]): Promise<void> {
   for (const { id } of trades) {
     const t = (await tradeById(tx, id))!;

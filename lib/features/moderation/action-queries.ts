@@ -2,6 +2,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
+import { deletionPendingSql } from "../../core/accounts/service";
 
 // The moderation module's statements about actions against a user (sanctions, hidden content, team staff actions
 // awaiting review) and their appeals; queries.ts re-exports them with the reports' and the queue's.
@@ -80,6 +81,20 @@ export async function syncUserSanctions(tx: DbTx, userId: string) {
       suspended_until = (SELECT max(a.ends_at) FROM moderation_actions a
         WHERE a.user_id = u.id AND a.kind = 'FULL_SUSPENSION' AND a.lifted_at IS NULL AND a.ends_at > now())
     WHERE u.id = ${userId}::uuid`;
+}
+
+/**
+ * What the trading gate reads (sanctions.ts tradingStanding): the end of a trading restriction or suspension still
+ * running, whether the account's deletion is scheduled, and what the user's wallets owe (int8).
+ */
+export async function standingOf(db: RawDb | DbTx, userId: string) {
+  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean; debt: bigint | null }[]>`
+    SELECT CASE WHEN greatest(u.trading_restricted_until, u.suspended_until) > now()
+                THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil",
+           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending",
+           (SELECT sum(w.debt)::int8 FROM wallets w WHERE w.user_id = u.id AND w.debt > 0) AS debt
+    FROM users u WHERE u.id = ${userId}::uuid`;
+  return row;
 }
 
 /** The action, locked; null for no such action. */

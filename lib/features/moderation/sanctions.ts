@@ -3,13 +3,11 @@
 // posts (escalated to platform staff's review). Every change of a user's actions runs under the user's row lock and
 // recomputes users.trading_restricted_until / suspended_until in the same transaction.
 import { recordAudit, type StaffActor } from "../../core/audit/service";
-import { Prisma } from "../../generated/prisma/client";
 import { errors as accountsErrors } from "../../core/accounts/errors";
 import { errors as walletsErrors } from "../../core/wallets/errors";
-import { deletionPendingSql } from "../../core/accounts/service";
 import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
-import { raw, type RawDb } from "../../db/raw";
+import type { RawDb } from "../../db/raw";
 import { txOptions } from "../../db/tx";
 import { forgetUser } from "../../auth/users";
 import type { AuthUser } from "../../auth/users";
@@ -38,6 +36,7 @@ import {
   restorePostsOf,
   reviewActionRow,
   setCommentHidden,
+  standingOf,
   syncUserSanctions,
   type ActionKindDb,
   type ActionRow,
@@ -93,8 +92,8 @@ export const coinGateErrors = [moderationErrors.TRADING_RESTRICTED, accountsErro
  * Refuses trading (listing, bidding, offering, buying, checking out, accepting offers, minting) to a user whom staff
  * restricted from trading or suspended (403 TRADING_RESTRICTED with the end in details), whose account deletion is
  * scheduled (409 ACCOUNT_DELETION_PENDING, lib/core/accounts) or whose wallet owes a clawed-back top-up (409 WALLET_FROZEN,
- * lib/features/payments). One statement over the user's row (the sanction columns lib/features/moderation keeps with each action), the
- * deletion's primary key and the wallets' primary key; add further conditions to it.
+ * lib/features/payments). One statement (standingOf, action-queries.ts) over the user's row (the sanction columns lib/features/moderation
+ * keeps with each action), the deletion's primary key and the wallets' primary key; add further conditions to it.
  */
 export async function assertMayTrade(db: RawDb | DbTx, userId: string): Promise<void> {
   const refusal = standingRefusal(await tradingStanding(db, userId), "trade");
@@ -141,12 +140,7 @@ export type TradingStanding = { restrictedUntil: Date | null; deletionPending: b
 
 /** What assertMayTrade checks, for callers that list reasons instead of refusing (GET /api/v1/me/eligibility). */
 export async function tradingStanding(db: RawDb | DbTx, userId: string): Promise<TradingStanding> {
-  const [row] = await raw(db).$queryRaw<{ restrictedUntil: Date | null; deletionPending: boolean; debt: bigint | null }[]>`
-    SELECT CASE WHEN greatest(u.trading_restricted_until, u.suspended_until) > now()
-                THEN greatest(u.trading_restricted_until, u.suspended_until) END AS "restrictedUntil",
-           ${deletionPendingSql(Prisma.sql`u.id`)} AS "deletionPending",
-           (SELECT sum(w.debt)::int8 FROM wallets w WHERE w.user_id = u.id AND w.debt > 0) AS debt
-    FROM users u WHERE u.id = ${userId}::uuid`;
+  const row = await standingOf(db, userId);
   return { restrictedUntil: row?.restrictedUntil ?? null, deletionPending: row?.deletionPending ?? false, debt: Number(row?.debt ?? 0) };
 }
 

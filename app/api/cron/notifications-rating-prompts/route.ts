@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { RATING_WINDOW_HOURS, producerResult } from "@/lib/core/notifications/schemas";
-import { runRatingPrompts } from "@/lib/features/games/alerts";
+import { runRatingPrompts } from "@/lib/features/games/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(

@@ -2,14 +2,15 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw } from "../../db/raw";
 import { insertNotifications } from "../../core/notifications/service";
-import { GAME_ALERT_WINDOW_HOURS, RATING_WINDOW_HOURS, type NotificationType } from "../../core/notifications/schemas";
+import type { NotificationType } from "../../core/notifications/schemas";
 import { SERVER_AWARDS } from "../../core/rep/service";
 import { TEAM_SUMMARY_COLUMNS } from "../../core/teams/service";
 import { RATABLE_GAME } from "./queries";
 
-// The games' notifications, written by cron routes to the fans who follow either team: a game about to start
-// (GAME_ALERT) and a finished game to rate (RATING). One INSERT … SELECT each through lib/core/notifications/writes.ts,
-// idempotent through UNIQUE (user_id, cause_key): safe to run twice or concurrently.
+// The games' notifications, written by cron routes (service.ts runGameAlerts, runRatingPrompts) to the fans who
+// follow either team: a game about to start (GAME_ALERT) and a finished game to rate (RATING). One INSERT … SELECT
+// each through lib/core/notifications/writes.ts, idempotent through UNIQUE (user_id, cause_key): safe to run twice or
+// concurrently.
 
 const teamJson = (column: Prisma.Sql) => Prisma.sql`(SELECT to_jsonb(s) FROM (SELECT ${TEAM_SUMMARY_COLUMNS} FROM teams t WHERE t.id = ${column}) s)`;
 const iso = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -82,9 +83,3 @@ export function insertRatingPrompts(db: DbTx, hours: number) {
     Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM game_ratings r WHERE r.user_id = f.user_id AND r.game_id = d.id)`,
   );
 }
-
-/** GET /api/cron/notifications-game-alerts. */
-export const runGameAlerts = async (db: DbTx) => ({ type: "GAME_ALERT" as const, created: await insertGameAlerts(db, GAME_ALERT_WINDOW_HOURS) });
-
-/** GET /api/cron/notifications-rating-prompts. */
-export const runRatingPrompts = async (db: DbTx) => ({ type: "RATING" as const, created: await insertRatingPrompts(db, RATING_WINDOW_HOURS) });
