@@ -76,7 +76,7 @@ export async function readAll(db: DbTx, userId: string, seenAt: Date, upTo?: str
 }
 
 // Producers (cron routes): one statement each, safe to run twice or concurrently. The games' own (GAME_ALERT, RATING)
-// are lib/features/games/alerts.ts.
+// are the games' (lib/features/games/alert-writes.ts).
 export const PRODUCERS = {
   MILESTONE: (db: DbTx) => insertRepMilestones(db, REP_MILESTONES),
 } satisfies Partial<Record<NotificationType, (db: DbTx) => Promise<number>>>;
