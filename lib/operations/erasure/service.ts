@@ -6,7 +6,7 @@ import { log } from "../../kernel/log";
 import { storage, type Storage } from "../../storage";
 import { claimDueDeletion, claimFollowUp, markErased, postponeDeletion, setFollowUp } from "../../core/accounts/service";
 import { takeOffBoards } from "../../core/rep/leaderboard/service";
-import { Deferred, eraseAccount } from "./erasure";
+import { Deferred, eraseAccount } from "./writes";
 
 // The erasure of accounts whose deletion (lib/core/accounts) is due: GET /api/cron/account-erasure. It looks across every
 // domain a fan's data sits in (erasure.ts), so it sits above them all, with the operations.
