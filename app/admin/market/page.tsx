@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { alertsLoad } from "@/lib/core/market-data/console";
+import { alertsLoad } from "@/lib/core/market-data/console-queries";
 import { tradesForConsole } from "@/lib/features/marketplace/trade-queries";
 import { TRADE_STATUSES } from "@/lib/features/marketplace/trade-schemas";
 import { requireStaff } from "../_lib/gate";

@@ -3,7 +3,7 @@ import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
 
 // Account deletion's statements: the caller's scheduled deletion, the coins it forfeits, and the erasure cron's
-// claims. The erasure's own statements (one per table) are in lib/operations/erasure/erasure.ts.
+// claims. The erasure's own statements (one per table) are in lib/operations/erasure/writes.ts.
 
 export interface DeletionRow {
   state: "scheduled" | "erased";

@@ -127,7 +127,7 @@ export function markAllRead(db: DbTx, userId: string, seenAt: Date, upTo: string
 }
 
 /**
- * The erasure of `actor` (lib/operations/erasure/erasure.ts), in one UPDATE over the notifications they caused for other fans
+ * The erasure of `actor` (lib/operations/erasure/writes.ts), in one UPDATE over the notifications they caused for other fans
  * (`actor_id`, indexed): the payload's actor becomes the tombstone as the app shows it everywhere (the same id, no
  * handle, display name or avatar: docs/decisions/0029), a title that began with their name begins with "A fan" (what
  * a producer writes for a fan without one), and a body quoting their text (REPLY, MENTION, QUOTE, TEAM_POST,

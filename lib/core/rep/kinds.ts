@@ -1,8 +1,6 @@
-import { Prisma } from "../../generated/prisma/client";
-
-// The names of Rep's ledger that readers need without the writers (lib/core/rep/grants.ts): what counts as spending, and
-// Rep earned as kept on the user's row. Leaderboards, tiers and rewards read them; the writers note leaderboard moves,
-// so the leaderboard importing the writers would close a circle.
+// The names of Rep's ledger that readers need without the writers (lib/core/rep/grants.ts): what counts as spending
+// (Rep earned as kept on the user's row is REP_EARNED, in queries.ts). Leaderboards, tiers and rewards read them; the
+// writers note leaderboard moves, so the leaderboard importing the writers would close a circle.
 
 /** The debit that is spending Rep on a streak freeze (lib/features/progress). */
 export const STREAK_FREEZE = "streak_freeze";
@@ -15,6 +13,3 @@ export const REWARD_REFUND = "reward_refund";
  * these, so spending never lowers it while a reversal does.
  */
 export const SPENDING_KINDS: string[] = [REWARD_REDEMPTION, STREAK_FREEZE, REWARD_REFUND];
-
-/** Rep a user has earned (every source; spending never lowers it, a staff reversal does), from `users` as `u`. */
-export const REP_EARNED = Prisma.sql`(u.rep_earned_fan_amp + u.rep_earned_club + u.rep_earned_player_amp + u.rep_earned_service_direct)`;

@@ -1,7 +1,11 @@
-import type { Pool } from "../../db/client";
+import { Prisma } from "../../generated/prisma/client";
+import type { DbTx, Pool } from "../../db/client";
 import type { RepSource } from "../../generated/prisma/enums";
 import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
+
+/** Rep a user has earned (every source; spending never lowers it, a staff reversal does), from `users` as `u`. */
+export const REP_EARNED = Prisma.sql`(u.rep_earned_fan_amp + u.rep_earned_club + u.rep_earned_player_amp + u.rep_earned_service_direct)`;
 
 export interface EntryRow {
   id: string;
@@ -31,4 +35,24 @@ export async function listLedger(pool: Pool, userId: string, { cursor, limit }: 
     : await pool.query<Row>({ name: "rep_ledger_first", text: LEDGER_FIRST, values: [userId, limit + 1] });
   const entries: EntryRow[] = rows.map((r) => ({ ...r, amount: Number(r.amount) }));
   return keysetPage("entries", entries, limit, (r) => encodeCursor(r.createdAt.getTime(), r.id), toLedgerEntry);
+}
+
+/** What an earn claim checks on the user's row (rep/service.ts: earn). */
+export interface LockedUser {
+  rep_balance: bigint;
+  handle: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+  notifyTeams: boolean;
+  notifyMilestones: boolean;
+  notifyCommunity: boolean;
+}
+
+/** Locks the user's row for the earn's transaction, answering what the claim checks on it; undefined for no such user. */
+export async function lockEarningUser(tx: DbTx, userId: string): Promise<LockedUser | undefined> {
+  const locked = await tx.$queryRaw<LockedUser[]>`
+        SELECT rep_balance, handle, display_name AS "displayName", avatar_url AS "avatarUrl", notify_teams AS "notifyTeams",
+               notify_milestones AS "notifyMilestones", notify_community AS "notifyCommunity"
+        FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+  return locked[0];
 }

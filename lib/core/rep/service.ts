@@ -5,15 +5,17 @@ import { DomainError, sharedErrors } from "../../kernel/errors";
 import { utcDay } from "../../time";
 import { missingProfileFields, notificationsOn } from "./requirements";
 import { CLIENT_EARN_KINDS, grantOnce, SERVER_AWARDED_KINDS, type ClientEarnKind, type EarnKind } from "./grants";
-import { toLedgerEntry } from "./queries";
+import { lockEarningUser, toLedgerEntry, type LockedUser } from "./queries";
 import type { EarnInput } from "./schemas";
 import { errors as repErrors } from "./errors";
 
 // For other modules (their public face is this file, its schemas and its errors: decision 0069).
 export { noteBoardsMoved, noteTeamLeft } from "./leaderboard/moves";
-export { grantOnce, award, debit, SERVER_AWARDS, batchRepWrites, awardRowsCtes, refundSpending } from "./grants";
+export { grantOnce, award, debit, SERVER_AWARDS, batchRepWrites, refundSpending } from "./grants";
+export { awardRowsCtes } from "./writes";
 export { missingProfileFields, NOTIFICATION_SETTINGS } from "./requirements";
-export { STREAK_FREEZE, SPENDING_KINDS, REWARD_REFUND, REP_EARNED, REWARD_REDEMPTION } from "./kinds";
+export { STREAK_FREEZE, SPENDING_KINDS, REWARD_REFUND, REWARD_REDEMPTION } from "./kinds";
+export { REP_EARNED } from "./queries";
 
 const requestHash = (input: EarnInput) =>
   createHash("sha256")
@@ -54,25 +56,22 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
   const hash = requestHash(input);
 
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<LockedUser[]>`
-        SELECT rep_balance, handle, display_name AS "displayName", avatar_url AS "avatarUrl", notify_teams AS "notifyTeams",
-               notify_milestones AS "notifyMilestones", notify_community AS "notifyCommunity"
-        FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-    if (locked.length === 0) throw new DomainError(sharedErrors.UNAUTHORIZED, "Unknown user.");
+    const locked = await lockEarningUser(tx, userId);
+    if (!locked) throw new DomainError(sharedErrors.UNAUTHORIZED, "Unknown user.");
 
     const prior = await tx.repEntry.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: input.idempotencyKey } } });
     if (prior) {
       if (prior.requestHash !== hash) {
         throw new DomainError(sharedErrors.IDEMPOTENCY_KEY_REUSED, "This idempotency key was already used with a different earnKind or targetId.");
       }
-      return { entry: toLedgerEntry(prior), balance: Number(locked[0]!.rep_balance), replayed: true };
+      return { entry: toLedgerEntry(prior), balance: Number(locked.rep_balance), replayed: true };
     }
 
     const grantKey = grantKeyFor(kind, input.targetId, now);
     if (await tx.repEntry.findUnique({ where: { userId_grantKey: { userId, grantKey } }, select: { id: true } })) {
       throw new DomainError(repErrors.ALREADY_EARNED, alreadyEarnedMessage(kind, rule.scope));
     }
-    if (rule.requires) assertCondition(kind, rule.requires, locked[0]!);
+    if (rule.requires) assertCondition(kind, rule.requires, locked);
     if (rule.dailyCap !== undefined) {
       const dayStart = new Date(`${utcDay(now)}T00:00:00.000Z`);
       const today = await tx.repEntry.count({ where: { userId, earnKind: kind, createdAt: { gte: dayStart } } });
@@ -85,16 +84,6 @@ export async function earn(db: Db, userId: string, input: EarnInput, now = new D
     if (!granted) throw new DomainError(repErrors.ALREADY_EARNED, alreadyEarnedMessage(kind, rule.scope));
     return { entry: toLedgerEntry(granted.entry), balance: granted.balance, replayed: false };
   }, txOptions(10_000));
-}
-
-interface LockedUser {
-  rep_balance: bigint;
-  handle: string | null;
-  displayName: string | null;
-  avatarUrl: string | null;
-  notifyTeams: boolean;
-  notifyMilestones: boolean;
-  notifyCommunity: boolean;
 }
 
 /** The server's own view of what the Rep is for, read under the user's row lock; the client's word is not enough. */

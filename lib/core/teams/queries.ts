@@ -5,6 +5,7 @@ import { utcDay } from "../../time";
 import { hasOvertimeLosses, normalizeSport, SPORT_PATTERN_SQL } from "./sport";
 import { raw, type RawDb } from "../../db/raw";
 import type { AuthUser } from "../../auth/users";
+import type { TeamSearchQuery, TeamSearchSort } from "./schemas";
 
 // Team reads are hand-written SQL: one round trip joins the team with its league, conference and division
 // (Prisma's include would send one query per relation on these hot public routes). The serializers here are the
@@ -308,4 +309,140 @@ export async function favoriteTeamsOf(db: DbTx, ids: string[]) {
     const team = byId.get(id);
     return { id, team: team ? toFavoriteTeam(team) : null };
   });
+}
+
+// Lists (service.ts: findTeamBySlug, listTeams, searchTeams, listFollowedTeams) ---------------------------------
+
+/** The team a slug names (case-insensitive), archived or not. */
+export async function teamRowBySlug(db: RawDb | DbTx, slug: string): Promise<TeamRow | undefined> {
+  const [t] = await raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE t.slug = ${slug.toLowerCase()}`;
+  return t;
+}
+
+/** The filters of GET /api/teams: a sport, a league. */
+type TeamListFilters = { sport?: string; league?: string };
+
+/** Live teams, of the sport and league asked for. */
+function listWhere(f: TeamListFilters): Prisma.Sql {
+  const filters = [Prisma.sql`t.archived_at IS NULL`];
+  if (f.sport) filters.push(sportFilter(f.sport));
+  if (f.league) filters.push(leagueFilter(f.league));
+  return Prisma.join(filters, " AND ");
+}
+
+/** Every live team matching the filters, by name, then id. */
+export const allTeamRows = (db: RawDb | DbTx, f: TeamListFilters) =>
+  raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${listWhere(f)} ORDER BY t.name, t.id`;
+
+/** A page of those, after the keyset (name, id), with one row more than `limit` (whether another page follows). */
+export function teamRowsPage(db: RawDb | DbTx, f: TeamListFilters, after: { sortKey: string; id: string } | undefined, limit: number) {
+  const where = listWhere(f);
+  const keyset = after ? Prisma.sql`AND (t.name, t.id) > (${after.sortKey}, ${after.id})` : Prisma.empty;
+  return raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ${keyset} ORDER BY t.name, t.id LIMIT ${limit + 1}`;
+}
+
+/** How many live teams match the filters. */
+export async function countTeams(db: RawDb | DbTx, f: TeamListFilters): Promise<number> {
+  const [{ total }] = await raw(db).$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${TEAM_FROM} WHERE ${listWhere(f)}`;
+  return total;
+}
+
+/** Where a search page starts: after the last team of the previous one, in its sort (service.ts: the search's orders). */
+export type TeamSearchAfter =
+  { sort: "name"; name: string; id: string } | { sort: "rank"; rank: number | null; id: string } | { sort: "fans"; fans: number; id: string };
+
+function keysetOf(after: TeamSearchAfter): Prisma.Sql {
+  switch (after.sort) {
+    case "name":
+      return Prisma.sql`(t.name, t.id) > (${after.name}, ${after.id})`;
+    case "fans":
+      // Written so `fan_count <= $1` is an index condition on teams(fan_count DESC, id), scanned in order.
+      return Prisma.sql`(t.fan_count <= ${after.fans}::int AND (t.fan_count < ${after.fans}::int OR t.id > ${after.id}))`;
+    case "rank":
+      // After a ranked team: the rest of the ranked teams, then every unranked one (NULLs sort last).
+      return after.rank === null
+        ? Prisma.sql`(t.rank IS NULL AND t.id > ${after.id})`
+        : Prisma.sql`((t.rank, t.id) > (${after.rank}::int, ${after.id}) OR t.rank IS NULL)`;
+  }
+}
+
+const ORDER_BY: Record<TeamSearchSort, Prisma.Sql> = {
+  name: Prisma.sql`t.name ASC, t.id ASC`,
+  rank: Prisma.sql`t.rank ASC NULLS LAST, t.id ASC`,
+  fans: Prisma.sql`t.fan_count DESC, t.id ASC`,
+};
+
+/** LIKE pattern matching `text` literally anywhere (%, _ and \ escaped; backslash is LIKE's default escape). */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+/** A page of GET /api/teams/search: live teams matching the query, after `after`, in its sort, one row more than its limit. */
+export function searchTeamRows(db: DbTx, q: TeamSearchQuery, after: TeamSearchAfter | undefined) {
+  const filters = [Prisma.sql`t.archived_at IS NULL`];
+  if (q.q !== undefined) {
+    const p = containsPattern(q.q);
+    filters.push(Prisma.sql`(t.name ILIKE ${p} OR t.short_name ILIKE ${p} OR t.city ILIKE ${p} OR t.abbreviation ILIKE ${p})`);
+  }
+  if (q.sport !== undefined) filters.push(sportFilter(q.sport));
+  if (q.league !== undefined) filters.push(leagueFilter(q.league));
+  if (after !== undefined) filters.push(keysetOf(after));
+
+  return raw(db).$queryRaw<TeamRow[]>`
+    SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM}
+    WHERE ${Prisma.join(filters, " AND ")}
+    ORDER BY ${ORDER_BY[q.sort]}
+    LIMIT ${q.limit + 1}`;
+}
+
+/** A page of the user's followed live teams, newest follow first, after the keyset (created_at, team_id), one row more than `limit`. */
+export function followedTeamRows(db: DbTx, userId: string, after: { at: Date; id: string } | undefined, limit: number) {
+  const keyset = after ? Prisma.sql`AND (f.created_at, f.team_id) < (${after.at}::timestamptz, ${after.id})` : Prisma.empty;
+  return raw(db).$queryRaw<(TeamRow & { followedAt: Date })[]>`
+    SELECT ${TEAM_COLUMNS}, f.created_at AS "followedAt"
+    FROM ${TEAM_FROM} JOIN team_follows f ON f.team_id = t.id
+    WHERE f.user_id = ${userId}::uuid AND t.archived_at IS NULL ${keyset}
+    ORDER BY f.created_at DESC, f.team_id DESC
+    LIMIT ${limit + 1}`;
+}
+
+// Head to head (service.ts: getHeadToHead): finished games with scores between teams `a` and `b`, all seasons. -----
+
+/** Games played, and `a`'s wins, losses and ties. */
+export async function headToHeadRecord(db: DbTx, a: string, b: string) {
+  const [counts] = await raw(db).$queryRaw<{ gamesPlayed: number; wins: number; losses: number; ties: number }[]>`
+      SELECT count(*)::int AS "gamesPlayed",
+             count(*) FILTER (WHERE my > their)::int AS wins,
+             count(*) FILTER (WHERE my < their)::int AS losses,
+             count(*) FILTER (WHERE my = their)::int AS ties
+      FROM (
+        SELECT CASE WHEN g.home_team_id = ${a} THEN g.home_score ELSE g.away_score END AS my,
+               CASE WHEN g.home_team_id = ${a} THEN g.away_score ELSE g.home_score END AS their
+        FROM games g
+        WHERE ((g.home_team_id = ${a} AND g.away_team_id = ${b}) OR (g.home_team_id = ${b} AND g.away_team_id = ${a}))
+          AND g.status = 'final' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL
+      ) x`;
+  return counts!;
+}
+
+interface MeetingRow {
+  id: string;
+  startsAt: Date;
+  season: string | null;
+  venue: string | null;
+  homeTeamId: string;
+  awayTeamId: string;
+  homeScore: number;
+  awayScore: number;
+  overtime: boolean;
+}
+
+/** The last `take` of those games, newest first. */
+export function recentMeetings(db: DbTx, a: string, b: string, take: number) {
+  return raw(db).$queryRaw<MeetingRow[]>`
+      SELECT g.id, g.starts_at AS "startsAt", g.season, g.venue, g.home_team_id AS "homeTeamId", g.away_team_id AS "awayTeamId",
+             g.home_score AS "homeScore", g.away_score AS "awayScore", g.overtime
+      FROM games g
+      WHERE ((g.home_team_id = ${a} AND g.away_team_id = ${b}) OR (g.home_team_id = ${b} AND g.away_team_id = ${a}))
+        AND g.status = 'final' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL
+      ORDER BY g.starts_at DESC, g.id DESC
+      LIMIT ${take}`;
 }

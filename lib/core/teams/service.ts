@@ -1,4 +1,3 @@
-import { Prisma } from "../../generated/prisma/client";
 import { keyedCache, processCache } from "../../db/cache";
 import type { Db, DbTx } from "../../db/client";
 import type { AuthUser } from "../../auth/users";
@@ -9,23 +8,28 @@ import { keysetPage } from "../../kernel/page";
 import { canPostAsTeam } from "./queries";
 import {
   activePlayersOf,
+  allTeamRows,
+  countTeams,
   currentSeason,
   findTeamRef,
-  leagueFilter,
+  followedTeamRows,
+  headToHeadRecord,
   liveTeamIdOrThrow,
   liveTeamRowOrThrow,
   readPublicDetail,
-  sportFilter,
-  TEAM_COLUMNS,
-  TEAM_FROM,
+  recentMeetings,
+  searchTeamRows,
+  teamRowBySlug,
+  teamRowsPage,
   teamSummaryRows,
   toRosterPlayer,
   toTeam,
   type TeamRow,
+  type TeamSearchAfter,
   type TeamSummaryRow,
 } from "./queries";
 import { DEFAULT_TEAM_PAGE, type TeamSearchQuery, type TeamSearchSort, type TeamsQuery } from "./schemas";
-import { raw, type RawDb } from "../../db/raw";
+import type { RawDb } from "../../db/raw";
 import { noteBoardsMoved, noteTeamLeft } from "../rep/service";
 
 // For other modules (their public face is this file, its schemas and its errors: decision 0069).
@@ -34,36 +38,24 @@ export type { TeamSummaryRow, PlayerRow } from "./queries";
 export { normalizeSport } from "./sport";
 
 export async function findTeamBySlug(db: RawDb | DbTx, slug: string) {
-  const [t] = await raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE t.slug = ${slug.toLowerCase()}`;
+  const t = await teamRowBySlug(db, slug);
   if (!t || t.archivedAt) throw notFound("Team");
   return { team: toTeam(t) };
 }
 
 /** GET /api/teams without slug: the full list, or a filtered/paginated page with total. Ordered by name, then id. */
 export async function listTeams(db: Db, q: Omit<TeamsQuery, "slug">) {
-  const filters = [Prisma.sql`t.archived_at IS NULL`];
-  if (q.sport) filters.push(sportFilter(q.sport));
-  if (q.league) filters.push(leagueFilter(q.league));
-  const where = Prisma.join(filters, " AND ");
   const paginated = q.cursor !== undefined || q.limit !== undefined;
   const filtered = q.sport !== undefined || q.league !== undefined;
 
   if (!paginated && !filtered) {
-    const [teams, season] = await Promise.all([
-      raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ORDER BY t.name, t.id`,
-      currentSeason(db),
-    ]);
+    const [teams, season] = await Promise.all([allTeamRows(db, q), currentSeason(db)]);
     return { teams: teams.map(toTeam), season };
   }
 
   const limit = q.limit ?? DEFAULT_TEAM_PAGE;
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
-  const keyset = after ? Prisma.sql`AND (t.name, t.id) > (${after.sortKey}, ${after.id})` : Prisma.empty;
-  const [rows, [{ total }], season] = await Promise.all([
-    raw(db).$queryRaw<TeamRow[]>`SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM} WHERE ${where} ${keyset} ORDER BY t.name, t.id LIMIT ${limit + 1}`,
-    raw(db).$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${TEAM_FROM} WHERE ${where}`,
-    currentSeason(db),
-  ]);
+  const [rows, total, season] = await Promise.all([teamRowsPage(db, q, after, limit), countTeams(db, q), currentSeason(db)]);
   return { ...keysetPage("teams", rows, limit, (r) => encodeCursor(r.name, r.id), toTeam), season, total };
 }
 
@@ -112,8 +104,6 @@ export function teamSummaries(db: RawDb | DbTx, ids: (string | null)[]): Promise
 
 const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
 
-type After = { sort: "name"; name: string; id: string } | { sort: "rank"; rank: number | null; id: string } | { sort: "fans"; fans: number; id: string };
-
 function sortKeyOf(sort: TeamSearchSort, t: TeamRow): string {
   if (sort === "name") return `name:${t.name}`;
   if (sort === "rank") return `rank:${t.rank === null ? "null" : t.rank}`;
@@ -126,7 +116,7 @@ function parseInt4(value: string): number | null {
   return n >= INT4.min && n <= INT4.max ? n : null;
 }
 
-function decodeSearchCursor(cursor: string, sort: TeamSearchSort): After {
+function decodeSearchCursor(cursor: string, sort: TeamSearchSort): TeamSearchAfter {
   const { sortKey, id } = decodeCursor(cursor);
   const colon = sortKey.indexOf(":");
   if (colon < 0) throw invalidCursor();
@@ -150,45 +140,9 @@ function decodeSearchCursor(cursor: string, sort: TeamSearchSort): After {
   return { sort: "fans", fans, id };
 }
 
-function keysetOf(after: After): Prisma.Sql {
-  switch (after.sort) {
-    case "name":
-      return Prisma.sql`(t.name, t.id) > (${after.name}, ${after.id})`;
-    case "fans":
-      // Written so `fan_count <= $1` is an index condition on teams(fan_count DESC, id), scanned in order.
-      return Prisma.sql`(t.fan_count <= ${after.fans}::int AND (t.fan_count < ${after.fans}::int OR t.id > ${after.id}))`;
-    case "rank":
-      // After a ranked team: the rest of the ranked teams, then every unranked one (NULLs sort last).
-      return after.rank === null
-        ? Prisma.sql`(t.rank IS NULL AND t.id > ${after.id})`
-        : Prisma.sql`((t.rank, t.id) > (${after.rank}::int, ${after.id}) OR t.rank IS NULL)`;
-  }
-}
-
-const ORDER_BY: Record<TeamSearchSort, Prisma.Sql> = {
-  name: Prisma.sql`t.name ASC, t.id ASC`,
-  rank: Prisma.sql`t.rank ASC NULLS LAST, t.id ASC`,
-  fans: Prisma.sql`t.fan_count DESC, t.id ASC`,
-};
-
-/** LIKE pattern matching `text` literally anywhere (%, _ and \ escaped; backslash is LIKE's default escape). */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
-
 export async function searchTeams(db: DbTx, q: TeamSearchQuery) {
-  const filters = [Prisma.sql`t.archived_at IS NULL`];
-  if (q.q !== undefined) {
-    const p = containsPattern(q.q);
-    filters.push(Prisma.sql`(t.name ILIKE ${p} OR t.short_name ILIKE ${p} OR t.city ILIKE ${p} OR t.abbreviation ILIKE ${p})`);
-  }
-  if (q.sport !== undefined) filters.push(sportFilter(q.sport));
-  if (q.league !== undefined) filters.push(leagueFilter(q.league));
-  if (q.cursor !== undefined) filters.push(keysetOf(decodeSearchCursor(q.cursor, q.sort)));
-
-  const rows = await raw(db).$queryRaw<TeamRow[]>`
-    SELECT ${TEAM_COLUMNS} FROM ${TEAM_FROM}
-    WHERE ${Prisma.join(filters, " AND ")}
-    ORDER BY ${ORDER_BY[q.sort]}
-    LIMIT ${q.limit + 1}`;
+  const after = q.cursor !== undefined ? decodeSearchCursor(q.cursor, q.sort) : undefined;
+  const rows = await searchTeamRows(db, q, after);
   return keysetPage("teams", rows, q.limit, (r) => encodeCursor(sortKeyOf(q.sort, r), r.id), toTeam);
 }
 
@@ -244,13 +198,7 @@ export async function leaveTeam(db: DbTx, userId: string, idOrSlug: string) {
 /** GET /api/teams/followed: the caller's followed live teams, newest follow first (created_at desc, team_id desc). */
 export async function listFollowedTeams(db: DbTx, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeTimeCursor(cursor) : undefined;
-  const keyset = after ? Prisma.sql`AND (f.created_at, f.team_id) < (${after.at}::timestamptz, ${after.id})` : Prisma.empty;
-  const rows = await raw(db).$queryRaw<(TeamRow & { followedAt: Date })[]>`
-    SELECT ${TEAM_COLUMNS}, f.created_at AS "followedAt"
-    FROM ${TEAM_FROM} JOIN team_follows f ON f.team_id = t.id
-    WHERE f.user_id = ${userId}::uuid AND t.archived_at IS NULL ${keyset}
-    ORDER BY f.created_at DESC, f.team_id DESC
-    LIMIT ${limit + 1}`;
+  const rows = await followedTeamRows(db, userId, after, limit);
   return keysetPage(
     "teams",
     rows,
@@ -287,18 +235,6 @@ const sameTeam = () =>
     { path: "query.opponentId", message: "Must be a different team than {id}" },
   ]);
 
-interface MeetingRow {
-  id: string;
-  startsAt: Date;
-  season: string | null;
-  venue: string | null;
-  homeTeamId: string;
-  awayTeamId: string;
-  homeScore: number;
-  awayScore: number;
-  overtime: boolean;
-}
-
 export async function getHeadToHead(db: DbTx, idOrSlug: string, opponentIdOrSlug: string) {
   // The same text names the same team (before any lookup); an id and a slug of one team are caught after it.
   if (idOrSlug === opponentIdOrSlug) throw sameTeam();
@@ -307,33 +243,12 @@ export async function getHeadToHead(db: DbTx, idOrSlug: string, opponentIdOrSlug
   const a = mine.id;
   const b = theirs.id;
 
-  const [[counts], recent] = await Promise.all([
-    raw(db).$queryRaw<{ gamesPlayed: number; wins: number; losses: number; ties: number }[]>`
-      SELECT count(*)::int AS "gamesPlayed",
-             count(*) FILTER (WHERE my > their)::int AS wins,
-             count(*) FILTER (WHERE my < their)::int AS losses,
-             count(*) FILTER (WHERE my = their)::int AS ties
-      FROM (
-        SELECT CASE WHEN g.home_team_id = ${a} THEN g.home_score ELSE g.away_score END AS my,
-               CASE WHEN g.home_team_id = ${a} THEN g.away_score ELSE g.home_score END AS their
-        FROM games g
-        WHERE ((g.home_team_id = ${a} AND g.away_team_id = ${b}) OR (g.home_team_id = ${b} AND g.away_team_id = ${a}))
-          AND g.status = 'final' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL
-      ) x`,
-    raw(db).$queryRaw<MeetingRow[]>`
-      SELECT g.id, g.starts_at AS "startsAt", g.season, g.venue, g.home_team_id AS "homeTeamId", g.away_team_id AS "awayTeamId",
-             g.home_score AS "homeScore", g.away_score AS "awayScore", g.overtime
-      FROM games g
-      WHERE ((g.home_team_id = ${a} AND g.away_team_id = ${b}) OR (g.home_team_id = ${b} AND g.away_team_id = ${a}))
-        AND g.status = 'final' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL
-      ORDER BY g.starts_at DESC, g.id DESC
-      LIMIT ${RECENT_MEETINGS}`,
-  ]);
+  const [counts, recent] = await Promise.all([headToHeadRecord(db, a, b), recentMeetings(db, a, b, RECENT_MEETINGS)]);
 
   return {
     team: toTeam(mine),
     opponent: toTeam(theirs),
-    record: counts!,
+    record: counts,
     recentMeetings: recent.map((g) => {
       const winnerId = g.homeScore > g.awayScore ? g.homeTeamId : g.awayScore > g.homeScore ? g.awayTeamId : null;
       return {

@@ -49,6 +49,13 @@ export async function lockerMediaUsage(q: DbTx, userId: string, since: Date) {
   return { pending, recentBytes: recent._sum.bytes ?? 0 };
 }
 
+/** Locks the user's binder for its cover's replacement, answering the cover's current key; undefined when there is no such binder. */
+export async function lockBinderCover(tx: DbTx, userId: string, binderId: string): Promise<{ cover_key: string | null } | undefined> {
+  const locked = await tx.$queryRaw<{ cover_key: string | null }[]>`
+        SELECT cover_key FROM binders WHERE id = ${binderId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+  return locked[0];
+}
+
 export interface DirectUploadRow {
   id: string;
   userId: string;
@@ -103,4 +110,44 @@ export const setDirectUploadResult = (q: RawDb | DbTx, id: string, uploadId: str
 export async function uploadResultById(q: DbTx, id: string): Promise<UploadResult | null> {
   const row = await q.mediaUpload.findUnique({ where: { id } });
   return row ? resultOf(row.id, row) : null;
+}
+
+// The uploads sweep's candidates (sweep.ts), each a batch of `take` walking (created_at, id) forward from `after`.
+
+export interface SweepCandidate {
+  id: string;
+  key: string;
+  createdAt: Date;
+}
+
+/** Pending locker media (never attached) created before `cutoff`, locked for the batch's transaction (SKIP LOCKED). */
+export function lockPendingLockerMedia(tx: DbTx, cutoff: Date, after: { createdAt: Date; id: string }, take: number) {
+  return tx.$queryRaw<SweepCandidate[]>`
+          SELECT id::text AS id, key, created_at AS "createdAt" FROM media_uploads
+          WHERE kind = 'locker-media' AND attached_at IS NULL AND created_at < ${cutoff}
+            AND (created_at, id) > (${after.createdAt}, ${after.id}::uuid)
+          ORDER BY created_at, id
+          LIMIT ${take}
+          FOR UPDATE SKIP LOCKED`;
+}
+
+/** Replaced images (avatar, banner, binder cover) created before `cutoff` that no user or binder row references. */
+export function unreferencedImages(db: RawDb | DbTx, cutoff: Date, after: { createdAt: Date; id: string }, take: number) {
+  return raw(db).$queryRaw<SweepCandidate[]>`
+      SELECT m.id::text AS id, m.key, m.created_at AS "createdAt" FROM media_uploads m
+      WHERE m.kind IN ('profile', 'banner', 'binder-cover') AND m.created_at < ${cutoff}
+        AND (m.created_at, m.id) > (${after.createdAt}, ${after.id}::uuid)
+        AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND (u.avatar_key = m.key OR u.banner_key = m.key))
+        AND NOT EXISTS (SELECT 1 FROM binders b WHERE b.user_id = m.user_id AND b.cover_key = m.key)
+      ORDER BY m.created_at, m.id
+      LIMIT ${take}`;
+}
+
+/** Direct-upload grants whose window closed before `cutoff`, walked by expiry (their `createdAt` is the expiry). */
+export function expiredDirectUploads(db: RawDb | DbTx, cutoff: Date, after: { createdAt: Date; id: string }, take: number) {
+  return raw(db).$queryRaw<SweepCandidate[]>`
+      SELECT id::text AS id, pathname AS key, expires_at AS "createdAt" FROM direct_uploads -- walked by expiry (its index)
+      WHERE expires_at < ${cutoff} AND (expires_at, id) > (${after.createdAt}, ${after.id}::uuid)
+      ORDER BY expires_at, id
+      LIMIT ${take}`;
 }

@@ -20,6 +20,7 @@ import {
   claimDirectUpload,
   directUploadOf,
   insertDirectUpload,
+  lockBinderCover,
   lockerMediaUsage,
   openDirectUploads,
   recordOf,
@@ -125,12 +126,11 @@ export async function replaceBinderCover(
   let result: { oldKey: string | null; id: string };
   try {
     result = await db.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<{ cover_key: string | null }[]>`
-        SELECT cover_key FROM binders WHERE id = ${binderId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
-      if (locked.length === 0) throw notFound("Binder"); // deleted meanwhile
+      const locked = await lockBinderCover(tx, userId, binderId);
+      if (!locked) throw notFound("Binder"); // deleted meanwhile
       const { id } = await tx.mediaUpload.create({ data: row, select: { id: true } });
       await tx.binder.update({ where: { id: binderId }, data: { coverUrl: url, coverKey: key, coverThumbhash: image.thumbhash } });
-      return { oldKey: locked[0]!.cover_key, id };
+      return { oldKey: locked.cover_key, id };
     });
   } catch (error) {
     await discard(files, key);

@@ -3,7 +3,7 @@ import { txOptions } from "../../db/tx";
 import { log } from "../../kernel/log";
 import { storage, type Storage } from "../../storage";
 import { LOCKER_MEDIA_GRACE_MS } from "./kinds";
-import { raw } from "../../db/raw";
+import { expiredDirectUploads, lockPendingLockerMedia, unreferencedImages, type SweepCandidate } from "./queries";
 
 // The uploads sweep (GET /api/cron/uploads-sweep, Vercel Cron). Two kinds of stored files nothing uses:
 //   1. pending locker media (attached_at null) older than the grace period: uploaded for a post that never came;
@@ -29,12 +29,6 @@ export interface SweepResult {
   failed: number;
 }
 
-interface Candidate {
-  id: string;
-  key: string;
-  createdAt: Date;
-}
-
 const START = { createdAt: new Date(0), id: "00000000-0000-0000-0000-000000000000" };
 
 /** Deletes each key from storage; answers which deletes succeeded, in order. */
@@ -52,7 +46,7 @@ async function deleteFiles(files: Storage, keys: string[]): Promise<boolean[]> {
 }
 
 /** Deletes the rows' files, then the rows whose file is gone; a row whose file could not be deleted stays. */
-async function removeCandidates(q: Pick<DbTx, "mediaUpload">, files: Storage, rows: Candidate[]) {
+async function removeCandidates(q: Pick<DbTx, "mediaUpload">, files: Storage, rows: SweepCandidate[]) {
   const ok = await deleteFiles(
     files,
     rows.map((r) => r.key),
@@ -63,7 +57,10 @@ async function removeCandidates(q: Pick<DbTx, "mediaUpload">, files: Storage, ro
 }
 
 /** Runs batches until one comes back short or the batch budget is spent. */
-async function sweepPass(batch: (after: { createdAt: Date; id: string }) => Promise<SweepResult & { last?: Candidate; size: number }>, maxBatches: number) {
+async function sweepPass(
+  batch: (after: { createdAt: Date; id: string }) => Promise<SweepResult & { last?: SweepCandidate; size: number }>,
+  maxBatches: number,
+) {
   const total: SweepResult = { deleted: 0, failed: 0 };
   let after = START;
   for (let i = 0; i < maxBatches; i++) {
@@ -85,36 +82,19 @@ export async function sweepUploads(
   const pending = await sweepPass(
     (after) =>
       db.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<Candidate[]>`
-          SELECT id::text AS id, key, created_at AS "createdAt" FROM media_uploads
-          WHERE kind = 'locker-media' AND attached_at IS NULL AND created_at < ${cutoff}
-            AND (created_at, id) > (${after.createdAt}, ${after.id}::uuid)
-          ORDER BY created_at, id
-          LIMIT ${SWEEP_BATCH}
-          FOR UPDATE SKIP LOCKED`;
+        const rows = await lockPendingLockerMedia(tx, cutoff, after, SWEEP_BATCH);
         return removeCandidates(tx, files, rows);
       }, txOptions(60_000)),
     maxBatches,
   );
 
   const replaced = await sweepPass(async (after) => {
-    const rows = await raw(db).$queryRaw<Candidate[]>`
-      SELECT m.id::text AS id, m.key, m.created_at AS "createdAt" FROM media_uploads m
-      WHERE m.kind IN ('profile', 'banner', 'binder-cover') AND m.created_at < ${cutoff}
-        AND (m.created_at, m.id) > (${after.createdAt}, ${after.id}::uuid)
-        AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND (u.avatar_key = m.key OR u.banner_key = m.key))
-        AND NOT EXISTS (SELECT 1 FROM binders b WHERE b.user_id = m.user_id AND b.cover_key = m.key)
-      ORDER BY m.created_at, m.id
-      LIMIT ${SWEEP_BATCH}`;
+    const rows = await unreferencedImages(db, cutoff, after, SWEEP_BATCH);
     return removeCandidates(db, files, rows);
   }, maxBatches);
 
   const direct = await sweepPass(async (after) => {
-    const rows = await raw(db).$queryRaw<Candidate[]>`
-      SELECT id::text AS id, pathname AS key, expires_at AS "createdAt" FROM direct_uploads -- walked by expiry (its index)
-      WHERE expires_at < ${cutoff} AND (expires_at, id) > (${after.createdAt}, ${after.id}::uuid)
-      ORDER BY expires_at, id
-      LIMIT ${SWEEP_BATCH}`;
+    const rows = await expiredDirectUploads(db, cutoff, after, SWEEP_BATCH);
     const ok = await deleteFiles(
       files,
       rows.map((r) => r.key),

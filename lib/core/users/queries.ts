@@ -16,6 +16,12 @@ export function timezoneChangeableAt(changedAt: Date | null, now: Date): Date | 
   return at && at > now ? at : null;
 }
 
+/** Whether PostgreSQL knows the time zone (pg_timezone_names). */
+export async function databaseKnowsZone(db: DbTx, timezone: string): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ known: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${timezone}) AS known`;
+  return row?.known ?? false;
+}
+
 export const SETTINGS_SELECT = {
   isPrivate: true,
   notifyTeams: true,

@@ -12,7 +12,7 @@ import { grantOnce } from "../rep/service";
 import { missingProfileFields, NOTIFICATION_SETTINGS } from "../rep/service";
 import { currentTermsVersion } from "../visibility/service";
 import { isReservedHandle } from "./handles";
-import { blocksOf, getProfile, SETTINGS_SELECT, timezoneChangeableAt, toBlocked, toSettings } from "./queries";
+import { blocksOf, databaseKnowsZone, getProfile, SETTINGS_SELECT, timezoneChangeableAt, toBlocked, toSettings } from "./queries";
 import { DISPLAY_NAME_MAX, FAVORITE_TEAMS_CAP, type BlockInput, type OnboardingInput, type ProfilePatch, type SettingsPatch } from "./schemas";
 import { errors as usersErrors } from "./errors";
 
@@ -87,8 +87,7 @@ export async function updateSettings(db: Db, userId: string, patch: SettingsPatc
 
 /** PostgreSQL times the streak-at-risk notification in the zone: one it does not know is refused like one Intl does not. */
 async function assertDatabaseKnowsZone(db: Db, timezone: string) {
-  const [row] = await db.$queryRaw<{ known: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${timezone}) AS known`;
-  if (!row?.known) {
+  if (!(await databaseKnowsZone(db, timezone))) {
     throw new DomainError(sharedErrors.VALIDATION_ERROR, `Unknown time zone "${timezone}": send an IANA time zone name, e.g. Europe/London.`, [
       { path: "body.timezone", message: "An IANA time zone name, e.g. Europe/London" },
     ]);

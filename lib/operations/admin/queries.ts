@@ -1,6 +1,6 @@
 import { Prisma } from "../../generated/prisma/client";
 import { UUID_PATTERN } from "../../kernel/schemas";
-import type { Db } from "../../db/client";
+import type { Db, DbTx } from "../../db/client";
 import { teamIdSchema, type TeamSearch } from "./schemas";
 import { raw, rawTransaction } from "../../db/raw";
 
@@ -141,6 +141,12 @@ export function teamOptions(db: Db) {
 
 export function passOptions(db: Db) {
   return db.pass.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: { id: true, name: true, kind: true } });
+}
+
+/** Locks the reward's row for a stock change, answering its stock (null = unlimited); undefined when there is no such reward. */
+export async function lockRewardStock(tx: DbTx, rewardId: string): Promise<{ stock: number | null } | undefined> {
+  const [before] = await raw(tx).$queryRaw<{ stock: number | null }[]>`SELECT stock FROM rewards WHERE id = ${rewardId} FOR UPDATE`;
+  return before;
 }
 
 /** Every reward (active first) with how many times it was redeemed or claimed. */

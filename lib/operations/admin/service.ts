@@ -9,7 +9,6 @@ import { forgetQuests } from "../../features/quests/service";
 import { debit } from "../../core/rep/service";
 import { moveBoards } from "../../core/rep/leaderboard/service";
 import { externalIdSchema, teamIdSchema, userQuerySchema, type QuestCreate, type QuestionCreate, type RewardCreate } from "./schemas";
-import { raw } from "../../db/raw";
 import { auditForTarget, recordAudit, type StaffActor } from "../../core/audit/service";
 import type { StaffRole } from "../../auth/roles";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor } from "../../kernel/cursor";
@@ -34,7 +33,9 @@ import {
   findEntities,
   fansExactly,
   findFans,
+  lockRewardStock,
 } from "./queries";
+import { addToRewardStock } from "./writes";
 
 // The staff console's actions: archive and restore teams, look users up, set a user's staff role. Roles live in the
 // identity provider (Clerk public metadata role: admin, moderator, support or economy, copied into the session
@@ -271,20 +272,19 @@ export async function createReward(db: Db, actor: StaffActor, r: RewardCreate): 
  */
 export async function adjustStock(db: Db, actor: StaffActor, rewardId: string, delta: number): Promise<number> {
   const stock = await db.$transaction(async (tx) => {
-    const rows = await raw(tx).$queryRaw<{ stock: number }[]>`
-      UPDATE rewards SET stock = stock + ${delta}, updated_at = now() WHERE id = ${rewardId} AND stock IS NOT NULL AND stock + ${delta} >= 0 RETURNING stock`;
-    if (!rows[0]) return null;
+    const row = await addToRewardStock(tx, rewardId, delta);
+    if (!row) return null;
     if (delta !== 0) {
       await recordAudit(tx, actor, {
         action: "reward.stock",
         targetType: "reward",
         targetId: rewardId,
-        before: { stock: rows[0].stock - delta },
-        after: { stock: rows[0].stock },
+        before: { stock: row.stock - delta },
+        after: { stock: row.stock },
         note: `delta ${delta}`,
       });
     }
-    return rows[0].stock;
+    return row.stock;
   });
   if (stock !== null) return stock;
   const reward = await db.reward.findUnique({ where: { id: rewardId }, select: { stock: true } });
@@ -295,7 +295,7 @@ export async function adjustStock(db: Db, actor: StaffActor, rewardId: string, d
 /** Sets the stock outright (null = unlimited). */
 export async function setStock(db: Db, actor: StaffActor, rewardId: string, stock: number | null): Promise<void> {
   await db.$transaction(async (tx) => {
-    const [before] = await raw(tx).$queryRaw<{ stock: number | null }[]>`SELECT stock FROM rewards WHERE id = ${rewardId} FOR UPDATE`;
+    const before = await lockRewardStock(tx, rewardId);
     if (!before) throw new ConsoleRefusal("missing");
     if (before.stock === stock) return;
     await tx.reward.update({ where: { id: rewardId }, data: { stock } });

@@ -41,7 +41,7 @@ function toRepAndStreak(row: RepTotalsRow | undefined, now: Date) {
 
 /**
  * The caller's Rep and streak in one primary-key read: the spendable balance and the ledger's totals that the same
- * statements keep on the user's row (lib/core/rep/grants.ts): earned per source (credits net of staff reversals) and
+ * statements keep on the user's row (lib/core/rep/writes.ts): earned per source (credits net of staff reversals) and
  * spent (reward redemptions), so earned − spent = balance.
  */
 export async function repAndStreak(db: DbTx, userId: string, now: Date) {

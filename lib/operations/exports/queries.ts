@@ -3,7 +3,7 @@ import type { DbTx } from "../../db/client";
 import { raw, type RawDb } from "../../db/raw";
 import { EXPORT_INTERVAL_DAYS, EXPORT_RETENTION_DAYS, EXPORT_ROW_RETENTION_DAYS, type ExportStatus } from "./schemas";
 
-// Data exports' statements (data_exports). The reads of the exported data itself are in snapshot.ts.
+// Data exports' statements (data_exports). The reads of the exported data itself are in snapshot-queries.ts.
 
 export interface ExportRow {
   id: string;

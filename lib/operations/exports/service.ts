@@ -26,12 +26,12 @@ import {
   type ExportRow,
 } from "./queries";
 import { EXPORT_INTERVAL_DAYS, type ExportStatus } from "./schemas";
-import { EXPORT_FILES, readSnapshot } from "./snapshot";
+import { EXPORT_FILES, readSnapshot } from "./snapshot-queries";
 
 // Data exports (POST, GET /api/v1/me/exports; GET …/{exportId}; GET …/{exportId}/download; GET /api/cron/exports).
 // A user asks for a zip of their data at most once per EXPORT_INTERVAL_DAYS, checked under their row lock (two
 // requests at once make one export). The exports cron claims pending exports (SKIP LOCKED), reads each user's data
-// from one REPEATABLE READ snapshot (snapshot.ts), zips it (fflate) and stores it through lib/storage under exports/.
+// from one REPEATABLE READ snapshot (snapshot-queries.ts), zips it (fflate) and stores it through lib/storage under exports/.
 // While ready, the status answers a signed download link valid 15 minutes (link.ts). 7 days after it was ready the
 // same cron deletes the file (status expired); the row itself goes 30 days after the request.
 

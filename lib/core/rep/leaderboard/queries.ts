@@ -1,7 +1,8 @@
 import { Prisma } from "../../../generated/prisma/client";
 import type { DbTx } from "../../../db/client";
 import { int8, raw, type Int8 } from "../../../db/raw";
-import { REP_EARNED, SPENDING_KINDS } from "../kinds";
+import { SPENDING_KINDS } from "../kinds";
+import { REP_EARNED } from "../queries";
 import type { Season } from "./seasons";
 
 // A fan's points on a board are the Rep they earned in the board's period: every ledger entry but spending (so a

@@ -1,33 +1,13 @@
-// The erasure of one account, in the erasure cron's transaction (service.ts claims the deletion and commits):
-//   1. the marketplace: the user's listings cancelled, their leading bids and open offers refunded, offers on their
-//      items declined (refunded to the buyers), their open trades cancelled and those proposed to them declined
-//      (every hold back), all with the marketplace's own statements and in its one lock order
-//      (docs/decisions/0024: collectibles → listings → offers → wallets in user-id order); an auction of theirs with
-//      bids, a leading bid on an auction that ended unsettled, or a mint under way makes the erasure wait (Deferred);
-//   2. pending mints failed (their items free again);
-//   3. the remaining COIN balance forfeited with one ledger row (`adjustment`, reference `account_deletion`), so
-//      every wallet still equals its ledger;
-//   4. the personal data, one statement per table: ERASURE_STATEMENTS below — a new table with a user's data adds
-//      one line there;
-//   5. the users row scrubbed into a tombstone: same id (every Rep and wallet ledger row, sale, transfer, bid, offer
-//      and season win keeps pointing at it), no personal data, its handle_key kept so the handle stays taken forever,
-//      its external_id kept so the identity-provider subject can never sign in again (lib/auth/users.ts).
-// What must happen outside the database (stored files, the identity-provider user, the leaderboards in Redis) is
-// returned for service.ts to do after the commit.
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
-import { lockUser } from "../../db/tx";
-import { clawBackReferral } from "../../features/referrals/service";
-import { lockCollectibles } from "../../core/collectibles/service";
-import { closeListing, closeOffer, lockListing, lockOffer, offerById } from "../../features/marketplace/service";
-import { refundBid } from "../../features/marketplace/service";
-import { refundOffer } from "../../features/marketplace/service";
-import { closeTradesOf, lockOpenTradesOf } from "../../features/marketplace/service";
 import { eraseActorPushesSql, eraseActorSql } from "../../core/notifications/service";
-import { lockWallets, pay } from "../../core/wallets/service";
 
-/** The erasure cannot run yet; the deletion is retried later (the transaction rolls back). */
-export class Deferred extends Error {}
+// The erasure's statements, run by eraseAccount (service.ts) in the erasure cron's transaction: the personal data, one
+// statement per table (ERASURE_STATEMENTS below: a new table with a user's data adds one line there), the users row
+// scrubbed into a tombstone, and the few writes of its marketplace and mint steps.
+
+/** The user's id as a statement's parameter. */
+export const userIdSql = (userId: string) => Prisma.sql`${userId}::uuid`;
 
 type Statement = { table: string; sql: (userId: Prisma.Sql) => Prisma.Sql };
 
@@ -191,125 +171,30 @@ const TOMBSTONE = (u: Prisma.Sql) => Prisma.sql`
   WHERE id = ${u}
   RETURNING external_id AS "externalId"`;
 
-interface Holdings {
-  ownListings: { id: string; collectibleId: string }[];
-  leading: { id: string; collectibleId: string }[];
-  offersMade: { id: string; collectibleId: string; buyerId: string }[];
-  offersReceived: { id: string; collectibleId: string; buyerId: string }[];
-}
-
-/** What the user has open in the marketplace, read before locking (each is re-read under its lock). */
-async function holdingsOf(tx: DbTx, u: Prisma.Sql): Promise<Holdings> {
-  const ownListings = await tx.$queryRaw<Holdings["ownListings"]>`
-      SELECT id::text AS id, collectible_id::text AS "collectibleId" FROM listings WHERE seller_id = ${u} AND status = 'active'`;
-  const leading = await tx.$queryRaw<Holdings["leading"]>`
-      SELECT l.id::text AS id, l.collectible_id::text AS "collectibleId" FROM bids b JOIN listings l ON l.top_bid_id = b.id
-      WHERE b.bidder_id = ${u} AND b.released_at IS NULL AND l.status = 'active'`;
-  const offersMade = await tx.$queryRaw<Holdings["offersMade"]>`
-      SELECT id::text AS id, collectible_id::text AS "collectibleId", buyer_id::text AS "buyerId" FROM offers WHERE buyer_id = ${u} AND status = 'open'`;
-  const offersReceived = await tx.$queryRaw<Holdings["offersReceived"]>`
-      SELECT o.id::text AS id, o.collectible_id::text AS "collectibleId", o.buyer_id::text AS "buyerId"
-      FROM collectibles c JOIN offers o ON o.collectible_id = c.id AND o.status = 'open' WHERE c.owner_id = ${u}`;
-  return { ownListings, leading, offersMade, offersReceived };
-}
-
-const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-
-/** Step 1: the marketplace, in the one lock order. Throws Deferred when an auction must settle first. */
-async function releaseMarketplace(tx: DbTx, userId: string, u: Prisma.Sql): Promise<void> {
-  // Open trades either side: their rows come first in the lock order; closed below with their holds back.
-  const trades = await lockOpenTradesOf(tx, userId);
-  const h = await holdingsOf(tx, u);
-  const offers = [...h.offersMade, ...h.offersReceived];
-  await lockCollectibles(
-    tx,
-    [...h.ownListings, ...h.leading, ...offers].map((r) => r.collectibleId),
-  );
-  const listings = new Map<string, Awaited<ReturnType<typeof lockListing>>>();
-  for (const l of byId([...h.ownListings, ...h.leading])) listings.set(l.id, await lockListing(tx, l.id));
-  for (const o of byId(offers)) await lockOffer(tx, o.id);
-  await lockWallets(tx, [userId, ...h.offersReceived.map((o) => o.buyerId), ...trades.map((t) => t.proposerId)], "COIN");
-
-  for (const { id } of h.ownListings) {
-    const l = listings.get(id);
-    if (!l || l.status !== "active" || l.sellerId !== userId) continue;
-    if (l.topBidId) throw new Deferred(`auction ${id} has bids: the deletion waits until it settles`);
-    await closeListing(tx, id, { status: "cancelled" });
-  }
-  for (const { id } of h.leading) {
-    const l = listings.get(id);
-    if (!l || l.status !== "active" || l.topBidderId !== userId || !l.topBidId) continue;
-    if (l.ended) throw new Deferred(`auction ${id} ended with the user's bid leading: the deletion waits until it settles`);
-    // The leading bid goes back to the user; the auction runs on as if it had no bid (every earlier bid was refunded
-    // when it was outbid, so there is no held bid to fall back to). Belongs with lib/features/marketplace's statements.
-    await refundBid(tx, l.topBidId, l.currency);
-    await tx.$executeRaw`
-      UPDATE listings SET top_bid_id = NULL, top_bidder_id = NULL, price = starting_price, bid_count = 0 WHERE id = ${id}::uuid AND status = 'active'`;
-  }
-  for (const { id } of offers) {
-    const o = await offerById(tx, id);
-    if (!o || o.status !== "open") continue;
-    await refundOffer(tx, o);
-    if (o.buyerId === userId) await closeOffer(tx, id, "cancelled");
-    else await closeOffer(tx, id, "declined", { sellerId: userId });
-  }
-  await closeTradesOf(tx, userId, trades);
-}
-
-/** Step 2: mints. Pending ones fail (the item is free again); one being minted right now makes the erasure wait. */
-async function settleMints(tx: DbTx, u: Prisma.Sql): Promise<void> {
-  const live = await tx.$queryRaw<{ status: string }[]>`
-    SELECT status::text AS status FROM nft_mints WHERE user_id = ${u} AND status IN ('pending', 'minting') ORDER BY id FOR UPDATE`;
-  if (live.some((m) => m.status === "minting")) throw new Deferred("a mint is under way: the deletion waits until it completes");
-  if (live.length) {
-    await tx.$executeRaw`
-      UPDATE nft_mints SET status = 'failed', mint_key = NULL, last_error = 'The account was deleted.' WHERE user_id = ${u} AND status = 'pending'`;
-  }
-}
-
-/** Step 3: the remaining COIN balance (after every hold came back) is forfeited with one ledger row. */
-async function forfeitCoins(tx: DbTx, userId: string, u: Prisma.Sql): Promise<number> {
-  const [w] = await tx.$queryRaw<{ balance: bigint }[]>`SELECT balance FROM wallets WHERE user_id = ${u} AND currency = 'COIN'`;
-  const balance = Number(w?.balance ?? 0);
-  if (balance > 0) {
-    await pay(tx, {
-      userId,
-      currency: "COIN",
-      amount: balance,
-      reason: "adjustment",
-      referenceType: "account_deletion",
-      referenceId: userId,
-      note: "Forfeited: the account was deleted.",
-    });
-  }
-  return balance;
-}
-
-/** The storage keys of the user's uploads (and of direct uploads' originals) and data exports, read before their rows go. */
-async function uploadedFiles(tx: DbTx, u: Prisma.Sql): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ key: string }[]>`
-    SELECT key FROM media_uploads WHERE user_id = ${u} UNION SELECT pathname FROM direct_uploads WHERE user_id = ${u}
-    UNION SELECT file_key FROM data_exports WHERE user_id = ${u} AND file_key IS NOT NULL`;
-  return rows.map((r) => r.key);
-}
-
-export interface Erased {
-  externalId: string;
-  coinsForfeited: number;
-  files: string[];
-}
-
-/** Erases the account in the caller's transaction (which holds the deletion's claim). Throws Deferred to wait. */
-export async function eraseAccount(tx: DbTx, userId: string): Promise<Erased> {
-  const u = Prisma.sql`${userId}::uuid`;
-  if (!(await lockUser(tx, userId))) throw new Error(`user ${userId} not found`);
-  await releaseMarketplace(tx, userId, u);
-  await settleMints(tx, u);
-  const coinsForfeited = await forfeitCoins(tx, userId, u);
-  // A rewarded referee deleted within the claw-back window takes the referrer's reward back (lib/features/referrals).
-  await clawBackReferral(tx, userId);
-  const files = await uploadedFiles(tx, u);
+/** Step 4: every table's statement of ERASURE_STATEMENTS, in order. */
+export async function eraseRows(tx: DbTx, userId: string): Promise<void> {
+  const u = userIdSql(userId);
   for (const s of ERASURE_STATEMENTS) await tx.$executeRaw(s.sql(u));
-  const [row] = await tx.$queryRaw<{ externalId: string }[]>(TOMBSTONE(u));
-  return { externalId: row!.externalId, coinsForfeited, files };
+}
+
+/** Step 5: the users row as a tombstone (TOMBSTONE), answering the identity-provider subject it keeps. */
+export async function tombstoneUser(tx: DbTx, userId: string): Promise<string> {
+  const [row] = await tx.$queryRaw<{ externalId: string }[]>(TOMBSTONE(userIdSql(userId)));
+  return row!.externalId;
+}
+
+/**
+ * The auction `listingId` runs on as if it had no bid: its leading bid and bidder cleared, its price back to the start
+ * (the caller refunded the bid). Belongs with lib/features/marketplace's statements.
+ */
+export async function clearLeadingBid(tx: DbTx, listingId: string): Promise<void> {
+  await tx.$executeRaw`
+      UPDATE listings SET top_bid_id = NULL, top_bidder_id = NULL, price = starting_price, bid_count = 0 WHERE id = ${listingId}::uuid AND status = 'active'`;
+}
+
+/** The user's pending mints fail (their items free again). */
+export async function failPendingMints(tx: DbTx, userId: string): Promise<void> {
+  const u = userIdSql(userId);
+  await tx.$executeRaw`
+      UPDATE nft_mints SET status = 'failed', mint_key = NULL, last_error = 'The account was deleted.' WHERE user_id = ${u} AND status = 'pending'`;
 }
