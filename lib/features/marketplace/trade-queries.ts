@@ -253,7 +253,7 @@ export async function tradesForConsole(db: RawDb | DbTx, status: TradeStatus | u
   return rows.map((r) => int8(r, TRADE_INT8));
 }
 
-/** Account erasure (lib/operations/erasure/erasure.ts): the user's open trades, either side, locked first (before any collectible). */
+/** Account erasure (lib/operations/erasure/service.ts): the user's open trades, either side, locked first (before any collectible). */
 export async function lockOpenTradesOf(tx: DbTx, userId: string): Promise<{ id: string; proposerId: string }[]> {
   return tx.$queryRaw<{ id: string; proposerId: string }[]>`
     SELECT id::text AS id, proposer_id::text AS "proposerId" FROM trades

@@ -393,7 +393,7 @@ export async function expireTrades(db: Db, limit: number): Promise<number> {
 }
 
 /**
- * Account erasure (lib/operations/erasure/erasure.ts), after lockOpenTradesOf (trade-queries.ts) locked the user's open
+ * Account erasure (lib/operations/erasure/service.ts), after lockOpenTradesOf (trade-queries.ts) locked the user's open
  * trades and with the proposers' wallets locked: closes them, the user's own cancelled, those proposed to them declined; holds back.
  */
 export async function closeTradesOf(tx: DbTx, userId: string, trades: { id: string }[]): Promise<void> {

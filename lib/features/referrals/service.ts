@@ -107,7 +107,7 @@ export async function settleMissedReferrals(db: Db = defaultDb, now = new Date()
 }
 
 /**
- * The account erasure's part (lib/operations/erasure/erasure.ts), in its transaction: when the erased fan was a rewarded
+ * The account erasure's part (lib/operations/erasure/service.ts), in its transaction: when the erased fan was a rewarded
  * referee whose deletion was requested within CLAWBACK_WINDOW_DAYS of joining, the referrer's credit is reversed the
  * way staff reverse one (lib/operations/admin's reverseEntry): a compensating debit, earnKind "reversal", targetId the credit,
  * grant key reversal:<credit id> (so it can never be reversed twice, by staff or by this), never an edit of the
