@@ -21,7 +21,7 @@ import type {
   QuestStepCondition,
   RepSource,
 } from "../../lib/generated/prisma/enums";
-import type { ConsoleProduct } from "../../lib/features/payments/console";
+import type { ConsoleProduct } from "../../lib/features/payments/console-queries";
 
 /** createdAt/updatedAt of every seeded row, so re-runs are byte-identical. */
 export const SEED_TIMESTAMP = "2026-08-01T00:00:00.000Z";
