@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { db } from "@/lib/db/client";
-import { fulfilmentRewards, staffClaims, type FulfilmentStatus } from "@/lib/features/rewards/fulfilment";
+import { staffClaims } from "@/lib/features/rewards/fulfilment";
+import { fulfilmentRewards, type FulfilmentStatus } from "@/lib/features/rewards/queries";
 import { requireStaff } from "../_lib/gate";
 import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { addCodesAction, moveClaimAction, setKindAction } from "./actions";

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { UUID_PATTERN } from "@/lib/kernel/schemas";
-import { allProducts, frozenWallets, latestPurchases } from "@/lib/features/payments/console";
-import { latestReconciliations } from "@/lib/features/payments/reconciliation";
+import { allProducts, frozenWallets, latestPurchases } from "@/lib/features/payments/console-queries";
+import { latestReconciliations } from "@/lib/features/payments/reconciliation-queries";
 import { PURCHASE_STATES } from "@/lib/features/payments/schemas";
 import { requireStaff } from "../_lib/gate";
 import { FilterForm, first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";

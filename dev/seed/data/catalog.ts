@@ -1,6 +1,6 @@
 // Rewards, packs and their odds, cards, achievements, coin bundles and challenges.
 
-import type { ConsoleProduct } from "../../../lib/features/payments/console";
+import type { ConsoleProduct } from "../../../lib/features/payments/console-queries";
 import { fnv, SEED_TIMESTAMP, type SeedReward } from "./types";
 import { TEAMS } from "./teams";
 import { PLAYERS } from "./players";

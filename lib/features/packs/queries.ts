@@ -69,6 +69,13 @@ export async function takePack(tx: DbTx, id: string): Promise<{ price: number; c
   return row && int8(row, ["price"]);
 }
 
+/** An active pack's stock and packs sold, its row locked (FOR UPDATE) for the rest of the transaction; none when unknown or inactive. */
+export async function lockActivePack(tx: DbTx, id: string): Promise<{ stock: number | null; soldCount: number } | undefined> {
+  const [row] = await raw(tx).$queryRaw<{ stock: number | null; soldCount: number }[]>`
+    SELECT stock, sold_count AS "soldCount" FROM packs WHERE id = ${id} AND active FOR UPDATE`;
+  return row;
+}
+
 /** Sets a pack's stock (null: unlimited), never below what was sold (CHECK too); none when that would be. */
 export async function setPackStock(db: RawDb | DbTx, id: string, stock: number | null): Promise<boolean> {
   const rows = await raw(db).$queryRaw<unknown[]>`

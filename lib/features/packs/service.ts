@@ -1,6 +1,6 @@
 import type { Db, DbTx } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
-import { raw, type RawDb } from "../../db/raw";
+import type { RawDb } from "../../db/raw";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
 import { collectiblesOfPurchases, insertDrawn, takeSerial, type NewCollectible } from "../../core/collectibles/service";
 import { toCollectible } from "../../core/collectibles/service";
@@ -19,6 +19,7 @@ import {
   insertActiveSeed,
   insertOpening,
   insertPurchase,
+  lockActivePack,
   lockPurchase,
   nextNonce,
   oddsTable,
@@ -244,8 +245,7 @@ export async function listSeeds(db: RawDb | DbTx, q: { cursor?: string; limit: n
 /** Staff set a pack's stock (null: unlimited); below the packs sold is 409 STOCK_BELOW_SOLD. */
 export async function setStock(db: Db, actor: StaffActor, packId: string, stock: number | null) {
   await db.$transaction(async (tx) => {
-    const [before] = await raw(tx).$queryRaw<{ stock: number | null; soldCount: number }[]>`
-      SELECT stock, sold_count AS "soldCount" FROM packs WHERE id = ${packId} AND active FOR UPDATE`;
+    const before = await lockActivePack(tx, packId);
     if (!before) throw notFound("Pack");
     if (!(await setPackStock(tx, packId, stock)))
       throw new DomainError(packsErrors.STOCK_BELOW_SOLD, `${before.soldCount} packs are sold already: the stock cannot be lower.`);

@@ -3,7 +3,7 @@ import { APIException, AppStoreServerAPIClient, Environment, NotificationTypeV2,
 import { env } from "../../env";
 import { verifyAppleNotification, verifyAppleTransaction } from "./app-store";
 import { minorUnits } from "./credit-and-clawback";
-import { allProducts } from "./console";
+import { allProducts } from "./console-queries";
 import { appStoreMode } from "./modes";
 import { creditedPurchases } from "./queries";
 import type { ProviderReconciliation, Settled } from "./provider";

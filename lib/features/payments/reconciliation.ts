@@ -1,6 +1,5 @@
 import type { Db } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
-import { raw } from "../../db/raw";
 import { txOptions } from "../../db/tx";
 import { env } from "../../env";
 import { log } from "../../kernel/log";
@@ -8,6 +7,7 @@ import { appStoreReconciliation } from "./app-store-api";
 import { googlePlayReconciliation } from "./google-play-orders";
 import type { ProviderReconciliation, Settled } from "./provider";
 import { deleteOldEvents, type CreditedPurchase } from "./queries";
+import { insertDiscrepancy, insertReconciliation, type DiscrepancyKind } from "./reconciliation-queries";
 import { stripeReconciliation } from "./stripe";
 
 // The daily reconciliation (GET /api/cron/payments-reconciliation): each configured provider's transactions of the
@@ -19,8 +19,6 @@ import { stripeReconciliation } from "./stripe";
 export const WINDOW_DAYS = 3;
 /** How long a provider event is kept to recognise a re-delivery: past every provider's retries (Pub/Sub's 7 days). */
 export const EVENT_RETENTION_DAYS = 30;
-
-export type DiscrepancyKind = "not_credited" | "not_paid" | "refund_differs" | "dispute_missed";
 
 const PROVIDERS: ProviderReconciliation[] = [stripeReconciliation, appStoreReconciliation, googlePlayReconciliation];
 
@@ -82,36 +80,8 @@ async function reconcileProvider(db: Db, p: ProviderReconciliation, since: Date,
   }
   const status = error ? "failed" : found.length ? "differences" : "ok";
   await db.$transaction(async (tx) => {
-    await tx.$executeRaw`
-      INSERT INTO payment_reconciliations (id, provider, window_from, started_at, checked, status, error)
-      VALUES (${id}::uuid, ${p.provider}, ${since}, ${now}, ${checked}, ${status}, ${error})`;
-    for (const f of found) {
-      await tx.$executeRaw`
-        INSERT INTO payment_discrepancies (id, reconciliation_id, kind, provider_txn_id, purchase_id, details)
-        VALUES (${uuidv7()}::uuid, ${id}::uuid, ${f.kind}, ${f.txnId}, ${f.purchaseId}::uuid, ${JSON.stringify(f.details)}::jsonb)`;
-    }
+    await insertReconciliation(tx, { id, provider: p.provider, since, now, checked, status, error });
+    for (const f of found) await insertDiscrepancy(tx, id, f);
   }, txOptions());
   return { id, provider: p.provider, status, checked, discrepancies: found.length };
-}
-
-export interface LatestRun {
-  id: string;
-  provider: string;
-  startedAt: Date;
-  windowFrom: Date;
-  checked: number;
-  status: string;
-  error: string | null;
-  discrepancies: { kind: DiscrepancyKind; providerTxnId: string; purchaseId: string | null; details: Record<string, unknown> }[];
-}
-
-/** The latest run of each provider with its differences (the console). */
-export async function latestReconciliations(db: Db): Promise<LatestRun[]> {
-  return raw(db).$queryRaw<LatestRun[]>`
-    SELECT r.id::text AS id, r.provider, r.started_at AS "startedAt", r.window_from AS "windowFrom", r.checked, r.status, r.error,
-           COALESCE((SELECT json_agg(json_build_object('kind', d.kind, 'providerTxnId', d.provider_txn_id, 'purchaseId', d.purchase_id, 'details', d.details)
-                                     ORDER BY d.id)
-                     FROM payment_discrepancies d WHERE d.reconciliation_id = r.id), '[]') AS discrepancies
-    FROM (SELECT DISTINCT ON (provider) * FROM payment_reconciliations ORDER BY provider, started_at DESC) r
-    ORDER BY r.provider`;
 }

@@ -1,9 +1,10 @@
 import { Prisma } from "../../generated/prisma/client";
 import { raw, type RawDb } from "../../db/raw";
-import type { DbTx } from "../../db/client";
+import type { Db, DbTx } from "../../db/client";
 import type { Outcome } from "./schemas";
 
-// Predictions' SQL (lib/features/predictions/service.ts, settle.ts). Rules: docs/domains/predictions.md.
+// Predictions' reads and the prediction's upsert (lib/features/predictions/service.ts), and the settlement's reads
+// (settle.ts; its writes are writes.ts). Rules: docs/domains/predictions.md.
 
 export type GameStatus = "scheduled" | "live" | "final" | "postponed" | "canceled";
 
@@ -94,4 +95,49 @@ export async function historyTotals(db: RawDb | DbTx, userId: string) {
   const [row] = await raw(db).$queryRaw<{ totalPoints: number; settled: number }[]>`
     SELECT coalesce(sum(points), 0)::int AS "totalPoints", count(points)::int AS settled FROM predictions WHERE user_id = ${userId}::uuid`;
   return row!;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The settlement's reads (lib/features/predictions/settle.ts).
+
+/** Games whose predictions need (re)settling: final and not settled on this score and kick-off, or settled and since voided. */
+export async function gamesToSettle(db: Db, take: number): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT g.id FROM games g LEFT JOIN prediction_settlements s ON s.game_id = g.id
+    WHERE ((g.status = 'final' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL
+            AND (s.game_id IS NULL OR s.version = 0 OR s.home_score IS DISTINCT FROM g.home_score OR s.away_score IS DISTINCT FROM g.away_score
+                 OR s.starts_at IS DISTINCT FROM g.starts_at))
+        OR (g.status IN ('postponed', 'canceled') AND s.home_score IS NOT NULL))
+      AND EXISTS (SELECT 1 FROM predictions p WHERE p.game_id = g.id)
+    ORDER BY g.starts_at, g.id
+    LIMIT ${take}`;
+  return rows.map((r) => r.id);
+}
+
+/** What the game was last settled on, and its version, its row locked; none when another run holds it (SKIP LOCKED). */
+export async function lockSettlement(tx: DbTx, gameId: string) {
+  const [s] = await tx.$queryRaw<{ homeScore: number | null; awayScore: number | null; startsAt: Date | null; version: number }[]>`
+    SELECT home_score AS "homeScore", away_score AS "awayScore", starts_at AS "startsAt", version
+    FROM prediction_settlements WHERE game_id = ${gameId} FOR UPDATE SKIP LOCKED`;
+  return s;
+}
+
+/** The game as a settlement reads it (under the settlement's lock). */
+export async function gameToSettle(tx: DbTx, gameId: string) {
+  const [g] = await tx.$queryRaw<{ status: string; homeScore: number | null; awayScore: number | null; startsAt: Date }[]>`
+    SELECT status::text AS status, home_score AS "homeScore", away_score AS "awayScore", starts_at AS "startsAt" FROM games WHERE id = ${gameId}`;
+  return g;
+}
+
+/** The game's predictions, by user, each with the Rep the ledger holds for it and whether it counts (COUNTS). */
+export function predictionsToSettle(tx: DbTx, gameId: string) {
+  return tx.$queryRaw<{ id: string; userId: string; homeScore: number; awayScore: number; repCredited: number; counts: boolean }[]>`
+    SELECT p.id, p.user_id AS "userId", p.home_score AS "homeScore", p.away_score AS "awayScore", p.rep_credited AS "repCredited", ${COUNTS} AS counts
+    FROM predictions p JOIN games g ON g.id = p.game_id WHERE p.game_id = ${gameId} ORDER BY p.user_id`;
+}
+
+/** The user's Rep balance (0 for an unknown user), their row locked (FOR NO KEY UPDATE) for the rest of the transaction. */
+export async function lockRepBalance(tx: DbTx, userId: string): Promise<number> {
+  const [u] = await tx.$queryRaw<{ balance: bigint }[]>`SELECT rep_balance AS balance FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+  return Number(u?.balance ?? 0);
 }

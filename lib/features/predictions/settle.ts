@@ -1,12 +1,10 @@
-import { Prisma } from "../../generated/prisma/client";
 import type { Db, DbTx } from "../../db/client";
-import { oncePerUser } from "../../db/fragments";
-import { UUIDV7_SQL } from "../../db/ids";
 import { txOptions } from "../../db/tx";
 import { noteBoardsMoved } from "../../core/rep/service";
-import { awardRowsCtes, debit } from "../../core/rep/service";
-import { COUNTS } from "./queries";
+import { debit } from "../../core/rep/service";
+import { gamesToSettle, gameToSettle, lockRepBalance, lockSettlement, predictionsToSettle } from "./queries";
 import { POINTS, outcomeOf } from "./schemas";
+import { creditPoints, ensureSettlement, recordSettlement, setPredictionPoints } from "./writes";
 
 // Settlement (GET /api/cron/predictions-settle): each final game's predictions get their points (the table in
 // POINTS, docs/domains/predictions.md) as Club Rep, once per game, and again whenever what the game was settled on
@@ -32,20 +30,6 @@ export function pointsFor(p: { homeScore: number; awayScore: number }, final: { 
   return p.homeScore - p.awayScore === final.home - final.away ? POINTS.goalDifference : POINTS.outcome;
 }
 
-/** Games whose predictions need (re)settling: final and not settled on this score and kick-off, or settled and since voided. */
-async function dueGames(db: Db): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    SELECT g.id FROM games g LEFT JOIN prediction_settlements s ON s.game_id = g.id
-    WHERE ((g.status = 'final' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL
-            AND (s.game_id IS NULL OR s.version = 0 OR s.home_score IS DISTINCT FROM g.home_score OR s.away_score IS DISTINCT FROM g.away_score
-                 OR s.starts_at IS DISTINCT FROM g.starts_at))
-        OR (g.status IN ('postponed', 'canceled') AND s.home_score IS NOT NULL))
-      AND EXISTS (SELECT 1 FROM predictions p WHERE p.game_id = g.id)
-    ORDER BY g.starts_at, g.id
-    LIMIT ${GAMES_PER_RUN}`;
-  return rows.map((r) => r.id);
-}
-
 interface Settled {
   resettled: boolean;
   predictions: number;
@@ -54,13 +38,10 @@ interface Settled {
 /** Settles one game in one transaction, or answers null when another run holds it or nothing changed. */
 export async function settleGame(db: Db, gameId: string, now = new Date()): Promise<Settled | null> {
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`INSERT INTO prediction_settlements (game_id) VALUES (${gameId}) ON CONFLICT DO NOTHING`;
-    const [s] = await tx.$queryRaw<{ homeScore: number | null; awayScore: number | null; startsAt: Date | null; version: number }[]>`
-      SELECT home_score AS "homeScore", away_score AS "awayScore", starts_at AS "startsAt", version
-      FROM prediction_settlements WHERE game_id = ${gameId} FOR UPDATE SKIP LOCKED`;
+    await ensureSettlement(tx, gameId);
+    const s = await lockSettlement(tx, gameId);
     if (!s) return null;
-    const [g] = await tx.$queryRaw<{ status: string; homeScore: number | null; awayScore: number | null; startsAt: Date }[]>`
-      SELECT status::text AS status, home_score AS "homeScore", away_score AS "awayScore", starts_at AS "startsAt" FROM games WHERE id = ${gameId}`;
+    const g = await gameToSettle(tx, gameId);
     if (!g) return null;
     const final = g.status === "final" && g.homeScore !== null && g.awayScore !== null ? { home: g.homeScore, away: g.awayScore } : null;
     const voided = g.status === "postponed" || g.status === "canceled";
@@ -74,9 +55,7 @@ export async function settleGame(db: Db, gameId: string, now = new Date()): Prom
 
     const version = s.version + 1;
     const grantKey = `prediction:${gameId}:${version}`;
-    const predictions = await tx.$queryRaw<{ id: string; userId: string; homeScore: number; awayScore: number; repCredited: number; counts: boolean }[]>`
-      SELECT p.id, p.user_id AS "userId", p.home_score AS "homeScore", p.away_score AS "awayScore", p.rep_credited AS "repCredited", ${COUNTS} AS counts
-      FROM predictions p JOIN games g ON g.id = p.game_id WHERE p.game_id = ${gameId} ORDER BY p.user_id`;
+    const predictions = await predictionsToSettle(tx, gameId);
     const points = predictions.map((p) => (final && p.counts ? pointsFor(p, final) : 0));
     const credited = predictions.map((p) => p.repCredited);
 
@@ -88,13 +67,13 @@ export async function settleGame(db: Db, gameId: string, now = new Date()): Prom
     });
     for (const [amount, indexes] of raises) {
       const users = indexes.map((i) => predictions[i]!.userId);
-      const credit = awardRowsCtes(
-        oncePerUser(Prisma.sql`SELECT ${UUIDV7_SQL} AS id, u AS user_id, ${gameId}::text AS target_id, ${grantKey}::text AS grant_key, ${now}::timestamptz AS created_at
-                               FROM unnest(${users}::uuid[]) AS u`),
+      const took = await creditPoints(
+        tx,
+        users,
+        { gameId, grantKey, now },
         { earnKind: EARN_KIND, amount, source: SOURCE, reason: version === 1 ? "Match prediction points" : "Match prediction points (score corrected)" },
       );
-      const took = await tx.$queryRaw<{ userId: string }[]>`WITH ${credit.sql} SELECT user_id AS "userId" FROM ${credit.name.entries}`;
-      const tookSet = new Set(took.map((t) => t.userId));
+      const tookSet = new Set(took);
       for (const i of indexes)
         if (tookSet.has(predictions[i]!.userId)) {
           credited[i] = credited[i]! + amount;
@@ -109,22 +88,16 @@ export async function settleGame(db: Db, gameId: string, now = new Date()): Prom
       credited[i] = credited[i]! - taken;
     }
 
-    await tx.$executeRaw`
-      UPDATE predictions p SET points = v.points, rep_credited = v.credited, settled_at = ${now}::timestamptz
-      FROM unnest(${predictions.map((p) => p.id)}::uuid[], ${points}::int[], ${credited}::int[]) AS v(id, points, credited)
-      WHERE p.id = v.id`;
-    await tx.$executeRaw`
-      UPDATE prediction_settlements SET home_score = ${final?.home ?? null}::int, away_score = ${final?.away ?? null}::int,
-        starts_at = ${g.startsAt}::timestamptz, version = ${version}, settled_at = ${now}::timestamptz
-      WHERE game_id = ${gameId}`;
+    const ids = predictions.map((p) => p.id);
+    await setPredictionPoints(tx, ids, points, credited, now);
+    await recordSettlement(tx, gameId, { final, startsAt: g.startsAt, version, now });
     return { resettled: s.version > 0, predictions: predictions.length };
   }, txOptions(60_000));
 }
 
 /** Debits up to `amount` of the user's Rep (under the user's row lock): what the balance holds when it holds less. */
 async function debitUpTo(tx: DbTx, userId: string, amount: number, k: { grantKey: string; gameId: string; now: Date }): Promise<number> {
-  const [u] = await tx.$queryRaw<{ balance: bigint }[]>`SELECT rep_balance AS balance FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-  const take = Math.min(amount, Number(u?.balance ?? 0));
+  const take = Math.min(amount, await lockRepBalance(tx, userId));
   if (take <= 0) return 0;
   const done = await debit(tx, userId, {
     earnKind: CORRECTION_KIND,
@@ -144,7 +117,7 @@ export async function runSettleCron(db: Db) {
   let games = 0;
   let resettled = 0;
   let predictions = 0;
-  for (const gameId of await dueGames(db)) {
+  for (const gameId of await gamesToSettle(db, GAMES_PER_RUN)) {
     if (Date.now() > deadline) break;
     const done = await settleGame(db, gameId);
     if (!done) continue;

@@ -1,4 +1,5 @@
-// Progress reads and their serializers: tiers, badges, a user's badge grants.
+// Progress reads and their serializers: tiers, badges, a user's badge grants and keepsakes, the streak with its
+// freezes. The writes (grants, peaks, freezes, featured badges) are writes.ts.
 import type { DbTx } from "../../db/client";
 import { Prisma } from "../../generated/prisma/client";
 import { raw, type RawDb } from "../../db/raw";
@@ -107,3 +108,52 @@ export const toKeepsake = (k: KeepsakeRow) => ({
   checkedInAt: k.checkedInAt.toISOString(),
   grantedAt: k.grantedAt.toISOString(),
 });
+
+/** Whether the user exists. */
+export async function userExists(db: RawDb | DbTx, userId: string): Promise<boolean> {
+  const [exists] = await raw(db).$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid`;
+  return !!exists;
+}
+
+/** A check-in `c` at a game that has no keepsake yet. */
+export const KEEPSAKE_DUE = Prisma.sql`c.game_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM arena_keepsakes k WHERE k.check_in_id = c.id)`;
+
+/** Whether the user has a check-in at a game with no keepsake yet. */
+export async function hasKeepsakesDue(db: RawDb | DbTx, userId: string): Promise<boolean> {
+  const [row] = await raw(db).$queryRaw<{ any: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM arena_check_ins c WHERE c.user_id = ${userId}::uuid AND ${KEEPSAKE_DUE}) AS any`;
+  return !!row?.any;
+}
+
+/** Which of `badgeIds` the user holds (active badges only). */
+export async function heldBadgeIds(db: RawDb | DbTx, userId: string, badgeIds: string[]): Promise<string[]> {
+  const rows = await raw(db).$queryRaw<{ id: string }[]>`
+    SELECT DISTINCT g.badge_id::text AS id FROM badge_grants g JOIN badges b ON b.id = g.badge_id AND b.active
+    WHERE g.user_id = ${userId}::uuid AND g.badge_id::text = ANY(${badgeIds})`;
+  return rows.map((r) => r.id);
+}
+
+export interface StreakRow {
+  current: number | null;
+  longest: number | null;
+  lastDay: Date | null;
+  held: number;
+  timezone: string | null;
+}
+
+/** The user's streak row (none yet: nulls), the freezes held and the user's time zone; none for an unknown user. */
+export async function streakRow(db: RawDb | DbTx, userId: string): Promise<StreakRow | undefined> {
+  const [row] = await raw(db).$queryRaw<StreakRow[]>`
+    SELECT s.current, s.longest, s.last_day AS "lastDay", u.timezone,
+           (SELECT count(*)::int FROM streak_freezes f WHERE f.user_id = u.id AND f.used_for_day IS NULL) AS held
+    FROM users u LEFT JOIN user_streaks s ON s.user_id = u.id WHERE u.id = ${userId}::uuid`;
+  return row;
+}
+
+/** The user's spendable Rep. */
+export async function repBalanceOf(db: RawDb | DbTx, userId: string): Promise<number> {
+  const [{ balance }] = (await raw(db).$queryRaw<{ balance: bigint }[]>`SELECT rep_balance AS balance FROM users WHERE id = ${userId}::uuid`) as [
+    { balance: bigint },
+  ];
+  return Number(balance);
+}

@@ -9,19 +9,18 @@
 // - applyFreezes, for days already past: the streaks cron (every 15 minutes) for everyone, and GET streak for the
 //   caller, so the quests' daily summary and this route show the saved streak the next day, not 0.
 import type { Db, DbTx } from "../../db/client";
-import { UUIDV7_SQL } from "../../db/ids";
-import { raw, type RawDb } from "../../db/raw";
+import type { RawDb } from "../../db/raw";
 import { lockUser, txOptions } from "../../db/tx";
-import { insertNotifications } from "../../core/notifications/service";
 import { idempotent, type IdempotencyKey } from "../../db/idempotency";
 import { DomainError, notFound } from "../../kernel/errors";
-import { Prisma } from "../../generated/prisma/client";
 import { toStreak } from "../quests/service";
 import { debit } from "../../core/rep/service";
 import { STREAK_FREEZE } from "../../core/rep/service";
 import { addUtcDays, utcDay } from "../../time";
 import { errors as progressErrors } from "./errors";
-import { AT_RISK_EVENING, FREEZE_PRICE_REP, FREEZES_HELD_MAX } from "./schemas";
+import { repBalanceOf, streakRow, type StreakRow } from "./queries";
+import { FREEZE_PRICE_REP, FREEZES_HELD_MAX } from "./schemas";
+import { insertFreeze, notifyStreaksAtRisk, setFreezeEntry, takeFreezesForNextDay } from "./writes";
 
 /** `at` as local date and time in `timeZone` (YYYY-MM-DDTHH:MM:SS, no offset). */
 export function localDateTime(at: Date, timeZone: string): string {
@@ -50,42 +49,13 @@ export function localDateTime(at: Date, timeZone: string): string {
  */
 export async function applyFreezes(db: RawDb | DbTx, now: Date, userId?: string): Promise<number> {
   const today = utcDay(now);
-  const who = userId ? Prisma.sql`AND user_id = ${userId}::uuid` : Prisma.empty;
   let used = 0;
   for (let day = 0; day < FREEZES_HELD_MAX; day++) {
-    const n = await raw(db).$executeRaw`
-      WITH s AS (
-        SELECT user_id, last_day FROM user_streaks WHERE current > 0 AND last_day < ${today}::date - 1 ${who} FOR UPDATE
-      ), f AS (
-        SELECT DISTINCT ON (fr.user_id) fr.id, fr.user_id, s.last_day + 1 AS day
-        FROM s JOIN streak_freezes fr ON fr.user_id = s.user_id AND fr.used_for_day IS NULL
-          AND fr.acquired_at < ((s.last_day + 1)::timestamp AT TIME ZONE 'UTC')
-        ORDER BY fr.user_id, fr.acquired_at, fr.id
-      ), taken AS (
-        UPDATE streak_freezes fz SET used_for_day = f.day FROM f WHERE fz.id = f.id AND fz.used_for_day IS NULL RETURNING fz.user_id, fz.used_for_day
-      )
-      UPDATE user_streaks st SET last_day = taken.used_for_day, updated_at = ${now}::timestamptz
-      FROM taken WHERE st.user_id = taken.user_id AND st.last_day = taken.used_for_day - 1`;
+    const n = await takeFreezesForNextDay(db, today, now, userId);
     used += n;
     if (n === 0) break;
   }
   return used;
-}
-
-interface StreakRow {
-  current: number | null;
-  longest: number | null;
-  lastDay: Date | null;
-  held: number;
-  timezone: string | null;
-}
-
-async function streakRow(db: RawDb | DbTx, userId: string): Promise<StreakRow | undefined> {
-  const [row] = await raw(db).$queryRaw<StreakRow[]>`
-    SELECT s.current, s.longest, s.last_day AS "lastDay", u.timezone,
-           (SELECT count(*)::int FROM streak_freezes f WHERE f.user_id = u.id AND f.used_for_day IS NULL) AS held
-    FROM users u LEFT JOIN user_streaks s ON s.user_id = u.id WHERE u.id = ${userId}::uuid`;
-  return row;
 }
 
 function toStreakView(row: StreakRow, now: Date) {
@@ -128,9 +98,7 @@ export async function buyFreeze(db: Db, userId: string, idempotency: Idempotency
         `You already hold ${FREEZES_HELD_MAX} streak freezes, the most allowed; one is used for each missed day.`,
       );
     }
-    const [freeze] = await raw(tx).$queryRaw<{ id: string; acquiredAt: Date }[]>`
-      INSERT INTO streak_freezes (id, user_id, acquired_at) VALUES (${UUIDV7_SQL}, ${userId}::uuid, ${now}::timestamptz)
-      RETURNING id::text AS id, acquired_at AS "acquiredAt"`;
+    const freeze = await insertFreeze(tx, userId, now);
     const spent = await debit(tx, userId, {
       earnKind: STREAK_FREEZE,
       amount: FREEZE_PRICE_REP,
@@ -141,12 +109,10 @@ export async function buyFreeze(db: Db, userId: string, idempotency: Idempotency
       createdAt: now,
     });
     if (!spent) {
-      const [{ balance }] = (await raw(tx).$queryRaw<{ balance: bigint }[]>`SELECT rep_balance AS balance FROM users WHERE id = ${userId}::uuid`) as [
-        { balance: bigint },
-      ];
-      throw new DomainError(progressErrors.INSUFFICIENT_REP, `A streak freeze costs ${FREEZE_PRICE_REP} Rep; your balance is ${Number(balance)}.`);
+      const balance = await repBalanceOf(tx, userId);
+      throw new DomainError(progressErrors.INSUFFICIENT_REP, `A streak freeze costs ${FREEZE_PRICE_REP} Rep; your balance is ${balance}.`);
     }
-    await raw(tx).$executeRaw`UPDATE streak_freezes SET rep_entry_id = ${spent.entry.id}::uuid WHERE id = ${freeze!.id}::uuid`;
+    await setFreezeEntry(tx, freeze!.id, spent.entry.id);
     const after = await streakRow(tx, userId);
     return {
       freeze: { id: freeze!.id, acquiredAt: freeze!.acquiredAt.toISOString() },
@@ -157,31 +123,6 @@ export async function buyFreeze(db: Db, userId: string, idempotency: Idempotency
   };
   if (idempotency) return idempotent(db, { userId, ...idempotency, request: {} }, work);
   return { data: await db.$transaction(work, txOptions()), replayed: false };
-}
-
-/**
- * STREAK_AT_RISK for every fan whose streak is above 0 with no daily quest completed yet today (UTC), whose local
- * clock (users.timezone, else UTC) is in the evening window, with notify_milestones on (the in-app preference and
- * quiet hours are applied by lib/core/push's triggers and delivery, as for every producer). Cause key
- * streak_at_risk:<UTC day>: once per fan and UTC day, whatever runs concurrently.
- */
-export async function notifyStreaksAtRisk(db: RawDb | DbTx, now: Date): Promise<number> {
-  const today = utcDay(now);
-  const endsAt = addUtcDays(now, 1);
-  return insertNotifications(raw(db), {
-    type: "STREAK_AT_RISK",
-    recipient: Prisma.sql`s.user_id`,
-    cause: Prisma.sql`'streak_at_risk:' || ${today}`,
-    actor: null,
-    payload: Prisma.sql`jsonb_build_object('day', ${today}::text, 'streak', s.current, 'endsAt', ${endsAt.toISOString()}::text,
-             'title', 'Your ' || s.current || '-day streak is at risk',
-             'body', 'Complete a daily quest before ' || to_char(${endsAt}::timestamptz AT TIME ZONE coalesce(u.timezone, 'UTC'), 'HH24:MI') || ' your time to keep it.',
-             'href', '/api/v1/engage/streak')`,
-    from: Prisma.sql`FROM user_streaks s JOIN users u ON u.id = s.user_id
-    WHERE s.current > 0 AND s.last_day = ${today}::date - 1 AND u.notify_milestones
-      AND extract(hour FROM ${now}::timestamptz AT TIME ZONE coalesce(u.timezone, 'UTC')) >= ${AT_RISK_EVENING.startHour}
-      AND extract(hour FROM ${now}::timestamptz AT TIME ZONE coalesce(u.timezone, 'UTC')) < ${AT_RISK_EVENING.endHour}`,
-  });
 }
 
 /** The streaks cron: freezes for days past, then the at-risk notifications. */

@@ -370,3 +370,30 @@ export async function checkInContextsOf(db: DbTx, items: CheckInAt[], window: Ch
 }
 
 type JsonCheckInGame = Omit<CheckInGame, "startsAt"> & { startsAt: string };
+
+/** The user's streak row (user_streaks), if any. */
+export async function streakRowOf(db: DbTx, userId: string): Promise<{ current: number; longest: number; lastDay: Date } | undefined> {
+  const [row] = await raw(db).$queryRaw<{ current: number; longest: number; lastDay: Date }[]>`
+    SELECT current, longest, last_day AS "lastDay" FROM user_streaks WHERE user_id = ${userId}::uuid`;
+  return row;
+}
+
+/** The user's completions that award Rep but have no ledger entry under their grant key (quest:<questId>:<periodKey>). */
+export function completionsWithoutEntry(tx: DbTx, userId: string) {
+  return tx.$queryRaw<
+    {
+      questId: string;
+      periodKey: string;
+      repAwarded: bigint;
+      completedAt: Date;
+      title: string;
+      cadence: "daily" | "once";
+      repSource: QuestRow["repSource"];
+    }[]
+  >`
+    SELECT p.quest_id AS "questId", p.period_key AS "periodKey", p.rep_awarded AS "repAwarded", p.completed_at AS "completedAt",
+           q.title, q.cadence::text AS cadence, q.rep_source::text AS "repSource"
+    FROM quest_progress p JOIN quests q ON q.id = p.quest_id
+    WHERE p.user_id = ${userId}::uuid AND p.completed_at IS NOT NULL AND p.rep_awarded > 0
+      AND NOT EXISTS (SELECT 1 FROM rep_entries e WHERE e.user_id = p.user_id AND e.grant_key = 'quest:' || p.quest_id || ':' || p.period_key)`;
+}

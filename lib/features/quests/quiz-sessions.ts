@@ -1,120 +1,22 @@
 // Daily quiz sessions: starting today's attempt, reading it, answering (a group-committed fast path and the full
 // path under the session's row lock), forfeiting, and settling questions whose time ran out; a finished session
-// completes its quest (completeQuest). The timer and the award are quiz.ts's.
-import { Prisma } from "../../generated/prisma/client";
+// completes its quest (completeQuest). The timer and the award are quiz.ts's; the statements quiz-queries.ts and
+// quiz-writes.ts.
 import type { Db, DbTx } from "../../db/client";
-import { batchConcurrentCallsPerClient, inItemOrder } from "../../db/batch";
-import { int8, raw, type Int8 } from "../../db/raw";
+import { batchConcurrentCallsPerClient } from "../../db/batch";
 import { txOptions } from "../../db/tx";
 import { DomainError, notFound, validationError } from "../../kernel/errors";
 import { utcDay, utcDayStart } from "../../time";
 import { completeQuest, eligibleOrThrow } from "./engine";
-import type { QuestRow } from "./queries";
 import { deadlineOf, expire, QUIZ_GRACE_MS, quizAward } from "./quiz";
+import { lockedSession, pickQuizQuestions, type SessionRow } from "./quiz-queries";
+import { answersInTime, recordAnswer } from "./quiz-writes";
 import { errors as questsErrors } from "./errors";
 
-interface SessionRow {
-  id: string;
-  userId: string;
-  questId: string;
-  day: Date;
-  status: "active" | "completed" | "forfeited";
-  questionIds: string[];
-  currentIndex: number;
-  correctCount: number;
-  questionShownAt: Date;
-  startedAt: Date;
-  endedAt: Date | null;
-  repAwarded: number;
-  seconds: number;
-  repReward: number;
-  repSource: QuestRow["repSource"];
-  title: string;
-  /** The session's questions, in its order (read with the lock, so an answer and the next question need no query). */
-  questions: { id: string; prompt: string; choices: string[]; answerIndex: number }[];
-}
-
-const SESSION_INT8 = ["repAwarded", "repReward"] as const;
-type SessionDbRow = Int8<SessionRow, (typeof SESSION_INT8)[number]>;
-
-/** A session row `s` (quiz_sessions) as a SessionRow, with its quest `q` and its questions. */
-const SESSION_COLUMNS = Prisma.sql`
-    s.id::text AS id, s.user_id::text AS "userId", s.quest_id AS "questId", s.day, s.status::text AS status,
-    s.question_ids AS "questionIds", s.current_index AS "currentIndex", s.correct_count AS "correctCount",
-    s.question_shown_at AS "questionShownAt", s.started_at AS "startedAt", s.ended_at AS "endedAt", s.rep_awarded AS "repAwarded",
-    COALESCE(q.quiz_seconds, 20) AS seconds, q.rep_reward AS "repReward", q.rep_source::text AS "repSource", q.title,
-    (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', qq.id, 'prompt', qq.prompt, 'choices', qq.choices, 'answerIndex', qq.answer_index) ORDER BY ids.n), '[]')
-     FROM unnest(s.question_ids) WITH ORDINALITY AS ids(id, n) JOIN quiz_questions qq ON qq.id = ids.id) AS questions`;
-
-/** The user's session row (SELECT … FOR UPDATE, so answers, timeouts and forfeits apply one at a time) with its quest and questions. */
-const lockedSessionSql = (userId: string, sessionId: string) => Prisma.sql`
-    SELECT ${SESSION_COLUMNS}
-    FROM quiz_sessions s JOIN quests q ON q.id = s.quest_id
-    WHERE s.id = ${sessionId}::uuid AND s.user_id = ${userId}::uuid
-    FOR UPDATE OF s`;
-
 async function lockSession(tx: DbTx, userId: string, sessionId: string): Promise<SessionRow> {
-  const [s] = await tx.$queryRaw<SessionDbRow[]>`${lockedSessionSql(userId, sessionId)}`;
+  const s = await lockedSession(tx, userId, sessionId);
   if (!s) throw notFound("Quiz session");
-  return int8(s, SESSION_INT8);
-}
-
-/** An answer to try on the fast path (answersInTime). */
-interface AnswerToTry {
-  userId: string;
-  sessionId: string;
-  answerIndex: number;
-  position: number | null;
-  now: Date;
-}
-
-/**
- * The usual answers, for many sessions in one statement, no transaction: each session row is locked within it (in
- * session id order, the order every batch takes), and only when the session is the caller's and active, the answer
- * is in time, its question is not the last, the answerIndex is inside the choices and `position` (when sent) is the
- * current one, the answer is recorded and the session moves on; that session's row (as it was) comes back. Anything
- * else writes nothing and answers undefined, and submitAnswer takes the full path (errors, timeouts, the last
- * question).
- */
-async function answersInTime(db: DbTx, items: AnswerToTry[]): Promise<(SessionRow | undefined)[]> {
-  const col = <T>(f: (a: AnswerToTry) => T) => items.map(f);
-  const rows = await raw(db).$queryRaw<(SessionDbRow & { n: bigint | number; answer_index: number; position: number | null; at: Date })[]>`
-    WITH s AS (
-      SELECT i.n, i.answer_index, i.position, i.at, ${SESSION_COLUMNS}
-      FROM unnest(${col((a) => a.sessionId)}::uuid[], ${col((a) => a.userId)}::uuid[], ${col((a) => a.answerIndex)}::int[],
-                  ${col((a) => a.position)}::int[], ${col((a) => a.now.toISOString())}::timestamptz[])
-             WITH ORDINALITY AS i(session_id, user_id, answer_index, position, at, n)
-      JOIN quiz_sessions s ON s.id = i.session_id AND s.user_id = i.user_id
-      JOIN quests q ON q.id = s.quest_id
-      ORDER BY s.id
-      FOR UPDATE OF s
-    ),
-    fits AS (
-      SELECT * FROM s
-      WHERE status = 'active' AND "currentIndex" < cardinality("questionIds") - 1
-        AND at <= "questionShownAt" + make_interval(secs => seconds + ${QUIZ_GRACE_MS / 1000}::float8)
-        AND (position IS NULL OR position = "currentIndex")
-        AND answer_index < jsonb_array_length(questions -> "currentIndex" -> 'choices')
-    ),
-    answer AS (
-      INSERT INTO quiz_answers (session_id, position, question_id, answer_index, correct, answered_at)
-      SELECT id::uuid, "currentIndex", "questionIds"["currentIndex" + 1], answer_index,
-             answer_index = (questions -> "currentIndex" ->> 'answerIndex')::int, at
-      FROM fits
-      ON CONFLICT DO NOTHING
-      RETURNING session_id, correct
-    ),
-    moved AS (
-      UPDATE quiz_sessions qs SET current_index = f."currentIndex" + 1, question_shown_at = f.at, correct_count = f."correctCount" + a.correct::int
-      FROM fits f JOIN answer a ON a.session_id = f.id::uuid
-      WHERE qs.id = a.session_id
-    )
-    SELECT f.* FROM fits f JOIN answer a ON a.session_id = f.id::uuid`;
-  return inItemOrder(rows, items.length).map((r) => {
-    if (!r) return undefined;
-    const { answer_index: _answer, position: _position, at: _at, ...row } = r;
-    return int8(row, SESSION_INT8);
-  });
+  return s;
 }
 
 // Concurrent answers share one statement (lib/db/batch.ts); a session's answers never share one.
@@ -216,8 +118,7 @@ export async function settleActiveSessions(db: Db, userId: string, now: Date): P
 export async function startQuiz(db: Db, userId: string, questId: string, now = new Date()) {
   const q = await eligibleOrThrow(db, userId, questId, now);
   if (q.kind !== "quiz") throw new DomainError(questsErrors.QUEST_NOT_A_QUIZ, "This quest is not a quiz.");
-  const picked = await raw(db).$queryRaw<{ id: string }[]>`
-    SELECT id FROM quiz_questions WHERE quest_id = ${q.id} AND active ORDER BY random() LIMIT ${q.quizLength ?? 5}`;
+  const picked = await pickQuizQuestions(db, q.id, q.quizLength ?? 5);
   if (picked.length === 0) throw new DomainError(questsErrors.QUIZ_UNAVAILABLE, "This quiz has no questions right now.");
   const day = utcDayStart(now);
   return db.$transaction(async (tx) => {
@@ -267,13 +168,14 @@ export async function submitAnswer(db: Db, userId: string, sessionId: string, bo
     const correct = body.answerIndex === correctIndex;
     let s2: SessionRow = { ...s1, currentIndex: position + 1, correctCount: s1.correctCount + (correct ? 1 : 0), questionShownAt: now };
     // The answer and the session's move to the next question: one statement (the session row is locked).
-    await tx.$executeRaw`
-      WITH answer AS (
-        INSERT INTO quiz_answers (session_id, position, question_id, answer_index, correct, answered_at)
-        VALUES (${sessionId}::uuid, ${position}, ${s1.questionIds[position]!}, ${body.answerIndex}, ${correct}, ${now}::timestamptz)
-      )
-      UPDATE quiz_sessions SET current_index = ${s2.currentIndex}, correct_count = ${s2.correctCount}, question_shown_at = ${now}::timestamptz
-      WHERE id = ${sessionId}::uuid`;
+    await recordAnswer(tx, sessionId, {
+      position,
+      questionId: s1.questionIds[position]!,
+      answerIndex: body.answerIndex,
+      correct,
+      next: { currentIndex: s2.currentIndex, correctCount: s2.correctCount },
+      now,
+    });
     if (s2.currentIndex >= s2.questionIds.length) s2 = await finish(tx, s2, now);
     return { correct, timedOut: false, position, correctIndex, session: sessionView(s2) };
   }, txOptions());

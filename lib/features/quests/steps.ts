@@ -10,6 +10,7 @@ import { utcDay } from "../../time";
 import { completeQuest, eligibleOrThrow, periodKeyOf } from "./engine";
 import { conditionFactsOf, eligibleQuests, stepsToCheckOf, type ConditionFacts, type QuestRow } from "./queries";
 import { viewsOf } from "./views";
+import { markStepsDone } from "./writes";
 import { errors as questsErrors } from "./errors";
 
 // Steps and the legacy routes (/api/quests/*): the same completion, the same rules.
@@ -50,25 +51,7 @@ export async function startQuest(db: Db, userId: string, questId: string, now = 
 async function markSteps(tx: RawDb, userId: string, q: QuestRow, stepIds: string[], now: Date) {
   const periodKey = periodKeyOf(q.cadence, now);
   await lockUser(tx, userId);
-  // One statement starts the period, marks the steps and counts the quest's. Under the lock nobody else marks this
-  // user's steps, so the steps done before it (its snapshot) and those it inserted are all that are done.
-  const [marked] = await tx.$queryRaw<{ inserted: number; total: number; done: number }[]>`
-    WITH started AS (
-      INSERT INTO quest_progress (user_id, quest_id, period_key, started_at)
-      VALUES (${userId}::uuid, ${q.id}, ${periodKey}, ${now}::timestamptz)
-      ON CONFLICT DO NOTHING
-    ), inserted AS (
-      INSERT INTO quest_step_progress (user_id, step_id, period_key, completed_at)
-      SELECT ${userId}::uuid, step_id, ${periodKey}, ${now}::timestamptz FROM unnest(${stepIds}::text[]) AS step_id
-      ON CONFLICT DO NOTHING
-      RETURNING step_id
-    )
-    SELECT (SELECT count(*) FROM inserted)::int AS inserted, count(*)::int AS total, (count(sp.step_id) + count(i.step_id))::int AS done
-    FROM quest_steps s
-    LEFT JOIN quest_step_progress sp ON sp.step_id = s.id AND sp.user_id = ${userId}::uuid AND sp.period_key = ${periodKey}
-    LEFT JOIN inserted i ON i.step_id = s.id
-    WHERE s.quest_id = ${q.id}`;
-  const { inserted, total, done } = marked!;
+  const { inserted, total, done } = await markStepsDone(tx, userId, q.id, periodKey, stepIds, now);
   const questCompleted = total > 0 && done === total ? await completeQuest(tx, userId, q, periodKey, q.kind === "check_in" ? 0 : q.repReward, now) : false;
   return { stepsCompleted: inserted, questCompleted };
 }

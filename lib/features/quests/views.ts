@@ -4,7 +4,6 @@
 import type { Db, DbTx } from "../../db/client";
 import { batchConcurrentCallsPerClient } from "../../db/batch";
 import { keyedCache } from "../../db/cache";
-import { raw } from "../../db/raw";
 import { env } from "../../env";
 import type { QuestStepCondition } from "../../generated/prisma/enums";
 import { decodeTimeCursor, encodeCursor } from "../../kernel/cursor";
@@ -20,6 +19,7 @@ import {
   type QuestsWithState,
   type TodaysQuestsRow,
   questStateOf,
+  streakRowOf,
   type QuestState,
   toCompletedQuest,
   type ProgressRow,
@@ -139,9 +139,7 @@ export function toStreak(row: { current: number; longest: number; lastDay: Date 
 
 /** The user's daily streak as of `now`. */
 export async function streakOf(db: DbTx, userId: string, now = new Date()) {
-  const [row] = await raw(db).$queryRaw<{ current: number; longest: number; lastDay: Date }[]>`
-    SELECT current, longest, last_day AS "lastDay" FROM user_streaks WHERE user_id = ${userId}::uuid`;
-  return toStreak(row ?? null, now);
+  return toStreak((await streakRowOf(db, userId)) ?? null, now);
 }
 
 /**

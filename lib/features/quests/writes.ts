@@ -1,11 +1,118 @@
-// The quests' multi-table writes (lib/db/fragments.ts: the rules of a statement made of other modules' parts).
+// The quests' writes: a quest's completion (its statement parts and its statement), steps marked done, the quest
+// points recomputed, and the multi-table check-ins (lib/db/fragments.ts: the rules of a statement made of other
+// modules' parts).
 import { Prisma } from "../../generated/prisma/client";
-import type { Db } from "../../db/client";
-import { oncePerUser } from "../../db/fragments";
-import { raw } from "../../db/raw";
+import type { Db, DbTx } from "../../db/client";
+import { ctes, oncePerUser, type Ctes, type OncePerUser } from "../../db/fragments";
+import { raw, type RawDb } from "../../db/raw";
 import { awardRowsCtes, SERVER_AWARDS } from "../../core/rep/service";
-import { questCompletionRowsCtes } from "./engine";
 import type { QuestRow } from "./queries";
+
+/**
+ * A quest's completion as CTEs for a statement: `quest_done` fills completed_at only while it is null (ON CONFLICT …
+ * WHERE), and only then `quest_points` raises users.quest_points (left out for 0) and, for daily quests,
+ * `quest_streak` moves the streak on the day's first completion (it grows if the last such day was the day before,
+ * else restarts at 1; a later completion the same day leaves the row unwritten). `when`
+ * gates it on the rest of the statement. Each part is atomic on its own row: no user lock needed.
+ */
+export function questCompletionCtes(
+  userId: string,
+  q: Pick<QuestRow, "id" | "cadence">,
+  periodKey: string,
+  amount: number,
+  now: Date,
+  when: Prisma.Sql = Prisma.sql`true`,
+): Ctes<"done"> {
+  return questCompletionRowsCtes(
+    oncePerUser(Prisma.sql`SELECT ${userId}::uuid AS user_id, ${q.id}::text AS quest_id, ${periodKey}::text AS period_key,
+                      ${q.cadence === "daily"}::boolean AS daily, ${now}::timestamptz AS at WHERE ${when}`),
+    amount,
+  );
+}
+
+/**
+ * questCompletionCtes for many completions at once (lib/db/fragments.ts): `rows` is a query with columns user_id,
+ * quest_id, period_key, daily (the quest's cadence is daily) and at, each user at most once (quest points and the
+ * streak are one row per user). `done` answers (user_id, quest_id) per completion.
+ */
+export function questCompletionRowsCtes(rows: OncePerUser, amount: number): Ctes<"done"> {
+  return ctes({ done: "quest_done" }, (name) => {
+    const points =
+      amount > 0
+        ? Prisma.sql`, quest_points AS (
+          UPDATE users u SET quest_points = quest_points + ${amount} FROM ${name.done} d WHERE u.id = d.user_id)`
+        : Prisma.empty;
+    return questCompletionSql(rows, amount, name.done, points);
+  });
+}
+
+function questCompletionSql(rows: Prisma.Sql, amount: number, done: Prisma.Sql, points: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`quest_rows AS (${rows}), ${done} AS (
+      INSERT INTO quest_progress (user_id, quest_id, period_key, started_at, completed_at, rep_awarded)
+      SELECT user_id, quest_id, period_key, at, at, ${amount} FROM quest_rows
+      ON CONFLICT (user_id, quest_id, period_key) DO UPDATE SET completed_at = EXCLUDED.completed_at, rep_awarded = EXCLUDED.rep_awarded
+      WHERE quest_progress.completed_at IS NULL
+      RETURNING user_id, quest_id
+    )${points}, quest_streak AS (
+      INSERT INTO user_streaks (user_id, current, longest, last_day, updated_at)
+      SELECT r.user_id, 1, 1, CASE WHEN r.daily THEN r.period_key::date END, r.at FROM quest_rows r JOIN ${done} d ON d.user_id = r.user_id AND d.quest_id = r.quest_id
+      WHERE r.daily
+      ON CONFLICT (user_id) DO UPDATE SET
+        current = CASE WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END,
+        longest = GREATEST(user_streaks.longest, CASE WHEN user_streaks.last_day = EXCLUDED.last_day - 1 THEN user_streaks.current + 1 ELSE 1 END),
+        last_day = EXCLUDED.last_day,
+        updated_at = EXCLUDED.updated_at
+      WHERE user_streaks.last_day < EXCLUDED.last_day
+    )`;
+}
+
+/** The completion of (user, quest, period) in one statement (questCompletionCtes): false when it was already completed. */
+export async function markQuestCompleted(
+  tx: RawDb,
+  userId: string,
+  q: Pick<QuestRow, "id" | "cadence">,
+  periodKey: string,
+  amount: number,
+  now: Date,
+): Promise<boolean> {
+  const completion = questCompletionCtes(userId, q, periodKey, amount, now);
+  const [{ done }] = (await tx.$queryRaw<{ done: boolean }[]>`
+    WITH ${completion.sql} SELECT EXISTS (SELECT 1 FROM ${completion.name.done}) AS done`) as [{ done: boolean }];
+  return done;
+}
+
+/**
+ * Starts the quest's period, marks `stepIds` done (skipping those already done) and counts the quest's steps, in one
+ * statement: the steps it inserted, the quest's steps, and those done. Under the user's row lock nobody else marks
+ * this user's steps, so the steps done before it (its snapshot) and those it inserted are all that are done.
+ */
+export async function markStepsDone(tx: RawDb, userId: string, questId: string, periodKey: string, stepIds: string[], now: Date) {
+  const [marked] = await tx.$queryRaw<{ inserted: number; total: number; done: number }[]>`
+    WITH started AS (
+      INSERT INTO quest_progress (user_id, quest_id, period_key, started_at)
+      VALUES (${userId}::uuid, ${questId}, ${periodKey}, ${now}::timestamptz)
+      ON CONFLICT DO NOTHING
+    ), inserted AS (
+      INSERT INTO quest_step_progress (user_id, step_id, period_key, completed_at)
+      SELECT ${userId}::uuid, step_id, ${periodKey}, ${now}::timestamptz FROM unnest(${stepIds}::text[]) AS step_id
+      ON CONFLICT DO NOTHING
+      RETURNING step_id
+    )
+    SELECT (SELECT count(*) FROM inserted)::int AS inserted, count(*)::int AS total, (count(sp.step_id) + count(i.step_id))::int AS done
+    FROM quest_steps s
+    LEFT JOIN quest_step_progress sp ON sp.step_id = s.id AND sp.user_id = ${userId}::uuid AND sp.period_key = ${periodKey}
+    LEFT JOIN inserted i ON i.step_id = s.id
+    WHERE s.quest_id = ${questId}`;
+  return marked!;
+}
+
+/** Recomputes users.quest_points from the user's completions (quest_progress.rep_awarded), answering it. */
+export async function recomputeQuestPoints(tx: DbTx, userId: string): Promise<number> {
+  const [row] = await tx.$queryRaw<{ questPoints: bigint }[]>`
+    UPDATE users SET quest_points = (SELECT COALESCE(sum(rep_awarded), 0)::int8 FROM quest_progress WHERE user_id = ${userId}::uuid AND completed_at IS NOT NULL)
+    WHERE id = ${userId}::uuid RETURNING quest_points AS "questPoints"`;
+  return Number(row!.questPoints);
+}
 
 /** One check-in to write: its row, what it credits, and the team's check-in quest it completes (if any). */
 export interface CheckInWrite {

@@ -1,9 +1,10 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { raw } from "../../db/raw";
-import { QUALIFY_WINDOW_DAYS } from "./rules";
+import { CLAWBACK_WINDOW_DAYS, QUALIFY_WINDOW_DAYS } from "./rules";
 
-// Reads of referrals: the inviter's referees with their state, the totals, the month's cap usage. Never writes.
+// Reads of referrals: the inviter's referees with their state, the totals, the month's cap usage, and what the
+// settlement and the claw-back read under their locks. Never writes.
 
 export type ReferralState = "joined" | "qualified" | "rewarded" | "clawed_back" | "expired";
 
@@ -96,4 +97,56 @@ export async function unsettledReferees(db: DbTx, take: number): Promise<string[
     ORDER BY ir.created_at, ir.invitee_id
     LIMIT ${take}`;
   return rows.map((r) => r.id);
+}
+
+/** Whether the referee meets the qualifying action and is still in its window, read with the invite's referrer. */
+export async function referralCandidate(db: DbTx, refereeId: string) {
+  const [row] = await raw(db).$queryRaw<{ referrerId: string; ready: boolean; settled: boolean }[]>`
+    SELECT ir.inviter_id::text AS "referrerId",
+           (u.onboarded_at IS NOT NULL
+            AND ir.created_at >= now() - make_interval(days => ${QUALIFY_WINDOW_DAYS})
+            AND EXISTS (SELECT 1 FROM quest_progress p WHERE p.user_id = ir.invitee_id AND p.completed_at IS NOT NULL)) AS ready,
+           EXISTS (SELECT 1 FROM referral_rewards rr WHERE rr.referee_id = ir.invitee_id) AS settled
+    FROM invite_redemptions ir JOIN users u ON u.id = ir.invitee_id
+    WHERE ir.invitee_id = ${refereeId}::uuid`;
+  return row;
+}
+
+/** Locks both users' rows (FOR NO KEY UPDATE, as lockUser) in id order, for the rest of the transaction. */
+export async function lockUsersInIdOrder(tx: DbTx, refereeId: string, referrerId: string): Promise<void> {
+  await raw(tx).$queryRaw`
+    SELECT 1 FROM users WHERE id IN (${refereeId}::uuid, ${referrerId}::uuid) ORDER BY id FOR NO KEY UPDATE`;
+}
+
+/** Whether the user's account was erased. */
+export async function isErased(db: DbTx, userId: string): Promise<boolean> {
+  const [{ erased }] = await raw(db).$queryRaw<{ erased: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM account_deletions WHERE user_id = ${userId}::uuid AND state = 'erased') AS erased`;
+  return erased;
+}
+
+/**
+ * The referee's rewarded referral, its row locked (FOR UPDATE), with the referrer's amount and whether the deletion
+ * was requested (or, without a request, now is) within CLAWBACK_WINDOW_DAYS of joining.
+ */
+export async function lockRewardedReferral(tx: DbTx, refereeId: string) {
+  const [row] = await raw(tx).$queryRaw<{ referrerId: string; amount: number; within: boolean }[]>`
+    SELECT rr.referrer_id::text AS "referrerId", rr.referrer_amount AS amount,
+           (COALESCE(d.requested_at, now()) <= ir.created_at + make_interval(days => ${CLAWBACK_WINDOW_DAYS})) AS within
+    FROM referral_rewards rr
+    JOIN invite_redemptions ir ON ir.invitee_id = rr.referee_id
+    LEFT JOIN account_deletions d ON d.user_id = rr.referee_id
+    WHERE rr.referee_id = ${refereeId}::uuid AND rr.state = 'rewarded'
+    FOR UPDATE OF rr`;
+  return row;
+}
+
+/** The referrer's credit for the referee (grant key referral:<refereeId>), the referrer's balance, and whether staff reversed it. */
+export async function referrerCreditOf(db: DbTx, referrerId: string, refereeId: string) {
+  const [credit] = await raw(db).$queryRaw<{ id: string; balance: bigint; reversed: boolean }[]>`
+    SELECT e.id::text, u.rep_balance AS balance,
+           EXISTS (SELECT 1 FROM rep_entries x WHERE x.user_id = e.user_id AND x.grant_key = 'reversal:' || e.id::text) AS reversed
+    FROM rep_entries e JOIN users u ON u.id = e.user_id
+    WHERE e.user_id = ${referrerId}::uuid AND e.grant_key = ${`referral:${refereeId}`}`;
+  return credit;
 }

@@ -1,11 +1,22 @@
 import { db as defaultDb, type Db, type DbTx } from "../../db/client";
-import { raw } from "../../db/raw";
 import { lockUser, txOptions } from "../../db/tx";
 import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
 import { award, debit } from "../../core/rep/service";
 import { log } from "../../kernel/log";
-import { monthUsage, referralsPage, referralTotals, unsettledReferees, type ReferralRow } from "./queries";
+import {
+  isErased,
+  lockRewardedReferral,
+  lockUsersInIdOrder,
+  monthUsage,
+  referralCandidate,
+  referralsPage,
+  referralTotals,
+  referrerCreditOf,
+  unsettledReferees,
+  type ReferralRow,
+} from "./queries";
+import { insertReferralReward, markClawedBack } from "./writes";
 import { CLAWBACK_WINDOW_DAYS, MONTHLY_CAP, monthOf, QUALIFY_WINDOW_DAYS, REFEREE_REP, REFERRAL_REFEREE, REFERRAL_REFERRER, REFERRER_REP } from "./rules";
 import { requestState } from "../../kernel/request-scope";
 
@@ -15,19 +26,6 @@ import { requestState } from "../../kernel/request-scope";
 // (noteReferralProgress: the hook), under both users' row locks in id order: the referral_rewards row (primary key: the
 // referee) is the claim, both credits go through lib/core/rep's award() with grant keys, and the referrer's monthly cap is
 // counted under the referrer's lock, so concurrent qualifications of many referees of one referrer never pass it.
-
-/** Whether the referee meets the qualifying action and is still in its window, read with the invite's referrer. */
-async function candidate(db: DbTx, refereeId: string) {
-  const [row] = await raw(db).$queryRaw<{ referrerId: string; ready: boolean; settled: boolean }[]>`
-    SELECT ir.inviter_id::text AS "referrerId",
-           (u.onboarded_at IS NOT NULL
-            AND ir.created_at >= now() - make_interval(days => ${QUALIFY_WINDOW_DAYS})
-            AND EXISTS (SELECT 1 FROM quest_progress p WHERE p.user_id = ir.invitee_id AND p.completed_at IS NOT NULL)) AS ready,
-           EXISTS (SELECT 1 FROM referral_rewards rr WHERE rr.referee_id = ir.invitee_id) AS settled
-    FROM invite_redemptions ir JOIN users u ON u.id = ir.invitee_id
-    WHERE ir.invitee_id = ${refereeId}::uuid`;
-  return row;
-}
 
 export type Qualified = { state: "qualified" | "rewarded"; referrerRep: number; refereeRep: number } | null;
 
@@ -39,18 +37,16 @@ export type Qualified = { state: "qualified" | "rewarded"; referrerRep: number; 
  * nothing. An erased referrer gets nothing either. Null when there is nothing to do. Idempotent and race-free.
  */
 export async function qualifyReferral(refereeId: string, db: Db = defaultDb, now = new Date()): Promise<Qualified> {
-  const seen = await candidate(db, refereeId);
+  const seen = await referralCandidate(db, refereeId);
   if (!seen || !seen.ready || seen.settled) return null;
   const referrerId = seen.referrerId;
   return db.$transaction(async (tx) => {
-    await raw(tx).$queryRaw`
-      SELECT 1 FROM users WHERE id IN (${refereeId}::uuid, ${referrerId}::uuid) ORDER BY id FOR NO KEY UPDATE`;
-    const again = await candidate(tx, refereeId);
+    await lockUsersInIdOrder(tx, refereeId, referrerId);
+    const again = await referralCandidate(tx, refereeId);
     if (!again || !again.ready || again.settled) return null;
 
     const month = monthOf(now);
-    const [{ erased }] = await raw(tx).$queryRaw<{ erased: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM account_deletions WHERE user_id = ${referrerId}::uuid AND state = 'erased') AS erased`;
+    const erased = await isErased(tx, referrerId);
     const underCap = !erased && (await monthUsage(tx, referrerId, month)) < MONTHLY_CAP;
 
     await award(tx, refereeId, {
@@ -75,9 +71,7 @@ export async function qualifyReferral(refereeId: string, db: Db = defaultDb, now
       : null;
     const referrerRep = credited ? REFERRER_REP : 0;
     const state = credited ? "rewarded" : "qualified";
-    await raw(tx).$executeRaw`
-      INSERT INTO referral_rewards (referee_id, referrer_id, state, month, referrer_amount, referee_amount, qualified_at)
-      VALUES (${refereeId}::uuid, ${referrerId}::uuid, ${state}, ${credited ? month : null}, ${referrerRep}, ${REFEREE_REP}, ${now})`;
+    await insertReferralReward(tx, { refereeId, referrerId, state, month: credited ? month : null, referrerRep, refereeRep: REFEREE_REP, now });
     return { state, referrerRep, refereeRep: REFEREE_REP } as const;
   }, txOptions());
 }
@@ -115,21 +109,10 @@ export async function settleMissedReferrals(db: Db = defaultDb, now = new Date()
  * the condition, read under its lock.
  */
 export async function clawBackReferral(tx: DbTx, refereeId: string): Promise<number | null> {
-  const [row] = await raw(tx).$queryRaw<{ referrerId: string; amount: number; within: boolean }[]>`
-    SELECT rr.referrer_id::text AS "referrerId", rr.referrer_amount AS amount,
-           (COALESCE(d.requested_at, now()) <= ir.created_at + make_interval(days => ${CLAWBACK_WINDOW_DAYS})) AS within
-    FROM referral_rewards rr
-    JOIN invite_redemptions ir ON ir.invitee_id = rr.referee_id
-    LEFT JOIN account_deletions d ON d.user_id = rr.referee_id
-    WHERE rr.referee_id = ${refereeId}::uuid AND rr.state = 'rewarded'
-    FOR UPDATE OF rr`;
+  const row = await lockRewardedReferral(tx, refereeId);
   if (!row || !row.within || row.amount <= 0) return null;
   await lockUser(tx, row.referrerId);
-  const [credit] = await raw(tx).$queryRaw<{ id: string; balance: bigint; reversed: boolean }[]>`
-    SELECT e.id::text, u.rep_balance AS balance,
-           EXISTS (SELECT 1 FROM rep_entries x WHERE x.user_id = e.user_id AND x.grant_key = 'reversal:' || e.id::text) AS reversed
-    FROM rep_entries e JOIN users u ON u.id = e.user_id
-    WHERE e.user_id = ${row.referrerId}::uuid AND e.grant_key = ${`referral:${refereeId}`}`;
+  const credit = await referrerCreditOf(tx, row.referrerId, refereeId);
   // Staff reversed the credit already: nothing is left to take back.
   const take = credit && !credit.reversed ? Math.min(row.amount, Number(credit.balance)) : 0;
   if (credit && take > 0) {
@@ -142,9 +125,7 @@ export async function clawBackReferral(tx: DbTx, refereeId: string): Promise<num
       targetId: credit.id,
     });
   }
-  await raw(tx).$executeRaw`
-    UPDATE referral_rewards SET state = 'clawed_back', clawed_back_at = now(), clawed_back_amount = ${take}
-    WHERE referee_id = ${refereeId}::uuid AND state = 'rewarded'`;
+  await markClawedBack(tx, refereeId, take);
   return take;
 }
 

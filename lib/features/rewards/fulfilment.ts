@@ -1,7 +1,4 @@
-import { Prisma } from "../../generated/prisma/client";
 import type { Db, DbTx } from "../../db/client";
-import { raw } from "../../db/raw";
-import { UUIDV7_SQL } from "../../db/ids";
 import { lockUser, txOptions } from "../../db/tx";
 import { DomainError, notFound } from "../../kernel/errors";
 import { decodeIdCursor, encodeIdCursor } from "../../kernel/cursor";
@@ -11,6 +8,18 @@ import { refundSpending } from "../../core/rep/service";
 import { REWARD_REFUND } from "../../core/rep/service";
 import { getShippingAddress, type ShippingAddressView } from "../shipping/service";
 import { fulfilmentErrors } from "./errors";
+import {
+  claimById,
+  claimsInStatus,
+  claimsOf,
+  freeVoucherCodes,
+  lockClaim,
+  lockRewardFulfilment,
+  type ClaimRow,
+  type FulfilmentKind,
+  type FulfilmentStatus,
+} from "./queries";
+import { assignVoucherCode, insertVoucherCodes, markClaimRefunded, restockReward, setClaimFulfilment, setFulfilment, startShipment } from "./writes";
 
 // Reward fulfilment (docs/domains/rewards.md#fulfilment). A reward's `fulfilment` says how a claim of it is
 // delivered: none / digital (nothing to ship: the claim is `fulfilled` at once), voucher (a code from the reward's
@@ -20,9 +29,6 @@ import { fulfilmentErrors } from "./errors";
 // pending → shipped → delivered, or to failed). A failed claim gives back its stock and Rep once: one transaction in
 // the project's lock order (the owner's user row, then the claim, then the reward's row), the Rep through
 // lib/core/rep's refundSpending under the grant key reward_refund:<claimId>, so N concurrent "fail" actions refund once.
-
-export type FulfilmentKind = "none" | "digital" | "voucher" | "physical";
-export type FulfilmentStatus = "fulfilled" | "pending" | "shipped" | "delivered" | "failed";
 
 const addressRequired = () =>
   new DomainError(fulfilmentErrors.SHIPPING_ADDRESS_REQUIRED, "This reward is shipped: set your shipping address (PUT /api/v1/me/shipping-address) first.");
@@ -44,47 +50,11 @@ export async function prepareFulfilment(tx: DbTx, userId: string, reward: { fulf
  */
 export async function fulfil(tx: DbTx, claimId: string, reward: { id: string; fulfilment: string }, address: ShippingAddressView | null): Promise<void> {
   if (reward.fulfilment === "voucher") {
-    const [code] = await raw(tx).$queryRaw<{ code: string }[]>`
-      UPDATE reward_voucher_codes SET claim_id = ${claimId}::uuid, assigned_at = now()
-      WHERE id = (SELECT id FROM reward_voucher_codes WHERE reward_id = ${reward.id} AND claim_id IS NULL ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING code`;
+    const code = await assignVoucherCode(tx, claimId, reward.id);
     if (!code) throw poolEmpty();
   } else if (reward.fulfilment === "physical") {
-    await raw(tx).$executeRaw`
-      UPDATE reward_claims SET fulfilment_status = 'pending', shipping_address = ${JSON.stringify(address)}::jsonb, fulfilment_updated_at = now()
-      WHERE id = ${claimId}::uuid`;
+    await startShipment(tx, claimId, address);
   }
-}
-
-export interface ClaimRow {
-  id: string;
-  userId: string;
-  rewardId: string;
-  rewardTitle: string;
-  kind: "redeem" | "milestone";
-  costRep: number;
-  repEntryId: string | null;
-  claimedAt: Date;
-  fulfilment: FulfilmentKind;
-  status: FulfilmentStatus;
-  voucherCode: string | null;
-  trackingCode: string | null;
-  note: string | null;
-  shippingAddress: unknown;
-  updatedAt: Date | null;
-  refundedAt: Date | null;
-  refundEntryId: string | null;
-}
-
-const CLAIM_COLUMNS = Prisma.sql`c.id::text, c.user_id::text AS "userId", c.reward_id AS "rewardId", r.title AS "rewardTitle", c.kind::text AS kind,
-  c.cost_rep::int AS "costRep", c.rep_entry_id::text AS "repEntryId", c.claimed_at AS "claimedAt", r.fulfilment, c.fulfilment_status AS status,
-  v.code AS "voucherCode", c.tracking_code AS "trackingCode", c.fulfilment_note AS note, c.shipping_address AS "shippingAddress",
-  c.fulfilment_updated_at AS "updatedAt", c.refunded_at AS "refundedAt", c.refund_entry_id::text AS "refundEntryId"`;
-const CLAIM_FROM = Prisma.sql`reward_claims c JOIN rewards r ON r.id = c.reward_id LEFT JOIN reward_voucher_codes v ON v.claim_id = c.id`;
-
-export async function claimById(db: DbTx, claimId: string): Promise<ClaimRow | undefined> {
-  const [row] = await raw(db).$queryRaw<ClaimRow[]>`SELECT ${CLAIM_COLUMNS} FROM ${CLAIM_FROM} WHERE c.id = ${claimId}::uuid`;
-  return row;
 }
 
 /** A claim as its owner sees it: the voucher code included (only ever answered to the owner). */
@@ -114,10 +84,7 @@ export const toStaffClaimView = (c: ClaimRow) => ({ ...toClaimView(c, "staff"), 
 /** GET /api/rewards/claims: the caller's claims, newest first (keyset on the UUIDv7 id, index (user_id, id DESC)). */
 export async function myClaims(db: DbTx, userId: string, { cursor, limit }: { cursor?: string; limit: number }) {
   const after = cursor ? decodeIdCursor(cursor) : undefined;
-  const rows = await raw(db).$queryRaw<ClaimRow[]>`
-    SELECT ${CLAIM_COLUMNS} FROM ${CLAIM_FROM}
-    WHERE c.user_id = ${userId}::uuid ${after ? Prisma.sql`AND c.id < ${after}::uuid` : Prisma.empty}
-    ORDER BY c.id DESC LIMIT ${limit + 1}`;
+  const rows = await claimsOf(db, userId, after, limit + 1);
   return keysetPage(
     "claims",
     rows,
@@ -137,10 +104,7 @@ export async function myClaim(db: DbTx, userId: string, claimId: string) {
 /** GET /api/admin/rewards/claims: claims in one fulfilment status, oldest first (the queue; index (fulfilment_status, id)). */
 export async function staffClaims(db: DbTx, { status, cursor, limit }: { status: FulfilmentStatus; cursor?: string; limit: number }) {
   const after = cursor ? decodeIdCursor(cursor) : undefined;
-  const rows = await raw(db).$queryRaw<ClaimRow[]>`
-    SELECT ${CLAIM_COLUMNS} FROM ${CLAIM_FROM}
-    WHERE c.fulfilment_status = ${status} ${after ? Prisma.sql`AND c.id > ${after}::uuid` : Prisma.empty}
-    ORDER BY c.id LIMIT ${limit + 1}`;
+  const rows = await claimsInStatus(db, status, after, limit + 1);
   return keysetPage("claims", rows, limit, (last) => encodeIdCursor(last.id), toStaffClaimView);
 }
 
@@ -172,22 +136,17 @@ export async function setClaimStatus(
   if (!owner) throw notFound("Claim");
   return db.$transaction(async (tx) => {
     await lockUser(tx, owner.userId);
-    const [locked] = await raw(tx).$queryRaw<{ status: FulfilmentStatus; rewardId: string; costRep: number }[]>`
-      SELECT fulfilment_status AS status, reward_id AS "rewardId", cost_rep::int AS "costRep" FROM reward_claims WHERE id = ${claimId}::uuid FOR UPDATE`;
+    const locked = await lockClaim(tx, claimId);
     if (!locked) throw notFound("Claim");
     if (locked.status === input.status) return { claim: toStaffClaimView((await claimById(tx, claimId))!), changed: false };
     if (!ALLOWED[locked.status].includes(input.status)) {
       throw new DomainError(fulfilmentErrors.FULFILMENT_TRANSITION_INVALID, `A ${locked.status} claim cannot be marked ${input.status}.`);
     }
     const tracking = input.status === "shipped" ? (input.trackingCode ?? null) : undefined;
-    await raw(tx).$executeRaw`
-      UPDATE reward_claims SET fulfilment_status = ${input.status}, fulfilment_updated_at = now(),
-             tracking_code = ${tracking === undefined ? Prisma.sql`tracking_code` : Prisma.sql`${tracking}`},
-             fulfilment_note = COALESCE(${input.note ?? null}, fulfilment_note)
-      WHERE id = ${claimId}::uuid`;
+    await setClaimFulfilment(tx, claimId, { status: input.status, tracking, note: input.note ?? null });
     let refund: { stock: boolean; rep: number } | null = null;
     if (input.status === "failed") {
-      const restocked = await raw(tx).$executeRaw`UPDATE rewards SET stock = stock + 1 WHERE id = ${locked.rewardId} AND stock IS NOT NULL`;
+      const restocked = await restockReward(tx, locked.rewardId);
       const given =
         locked.costRep > 0
           ? await refundSpending(tx, owner.userId, {
@@ -199,8 +158,7 @@ export async function setClaimStatus(
               targetId: locked.rewardId,
             })
           : null;
-      await raw(tx).$executeRaw`
-        UPDATE reward_claims SET refunded_at = now(), refund_entry_id = ${given?.entry.id ?? null}::uuid WHERE id = ${claimId}::uuid`;
+      await markClaimRefunded(tx, claimId, given?.entry.id ?? null);
       refund = { stock: restocked > 0, rep: given ? locked.costRep : 0 };
     }
     await recordAudit(tx, actor, {
@@ -218,18 +176,14 @@ export async function setClaimStatus(
 /** Adds codes to a voucher reward's pool (duplicates of the pool skipped), audited. Answers how many were added and how many are free now. */
 export async function addVoucherCodes(db: Db, rewardId: string, codes: string[], actor: StaffActor) {
   return db.$transaction(async (tx) => {
-    const [reward] = await raw(tx).$queryRaw<{ fulfilment: string }[]>`SELECT fulfilment FROM rewards WHERE id = ${rewardId} FOR NO KEY UPDATE`;
+    const reward = await lockRewardFulfilment(tx, rewardId);
     if (!reward) throw notFound("Reward");
     if (reward.fulfilment !== "voucher") {
       throw new DomainError(fulfilmentErrors.FULFILMENT_TRANSITION_INVALID, "Voucher codes can only be added to a reward whose fulfilment is voucher.");
     }
     const unique = [...new Set(codes)];
-    const added = await raw(tx).$executeRaw`
-      INSERT INTO reward_voucher_codes (id, reward_id, code)
-      SELECT ${UUIDV7_SQL}, ${rewardId}, c FROM unnest(${unique}::text[]) AS c
-      ON CONFLICT (reward_id, code) DO NOTHING`;
-    const [{ available }] = await raw(tx).$queryRaw<{ available: number }[]>`
-      SELECT count(*)::int AS available FROM reward_voucher_codes WHERE reward_id = ${rewardId} AND claim_id IS NULL`;
+    const added = await insertVoucherCodes(tx, rewardId, unique);
+    const available = await freeVoucherCodes(tx, rewardId);
     await recordAudit(tx, actor, { action: "reward.voucher_codes_added", targetType: "reward", targetId: rewardId, after: { added, available } });
     return { rewardId, added, skipped: codes.length - added, available };
   }, txOptions());
@@ -238,19 +192,10 @@ export async function addVoucherCodes(db: Db, rewardId: string, codes: string[],
 /** Sets how a reward's future claims are fulfilled (claims already made keep theirs), audited. */
 export async function setRewardFulfilment(db: Db, rewardId: string, fulfilment: FulfilmentKind, actor: StaffActor) {
   return db.$transaction(async (tx) => {
-    const [before] = await raw(tx).$queryRaw<{ fulfilment: string }[]>`SELECT fulfilment FROM rewards WHERE id = ${rewardId} FOR NO KEY UPDATE`;
+    const before = await lockRewardFulfilment(tx, rewardId);
     if (!before) throw notFound("Reward");
-    await raw(tx).$executeRaw`UPDATE rewards SET fulfilment = ${fulfilment}, updated_at = now() WHERE id = ${rewardId}`;
+    await setFulfilment(tx, rewardId, fulfilment);
     await recordAudit(tx, actor, { action: "reward.fulfilment_set", targetType: "reward", targetId: rewardId, before, after: { fulfilment } });
     return { rewardId, fulfilment };
   }, txOptions());
-}
-
-/** The console's view of the rewards with a fulfilment to manage: each with its kind and, for vouchers, the free codes left. */
-export async function fulfilmentRewards(db: DbTx) {
-  return raw(db).$queryRaw<{ id: string; title: string; fulfilment: FulfilmentKind; active: boolean; freeCodes: number; pending: number }[]>`
-    SELECT r.id, r.title, r.fulfilment, r.active,
-           (SELECT count(*) FROM reward_voucher_codes v WHERE v.reward_id = r.id AND v.claim_id IS NULL)::int AS "freeCodes",
-           (SELECT count(*) FROM reward_claims c WHERE c.reward_id = r.id AND c.fulfilment_status IN ('pending', 'shipped'))::int AS pending
-    FROM rewards r ORDER BY r.active DESC, r.title, r.id LIMIT 200`;
 }

@@ -1,8 +1,10 @@
+import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { REP_EARNED } from "../../core/rep/service";
 import { int8, raw, type Int8 } from "../../db/raw";
 
-// Reads of rewards: the catalog with the caller's claim counts, and the caller's milestone metrics. Never writes.
+// Reads of rewards: the catalog with the caller's claim counts, the caller's milestone metrics, the locks a redeem
+// and a fulfilment change take, and the claims with their fulfilment. Never writes.
 
 export type MilestoneMetric = "rep_earned" | "quests_completed" | "streak_days";
 
@@ -101,4 +103,92 @@ export function toCatalogReward(r: RewardRow, p: CallerProgress) {
     claimedCount: r.claimedCount,
     ...eligibility(r, p),
   };
+}
+
+/** The user's spendable Rep, their row locked (FOR NO KEY UPDATE) for the rest of the transaction; none for an unknown user. */
+export async function lockRepBalance(tx: DbTx, userId: string): Promise<number | undefined> {
+  const rows = await tx.$queryRaw<{ rep_balance: bigint }[]>`SELECT rep_balance FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+  return rows[0] ? Number(rows[0].rep_balance) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fulfilment (lib/features/rewards/fulfilment.ts): the claims as their owner and staff see them.
+
+export type FulfilmentKind = "none" | "digital" | "voucher" | "physical";
+export type FulfilmentStatus = "fulfilled" | "pending" | "shipped" | "delivered" | "failed";
+
+export interface ClaimRow {
+  id: string;
+  userId: string;
+  rewardId: string;
+  rewardTitle: string;
+  kind: "redeem" | "milestone";
+  costRep: number;
+  repEntryId: string | null;
+  claimedAt: Date;
+  fulfilment: FulfilmentKind;
+  status: FulfilmentStatus;
+  voucherCode: string | null;
+  trackingCode: string | null;
+  note: string | null;
+  shippingAddress: unknown;
+  updatedAt: Date | null;
+  refundedAt: Date | null;
+  refundEntryId: string | null;
+}
+
+const CLAIM_COLUMNS = Prisma.sql`c.id::text, c.user_id::text AS "userId", c.reward_id AS "rewardId", r.title AS "rewardTitle", c.kind::text AS kind,
+  c.cost_rep::int AS "costRep", c.rep_entry_id::text AS "repEntryId", c.claimed_at AS "claimedAt", r.fulfilment, c.fulfilment_status AS status,
+  v.code AS "voucherCode", c.tracking_code AS "trackingCode", c.fulfilment_note AS note, c.shipping_address AS "shippingAddress",
+  c.fulfilment_updated_at AS "updatedAt", c.refunded_at AS "refundedAt", c.refund_entry_id::text AS "refundEntryId"`;
+const CLAIM_FROM = Prisma.sql`reward_claims c JOIN rewards r ON r.id = c.reward_id LEFT JOIN reward_voucher_codes v ON v.claim_id = c.id`;
+
+export async function claimById(db: DbTx, claimId: string): Promise<ClaimRow | undefined> {
+  const [row] = await raw(db).$queryRaw<ClaimRow[]>`SELECT ${CLAIM_COLUMNS} FROM ${CLAIM_FROM} WHERE c.id = ${claimId}::uuid`;
+  return row;
+}
+
+/** The user's claims, newest first, before the id `after` (keyset on the UUIDv7 id, index (user_id, id DESC)). */
+export function claimsOf(db: DbTx, userId: string, after: string | undefined, take: number): Promise<ClaimRow[]> {
+  return raw(db).$queryRaw<ClaimRow[]>`
+    SELECT ${CLAIM_COLUMNS} FROM ${CLAIM_FROM}
+    WHERE c.user_id = ${userId}::uuid ${after ? Prisma.sql`AND c.id < ${after}::uuid` : Prisma.empty}
+    ORDER BY c.id DESC LIMIT ${take}`;
+}
+
+/** Claims in one fulfilment status, oldest first, after the id `after` (index (fulfilment_status, id)). */
+export function claimsInStatus(db: DbTx, status: FulfilmentStatus, after: string | undefined, take: number): Promise<ClaimRow[]> {
+  return raw(db).$queryRaw<ClaimRow[]>`
+    SELECT ${CLAIM_COLUMNS} FROM ${CLAIM_FROM}
+    WHERE c.fulfilment_status = ${status} ${after ? Prisma.sql`AND c.id > ${after}::uuid` : Prisma.empty}
+    ORDER BY c.id LIMIT ${take}`;
+}
+
+/** A claim's fulfilment status, reward and cost, its row locked (FOR UPDATE) for the rest of the transaction. */
+export async function lockClaim(tx: DbTx, claimId: string) {
+  const [locked] = await raw(tx).$queryRaw<{ status: FulfilmentStatus; rewardId: string; costRep: number }[]>`
+    SELECT fulfilment_status AS status, reward_id AS "rewardId", cost_rep::int AS "costRep" FROM reward_claims WHERE id = ${claimId}::uuid FOR UPDATE`;
+  return locked;
+}
+
+/** A reward's fulfilment kind, its row locked (FOR NO KEY UPDATE) for the rest of the transaction. */
+export async function lockRewardFulfilment(tx: DbTx, rewardId: string) {
+  const [reward] = await raw(tx).$queryRaw<{ fulfilment: string }[]>`SELECT fulfilment FROM rewards WHERE id = ${rewardId} FOR NO KEY UPDATE`;
+  return reward;
+}
+
+/** How many codes of the reward's voucher pool no claim has taken yet. */
+export async function freeVoucherCodes(db: DbTx, rewardId: string): Promise<number> {
+  const [{ available }] = await raw(db).$queryRaw<{ available: number }[]>`
+    SELECT count(*)::int AS available FROM reward_voucher_codes WHERE reward_id = ${rewardId} AND claim_id IS NULL`;
+  return available;
+}
+
+/** The console's view of the rewards with a fulfilment to manage: each with its kind and, for vouchers, the free codes left. */
+export async function fulfilmentRewards(db: DbTx) {
+  return raw(db).$queryRaw<{ id: string; title: string; fulfilment: FulfilmentKind; active: boolean; freeCodes: number; pending: number }[]>`
+    SELECT r.id, r.title, r.fulfilment, r.active,
+           (SELECT count(*) FROM reward_voucher_codes v WHERE v.reward_id = r.id AND v.claim_id IS NULL)::int AS "freeCodes",
+           (SELECT count(*) FROM reward_claims c WHERE c.reward_id = r.id AND c.fulfilment_status IN ('pending', 'shipped'))::int AS pending
+    FROM rewards r ORDER BY r.active DESC, r.title, r.id LIMIT 200`;
 }

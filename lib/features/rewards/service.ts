@@ -4,8 +4,9 @@ import { txOptions } from "../../db/tx";
 import { DomainError, notFound, sharedErrors } from "../../kernel/errors";
 import { debit } from "../../core/rep/service";
 import { REWARD_REDEMPTION } from "../../core/rep/service";
-import { activeRewards, callerProgress, metricValue, toCatalogReward, type MilestoneMetric } from "./queries";
-import { claimById, fulfil, prepareFulfilment, toClaimView } from "./fulfilment";
+import { activeRewards, callerProgress, claimById, lockRepBalance, metricValue, toCatalogReward, type MilestoneMetric } from "./queries";
+import { takeRewardStock } from "./writes";
+import { fulfil, prepareFulfilment, toClaimView } from "./fulfilment";
 import type { RedeemInput } from "./schemas";
 import { errors as rewardsErrors } from "./errors";
 
@@ -23,17 +24,16 @@ export async function getCatalog(db: DbTx, userId: string) {
 const requestHash = (rewardId: string) => createHash("sha256").update(`redeem\u0000${rewardId}`).digest("hex");
 
 async function lockBalance(tx: DbTx, userId: string): Promise<number> {
-  const rows = await tx.$queryRaw<{ rep_balance: bigint }[]>`SELECT rep_balance FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-  if (!rows[0]) throw notFound("User");
-  return Number(rows[0].rep_balance);
+  const balance = await lockRepBalance(tx, userId);
+  if (balance === undefined) throw notFound("User");
+  return balance;
 }
 
 /** Takes one item of a limited stock: a conditional UPDATE, so the last item goes to exactly one of any number of buyers. */
 async function takeStock(tx: DbTx, reward: { id: string; stock: number | null }): Promise<number | null> {
   if (reward.stock === null) return null;
   if (reward.stock <= 0) throw outOfStock();
-  const [left] = await tx.$queryRaw<{ stock: number | null }[]>`
-    UPDATE rewards SET stock = stock - 1 WHERE id = ${reward.id} AND active AND (stock IS NULL OR stock > 0) RETURNING stock`;
+  const left = await takeRewardStock(tx, reward.id);
   if (!left) throw outOfStock();
   return left.stock;
 }

@@ -64,3 +64,9 @@ export async function usageOf(db: RawDb | DbTx, userId: string): Promise<Usage> 
            ${DAY_START} + interval '1 day' AS "dayEndsAt", ${MONTH_START} + interval '1 month' AS "monthEndsAt"`;
   return int8(row!, ["packsDay", "packsMonth", "topupsDay", "topupsMonth"]);
 }
+
+/** The fan's country setting (users.country), if any. */
+export async function countrySetting(db: RawDb | DbTx, userId: string): Promise<string | null> {
+  const [row] = await raw(db).$queryRaw<{ country: string | null }[]>`SELECT country FROM users WHERE id = ${userId}::uuid`;
+  return row?.country ?? null;
+}

@@ -1,6 +1,6 @@
 import type { Db, DbTx } from "../../db/client";
 import { txOptions, lockUser } from "../../db/tx";
-import { raw, type RawDb } from "../../db/raw";
+import type { RawDb } from "../../db/raw";
 import { env } from "../../env";
 import { FEATURES, type Feature } from "../config/schemas";
 import { DomainError, notFound, sharedErrors, validationError } from "../../kernel/errors";
@@ -11,7 +11,7 @@ import { errors as accountsErrors } from "../../core/accounts/errors";
 import { errors as walletsErrors } from "../../core/wallets/errors";
 import { lockWallets } from "../../core/wallets/service";
 import { errors as spendingErrors } from "./errors";
-import { limitRowsOf, putLimit, usageOf, type LimitRow, type Usage } from "./queries";
+import { countrySetting, limitRowsOf, putLimit, usageOf, type LimitRow, type Usage } from "./queries";
 import {
   defaultLimit,
   LIMIT_KINDS,
@@ -141,11 +141,6 @@ const BLOCKED = () =>
 export function requestCountry(req: Request): string | null {
   const c = req.headers.get("x-vercel-ip-country")?.trim().toUpperCase();
   return c && /^[A-Z]{2}$/.test(c) ? c : null;
-}
-
-async function countrySetting(db: RawDb | DbTx, userId: string): Promise<string | null> {
-  const [row] = await raw(db).$queryRaw<{ country: string | null }[]>`SELECT country FROM users WHERE id = ${userId}::uuid`;
-  return row?.country ?? null;
 }
 
 /** 403 REGION_RESTRICTED when the fan's country setting or the request's country is one where packs are not sold. */

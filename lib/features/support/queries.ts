@@ -76,3 +76,11 @@ export function messagesOf(db: DbTx, ticketId: string, after: { at: Date; id: st
     WHERE m.ticket_id = ${ticketId}::uuid ${keyset}
     ORDER BY m.created_at, m.id LIMIT ${take}`;
 }
+
+/** The ticket's owner and last message time, its row locked (FOR UPDATE) for the rest of the transaction. */
+export async function lockTicket(tx: DbTx, ticketId: string): Promise<{ userId: string; lastMessageAt: Date } | undefined> {
+  const [locked] = await tx.$queryRaw<{ userId: string; lastMessageAt: Date }[]>`
+    SELECT user_id::text AS "userId", last_message_at AS "lastMessageAt"
+    FROM support_tickets WHERE id = ${ticketId}::uuid FOR UPDATE`;
+  return locked;
+}

@@ -4,7 +4,7 @@ import { txOptions } from "../../db/tx";
 import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { notFound } from "../../kernel/errors";
 import { keysetPage } from "../../kernel/page";
-import { fromSelected, messagesOf, TICKET_SELECT, ticketsOf, toMessage, toTicket } from "./queries";
+import { fromSelected, lockTicket, messagesOf, TICKET_SELECT, ticketsOf, toMessage, toTicket } from "./queries";
 import type { CreateTicketInput } from "./schemas";
 
 // Support tickets: a fan's conversation with staff. Only the ticket's owner and staff (admin tokens) may see or
@@ -72,9 +72,7 @@ export async function listMessages(db: DbTx, viewer: Viewer, ticketId: string, {
  */
 export async function postMessage(db: Db, viewer: Viewer, ticketId: string, body: string) {
   return db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ userId: string; lastMessageAt: Date }[]>`
-      SELECT user_id::text AS "userId", last_message_at AS "lastMessageAt"
-      FROM support_tickets WHERE id = ${ticketId}::uuid FOR UPDATE`;
+    const locked = await lockTicket(tx, ticketId);
     if (!locked || !canAccess(viewer, locked.userId)) throw ticketNotFound();
     const fromStaff = viewer.id !== locked.userId;
     // Strictly after the previous message, even if the clock stalls or steps back.

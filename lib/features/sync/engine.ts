@@ -18,9 +18,6 @@ import { MAX_CHANGES, SYNC_ENTITIES, type SyncChange, type SyncEntity, type Sync
 type Tx = Prisma.TransactionClient;
 type Row = Record<string, unknown>;
 
-/** pg_advisory_xact_lock key shared by every sync run (advisory locks are per database). */
-export const SYNC_LOCK_KEY = 7_301_955_118;
-
 /** Thrown inside the transaction to roll back a dry run while carrying its summary out. */
 export class DryRunRollback extends Error {
   constructor(readonly summary: SyncSummary) {

@@ -2,12 +2,12 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import { forgetStandings } from "../../core/leagues/service";
 import { forgetTeamDetails } from "../../core/teams/service";
 import { forgetNextGames } from "../games/service";
-import { applyFeed, DryRunRollback, SYNC_LOCK_KEY } from "./engine";
+import { applyFeed, DryRunRollback } from "./engine";
 import { parseFeed } from "./payload";
 import { toSyncRunView } from "./queries";
+import { deleteOldDeliveries, insertDelivery, lockSync } from "./writes";
 import { defaultProvider, type FeedProvider } from "./provider";
 import { SYNC_ENTITIES, type SyncCounts, type SyncRunView, type SyncScope, type SyncSummary, type SyncTrigger } from "./types";
-import { raw } from "../../db/raw";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
 
 // League/team sync, as the routes and the staff console call it. One run = one SyncRun row (written outside the data
@@ -66,7 +66,7 @@ export async function runSync(db: PrismaClient, opts: RunSyncOptions): Promise<S
     try {
       summary = await db.$transaction(
         async (tx) => {
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SYNC_LOCK_KEY}::bigint)`;
+          await lockSync(tx);
           const result = await applyFeed(tx, feed, { source: provider.name, scope: opts.scope, now: new Date() });
           if (opts.dryRun) throw new DryRunRollback(result);
           return result;
@@ -108,9 +108,6 @@ export const WEBHOOK_SOURCE = "leagues-sync";
  * than a day are dropped on the way: their timestamps are long outside the window, so they can no longer verify.
  */
 export async function claimDelivery(db: PrismaClient, id: string): Promise<boolean> {
-  await raw(db).$executeRaw`DELETE FROM webhook_deliveries WHERE source = ${WEBHOOK_SOURCE} AND received_at < now() - interval '1 day'`;
-  const rows = await raw(db).$queryRaw<{ id: string }[]>`
-    INSERT INTO webhook_deliveries (id, source, received_at) VALUES (${id}, ${WEBHOOK_SOURCE}, now())
-    ON CONFLICT (id) DO NOTHING RETURNING id`;
-  return rows.length === 1;
+  await deleteOldDeliveries(db, WEBHOOK_SOURCE);
+  return insertDelivery(db, WEBHOOK_SOURCE, id);
 }
