@@ -8,23 +8,28 @@ import { db } from "@/lib/db/client";
 import { log } from "@/lib/kernel/log";
 import { runSync } from "@/lib/features/sync/service";
 import { STAFF_ROLES } from "@/lib/auth/roles";
-import { field } from "./_lib/form";
+import { field, resultRedirects } from "./_lib/form";
 import { actorOf, requireStaffAction } from "./_lib/gate";
 
 // Server actions of the staff console. Each one is a public POST endpoint, so each re-checks the staff session
 // first (requireStaffAction), validates its form fields with zod, then redirects back with a result code
 // (never free text from the request) for the page to display.
 
+const teams = resultRedirects("/admin/teams");
+const sync = resultRedirects("/admin/sync");
+const users = resultRedirects("/admin/users");
+const rolePage = resultRedirects("/admin/users/role");
+
+/** Back to the teams list with its search kept. */
 function teamsReturn(form: FormData, extra: Record<string, string>): string {
   const search = teamSearchSchema.safeParse({ q: field(form, "q"), league: field(form, "league"), archived: field(form, "archived") });
-  const params = new URLSearchParams();
+  const kept: Record<string, string> = {};
   if (search.success) {
-    if (search.data.q) params.set("q", search.data.q);
-    if (search.data.league) params.set("league", search.data.league);
-    if (search.data.archived) params.set("archived", "1");
+    if (search.data.q) kept.q = search.data.q;
+    if (search.data.league) kept.league = search.data.league;
+    if (search.data.archived) kept.archived = "1";
   }
-  for (const [k, v] of Object.entries(extra)) params.set(k, v);
-  return `/admin/teams?${params}`;
+  return teams.back({ ...kept, ...extra });
 }
 
 async function changeArchived(form: FormData, archived: boolean) {
@@ -48,7 +53,7 @@ const scopeSchema = z.enum(["leagues", "teams"]);
 export async function startSync(form: FormData) {
   const staff = await requireStaffAction("admin");
   const scope = scopeSchema.safeParse(field(form, "scope"));
-  if (!scope.success) redirect("/admin/sync?error=scope");
+  if (!scope.success) redirect(sync.back({ error: "scope" }));
   // runSync records a failed run rather than throwing; an exception here means the run could not be recorded.
   let runId: string | null = null;
   try {
@@ -56,7 +61,7 @@ export async function startSync(form: FormData) {
   } catch (error) {
     log("error", { msg: "console sync failed to start", error: error instanceof Error ? error.message : String(error) });
   }
-  redirect(runId ? `/admin/sync?run=${runId}` : "/admin/sync?error=start");
+  redirect(sync.back(runId ? { run: runId } : { error: "start" }));
 }
 
 /** A role form's choice: `role` (a staff role or "none"), or the older `grant` (1: admin, 0: none). */
@@ -74,11 +79,11 @@ export async function changeRole(form: FormData) {
     .max(200)
     .catch("")
     .parse(field(form, "q") ?? "");
-  const back = (extra: Record<string, string>) => `/admin/users?${new URLSearchParams({ ...(q ? { q } : {}), ...extra })}`;
+  const back = (extra: Record<string, string>) => users.back({ ...(q ? { q } : {}), ...extra });
   if (!target.success) redirect(back({ error: "invalid" }));
   // The confirmation step: the staff member typed the target's id (a framed or forged one-click POST cannot).
   if (field(form, "confirm")?.trim() !== target.data) {
-    redirect(`/admin/users/role?${new URLSearchParams({ user: target.data, role, ...(q ? { q } : {}), error: "confirm" })}`);
+    redirect(rolePage.back({ user: target.data, role, ...(q ? { q } : {}), error: "confirm" }));
   }
   let outcome: Record<string, string>;
   try {

@@ -1,4 +1,4 @@
-import type { CSSProperties, InputHTMLAttributes, ReactNode, TableHTMLAttributes } from "react";
+import type { CSSProperties, InputHTMLAttributes, ReactNode, TableHTMLAttributes, TextareaHTMLAttributes } from "react";
 import { SLUG_PATTERN } from "@/lib/operations/admin/schemas";
 
 // Small shared pieces for the console's server-rendered pages (plain HTML, inline styles, no client script).
@@ -104,12 +104,25 @@ export function ScrollTable({ label, style, children, ...table }: { label: strin
   );
 }
 
-/** A labelled input (text unless `type` says otherwise); `width` in pixels for the longer ones. */
-export function Field({ label, width, ...input }: { label: string; width?: number } & InputHTMLAttributes<HTMLInputElement>) {
+/**
+ * A labelled input (text unless `type` says otherwise); `width` in pixels for the longer ones, or `minWidth` in pixels
+ * for the label, which the input then fills (free text such as a reason).
+ */
+export function Field({ label, width, minWidth, ...input }: { label: string; width?: number; minWidth?: number } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label style={minWidth ? { ...styles.label, minWidth } : styles.label}>
+      {label}
+      <input {...input} style={width ? { ...styles.input, width } : styles.input} />
+    </label>
+  );
+}
+
+/** A labelled textarea, as `Field` is a labelled input; `width` in pixels. */
+export function TextArea({ label, width, ...textarea }: { label: string; width?: number } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <label style={styles.label}>
       {label}
-      <input {...input} style={width ? { ...styles.input, width } : styles.input} />
+      <textarea {...textarea} style={width ? { ...styles.input, width } : styles.input} />
     </label>
   );
 }
@@ -125,24 +138,44 @@ export function Check({ label, ...input }: { label: string } & InputHTMLAttribut
   );
 }
 
-/** The confirmation box every console write needs (its server action refuses the write without it). */
-export function Confirm({ label = "Confirm" }: { label?: string }) {
+/** A checkbox with its label beside it, on one line (a filter's or a form's on/off setting). */
+export function InlineCheck({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
-      <input type="checkbox" name="confirm" value="yes" required /> {label}
+      <input type="checkbox" {...input} /> {label}
     </label>
   );
 }
 
-/** A labelled select over a fixed list of values (the first is the default unless another is named). */
-export function Select({ name, label, options, defaultValue }: { name: string; label: string; options: readonly string[]; defaultValue?: string }) {
+/** The confirmation box every console write needs (its server action refuses the write without it). */
+export function Confirm({ label = "Confirm" }: { label?: string }) {
+  return <InlineCheck label={label} name="confirm" value="yes" required />;
+}
+
+/** One choice of a `LabelledSelect`: the `value` sent, the `label` shown. */
+export type SelectOption = { value: string; label: string };
+
+/** A labelled select over options computed by the page (rows of a table, a value shown under another name). */
+export function LabelledSelect({
+  name,
+  label,
+  options,
+  defaultValue,
+  required,
+}: {
+  name: string;
+  label: string;
+  options: readonly SelectOption[];
+  defaultValue?: string;
+  required?: boolean;
+}) {
   return (
     <label style={styles.label}>
       {label}
-      <select name={name} defaultValue={defaultValue ?? options[0]} style={styles.input}>
+      <select name={name} required={required} defaultValue={defaultValue} style={styles.input}>
         {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
+          <option key={o.value} value={o.value}>
+            {o.label}
           </option>
         ))}
       </select>
@@ -150,21 +183,19 @@ export function Select({ name, label, options, defaultValue }: { name: string; l
   );
 }
 
+/** The options of a select whose values are shown as they are. */
+const asOptions = (values: readonly string[]): SelectOption[] => values.map((v) => ({ value: v, label: v }));
+
+/** A labelled select over a fixed list of values (the first is the default unless another is named). */
+export function Select({ name, label, options, defaultValue }: { name: string; label: string; options: readonly string[]; defaultValue?: string }) {
+  return <LabelledSelect name={name} label={label} options={asOptions(options)} defaultValue={defaultValue ?? options[0]} />;
+}
+
 /** A list's filter: a GET form with one select over `options` and "all" (the empty value), `value` selected. */
 export function FilterForm({ name, label, options, value }: { name: string; label: string; options: readonly string[]; value?: string }) {
   return (
     <form method="get" style={styles.form}>
-      <label style={styles.label}>
-        {label}
-        <select name={name} defaultValue={value ?? ""} style={styles.input}>
-          <option value="">all</option>
-          {options.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LabelledSelect name={name} label={label} options={[{ value: "", label: "all" }, ...asOptions(options)]} defaultValue={value ?? ""} />
       <button type="submit" style={styles.secondary}>
         Show
       </button>
@@ -176,18 +207,9 @@ export function FilterForm({ name, label, options, value }: { name: string; labe
 export function CatalogFields() {
   return (
     <>
-      <label style={styles.label}>
-        Title
-        <input name="title" required maxLength={120} style={styles.input} />
-      </label>
-      <label style={styles.label}>
-        Slug
-        <input name="slug" required maxLength={80} pattern={SLUG_PATTERN} style={styles.input} />
-      </label>
-      <label style={{ ...styles.label, minWidth: 300 }}>
-        Description
-        <input name="description" maxLength={500} style={styles.input} />
-      </label>
+      <Field label="Title" name="title" required maxLength={120} />
+      <Field label="Slug" name="slug" required maxLength={80} pattern={SLUG_PATTERN} />
+      <Field label="Description" name="description" maxLength={500} minWidth={300} />
     </>
   );
 }

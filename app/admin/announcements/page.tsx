@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { listRecentAnnouncements } from "@/lib/features/announcements/service";
 import { requireStaff } from "../_lib/gate";
-import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
+import { Confirm, Field, first, Notice, type SearchParams, styles, TableHead, TextArea, when, ScrollTable } from "../_lib/ui";
 import { createAnnouncementAction, endAnnouncementAction } from "./actions";
 
 // Announcements (lib/features/announcements): the latest 100 of any status, creating one and ending one now, each confirmed
@@ -81,26 +81,11 @@ export default async function AnnouncementsPage({ searchParams }: { searchParams
 
       <h2>Create an announcement</h2>
       <form action={createAnnouncementAction} aria-label="Create an announcement" style={styles.form}>
-        <label style={styles.label}>
-          Title
-          <input name="title" required maxLength={120} style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Message
-          <textarea name="body" required maxLength={2000} rows={3} style={{ ...styles.input, width: 320 }} />
-        </label>
-        <label style={styles.label}>
-          Link (https, optional)
-          <input name="linkUrl" type="url" style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Starts (UTC, empty: now)
-          <input name="startsAt" type="datetime-local" style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Ends (UTC, empty: until ended)
-          <input name="endsAt" type="datetime-local" style={styles.input} />
-        </label>
+        <Field label="Title" name="title" required maxLength={120} />
+        <TextArea label="Message" name="body" required maxLength={2000} rows={3} width={320} />
+        <Field label="Link (https, optional)" name="linkUrl" type="url" />
+        <Field label="Starts (UTC, empty: now)" name="startsAt" type="datetime-local" />
+        <Field label="Ends (UTC, empty: until ended)" name="endsAt" type="datetime-local" />
         <Confirm />
         <button type="submit" style={styles.button}>
           Create announcement

@@ -3,13 +3,18 @@ import { db } from "@/lib/db/client";
 import { listDrops } from "@/lib/features/drops/service";
 import { listPacks } from "@/lib/features/packs/service";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
+import { Field, first, LabelledSelect, Notice, type SelectOption, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { createChallengeAction, createDropAction, runDrawsAction } from "./actions";
 import { DROPS_DONE, DROPS_ERRORS } from "./shared";
 
 // Drops (lib/features/drops) and collection challenges (lib/features/challenges): the latest of each, and creating them. A drop's and a
 // challenge's seed hash is published when it is created; the seeds are revealed on the API once the order is fixed.
+
+const DROP_MODES: SelectOption[] = [
+  { value: "draw", label: "draw" },
+  { value: "queue", label: "queue (waiting room)" },
+];
 
 export default async function DropsPage({ searchParams }: { searchParams: SearchParams }) {
   await requireStaff("/admin/drops", "economy");
@@ -69,47 +74,14 @@ export default async function DropsPage({ searchParams }: { searchParams: Search
         )}
         <h3>Create a drop</h3>
         <form action={createDropAction} style={styles.form} aria-label="Create a drop">
-          <label style={styles.label}>
-            Name
-            <input name="name" required maxLength={120} style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Pack
-            <select name="packId" required style={styles.input}>
-              {packs.packs.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label style={styles.label}>
-            Mode
-            <select name="mode" style={styles.input}>
-              <option value="draw">draw</option>
-              <option value="queue">queue (waiting room)</option>
-            </select>
-          </label>
-          <label style={styles.label}>
-            Price (minor units)
-            <input name="price" required inputMode="numeric" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Quantity
-            <input name="quantity" required inputMode="numeric" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Per fan
-            <input name="perUserCap" required inputMode="numeric" defaultValue="1" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Opens (UTC)
-            <input name="opensAt" type="datetime-local" required style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Closes (UTC)
-            <input name="closesAt" type="datetime-local" required style={styles.input} />
-          </label>
+          <Field label="Name" name="name" required maxLength={120} />
+          <LabelledSelect name="packId" label="Pack" options={packs.packs.map((p) => ({ value: p.id, label: p.name }))} required />
+          <LabelledSelect name="mode" label="Mode" options={DROP_MODES} />
+          <Field label="Price (minor units)" name="price" required inputMode="numeric" />
+          <Field label="Quantity" name="quantity" required inputMode="numeric" />
+          <Field label="Per fan" name="perUserCap" required inputMode="numeric" defaultValue="1" />
+          <Field label="Opens (UTC)" name="opensAt" type="datetime-local" required />
+          <Field label="Closes (UTC)" name="closesAt" type="datetime-local" required />
           <button type="submit" style={styles.button}>
             Create drop
           </button>
@@ -146,38 +118,14 @@ export default async function DropsPage({ searchParams }: { searchParams: Search
         )}
         <h3>Create a challenge</h3>
         <form action={createChallengeAction} style={styles.form} aria-label="Create a challenge">
-          <label style={styles.label}>
-            Title
-            <input name="title" required maxLength={120} style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Description
-            <input name="description" maxLength={2000} style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Cards (cc_a=2, cc_b)
-            <input name="cards" required style={{ ...styles.input, width: 240 }} />
-          </label>
-          <label style={styles.label}>
-            Starts (UTC)
-            <input name="startsAt" type="datetime-local" required style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Ends (UTC)
-            <input name="endsAt" type="datetime-local" required style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Reward card id
-            <input name="rewardCardId" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Reward copies
-            <input name="rewardSupply" inputMode="numeric" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Rep each
-            <input name="rewardRep" inputMode="numeric" defaultValue="0" style={styles.input} />
-          </label>
+          <Field label="Title" name="title" required maxLength={120} />
+          <Field label="Description" name="description" maxLength={2000} />
+          <Field label="Cards (cc_a=2, cc_b)" name="cards" required width={240} />
+          <Field label="Starts (UTC)" name="startsAt" type="datetime-local" required />
+          <Field label="Ends (UTC)" name="endsAt" type="datetime-local" required />
+          <Field label="Reward card id" name="rewardCardId" />
+          <Field label="Reward copies" name="rewardSupply" inputMode="numeric" />
+          <Field label="Rep each" name="rewardRep" inputMode="numeric" defaultValue="0" />
           <button type="submit" style={styles.button}>
             Create challenge
           </button>

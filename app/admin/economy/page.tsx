@@ -6,7 +6,7 @@ import { catalogSummary } from "@/lib/core/collectibles/service";
 import { checkInvariant } from "@/lib/operations/invariants/economy";
 import { getWallets, listTransactions } from "@/lib/core/wallets/service";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, type SearchParams, TableHead, when, ScrollTable } from "../_lib/ui";
+import { Field, first, Notice, styles, type SearchParams, TableHead, when, ScrollTable } from "../_lib/ui";
 import { adjustWalletAction, cancelListingAction, refundSaleAction, setPackStockAction } from "./actions";
 import { ECONOMY_DONE, ECONOMY_ERRORS, formatCoins } from "./shared";
 
@@ -85,27 +85,15 @@ export default async function EconomyPage({ searchParams }: { searchParams: Sear
       <section aria-labelledby="adjust">
         <h2 id="adjust">Adjust a wallet</h2>
         <form action={adjustWalletAction} style={styles.form}>
-          <label style={styles.label}>
-            User id
-            <input name="userId" required defaultValue={user ?? ""} style={{ ...styles.input, width: 320 }} />
-          </label>
-          <label style={styles.label}>
-            Amount (coins, negative to debit)
-            <input name="amount" required placeholder="12.50" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Reason
-            <input name="note" required maxLength={500} style={{ ...styles.input, width: 280 }} />
-          </label>
+          <Field label="User id" name="userId" required defaultValue={user ?? ""} width={320} />
+          <Field label="Amount (coins, negative to debit)" name="amount" required placeholder="12.50" />
+          <Field label="Reason" name="note" required maxLength={500} width={280} />
           <button type="submit" style={styles.button}>
             Adjust
           </button>
         </form>
         <form method="get" style={styles.form}>
-          <label style={styles.label}>
-            Show a user&apos;s wallet
-            <input name="user" defaultValue={user ?? ""} style={{ ...styles.input, width: 320 }} />
-          </label>
+          <Field label="Show a user's wallet" name="user" defaultValue={user ?? ""} width={320} />
           <button type="submit" style={styles.secondary}>
             Show
           </button>

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { adminConfig } from "@/lib/features/config/service";
 import { requireStaff } from "../_lib/gate";
-import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
+import { Confirm, Field, first, LabelledSelect, Notice, type SelectOption, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
 import { flagAction, killSwitchAction, settingAction } from "./actions";
 
 // Remote config (lib/features/config): kill switches, feature flags and settings, each change confirmed and audited. Servers
@@ -24,6 +24,11 @@ const DONE: Record<string, string> = {
   flag: "Flag saved.",
   setting: "Setting saved.",
 };
+/** A kill switch's choice: `paused` is sent as yes or no. */
+const PAUSE_CHOICES: SelectOption[] = [
+  { value: "yes", label: "pause" },
+  { value: "no", label: "resume" },
+];
 
 export default async function FlagsPage({ searchParams }: { searchParams: SearchParams }) {
   await requireStaff("/admin/flags", "admin");
@@ -64,21 +69,9 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
                 <td style={styles.td}>
                   <form action={killSwitchAction} aria-label={`Kill switch ${k.feature}`} style={{ ...styles.form, margin: 0 }}>
                     <input type="hidden" name="feature" value={k.feature} />
-                    <label style={styles.label}>
-                      Set
-                      <select name="paused" defaultValue={k.paused ? "no" : "yes"} style={styles.input}>
-                        <option value="yes">pause</option>
-                        <option value="no">resume</option>
-                      </select>
-                    </label>
-                    <label style={styles.label}>
-                      Message
-                      <input name="message" maxLength={280} style={styles.input} />
-                    </label>
-                    <label style={styles.label}>
-                      Only these user ids
-                      <input name="userIds" style={{ ...styles.input, width: 200 }} />
-                    </label>
+                    <LabelledSelect name="paused" label="Set" options={PAUSE_CHOICES} defaultValue={k.paused ? "no" : "yes"} />
+                    <Field label="Message" name="message" maxLength={280} />
+                    <Field label="Only these user ids" name="userIds" width={200} />
                     <Confirm />
                     <button type="submit" style={styles.button}>
                       Save
@@ -118,16 +111,7 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
                   <td style={styles.td}>
                     <form action={flagAction} aria-label={`Edit flag ${f.key}`} style={{ ...styles.form, margin: 0 }}>
                       <input type="hidden" name="key" value={f.key} />
-                      <label style={styles.label}>
-                        Rollout %
-                        <input
-                          name="rolloutPercent"
-                          required
-                          inputMode="decimal"
-                          defaultValue={String(f.rolloutPercent)}
-                          style={{ ...styles.input, width: 80 }}
-                        />
-                      </label>
+                      <Field label="Rollout %" name="rolloutPercent" required inputMode="decimal" defaultValue={String(f.rolloutPercent)} width={80} />
                       <Confirm />
                       <button type="submit" style={styles.button}>
                         Save flag
@@ -141,18 +125,9 @@ export default async function FlagsPage({ searchParams }: { searchParams: Search
         )}
         <h3>Create a flag</h3>
         <form action={flagAction} aria-label="Create a flag" style={styles.form}>
-          <label style={styles.label}>
-            Key
-            <input name="key" required pattern="[a-z][a-z0-9_.]{0,63}" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Description
-            <input name="description" maxLength={500} style={{ ...styles.input, width: 260 }} />
-          </label>
-          <label style={styles.label}>
-            Rollout %
-            <input name="rolloutPercent" required inputMode="decimal" defaultValue="0" style={{ ...styles.input, width: 80 }} />
-          </label>
+          <Field label="Key" name="key" required pattern="[a-z][a-z0-9_.]{0,63}" />
+          <Field label="Description" name="description" maxLength={500} width={260} />
+          <Field label="Rollout %" name="rolloutPercent" required inputMode="decimal" defaultValue="0" width={80} />
           <Confirm />
           <button type="submit" style={styles.button}>
             Create flag

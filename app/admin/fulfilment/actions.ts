@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { addVoucherCodes, setClaimStatus, setRewardFulfilment } from "@/lib/features/rewards/fulfilment";
 import { voucherCodesBody } from "@/lib/features/rewards/schemas";
 import { actorOf, requireStaffAction } from "../_lib/gate";
-import { fields, issueCode, resultRedirects } from "../_lib/form";
+import { field, fields, issueCode, resultRedirects } from "../_lib/form";
 import { codesForm, kindForm, moveForm, parseCodes } from "./shared";
 
 // Server actions of the fulfilment page: each re-checks the staff session, needs the Confirm box, validates its
@@ -16,7 +16,7 @@ const { back, attempt } = resultRedirects("/admin/fulfilment");
 
 export async function moveClaimAction(form: FormData) {
   const staff = await requireStaffAction("economy");
-  const tab = (form.get("tab") as string | null) ?? "pending";
+  const tab = field(form, "tab") ?? "pending";
   const parsed = moveForm.safeParse(fields(form, ["claimId", "status", "trackingCode", "note", "confirm"]));
   if (!parsed.success) redirect(back({ error: issueCode(parsed.error, ["confirm", "missing", "status", "tracking", "note"]), status: tab }));
   const { claimId, status, trackingCode, note } = parsed.data;

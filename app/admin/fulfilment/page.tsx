@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { staffClaims } from "@/lib/features/rewards/fulfilment";
 import { fulfilmentRewards, type FulfilmentStatus } from "@/lib/features/rewards/queries";
 import { requireStaff } from "../_lib/gate";
-import { Confirm, first, Notice, type SearchParams, styles, TableHead, when, ScrollTable } from "../_lib/ui";
+import { Confirm, first, LabelledSelect, Notice, type SearchParams, styles, TableHead, TextArea, when, ScrollTable } from "../_lib/ui";
 import { addCodesAction, moveClaimAction, setKindAction } from "./actions";
 import { DONE, ERRORS, FULFILMENT_KINDS, STATUS_TABS } from "./shared";
 
@@ -123,20 +123,8 @@ export default async function FulfilmentPage({ searchParams }: { searchParams: S
       {vouchers.length === 0 ? <p>No voucher rewards: set a reward&apos;s fulfilment kind to voucher below.</p> : null}
       {vouchers.length ? (
         <form action={addCodesAction} aria-label="Add voucher codes" style={styles.form}>
-          <label style={styles.label}>
-            Reward
-            <select name="rewardId" required style={styles.input}>
-              {vouchers.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.title} ({r.freeCodes} free)
-                </option>
-              ))}
-            </select>
-          </label>
-          <label style={styles.label}>
-            Codes, one per line
-            <textarea name="codes" required rows={6} cols={40} style={styles.input} />
-          </label>
+          <LabelledSelect name="rewardId" label="Reward" options={vouchers.map((r) => ({ value: r.id, label: `${r.title} (${r.freeCodes} free)` }))} required />
+          <TextArea label="Codes, one per line" name="codes" required rows={6} cols={40} />
           <Confirm />
           <button type="submit" style={styles.button}>
             Add codes

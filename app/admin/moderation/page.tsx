@@ -5,7 +5,7 @@ import { snapshots, type Snapshot } from "@/lib/features/moderation/queries";
 import { moderationQueue, targetReports, userSuspensions } from "@/lib/features/moderation/service";
 import { dismissAction, hideAction, liftAction, restoreAction, suspendAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, type SearchParams, TableHead, when, ScrollTable } from "../_lib/ui";
+import { Field, first, Notice, styles, type SearchParams, TableHead, when, ScrollTable } from "../_lib/ui";
 import { MODERATION_DONE, MODERATION_ERRORS } from "./shared";
 import { SUSPENSION_HOURS_MAX, SUSPENSION_REASON_MAX } from "@/lib/features/moderation/schemas";
 
@@ -235,27 +235,15 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
 
       <h2>Posting suspensions</h2>
       <form action={suspendAction} aria-label="Suspend a user" style={styles.form}>
-        <label style={styles.label}>
-          User id
-          <input name="userId" required defaultValue={userId ?? ""} style={{ ...styles.input, width: 320 }} />
-        </label>
-        <label style={styles.label}>
-          Hours
-          <input name="hours" type="number" min={1} max={SUSPENSION_HOURS_MAX} required defaultValue={24} style={{ ...styles.input, width: 100 }} />
-        </label>
-        <label style={{ ...styles.label, minWidth: 300 }}>
-          Reason
-          <input name="reason" required maxLength={SUSPENSION_REASON_MAX} style={styles.input} />
-        </label>
+        <Field label="User id" name="userId" required defaultValue={userId ?? ""} width={320} />
+        <Field label="Hours" name="hours" type="number" min={1} max={SUSPENSION_HOURS_MAX} required defaultValue={24} width={100} />
+        <Field label="Reason" name="reason" required maxLength={SUSPENSION_REASON_MAX} minWidth={300} />
         <button type="submit" style={styles.button}>
           Suspend
         </button>
       </form>
       <form method="get" action="/admin/moderation" aria-label="Look up suspensions" style={styles.form}>
-        <label style={styles.label}>
-          Suspensions of user id
-          <input name="user" required defaultValue={userId ?? ""} style={{ ...styles.input, width: 320 }} />
-        </label>
+        <Field label="Suspensions of user id" name="user" required defaultValue={userId ?? ""} width={320} />
         <button type="submit" style={styles.secondary}>
           Show
         </button>

@@ -4,7 +4,7 @@ import { allProducts, frozenWallets, latestPurchases } from "@/lib/features/paym
 import { latestReconciliations } from "@/lib/features/payments/reconciliation-queries";
 import { PURCHASE_STATES } from "@/lib/features/payments/schemas";
 import { requireStaff } from "../_lib/gate";
-import { FilterForm, first, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
+import { Field, FilterForm, first, InlineCheck, Notice, styles, TableHead, when, type SearchParams, ScrollTable } from "../_lib/ui";
 import { formatCoins } from "../economy/shared";
 import { saveProductAction } from "./actions";
 import { PAYMENTS_DONE, PAYMENTS_ERRORS, stateFilter } from "./shared";
@@ -78,37 +78,14 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
         </ScrollTable>
         <h3>Create or change a bundle</h3>
         <form action={saveProductAction} style={styles.form} aria-label="Save a bundle">
-          <label style={styles.label}>
-            Id (an existing id changes that bundle)
-            <input name="id" required pattern="[a-z0-9_]{1,64}" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Name
-            <input name="name" required maxLength={100} style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Coins (minor units)
-            <input name="coins" required inputMode="numeric" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Prices (usd=499, eur=499)
-            <input name="prices" required style={{ ...styles.input, width: 200 }} />
-          </label>
-          <label style={styles.label}>
-            App Store product id
-            <input name="appStoreProductId" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Google Play product id
-            <input name="googlePlayProductId" style={styles.input} />
-          </label>
-          <label style={styles.label}>
-            Order
-            <input name="sortOrder" defaultValue="0" inputMode="numeric" style={{ ...styles.input, width: 70 }} />
-          </label>
-          <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
-            <input type="checkbox" name="active" defaultChecked /> On sale
-          </label>
+          <Field label="Id (an existing id changes that bundle)" name="id" required pattern="[a-z0-9_]{1,64}" />
+          <Field label="Name" name="name" required maxLength={100} />
+          <Field label="Coins (minor units)" name="coins" required inputMode="numeric" />
+          <Field label="Prices (usd=499, eur=499)" name="prices" required width={200} />
+          <Field label="App Store product id" name="appStoreProductId" />
+          <Field label="Google Play product id" name="googlePlayProductId" />
+          <Field label="Order" name="sortOrder" defaultValue="0" inputMode="numeric" width={70} />
+          <InlineCheck label="On sale" name="active" defaultChecked />
           <button type="submit" style={styles.button}>
             Save bundle
           </button>

@@ -3,7 +3,7 @@ import { BADGE_RULES } from "@/lib/features/progress/schemas";
 import { badgesOf, tiersOf } from "@/lib/features/progress/service";
 import type { BadgeRow, TierRow } from "@/lib/features/progress/queries";
 import { requireStaff } from "../_lib/gate";
-import { Check, Confirm, Field, first, Notice, type SearchParams, styles, TableHead, ScrollTable } from "../_lib/ui";
+import { Check, Confirm, Field, first, LabelledSelect, Notice, type SearchParams, Select, styles, TableHead, ScrollTable } from "../_lib/ui";
 import { saveBadgeAction, saveTierAction } from "./actions";
 import { PROGRESS_DONE, PROGRESS_ERRORS } from "./shared";
 
@@ -35,29 +35,15 @@ function BadgeForm({ badge, tiers }: { badge?: BadgeRow; tiers: TierRow[] }) {
       <Field label="Slug" name="slug" required maxLength={40} defaultValue={badge?.slug} />
       <Field label="Name" name="name" required maxLength={60} defaultValue={badge?.name} />
       <Field label="Description" name="description" required maxLength={280} defaultValue={badge?.description} width={260} />
-      <label style={styles.label}>
-        Rule
-        <select name="rule" defaultValue={badge?.rule ?? "rep_kind"} style={styles.input}>
-          {BADGE_RULES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Select name="rule" label="Rule" options={BADGE_RULES} defaultValue={badge?.rule ?? "rep_kind"} />
       <Field label="Earn kinds (rep_kind)" name="earnKinds" defaultValue={badge?.earnKinds.join(", ")} />
       <Field label="Days (streak)" name="threshold" inputMode="numeric" defaultValue={badge?.threshold ?? ""} />
-      <label style={styles.label}>
-        Tier (tier)
-        <select name="tierId" defaultValue={badge?.tierId ?? ""} style={styles.input}>
-          <option value="">—</option>
-          {tiers.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LabelledSelect
+        name="tierId"
+        label="Tier (tier)"
+        options={[{ value: "", label: "—" }, ...tiers.map((t) => ({ value: t.id, label: t.name }))]}
+        defaultValue={badge?.tierId ?? ""}
+      />
       <Check label="Repeatable" name="repeatable" defaultChecked={badge?.repeatable} />
       <Check label="Revoke on reversal" name="revokeOnReversal" defaultChecked={badge?.revokeOnReversal ?? true} />
       {badge ? <Check label="Active" name="active" defaultChecked={badge.active} /> : null}

@@ -3,7 +3,7 @@ import { QUEST_CADENCES, QUEST_KINDS, QUEST_SCOPES, REP_SOURCES } from "@/lib/op
 import { db } from "@/lib/db/client";
 import { createQuestAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
-import { CatalogFields, first, Notice, Select, styles, when, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
+import { CatalogFields, Field, first, LabelledSelect, Notice, Select, styles, when, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
 import { QUEST_ERRORS, questWindow } from "./shared";
 
 export default async function QuestsPage({ searchParams }: { searchParams: SearchParams }) {
@@ -59,50 +59,25 @@ export default async function QuestsPage({ searchParams }: { searchParams: Searc
         <CatalogFields />
         <Select name="kind" label="Kind" options={QUEST_KINDS} />
         <Select name="scope" label="Scope" options={QUEST_SCOPES} />
-        <label style={styles.label}>
-          Team
-          <select name="teamId" defaultValue="" style={styles.input}>
-            <option value="">None</option>
-            {teams.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label style={styles.label}>
-          Pass
-          <select name="passId" defaultValue="" style={styles.input}>
-            <option value="">None</option>
-            {passes.map((p) => (
-              <option key={p.id} value={p.id}>
-                {`${p.name} (${p.kind})`}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LabelledSelect
+          name="teamId"
+          label="Team"
+          options={[{ value: "", label: "None" }, ...teams.map((t) => ({ value: t.id, label: t.name }))]}
+          defaultValue=""
+        />
+        <LabelledSelect
+          name="passId"
+          label="Pass"
+          options={[{ value: "", label: "None" }, ...passes.map((p) => ({ value: p.id, label: `${p.name} (${p.kind})` }))]}
+          defaultValue=""
+        />
         <Select name="cadence" label="Cadence" options={QUEST_CADENCES} />
-        <label style={styles.label}>
-          Rep reward
-          <input name="repReward" type="number" min={0} max={100000} required defaultValue={10} style={{ ...styles.input, width: 100 }} />
-        </label>
+        <Field label="Rep reward" name="repReward" type="number" min={0} max={100000} required defaultValue={10} width={100} />
         <Select name="repSource" label="Rep type" options={REP_SOURCES} defaultValue="serviceDirect" />
-        <label style={styles.label}>
-          Questions per quiz
-          <input name="quizLength" type="number" min={1} max={20} placeholder="5" style={{ ...styles.input, width: 100 }} />
-        </label>
-        <label style={styles.label}>
-          Seconds per question
-          <input name="quizSeconds" type="number" min={5} max={120} placeholder="20" style={{ ...styles.input, width: 100 }} />
-        </label>
-        <label style={styles.label}>
-          Available from (UTC)
-          <input name="availableFrom" type="datetime-local" style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Available until (UTC)
-          <input name="availableUntil" type="datetime-local" style={styles.input} />
-        </label>
+        <Field label="Questions per quiz" name="quizLength" type="number" min={1} max={20} placeholder="5" width={100} />
+        <Field label="Seconds per question" name="quizSeconds" type="number" min={5} max={120} placeholder="20" width={100} />
+        <Field label="Available from (UTC)" name="availableFrom" type="datetime-local" />
+        <Field label="Available until (UTC)" name="availableUntil" type="datetime-local" />
         <button type="submit" style={styles.button}>
           Create quest
         </button>

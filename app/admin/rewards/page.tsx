@@ -3,7 +3,7 @@ import { REWARD_KINDS, REWARD_MILESTONES } from "@/lib/operations/admin/schemas"
 import { db } from "@/lib/db/client";
 import { activateRewardAction, adjustStockAction, createRewardAction, deactivateRewardAction, setStockAction } from "./actions";
 import { requireStaff } from "../_lib/gate";
-import { CatalogFields, first, Notice, Select, styles, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
+import { CatalogFields, Field, first, LabelledSelect, Notice, Select, styles, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = {
   title: "Enter a title (1-120 characters).",
@@ -121,33 +121,16 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
       <form action={createRewardAction} aria-label="Create a reward" style={styles.form}>
         <CatalogFields />
         <Select name="kind" label="Kind" options={REWARD_KINDS} defaultValue="redeem" />
-        <label style={styles.label}>
-          Cost (Rep)
-          <input name="costRep" type="number" min={0} required defaultValue={0} style={{ ...styles.input, width: 100 }} />
-        </label>
-        <label style={styles.label}>
-          Stock (empty: unlimited)
-          <input name="stock" type="number" min={0} style={{ ...styles.input, width: 100 }} />
-        </label>
-        <label style={styles.label}>
-          Per-user limit
-          <input name="perUserLimit" type="number" min={1} style={{ ...styles.input, width: 100 }} />
-        </label>
-        <label style={styles.label}>
-          Milestone
-          <select name="milestone" defaultValue="" style={styles.input}>
-            <option value="">None (redeem)</option>
-            {REWARD_MILESTONES.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label style={styles.label}>
-          Milestone target
-          <input name="milestoneValue" type="number" min={1} style={{ ...styles.input, width: 100 }} />
-        </label>
+        <Field label="Cost (Rep)" name="costRep" type="number" min={0} required defaultValue={0} width={100} />
+        <Field label="Stock (empty: unlimited)" name="stock" type="number" min={0} width={100} />
+        <Field label="Per-user limit" name="perUserLimit" type="number" min={1} width={100} />
+        <LabelledSelect
+          name="milestone"
+          label="Milestone"
+          options={[{ value: "", label: "None (redeem)" }, ...REWARD_MILESTONES.map((m) => ({ value: m, label: m }))]}
+          defaultValue=""
+        />
+        <Field label="Milestone target" name="milestoneValue" type="number" min={1} width={100} />
         <button type="submit" style={styles.button}>
           Create reward
         </button>

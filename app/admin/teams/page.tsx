@@ -3,7 +3,7 @@ import { teamSearchSchema } from "@/lib/operations/admin/schemas";
 import { db } from "@/lib/db/client";
 import { archiveTeam, restoreTeam } from "../actions";
 import { requireStaff } from "../_lib/gate";
-import { first, Notice, styles, when, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
+import { Field, first, InlineCheck, LabelledSelect, Notice, styles, when, type SearchParams, TableHead, ScrollTable } from "../_lib/ui";
 
 const ERRORS: Record<string, string> = { invalid: "That request was not valid.", missing: "No such team." };
 
@@ -36,24 +36,14 @@ export default async function TeamsPage({ searchParams }: { searchParams: Search
       {done === "archived" || done === "restored" ? <Notice>{`${doneName} ${done}.`}</Notice> : null}
       {error ? <Notice kind="error">{ERRORS[error] ?? "Something went wrong."}</Notice> : null}
       <form method="get" role="search" aria-label="Search teams" style={styles.form}>
-        <label style={styles.label}>
-          Name or slug
-          <input name="q" type="search" defaultValue={search.q} style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          League
-          <select name="league" defaultValue={search.league} style={styles.input}>
-            <option value="">All leagues</option>
-            {leagues.map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label style={{ ...styles.label, flexDirection: "row", alignItems: "center" }}>
-          <input name="archived" type="checkbox" value="1" defaultChecked={Boolean(search.archived)} /> Show archived
-        </label>
+        <Field label="Name or slug" name="q" type="search" defaultValue={search.q} />
+        <LabelledSelect
+          name="league"
+          label="League"
+          options={[{ value: "", label: "All leagues" }, ...leagues.map((l) => ({ value: l.id, label: l.name }))]}
+          defaultValue={search.league}
+        />
+        <InlineCheck label="Show archived" name="archived" value="1" defaultChecked={Boolean(search.archived)} />
         <button type="submit" style={styles.button}>
           Search
         </button>

@@ -4,7 +4,7 @@ import { UUID_PATTERN } from "@/lib/kernel/schemas";
 import { SANCTION_HOURS_MAX, SANCTION_KINDS, SUSPENSION_REASON_MAX } from "@/lib/features/moderation/schemas";
 import { accountReportQueue, appealQueue, reviewQueue, userModerationActions } from "@/lib/features/moderation/service";
 import { requireStaff } from "../../_lib/gate";
-import { first, Notice, Select, styles, type SearchParams, TableHead, when, ScrollTable } from "../../_lib/ui";
+import { Field, first, Notice, Select, styles, type SearchParams, TableHead, when, ScrollTable } from "../../_lib/ui";
 import { decideAppealAction, imposeAction, liftSanctionAction, resolveReportsAction, reviewTeamAction } from "./actions";
 import { ACCOUNT_DONE, ACCOUNT_ERRORS, KIND_LABEL } from "./shared";
 
@@ -191,28 +191,16 @@ export default async function AccountModerationPage({ searchParams }: { searchPa
 
       <h2>Sanctions</h2>
       <form action={imposeAction} aria-label="Impose a sanction" style={styles.form}>
-        <label style={styles.label}>
-          User id
-          <input name="userId" required defaultValue={userId ?? ""} style={{ ...styles.input, width: 320 }} />
-        </label>
+        <Field label="User id" name="userId" required defaultValue={userId ?? ""} width={320} />
         <Select name="kind" label="Sanction" options={SANCTION_KINDS} defaultValue="posting" />
-        <label style={styles.label}>
-          Hours
-          <input name="hours" type="number" min={1} max={SANCTION_HOURS_MAX} required defaultValue={24} style={{ ...styles.input, width: 100 }} />
-        </label>
-        <label style={{ ...styles.label, minWidth: 300 }}>
-          Reason
-          <input name="reason" required maxLength={SUSPENSION_REASON_MAX} style={styles.input} />
-        </label>
+        <Field label="Hours" name="hours" type="number" min={1} max={SANCTION_HOURS_MAX} required defaultValue={24} width={100} />
+        <Field label="Reason" name="reason" required maxLength={SUSPENSION_REASON_MAX} minWidth={300} />
         <button type="submit" style={styles.button}>
           Impose
         </button>
       </form>
       <form method="get" action="/admin/moderation/accounts" aria-label="Look up actions" style={styles.form}>
-        <label style={styles.label}>
-          Actions against user id
-          <input name="user" required defaultValue={userId ?? ""} style={{ ...styles.input, width: 320 }} />
-        </label>
+        <Field label="Actions against user id" name="user" required defaultValue={userId ?? ""} width={320} />
         <button type="submit" style={styles.secondary}>
           Show
         </button>

@@ -3,7 +3,7 @@ import { QUESTION_CHOICES_MAX } from "@/lib/operations/admin/schemas";
 import { db } from "@/lib/db/client";
 import { addQuestionAction, deactivateQuestionAction, retireQuestAction, scheduleQuestAction } from "../actions";
 import { requireStaff } from "../../_lib/gate";
-import { first, Notice, styles, when, TableHead, ScrollTable } from "../../_lib/ui";
+import { Field, first, LabelledSelect, Notice, styles, when, TableHead, ScrollTable } from "../../_lib/ui";
 import { QUEST_ERRORS, questWindow } from "../shared";
 
 const ERRORS: Record<string, string> = {
@@ -90,14 +90,8 @@ export default async function QuestPage({
       <h2>Schedule</h2>
       <form action={scheduleQuestAction} aria-label="Schedule" style={styles.form}>
         <input type="hidden" name="questId" value={quest.id} />
-        <label style={styles.label}>
-          Available from (UTC)
-          <input name="availableFrom" type="datetime-local" defaultValue={localValue(quest.availableFrom)} style={styles.input} />
-        </label>
-        <label style={styles.label}>
-          Available until (UTC)
-          <input name="availableUntil" type="datetime-local" defaultValue={localValue(quest.availableUntil)} style={styles.input} />
-        </label>
+        <Field label="Available from (UTC)" name="availableFrom" type="datetime-local" defaultValue={localValue(quest.availableFrom)} />
+        <Field label="Available until (UTC)" name="availableUntil" type="datetime-local" defaultValue={localValue(quest.availableUntil)} />
         <button type="submit" style={styles.button}>
           Save window
         </button>
@@ -168,24 +162,16 @@ export default async function QuestPage({
             style={{ ...styles.form, flexDirection: "column", alignItems: "stretch", maxWidth: 560 }}
           >
             <input type="hidden" name="questId" value={quest.id} />
-            <label style={styles.label}>
-              Question
-              <input name="prompt" required maxLength={300} style={styles.input} />
-            </label>
+            <Field label="Question" name="prompt" required maxLength={300} />
             {Array.from({ length: QUESTION_CHOICES_MAX }, (_, i) => (
-              <label key={i} style={styles.label}>
-                {`Choice ${i + 1}${i < 2 ? "" : " (optional)"}`}
-                <input name={`choice${i}`} required={i < 2} maxLength={120} style={styles.input} />
-              </label>
+              <Field key={i} label={`Choice ${i + 1}${i < 2 ? "" : " (optional)"}`} name={`choice${i}`} required={i < 2} maxLength={120} />
             ))}
-            <label style={styles.label}>
-              Answer
-              <select name="answerIndex" defaultValue="0" style={styles.input}>
-                {Array.from({ length: QUESTION_CHOICES_MAX }, (_, i) => (
-                  <option key={i} value={i}>{`Choice ${i + 1}`}</option>
-                ))}
-              </select>
-            </label>
+            <LabelledSelect
+              name="answerIndex"
+              label="Answer"
+              options={Array.from({ length: QUESTION_CHOICES_MAX }, (_, i) => ({ value: String(i), label: `Choice ${i + 1}` }))}
+              defaultValue="0"
+            />
             <div>
               <button type="submit" style={styles.button}>
                 Add question

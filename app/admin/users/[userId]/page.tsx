@@ -4,7 +4,7 @@ import { consoleFan, type ConsoleFan } from "@/lib/operations/admin/service";
 import { mayOpen } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { requireStaff } from "../../_lib/gate";
-import { Confirm, first, Notice, ROLE_LABEL, styles, when, type SearchParams } from "../../_lib/ui";
+import { Confirm, Field, first, Notice, ROLE_LABEL, styles, when, type SearchParams } from "../../_lib/ui";
 import { ECONOMY_ERRORS, formatCoins } from "../../economy/shared";
 import { ReverseCell } from "../ledger/reverse";
 import { adjustFanWalletAction } from "./actions";
@@ -223,14 +223,8 @@ function Wallet({ fan, self, mayAdjust }: { fan: ConsoleFan; self: string; mayAd
       {mayAdjust ? (
         <form action={adjustFanWalletAction} aria-label="Adjust the wallet" style={styles.form}>
           <input type="hidden" name="userId" value={fan.profile.id} />
-          <label style={styles.label}>
-            Amount (coins, negative to debit)
-            <input name="amount" required inputMode="decimal" pattern="[+\-]?\d{1,7}(\.\d{1,2})?" style={styles.input} />
-          </label>
-          <label style={{ ...styles.label, minWidth: 260 }}>
-            Reason
-            <input name="note" required maxLength={500} style={styles.input} />
-          </label>
+          <Field label="Amount (coins, negative to debit)" name="amount" required inputMode="decimal" pattern="[+\-]?\d{1,7}(\.\d{1,2})?" />
+          <Field label="Reason" name="note" required maxLength={500} minWidth={260} />
           <Confirm />
           <button type="submit" style={styles.button}>
             Adjust
