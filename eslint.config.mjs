@@ -37,6 +37,30 @@ export default defineConfig([
     },
   },
   {
+    // The data-access rule (the table at the top of lib/db/client.ts, docs/decisions/0070-sql-in-data-files.md): in a
+    // domain module, raw SQL lives only in its data files (queries.ts, writes.ts, <part>-queries.ts, <part>-writes.ts),
+    // as typed functions the module's other files call; Prisma's model calls (plain CRUD) may be anywhere.
+    files: ["lib/core/**/*.ts", "lib/features/**/*.ts", "lib/operations/**/*.ts"],
+    ignores: ["lib/**/queries.ts", "lib/**/writes.ts", "lib/**/*-queries.ts", "lib/**/*-writes.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
+          message: "Raw SQL belongs in the module's data files (queries.ts, writes.ts, <part>-queries.ts): call a typed function there.",
+        },
+        {
+          selector: "CallExpression[callee.property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]",
+          message: "Raw SQL belongs in the module's data files (queries.ts, writes.ts, <part>-queries.ts): call a typed function there.",
+        },
+        {
+          selector: "MemberExpression[object.name='Prisma'][property.name=/^(sql|raw|join)$/]",
+          message: "SQL fragments belong in the module's data files (queries.ts, writes.ts, <part>-queries.ts).",
+        },
+      ],
+    },
+  },
+  {
     // No hand-written source file over 500 lines (issue 45): past that a file holds more than one subject; split it
     // by subject (lib/http/route.ts is route-config.ts, authenticate.ts, answers.ts and the composition; the seed data is
     // one file per subject in dev/seed/data/). The generated route registry is not hand-written.
