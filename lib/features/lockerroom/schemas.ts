@@ -108,7 +108,7 @@ export const createPostBody = z
       .optional()
       .meta({
         description:
-          "The post's language (ISO 639-1): search stems its words by that language's configuration (lib/features/search). Omitted: English stemming; its exact words are always searchable.",
+          "The post's language (ISO 639-1): search stems its words by that language's configuration (lib/search). Omitted: English stemming; its exact words are always searchable.",
       }),
     visibility: z.enum(["public", "private"]).default("public").meta({
       description:
