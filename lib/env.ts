@@ -6,6 +6,13 @@ const schema = z.object({
   // Unset: the local PostgreSQL (DEFAULT_DATABASE_URL) outside production; required in production (lib/startup.ts).
   DATABASE_URL: z.string().url().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  // What DATABASE_URL reaches: "session" (PostgreSQL itself, or a session pooler) or "transaction" (PgBouncer in
+  // transaction mode, Supavisor's or Neon's pooled endpoint), where a connection is lent per transaction, so no named
+  // prepared statement may outlive one. "auto": transaction for a Neon "-pooler." host or Supabase's
+  // "pooler.supabase.com" on port 6543, else session (docs/decisions/0071-transaction-pooler-ready.md).
+  DATABASE_POOLER: z.enum(["auto", "session", "transaction"]).default("auto"),
+  // A direct (unpooled) URL for what needs the session: migrations (their advisory lock). Unset: DATABASE_URL.
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   // Unset (and no Upstash): the local Redis if one answers, else in-process rate limits, outside production only
   // (lib/redis/client.ts redisBackend). REDIS_BACKEND=memory chooses the in-process store explicitly, also in production.
   REDIS_URL: z.string().url().optional(),
@@ -268,3 +275,13 @@ export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 /** DATABASE_URL, or the local PostgreSQL when it is unset (production refuses to start without it: lib/startup.ts). */
 export const databaseUrl = () => env().DATABASE_URL ?? DEFAULT_DATABASE_URL;
 export const dbPoolSize = () => env().DB_POOL_SIZE;
+/** DATABASE_DIRECT_URL, else DATABASE_URL: what migrations (a session's advisory lock) connect to. */
+export const directDatabaseUrl = () => env().DATABASE_DIRECT_URL ?? databaseUrl();
+
+/** Whether DATABASE_URL lends a connection per transaction (DATABASE_POOLER, or recognised from the URL when "auto"). */
+export function transactionPooled(): boolean {
+  const mode = env().DATABASE_POOLER;
+  if (mode !== "auto") return mode === "transaction";
+  const url = new URL(databaseUrl());
+  return url.hostname.includes("-pooler.") || (url.hostname.endsWith("pooler.supabase.com") && url.port === "6543");
+}

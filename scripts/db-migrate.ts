@@ -1,7 +1,8 @@
 import { ensureDatabase, migrate } from "../lib/db/migrate";
-import { databaseUrl } from "../lib/env";
+import { directDatabaseUrl } from "../lib/env";
 
-const url = databaseUrl();
+// Migrations hold a session-level advisory lock: the direct URL when DATABASE_URL goes through a transaction pooler.
+const url = directDatabaseUrl();
 try {
   await ensureDatabase(url);
   const { applied, alreadyApplied } = await migrate(url);

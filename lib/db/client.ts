@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client";
-import { databaseUrl, dbPoolSize } from "../env";
+import { databaseUrl, dbPoolSize, transactionPooled } from "../env";
 import { registerDirect, type RawDb } from "./raw";
 import { retryingConflicts } from "./tx";
 
@@ -28,22 +28,14 @@ export type { Db, DbTx } from "./raw";
 export type Pool = pg.Pool;
 
 // Pools are sized on purpose: a 2-core box with PostgreSQL beside it does best with few connections.
-// Generic plans: our statements are prepared (see statementName) and parameterised the same way on every call, but
-// PostgreSQL's default keeps planning a custom plan per execution when it guesses the generic one costs more. For
-// the feed and the engagement reads that planning cost more CPU than running them (bench: PG µs/req about halved).
-// No JIT: a generic plan's estimates over a large table (1,000,000 posts) passed the JIT threshold, and the feed's
-// statement was compiled on every execution (28 ms against 0.5 ms without); these are short OLTP statements.
-// Join reordering up to 12 relations (PostgreSQL's default stops at 8, then keeps the written order): a post read has
-// nine joins (author, poll, reactions, votes, repost, quote), and a page that picks its posts by a driving set (a
-// snapshot's ids, bookmarks, search matches) must be free to start from that set rather than scan every post.
-// A small GIN pending list (64 kB, not 4 MB) for the rows these connections insert: a search scans the whole unmerged
-// list, and after many inserts a 4 MB list made a trigram look-up 15-25 ms instead of 0.25 ms.
+// The pool sends no startup options: a transaction pooler (PgBouncer, Supavisor, Neon's) refuses or drops them. The
+// settings these sessions need (generic plans, no JIT, join reordering, a small GIN pending list) are the database's
+// own, set by `npm run db:migrate` (DATABASE_SETTINGS in lib/db/migrate.ts), so every session gets them, pooled or not.
 const poolConfig = (url: string, max: number): pg.PoolConfig => ({
   connectionString: url,
   max,
   idleTimeoutMillis: 30_000,
   connectionTimeoutMillis: 5_000,
-  options: "-c plan_cache_mode=force_generic_plan -c jit=off -c join_collapse_limit=12 -c from_collapse_limit=12 -c gin_pending_list_limit=64",
 });
 
 /** A standalone pool (scripts, tests); the caller ends it. */
@@ -54,7 +46,11 @@ export const createPool = (url = databaseUrl(), max = dbPoolSize()) => new pg.Po
 // hash of the SQL text; the texts are the code's own (values are always parameters), so their number is bounded.
 const statementNames = new Map<string, string>();
 const STATEMENT_NAMES_MAX = 5_000;
+// Behind a transaction pooler a session outlives no transaction, so a name prepared in one is unknown (or already
+// taken) in the next: there every statement goes unnamed (DATABASE_POOLER, lib/env.ts; the cost is in decision 0071).
+let named: boolean | undefined;
 function statementName({ sql }: { sql: string }): string | undefined {
+  if (!(named ??= !transactionPooled())) return undefined;
   let name = statementNames.get(sql);
   if (name === undefined) {
     if (statementNames.size >= STATEMENT_NAMES_MAX) return undefined; // unforeseen variety: leave the rest unprepared

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureDatabase, migrate } from "../../lib/db/migrate";
+import { DATABASE_SETTINGS, ensureDatabase, migrate } from "../../lib/db/migrate";
 
 const ADMIN = process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const created: string[] = [];
@@ -73,6 +73,21 @@ describe("db:migrate applier", () => {
     const second = await migrate(url);
     expect(second.applied).toEqual([]);
     expect(second.alreadyApplied).toBe(names.length);
+  });
+
+  it("sets the database's session settings, so every new session has them without startup options (a pooler passes none)", async () => {
+    const url = await scratchUrl();
+    await migrate(url);
+    const c = new pg.Client({ connectionString: url }); // a new session, no options of its own
+    await c.connect();
+    try {
+      for (const [name, value] of Object.entries(DATABASE_SETTINGS)) {
+        const [row] = (await c.query(`SELECT current_setting($1) AS v`, [name])).rows as { v: string }[];
+        expect(row!.v.replace(/kB$/, ""), name).toBe(value);
+      }
+    } finally {
+      await c.end();
+    }
   });
 
   it("two appliers at once apply each migration exactly once", async () => {

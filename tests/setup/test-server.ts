@@ -8,6 +8,7 @@ import type { TestProject } from "vitest/node";
 import { DEV_ISSUER } from "../../lib/auth/sign";
 import { startEmbeddedPostgres } from "../../lib/db/embedded";
 import { freePort, portAnswers } from "../../lib/ports";
+import { startPgbouncer } from "./pgbouncer";
 import { ensureDatabase, migrate } from "../../lib/db/migrate";
 import { DEFAULT_REDIS_URL } from "../../lib/env";
 import { redisAnswers } from "../../lib/redis/client";
@@ -138,10 +139,14 @@ export async function startTestServer(o: TestServerOptions) {
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
   const fixtures = await loadFixtures(run, o.fixtures);
+  // TEST_DATABASE_POOLER=pgbouncer: the server reaches its database only through PgBouncer in transaction mode (the
+  // tests' own clients and the migrations stay direct), as a deployment on a pooled database does.
+  const pooler = process.env.TEST_DATABASE_POOLER === "pgbouncer" ? await startPgbouncer(adminUrl) : undefined;
   const serverEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     DATABASE_URL: databaseUrl,
+    ...(pooler ? { DATABASE_URL: pooler.url(dbName), DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: databaseUrl } : {}),
     ...(await testRedisEnv(o.label)),
     CLERK_JWT_KEY: publicKey,
     CLERK_ISSUER: DEV_ISSUER, // the tests' tokens are signed like the development ones
@@ -183,6 +188,7 @@ export async function startTestServer(o: TestServerOptions) {
       for (const server of servers) server.kill("SIGTERM");
       for (const stop of fixtures.teardown) await stop();
       await new Promise((r) => setTimeout(r, 300));
+      await pooler?.stop();
       const logs = outputs.join("\n");
       if (process.env.TEST_SERVER_LOG) console.log(logs);
       const { reported, failures } = judgeServerLog(logs, o);
