@@ -8,7 +8,7 @@ import { DECIMALS } from "../wallets/schemas";
 import { errors as accountsErrors } from "./errors";
 import { coinsOf, deleteScheduledDeletion, deletionOf, deletionQueue, insertDeletion, lockDeletionForCancel, type DeletionRow } from "./queries";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { claimDueDeletion, claimFollowUp, markErased, postponeDeletion, setFollowUp } from "./queries";
 
 export { deletionPendingSql } from "./queries";

@@ -5,7 +5,7 @@ import { notFound } from "../../kernel/errors";
 import { keysetPage } from "../../kernel/page";
 import { cardsPage, catalogByRarity, collectibleById, historyOf, ownedBy, type CollectibleRow, type Rarity } from "./queries";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export {
   CARD_COLUMNS,
   lockCollectibles,

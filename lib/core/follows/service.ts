@@ -31,7 +31,7 @@ import type { Relationship, UserRef } from "./schemas";
 import { notePushSoon } from "../push/service";
 import { sellerReputations } from "../market-data/service";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { targetOf } from "./queries";
 
 // Following fans: profiles, follows, follow requests and relationships.

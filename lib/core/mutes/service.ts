@@ -8,7 +8,7 @@ import { errors as mutesErrors } from "./errors";
 import { deleteFilter, deleteMute, filtersOf, filterTotals, insertFilter, liveMuteCount, mutesOf, toFilter, toMute, updateFilter, upsertMute } from "./queries";
 import { FILTERS_MAX, KEYWORDS_MAX, MUTES_MAX, type FilterBody, type FilterPatch, type MuteBody } from "./schemas";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { mutingSql, filtersVersionSql, notMutedActorSql, mutedAuthorSql } from "./queries";
 export { viewerTextFilter } from "./matcher";
 

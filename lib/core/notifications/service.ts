@@ -16,7 +16,7 @@ import {
 } from "./queries";
 import { REP_MILESTONES, type NotificationFilter, type NotificationType } from "./schemas";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { actorJsonSql, actorNameSql, insertNotifications, notBlockedEitherWaySql, recipientAcceptsSql, threadNotMutedSql } from "./writes";
 export { eraseActorPushesSql, eraseActorSql, readablePayloadSql } from "./queries";
 

@@ -9,7 +9,7 @@ import { lockEarningUser, toLedgerEntry, type LockedUser } from "./queries";
 import type { EarnInput } from "./schemas";
 import { errors as repErrors } from "./errors";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { noteBoardsMoved, noteTeamLeft } from "./leaderboard/moves";
 export { grantOnce, award, debit, SERVER_AWARDS, batchRepWrites, refundSpending } from "./grants";
 export { awardRowsCtes } from "./writes";

@@ -32,7 +32,7 @@ import { DEFAULT_TEAM_PAGE, type TeamSearchQuery, type TeamSearchSort, type Team
 import type { RawDb } from "../../db/raw";
 import { noteBoardsMoved, noteTeamLeft } from "../rep/service";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { favoriteTeamsOf, TEAM_SUMMARY_COLUMNS, toTeamSummary, liveTeamIdOrThrow, toRosterPlayer, canPostAsTeam } from "./queries";
 export type { TeamSummaryRow, PlayerRow } from "./queries";
 export { normalizeSport } from "./sport";

@@ -19,7 +19,7 @@ import { postingStanding, visiblePostRow, type Viewer, type VisiblePost } from "
 /** The Terms of Use version a fan must have accepted to post or comment (POST /api/user/terms). */
 export const currentTermsVersion = () => env().UGC_TERMS_VERSION;
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { blockedBetween, TEAM_FAN, visiblePostSql } from "./queries";
 export type { Viewer, VisiblePost } from "./queries";
 

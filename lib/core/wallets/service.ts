@@ -12,7 +12,7 @@ export { clawFromWallet, fitsCeiling, ledgerInvariant, lockWallets } from "./que
 import { adjustmentBody, CURRENCIES, DECIMALS, WALLET_BALANCE_MAX, type AdjustmentInput } from "./schemas";
 import { errors as walletsErrors } from "./errors";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { balancesOf, transactionsOf } from "./queries";
 
 // Wallets: a balance per user and currency in integer minor units, moved only with an append-only ledger row

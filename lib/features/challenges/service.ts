@@ -41,7 +41,7 @@ import { PROGRESS_COPIES_MAX, type ChallengeCreateInput, type EntryInput } from 
 import { errors as challengesErrors } from "./errors";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { lockedBy, lockedItems } from "./queries";
 
 // Collection challenges: a set of cards to complete before a deadline. A collector's entry (PUT) names their

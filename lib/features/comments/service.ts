@@ -11,7 +11,7 @@ import { notePushSoon } from "../../core/push/service";
 import { assertMayComment } from "../lockerroom/service";
 import { indexComment } from "../lockerroom/service";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { commentState } from "./queries";
 
 // Comments on locker-room posts, one level of replies. Commenting follows the post's visibility (a post the caller

@@ -12,7 +12,7 @@ import { dropById, dropsPage, entryOf, insertAllowlist, insertDrop, orderedEntri
 import type { CreateDropBody } from "./schemas";
 import { recordAudit, type StaffActor } from "../../core/audit/service";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { dropLedgerMismatches } from "./queries";
 
 // Drops: a quantity of a pack sold at a set time by draw or by waiting room, in a verifiable seeded order (order.ts).

@@ -23,7 +23,7 @@ import {
 } from "./queries";
 import { errors as economyErrors } from "./errors";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { hasLiveMint } from "./queries";
 
 // The starter-pack grant, and the NFT mint queue: a fan links a wallet and asks for a collectible to be minted to

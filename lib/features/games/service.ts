@@ -34,7 +34,7 @@ import { insertLineupSlots, writeRatings } from "./writes";
 import { insertGameAlerts, insertRatingPrompts } from "./alert-writes";
 import { errors as repErrors } from "../../core/rep/errors";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { myTeamIdsColumn } from "./queries";
 
 // Games as events, lineups, ratings, guess the player and the daily spin. One-time rules are held by PostgreSQL:

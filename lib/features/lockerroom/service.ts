@@ -44,7 +44,7 @@ import { ownsPost } from "./policy";
 import { commentPolicyDb, type CommentPolicy } from "./sharing";
 import { notifyQuote, setCommentPolicy } from "./writes";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { assertMayComment } from "./policy";
 export { indexComment } from "./indexing";
 export { selectPosts } from "./queries";

@@ -1,4 +1,4 @@
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { closeListing, closeOffer, lockListing, lockOffer, offerById, staleListings } from "./queries";
 export { refundBid } from "./ownership";
 export { refundOffer } from "./offers";

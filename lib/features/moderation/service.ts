@@ -41,7 +41,7 @@ import type { ReportReason } from "./schemas";
 import { errors as moderationErrors } from "./errors";
 import { imposeSanction } from "./sanctions";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { assertMayTrade, standingRefusal, tradingStanding, assertMayBuyCoins } from "./sanctions";
 
 export * from "./reports";

@@ -37,7 +37,7 @@ import {
 } from "./queries";
 import { errors as packsErrors } from "./errors";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { newSeed, seedHashOf } from "./draw";
 export { packById } from "./queries";
 

@@ -8,7 +8,7 @@ import { errors as paymentsErrors } from "./errors";
 import { anyPaymentProvider } from "./modes";
 import { activeProducts, purchaseOf, purchasesOf, type ProductRow } from "./queries";
 
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { purchaseMismatches } from "./queries";
 export { appStoreMode, googlePlayMode } from "./modes";
 

@@ -1,4 +1,4 @@
-// For other modules (their public face is this file, its schemas and its errors: decision 0069).
+// For other modules (their public face is this file, its schemas and its errors: decision 0070).
 export { todaysQuestsColumns, todaysQuestsFrom } from "./queries";
 export type { TodaysQuestsAt, TodaysQuestsRow } from "./queries";
 // The quests module's service: the route handlers' and other modules' one entry point, re-exporting the feature

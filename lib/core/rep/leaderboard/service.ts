@@ -29,7 +29,7 @@ import { boardFeed } from "./changes";
 import { boardStore, type Ranked, type Scored } from "./store";
 import { errors as leaderboardErrors } from "./errors";
 
-// For other modules (the leaderboard's public face, inside Rep's: decision 0069).
+// For other modules (the leaderboard's public face, inside Rep's: decision 0070).
 export { seasonOf, type Season } from "./seasons";
 
 // Boards: `global` (every fan with Rep earned in the period) and `team:<teamId>` (the team's joined fans, whatever
