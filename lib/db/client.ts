@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client";
-import { databaseUrl, dbPoolSize, transactionPooled } from "../env";
-import { registerDirect, type RawDb } from "./raw";
+import { databaseUrl, dbPoolSize } from "../env";
+import { namedStatements, registerDirect, type RawDb } from "./raw";
 import { retryingConflicts } from "./tx";
 
 // One rule for reaching the database (README "Module contract"):
@@ -46,11 +46,9 @@ export const createPool = (url = databaseUrl(), max = dbPoolSize()) => new pg.Po
 // hash of the SQL text; the texts are the code's own (values are always parameters), so their number is bounded.
 const statementNames = new Map<string, string>();
 const STATEMENT_NAMES_MAX = 5_000;
-// Behind a transaction pooler a session outlives no transaction, so a name prepared in one is unknown (or already
-// taken) in the next: there every statement goes unnamed (DATABASE_POOLER, lib/env.ts; the cost is in decision 0071).
-let named: boolean | undefined;
+// None behind a transaction pooler (namedStatements, lib/db/raw.ts).
 function statementName({ sql }: { sql: string }): string | undefined {
-  if (!(named ??= !transactionPooled())) return undefined;
+  if (!namedStatements()) return undefined;
   let name = statementNames.get(sql);
   if (name === undefined) {
     if (statementNames.size >= STATEMENT_NAMES_MAX) return undefined; // unforeseen variety: leave the rest unprepared

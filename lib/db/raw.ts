@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import { transactionPooled } from "../env";
 
 /** The app's Prisma client (lib/db/client.ts), which opens transactions. */
 export type Db = PrismaClient;
@@ -9,6 +10,15 @@ export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$tra
 // 0.17 ms), and a Node server's throughput is bounded by its CPU per request. So the app's raw statements that run
 // on their own (not in a transaction) skip it: raw(db) is `direct` (lib/db/client.ts), pg on the same pool with the
 // values Prisma's raw queries give. Domain modules import this file, not the client, so loading them opens no pool.
+
+// Named prepared statements live in one server session: behind a transaction pooler the next statement may reach
+// another session, where the name is unknown or taken, so there every statement goes unnamed (DATABASE_POOLER in
+// lib/env.ts; what that costs: docs/decisions/0071-transaction-pooler-ready.md).
+let named: boolean | undefined;
+/** Whether statements may carry names: not when DATABASE_URL is a transaction pooler. */
+export const namedStatements = () => (named ??= !transactionPooled());
+/** A hand-named statement's name (a hot read sent on the pool), or none behind a transaction pooler. */
+export const statementNamed = (name: string): string | undefined => (namedStatements() ? name : undefined);
 
 /** What a function that sends only raw SQL needs: the app's client, a transaction, a script's client, or `direct`. */
 export interface RawDb {

@@ -1,5 +1,6 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { DbTx, Pool } from "../../db/client";
+import { statementNamed } from "../../db/raw";
 import type { RepSource } from "../../generated/prisma/enums";
 import { decodeUuidTimeCursor, encodeCursor } from "../../kernel/cursor";
 import { keysetPage } from "../../kernel/page";
@@ -31,8 +32,8 @@ export async function listLedger(pool: Pool, userId: string, { cursor, limit }: 
   // Plain pg gives int8 as text: the amount becomes a number here (lib/db/raw.ts: int8).
   type Row = Omit<EntryRow, "amount"> & { amount: string };
   const { rows } = after
-    ? await pool.query<Row>({ name: "rep_ledger_after", text: LEDGER_AFTER, values: [userId, limit + 1, after.at, after.id] })
-    : await pool.query<Row>({ name: "rep_ledger_first", text: LEDGER_FIRST, values: [userId, limit + 1] });
+    ? await pool.query<Row>({ name: statementNamed("rep_ledger_after"), text: LEDGER_AFTER, values: [userId, limit + 1, after.at, after.id] })
+    : await pool.query<Row>({ name: statementNamed("rep_ledger_first"), text: LEDGER_FIRST, values: [userId, limit + 1] });
   const entries: EntryRow[] = rows.map((r) => ({ ...r, amount: Number(r.amount) }));
   return keysetPage("entries", entries, limit, (r) => encodeCursor(r.createdAt.getTime(), r.id), toLedgerEntry);
 }

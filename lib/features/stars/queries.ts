@@ -1,4 +1,5 @@
 import type { DbTx, Pool } from "../../db/client";
+import { statementNamed } from "../../db/raw";
 
 export interface StarEntryRow {
   teamId: string;
@@ -39,6 +40,6 @@ export async function starEntries(tx: DbTx, userId: string, onlyTeamId: string |
 
 /** The starred list, a hot read: plain pg with a statement prepared once per connection. */
 export async function listStars(pool: Pool, userId: string) {
-  const { rows } = await pool.query<StarEntryRow>({ name: "starred_teams_list", text: STAR_ENTRIES_SQL, values: [userId, null] });
+  const { rows } = await pool.query<StarEntryRow>({ name: statementNamed("starred_teams_list"), text: STAR_ENTRIES_SQL, values: [userId, null] });
   return rows.map(toStarredTeam);
 }
