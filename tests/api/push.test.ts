@@ -91,7 +91,10 @@ describe("push delivery", () => {
     const [followed, follower] = await Promise.all([poster(), poster()]);
     const device = await expoDevice(followed);
     expect((await api("POST", `/api/v1/users/${followed.id}/follow`, { headers: follower.auth })).status).toBe(200);
-    for (let i = 0; i < 50 && (await sentTo(device.token)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    // The after-request run sends, then records the row as sent: wait for both (the provider's stand-in sees the
+    // message a moment before the outbox row's update commits).
+    const delivered = async () => (await sentTo(device.token)).length > 0 && (await outboxOf(followed.id)).every((o) => o.status === "sent");
+    for (let i = 0; i < 50 && !(await delivered()); i++) await new Promise((r) => setTimeout(r, 100));
     expect((await sentTo(device.token)).map((s) => s.title)).toEqual([expect.stringContaining("followed you")]);
     expect(await outboxOf(followed.id)).toMatchObject([{ type: "FOLLOW", status: "sent" }]);
   });
