@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -55,7 +55,7 @@ export async function startPgbouncer(adminUrl: string): Promise<{ url: (database
     async stop() {
       child.kill("SIGINT");
       await new Promise((r) => setTimeout(r, 200));
-      if (child.exitCode === null) spawnSync("kill", ["-9", String(child.pid)]);
+      if (child.exitCode === null) child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     },
   };

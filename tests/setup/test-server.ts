@@ -145,8 +145,8 @@ export async function startTestServer(o: TestServerOptions) {
   const serverEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
-    DATABASE_URL: databaseUrl,
-    ...(pooler ? { DATABASE_URL: pooler.url(dbName), DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: databaseUrl } : {}),
+    DATABASE_URL: pooler ? pooler.url(dbName) : databaseUrl,
+    ...(pooler ? { DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: databaseUrl } : {}),
     ...(await testRedisEnv(o.label)),
     CLERK_JWT_KEY: publicKey,
     CLERK_ISSUER: DEV_ISSUER, // the tests' tokens are signed like the development ones

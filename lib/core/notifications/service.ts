@@ -75,15 +75,10 @@ export async function readAll(db: DbTx, userId: string, seenAt: Date, upTo?: str
   return { marked: await markAllRead(db, userId, seenAt, upTo) };
 }
 
-// Producers (cron routes): one statement each, safe to run twice or concurrently. The games' own (GAME_ALERT, RATING)
-// are the games' (lib/features/games/alert-writes.ts).
-export const PRODUCERS = {
-  MILESTONE: (db: DbTx) => insertRepMilestones(db, REP_MILESTONES),
-} satisfies Partial<Record<NotificationType, (db: DbTx) => Promise<number>>>;
-
-export async function runProducer(db: DbTx, type: keyof typeof PRODUCERS) {
-  return { type, created: await PRODUCERS[type](db) };
-}
+// The producer of Rep milestones (a cron route): one statement, safe to run twice or concurrently. The games' own
+// (GAME_ALERT, RATING) are the games' (lib/features/games/alert-writes.ts, run from their service).
+/** GET /api/cron/notifications-milestones. */
+export const runRepMilestones = async (db: DbTx) => ({ type: "MILESTONE" as const, created: await insertRepMilestones(db, REP_MILESTONES) });
 
 /**
  * Mastodon v2 style: GAME_ALERT, RATING, FOLLOW and FOLLOW_REQUEST of one UTC day (by createdAt) group, reactions and

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { REP_MILESTONES, producerResult } from "@/lib/core/notifications/schemas";
-import { runProducer } from "@/lib/core/notifications/service";
+import { runRepMilestones } from "@/lib/core/notifications/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(
@@ -16,6 +16,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       auth: "cron",
       response: producerResult,
     },
-    () => runProducer(db, "MILESTONE"),
+    () => runRepMilestones(db),
   ),
 });
