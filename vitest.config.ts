@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { findChromium, NO_BROWSER } from "./tests/e2e/browser.ts";
+import { missingEngines, NO_FLEET } from "./scripts/fleet/engines.ts";
 
 // Without any Chromium the e2e project is left out with one line saying how to get one; in CI it stays (and fails).
 const browserTests = Boolean(process.env.CI) || Boolean(findChromium());
@@ -9,7 +10,54 @@ if (!browserTests && !process.env.E2E_NO_BROWSER_SAID) {
   process.env.E2E_NO_BROWSER_SAID = "1";
 }
 
-// Four projects share one run:
+// The fleet tier needs Debian's haproxy, pgbouncer, postgresql and redis-server: without them it is left out with one
+// line (in CI it stays, and fails).
+const missing = missingEngines();
+const fleetTests = Boolean(process.env.CI) || missing.length === 0;
+if (!fleetTests && !process.env.FLEET_NO_ENGINES_SAID) {
+  console.warn(NO_FLEET(missing));
+  process.env.FLEET_NO_ENGINES_SAID = "1";
+}
+// The api project's suites that also run through the fleet: a part of every domain (FLEET_SUITES=all: all of tests/api).
+const FLEET_SUITES = [
+  "auth",
+  "quests-check-in",
+  "quests",
+  "lockerroom-posts",
+  "lockerroom-social",
+  "feeds",
+  "follows",
+  "leaderboard",
+  "rep-ledger",
+  "marketplace",
+  "marketplace-trades",
+  "marketplace-auctions",
+  "economy",
+  "drops",
+  "predictions",
+  "games",
+  "live",
+  "notifications",
+  "push",
+  "search",
+  "sync",
+  "payments",
+  "support",
+  "moderation",
+  "mobile-session",
+  "console-rollups",
+  "exports",
+  "rewards-redeem",
+  "challenges",
+  "contests",
+  "stars",
+  "referrals",
+  "platform",
+  "robustness",
+];
+const fleetSuites = process.env.FLEET_SUITES === "all" ? ["tests/api/**/*.test.ts"] : FLEET_SUITES.map((name) => `tests/api/${name}.test.ts`);
+
+// Five projects share one run:
 // - "api": tests/domain (domain logic against PostgreSQL) and tests/api (HTTP black-box against `next start` of
 //   the production build); tests/setup/global.ts creates the database and starts the server.
 // - "e2e": tests/e2e, the staff console in headless Chromium against its own database, key pair, identity
@@ -66,16 +114,21 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
-      {
-        extends: true,
-        test: {
-          name: "fleet",
-          include: ["tests/fleet/**/*.test.ts"],
-          sequence: { groupOrder: 4 },
-          fileParallelism: false,
-          testTimeout: 120_000,
-        },
-      },
+      ...(fleetTests
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "fleet",
+                include: ["tests/fleet/**/*.test.ts", ...fleetSuites],
+                globalSetup: ["tests/fleet/setup.ts"],
+                setupFiles: ["tests/setup/env.ts"],
+                sequence: { groupOrder: 4 },
+                testTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
       {
         extends: true,
         test: {

@@ -2,7 +2,7 @@
 // requests/s and p50/p99 latency, then the ratios the foundation issue sets as targets, the live stream's delivery
 // the marketplace's buying under contention (BENCH_ONLY=contention for that alone) and 500 bidders closing one
 // auction (BENCH_ONLY="500 bidders"), and 2,000 clients on one game's live stream while the provider posts 20 events
-// a second (BENCH_ONLY=live-stream).
+// a second (BENCH_ONLY=live-stream). BENCH_ONLY=surge runs only the matchday surge, on a fleet (scripts/bench/surge.ts).
 // Options (env): BENCH_DURATION seconds per route (default 10), BENCH_CONNECTIONS (default 16), BENCH_ONLY (parts
 // of route names, comma-separated: run only those, and GET /api/health), BENCH_TARGET_ROUNDS (default 3: how many
 // times each route with a target is measured, in passes spread over the bench; its ratio is the median),
@@ -20,6 +20,7 @@ import { existsSync } from "node:fs";
 import { signSessionToken } from "../lib/auth/sign";
 import { CONNECTIONS, DURATION, measure, median, pad, pct, type Case, type Row } from "./bench/common";
 import { compareBuilds } from "./bench/compare";
+import { benchSurge } from "./bench/surge";
 import { feedCases, prepareFeed, reportFeed } from "./bench/feed";
 import { measureWebhookBurst, paymentCases, preparePayments } from "./bench/payments";
 import { contestCases } from "./bench/contests";
@@ -48,6 +49,12 @@ const TARGET_ROUNDS = Math.max(1, Number(process.env.BENCH_TARGET_ROUNDS ?? 3));
 if (compareDir && !existsSync(`${compareDir}/BUILD_ID`)) {
   console.error(`No production build in ${compareDir}: NEXT_DIST_DIR=${compareDir} npm run build first.`);
   process.exit(1);
+}
+
+// BENCH_ONLY=surge: the matchday surge on a fleet of its own (scripts/bench/surge.ts), nothing else.
+if (process.env.BENCH_ONLY?.trim().toLowerCase() === "surge") {
+  await benchSurge();
+  process.exit(process.exitCode ?? 0);
 }
 
 const { deepCursor } = await prepareDatabase();

@@ -13,44 +13,7 @@ export default async function setup(project: TestProject) {
     reportLine: (l) => l.includes('"unhandled error"'),
     // A route answered an error code its declaration does not document: fix the route's `errors`.
     failLine: (l) => l.includes(UNDOCUMENTED_ERROR_CODE),
-    env: ({ run }) => ({
-      DB_POOL_SIZE: "10",
-      RATE_LIMIT_PREFIX: `test:${run}`,
-      LEADERBOARD_PREFIX: `lb:test:${run}`,
-      // Live leaderboards end and beat quickly enough to be tested (tests/api/leaderboard.test.ts).
-      LEADERBOARD_STREAM_MAX_MS: "6000",
-      LEADERBOARD_STREAM_HEARTBEAT_MS: "500",
-      // A limiter slower than RATE_LIMIT_TIMEOUT_MS fails open (the request passes): on a loaded test machine 200 ms
-      // can pass, and the tests that count 429s would see one more request through. The fail-open path has its own test.
-      RATE_LIMIT_TIMEOUT_MS: "5000",
-      // Generous limits so concurrency tests measure the rules, tight public limit to test 429s. The defaults
-      // (anonymous, user, machine) are lifted too: most tests come from one address, and each run makes thousands of
-      // requests; tests/domain/pipeline.test.ts proves a default policy limits.
-      RATE_LIMIT_OVERRIDES: JSON.stringify({
-        write: { tokens: 100_000, window: "60 s" },
-        earn: { tokens: 100_000, window: "60 s" },
-        // Low enough that one user can reach it (tests/api/lockerroom-posts.test.ts), above any other test's posting.
-        ugc: { tokens: 40, window: "60 s" },
-        public: { tokens: 5, window: "60 s" },
-        // Low enough that one sender reaches it (tests/api/marketplace-trade-rules.test.ts); gifts come from fresh fans.
-        gifts: { tokens: 5, window: "60 s" },
-        anonymous: { tokens: 1_000_000, window: "60 s" },
-        user: { tokens: 1_000_000, window: "60 s" },
-        machine: { tokens: 100_000, window: "60 s" },
-      }),
-      // Cross-origin browser clients (tests/api/cors.test.ts).
-      CORS_ALLOWED_ORIGINS: "https://app.example.com,https://fans.example.org:8443",
-      CLERK_AUTHORIZED_PARTIES: "https://app.example.com,https://admin.example.com",
-      // As behind a CDN and a load balancer: the client is the second X-Forwarded-For entry from the right.
-      CLIENT_IP_SOURCE: "forwarded",
-      TRUSTED_PROXY_HOPS: "2",
-      VALIDATE_RESPONSES: "1",
-      // Tests read their own writes anonymously at once; the shared anonymous answers have their own tests
-      // (tests/domain/pipeline.test.ts in process, tests/multi/anonymous-cache.test.ts over two instances).
-      ANONYMOUS_CACHE_TTL_MS: "0",
-      // Countries where packs are not sold (tests/api/spending.test.ts).
-      PACK_SALES_BLOCKED_COUNTRIES: "BE,NL",
-    }),
+    env: ({ run }) => apiServerEnv(run),
   });
   provideServer(project, server, `test:${server.run}`);
   return async () => {
@@ -69,7 +32,47 @@ export default async function setup(project: TestProject) {
   };
 }
 
-async function economyInvariant(databaseUrl: string) {
+/** The api project's server environment (the fleet's tier runs the same suites on the same settings). */
+export const apiServerEnv = (run: string): Record<string, string> => ({
+  DB_POOL_SIZE: "10",
+  RATE_LIMIT_PREFIX: `test:${run}`,
+  LEADERBOARD_PREFIX: `lb:test:${run}`,
+  // Live leaderboards end and beat quickly enough to be tested (tests/api/leaderboard.test.ts).
+  LEADERBOARD_STREAM_MAX_MS: "6000",
+  LEADERBOARD_STREAM_HEARTBEAT_MS: "500",
+  // A limiter slower than RATE_LIMIT_TIMEOUT_MS fails open (the request passes): on a loaded test machine 200 ms
+  // can pass, and the tests that count 429s would see one more request through. The fail-open path has its own test.
+  RATE_LIMIT_TIMEOUT_MS: "5000",
+  // Generous limits so concurrency tests measure the rules, tight public limit to test 429s. The defaults
+  // (anonymous, user, machine) are lifted too: most tests come from one address, and each run makes thousands of
+  // requests; tests/domain/pipeline.test.ts proves a default policy limits.
+  RATE_LIMIT_OVERRIDES: JSON.stringify({
+    write: { tokens: 100_000, window: "60 s" },
+    earn: { tokens: 100_000, window: "60 s" },
+    // Low enough that one user can reach it (tests/api/lockerroom-posts.test.ts), above any other test's posting.
+    ugc: { tokens: 40, window: "60 s" },
+    public: { tokens: 5, window: "60 s" },
+    // Low enough that one sender reaches it (tests/api/marketplace-trade-rules.test.ts); gifts come from fresh fans.
+    gifts: { tokens: 5, window: "60 s" },
+    anonymous: { tokens: 1_000_000, window: "60 s" },
+    user: { tokens: 1_000_000, window: "60 s" },
+    machine: { tokens: 100_000, window: "60 s" },
+  }),
+  // Cross-origin browser clients (tests/api/cors.test.ts).
+  CORS_ALLOWED_ORIGINS: "https://app.example.com,https://fans.example.org:8443",
+  CLERK_AUTHORIZED_PARTIES: "https://app.example.com,https://admin.example.com",
+  // As behind a CDN and a load balancer: the client is the second X-Forwarded-For entry from the right.
+  CLIENT_IP_SOURCE: "forwarded",
+  TRUSTED_PROXY_HOPS: "2",
+  VALIDATE_RESPONSES: "1",
+  // Tests read their own writes anonymously at once; the shared anonymous answers have their own tests
+  // (tests/domain/pipeline.test.ts in process, tests/multi/anonymous-cache.test.ts over two instances).
+  ANONYMOUS_CACHE_TTL_MS: "0",
+  // Countries where packs are not sold (tests/api/spending.test.ts).
+  PACK_SALES_BLOCKED_COUNTRIES: "BE,NL",
+});
+
+export async function economyInvariant(databaseUrl: string) {
   const { createDb } = await import("../../lib/db/client");
   const { checkInvariant } = await import("../../lib/operations/invariants/economy");
   const db = createDb(databaseUrl, 1);

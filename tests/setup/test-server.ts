@@ -8,7 +8,7 @@ import type { TestProject } from "vitest/node";
 import { DEV_ISSUER } from "../../lib/auth/sign";
 import { startEmbeddedPostgres } from "../../lib/db/embedded";
 import { freePort, portAnswers } from "../../lib/ports";
-import { startPgbouncer } from "./pgbouncer";
+import { startPgbouncer } from "../../scripts/fleet/pgbouncer";
 import { ensureDatabase, migrate } from "../../lib/db/migrate";
 import { DEFAULT_REDIS_URL } from "../../lib/env";
 import { redisAnswers } from "../../lib/redis/client";
@@ -112,6 +112,12 @@ export interface TestServerOptions {
   instances?: number;
   /** A PostgreSQL server other than TEST_ADMIN_DATABASE_URL's to create the run's database on (its maintenance database URL). */
   adminUrl?: string;
+  /** Reach the database only through PgBouncer in transaction mode (default: when TEST_DATABASE_POOLER=pgbouncer). */
+  pooled?: boolean;
+  /** Also write the servers' output to this process's as it comes (npm run fleet). */
+  echo?: boolean;
+  /** The key pair the servers verify tokens with (default: a fresh one). */
+  keyPair?: { publicKey: string; privateKey: string };
 }
 
 export async function startTestServer(o: TestServerOptions) {
@@ -133,15 +139,17 @@ export async function startTestServer(o: TestServerOptions) {
     await seedDb.$disconnect();
   }
 
-  const { publicKey, privateKey } = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: "spki", format: "pem" },
-    privateKeyEncoding: { type: "pkcs8", format: "pem" },
-  });
+  const { publicKey, privateKey } =
+    o.keyPair ??
+    generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: "spki", format: "pem" },
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    });
   const fixtures = await loadFixtures(run, o.fixtures);
-  // TEST_DATABASE_POOLER=pgbouncer: the server reaches its database only through PgBouncer in transaction mode (the
-  // tests' own clients and the migrations stay direct), as a deployment on a pooled database does.
-  const pooler = process.env.TEST_DATABASE_POOLER === "pgbouncer" ? await startPgbouncer(adminUrl) : undefined;
+  // Pooled (TEST_DATABASE_POOLER=pgbouncer, the fleet): the server reaches its database only through PgBouncer in
+  // transaction mode (the tests' own clients and the migrations stay direct), as a deployment on a pooled database does.
+  const pooler = (o.pooled ?? process.env.TEST_DATABASE_POOLER === "pgbouncer") ? await startPgbouncer(adminUrl) : undefined;
   const serverEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -156,23 +164,29 @@ export async function startTestServer(o: TestServerOptions) {
     ...o.env({ run }),
     ...fixtures.env,
   };
+  // An empty value unsets a variable (the fleet's cluster replaces the local REDIS_URL with REDIS_CLUSTER_NODES).
+  for (const [name, value] of Object.entries(serverEnv)) if (value === "") delete serverEnv[name];
   const servers: ChildProcess[] = [];
   const outputs: string[] = []; // one per server, so lines of two processes never interleave
   const baseUrls: string[] = [];
+  // Started side by side; each must answer /api/health before the run begins.
   for (let i = 0; i < (o.instances ?? 1); i++) {
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
+    let port = await freePort();
+    while (baseUrls.includes(`http://127.0.0.1:${port}`)) port = await freePort(); // none bound yet: the OS may offer one twice
     const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
       env: serverEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     outputs[i] = "";
-    server.stdout!.on("data", (d) => (outputs[i] += d));
-    server.stderr!.on("data", (d) => (outputs[i] += d));
+    for (const stream of [server.stdout!, server.stderr!])
+      stream.on("data", (d) => {
+        outputs[i] += d;
+        if (o.echo) process.stdout.write(d);
+      });
     servers.push(server);
-    baseUrls.push(baseUrl);
-    await waitForHealth(baseUrl, server, () => outputs[i]!);
+    baseUrls.push(`http://127.0.0.1:${port}`);
   }
+  await Promise.all(baseUrls.map((url, i) => waitForHealth(url, servers[i]!, () => outputs[i]!)));
 
   return {
     run,
@@ -180,7 +194,12 @@ export async function startTestServer(o: TestServerOptions) {
     baseUrl: baseUrls[0]!,
     /** Every server, in start order (one entry unless `instances` was given). */
     baseUrls,
+    /** The servers' process ids, in the same order (the bench reads their CPU time). */
+    pids: servers.map((s) => s.pid!),
     databaseUrl,
+    dbName,
+    /** PgBouncer in front of the database, when pooled. */
+    pooler,
     publicKey,
     privateKey,
     provided: fixtures.provided,
