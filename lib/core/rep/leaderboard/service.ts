@@ -373,6 +373,10 @@ export async function rebuildBoards(db: DbTx = appDb, actor: StaffActor | null =
     written.add(boardKey(b.board, b.period));
     result.push({ board: b.board, period: b.period, entries });
   }
+  // Boards written before the store kept its registry of boards (docs/decisions/0073-redis-cluster.md): the previous
+  // season's are still served, so takeOffBoards must find them too.
+  const previous = previousSeason(season).id;
+  await store.register(result.filter((b) => b.period === season.id).map((b) => boardKey(b.board, previous)));
   for (const key of await store.keys(`${prefix()}:`)) {
     if (!written.has(key) && (key.endsWith(":all") || key.endsWith(`:${season.id}`))) await store.replace(key, once([]));
   }
