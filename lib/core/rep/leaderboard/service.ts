@@ -280,7 +280,7 @@ const ERASURE_BOARD_TIMEOUT_MS = 5_000;
  * An erased account (lib/core/accounts) comes off every board in the store, current and past periods (the closed seasons'
  * winners, rows in the database, stay), and live streams hear it left. Best effort, like every board write, but the
  * erasure cron waits for it up to ERASURE_BOARD_TIMEOUT_MS rather than a request's Redis budget (a loaded Redis may
- * take longer than that to list the boards).
+ * take longer than that to go through every board).
  */
 export async function takeOffBoards(userId: string): Promise<void> {
   try {
