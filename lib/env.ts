@@ -16,6 +16,12 @@ const schema = z.object({
   // Unset (and no Upstash): the local Redis if one answers, else in-process rate limits, outside production only
   // (lib/redis/client.ts redisBackend). REDIS_BACKEND=memory chooses the in-process store explicitly, also in production.
   REDIS_URL: z.string().url().optional(),
+  // A Redis Cluster instead (TCP): some of its masters as host:port,host:port,… (the client finds the rest). Wins over
+  // REDIS_URL; Upstash wins over both (docs/decisions/0073-redis-cluster.md).
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/, "host:port,host:port,…")
+    .optional(),
   REDIS_BACKEND: z.enum(["auto", "memory"]).default("auto"),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
@@ -272,6 +278,12 @@ const PRODUCTION_REQUIRED = ["CLERK_JWT_KEY", "CLERK_SECRET_KEY", "CLERK_ISSUER"
 
 export const DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/fan_engagement";
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+/** REDIS_CLUSTER_NODES as "host:port" strings (none when unset). */
+export const redisClusterNodes = (): string[] =>
+  (env().REDIS_CLUSTER_NODES ?? "")
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
 /** DATABASE_URL, or the local PostgreSQL when it is unset (production refuses to start without it: lib/startup.ts). */
 export const databaseUrl = () => env().DATABASE_URL ?? DEFAULT_DATABASE_URL;
 export const dbPoolSize = () => env().DB_POOL_SIZE;

@@ -12,8 +12,8 @@ import { redisBackend } from "./redis/client";
  * naming what is wrong, instead of surfacing as 500s on the first request. Next.js itself only logs a failed
  * instrumentation hook and goes on serving, hence the exit.
  *
- * In production nothing falls back silently: DATABASE_URL must be set and answer, and rate limits need REDIS_URL
- * (answering) or Upstash (or REDIS_BACKEND=memory, chosen explicitly). Elsewhere the store is chosen and logged here.
+ * In production nothing falls back silently: DATABASE_URL must be set and answer, and rate limits need REDIS_URL or
+ * REDIS_CLUSTER_NODES (answering) or Upstash (or REDIS_BACKEND=memory, chosen explicitly). Elsewhere the store is chosen and logged here.
  * The rate limiters' Redis is connected and their script loaded here, before the first request (warmUpRateLimits).
  */
 export async function checkStartup(): Promise<void> {
@@ -31,6 +31,8 @@ export async function checkStartup(): Promise<void> {
     const backend = await redisBackend(); // throws in production when no store is configured
     await warmUpRateLimits(3_000).catch((error) => {
       if (env().NODE_ENV === "production" && backend.kind === "tcp") throw new Error(`REDIS_URL: no Redis answers at ${safeUrl(backend.url)}`);
+      if (env().NODE_ENV === "production" && backend.kind === "cluster")
+        throw new Error(`REDIS_CLUSTER_NODES: no Redis Cluster answers at ${backend.nodes.join(",")} (${error instanceof Error ? error.message : error})`);
       // Elsewhere (and with Upstash) the server starts: limits fail open until Redis answers.
       log("warn", { msg: "rate limiter: Redis not ready at start-up; failing open until it answers", error: String(error) });
     });

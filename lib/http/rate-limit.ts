@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { Ratelimit } from "@upstash/ratelimit";
 import { z } from "zod";
 import { env } from "../env";
-import { redisBackend, scriptRedis, type ScriptRedis } from "../redis/client";
+import { hashTag, redisBackend, scriptRedis, type ScriptRedis } from "../redis/client";
 import { log } from "../kernel/log";
 
 // Named policies, each served by one long-lived limiter (its ephemeral block cache must outlive requests).
@@ -125,7 +125,9 @@ export function createLimiter(policy: RateLimitPolicy, redis: ScriptRedis, { tim
   return async (identifier) => {
     try {
       await redis.whenReady?.(MAX_WAIT_MS); // throws when Redis is down
-      const r = await answerWithin(limiter.limit(identifier), timeoutMs);
+      // The sliding window's script reads the current and the previous window's keys ("<prefix>:<id>:<window>"): the
+      // identifier as a hash tag keeps both in one slot of a Redis Cluster (docs/decisions/0073-redis-cluster.md).
+      const r = await answerWithin(limiter.limit(hashTag(identifier)), timeoutMs);
       if (r === TIMED_OUT) return failOpen(policy, "timed out"); // its token may still be spent when the answer comes
       return { allowed: r.success, limit: r.limit || tokens, remaining: r.remaining, reset: r.reset, windowSeconds, degraded: false };
     } catch (error) {
@@ -207,7 +209,7 @@ export async function warmUpRateLimits(maxWaitMs: number): Promise<void> {
     prefix: `${env().RATE_LIMIT_PREFIX}:warm-up`,
     timeout: maxWaitMs,
   });
-  if ((await limiter.limit("start-up", { rate: 0 })).reason === "timeout") throw new Error(`Redis did not answer within ${maxWaitMs} ms`);
+  if ((await limiter.limit(hashTag("start-up"), { rate: 0 })).reason === "timeout") throw new Error(`Redis did not answer within ${maxWaitMs} ms`);
 }
 
 const limiters = new Map<RateLimitPolicy, Limiter>();

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { Redis as IORedis } from "ioredis";
+import { Cluster, Redis as IORedis } from "ioredis";
 import { Redis as UpstashRedis } from "@upstash/redis";
-import { DEFAULT_REDIS_URL, env } from "../env";
+import { DEFAULT_REDIS_URL, env, redisClusterNodes } from "../env";
 import { log } from "../kernel/log";
 
 /**
@@ -19,16 +19,23 @@ export interface ScriptRedis {
   whenReady?(maxWaitMs: number): Promise<void>;
 }
 
+/** A TCP client: one Redis, or a Redis Cluster (which routes each command, a script by its first key, to its slot's master). */
+export type TcpClient = IORedis | Cluster;
+
 // Upstash's scripts start with a shebang whose flag plain Redis rejects; the scripts do not need it.
 const SHEBANG = /^#!lua[^\n]*\n/;
 
-/** The ScriptRedis of a TCP connection. Wrap the client as it is created: whenReady learns from its connection errors. */
+/**
+ * The ScriptRedis of a TCP connection, to one Redis or to a Redis Cluster. Wrap the client as it is created: whenReady
+ * learns from its connection errors. On a cluster every script names at least one key, all in one hash slot (a
+ * script without keys has no slot to be sent to): docs/decisions/0073-redis-cluster.md.
+ */
 export class TcpScriptRedis implements ScriptRedis {
   // Library hash (sha1 of the original script) → script as we send it.
   private scripts = new Map<string, { body: string; sha: string }>();
   /** Why the last connection attempt failed, until one succeeds: Redis is down. */
   private lastError: Error | undefined;
-  constructor(readonly client: IORedis) {
+  constructor(readonly client: TcpClient) {
     client.on("error", (error: Error) => (this.lastError = error));
     client.on("ready", () => (this.lastError = undefined));
     // Every caller waiting in whenReady listens until its wait ends (at most its maxWaitMs): a burst adds many
@@ -113,35 +120,81 @@ export function scriptRunner(redis: ScriptRedis) {
   };
 }
 
+const TIMEOUTS = { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 1_000 } as const;
+const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2_000);
+
 /** A TCP client whose commands fail within about a second while Redis is down, instead of waiting for it. */
 export function createTcpRedis(url: string): IORedis {
-  const client = new IORedis(url, {
-    maxRetriesPerRequest: 1,
-    commandTimeout: 1_000,
-    connectTimeout: 1_000,
-    lazyConnect: false,
+  const client = new IORedis(url, { ...TIMEOUTS, lazyConnect: false, enableAutoPipelining: true, retryStrategy });
+  client.on("error", () => {}); // reported per command; do not crash the process
+  return client;
+}
+
+/** "host:port" → ioredis's node address. */
+const nodeAddress = (node: string) => {
+  const at = node.lastIndexOf(":");
+  return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
+};
+
+/**
+ * A Redis Cluster client with the same timeouts as createTcpRedis, for REDIS_CLUSTER_NODES (any masters: the client
+ * learns the others and the slots from them). Commands are pipelined per node (enableAutoPipelining).
+ */
+export function createClusterRedis(nodes: string[]): Cluster {
+  const client = new Cluster(nodes.map(nodeAddress), {
+    redisOptions: { ...TIMEOUTS },
     enableAutoPipelining: true,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    lazyConnect: false,
+    clusterRetryStrategy: retryStrategy,
+    // A failover moves slots: follow MOVED/ASK and refresh the slot map, briefly, then fail like a Redis that is down.
+    maxRedirections: 16,
+    retryDelayOnClusterDown: 100,
+    retryDelayOnFailover: 100,
+    slotsRefreshTimeout: 1_000,
   });
   client.on("error", () => {}); // reported per command; do not crash the process
   return client;
 }
 
 /**
+ * `key`'s hash slot with `suffix` after it: a key Redis Cluster puts in the same slot as `key` (a script's second
+ * key, a rename's target). A key with a hash tag ("{…}", non-empty) hashes by it, so the suffix keeps it; any other
+ * key hashes whole, so it becomes the tag.
+ */
+export function sameSlotKey(key: string, suffix: string): string {
+  const open = key.indexOf("{");
+  const close = open < 0 ? -1 : key.indexOf("}", open + 1);
+  return close > open + 1 ? `${key}${suffix}` : `{${key}}${suffix}`;
+}
+
+/**
+ * `id` as a hash tag, for keys that a library builds around it (@upstash/ratelimit's "<prefix>:<id>:<window>"), so
+ * every key of one id lands in one slot. An id holding a brace would end the tag early: its digest stands in for it.
+ */
+export function hashTag(id: string): string {
+  return /^[^{}]+$/.test(id) ? `{${id}}` : `{${createHash("sha1").update(id).digest("hex")}}`;
+}
+
+/**
  * Which store serves rate limits (and, later, pub/sub): the one place that decides.
  * - `upstash`: UPSTASH_REDIS_REST_URL is set (always wins);
+ * - `cluster`: REDIS_CLUSTER_NODES is set (a TCP Redis Cluster: docs/decisions/0073-redis-cluster.md);
  * - `tcp`: REDIS_URL is set, or (outside production) nothing is configured and a Redis answers on 127.0.0.1:6379;
  * - `memory`: REDIS_BACKEND=memory, or (outside production) nothing is configured and no local Redis answers:
  *   an in-process store, so limits hold per process only.
  * In production nothing is chosen silently: without REDIS_URL, Upstash or REDIS_BACKEND=memory this throws (and
  * lib/startup.ts stops the server, naming the variables).
  */
-export type RedisBackend = { kind: "upstash"; url: string } | { kind: "tcp"; url: string; configured: boolean } | { kind: "memory"; reason: string };
+export type RedisBackend =
+  | { kind: "upstash"; url: string }
+  | { kind: "tcp"; url: string; configured: boolean }
+  | { kind: "cluster"; nodes: string[] }
+  | { kind: "memory"; reason: string };
 
 const g = globalThis as unknown as { __scriptRedis?: ScriptRedis; __redisBackend?: Promise<RedisBackend> };
 
 export const NO_REDIS_IN_PRODUCTION =
-  "REDIS_URL or UPSTASH_REDIS_REST_URL (with UPSTASH_REDIS_REST_TOKEN) is required in production (or REDIS_BACKEND=memory for per-process limits)";
+  "REDIS_URL or UPSTASH_REDIS_REST_URL (with UPSTASH_REDIS_REST_TOKEN) is required in production (or REDIS_CLUSTER_NODES for a Redis Cluster, or REDIS_BACKEND=memory for per-process limits)";
 
 /** The store in use, decided once per process (probing the local Redis at most once) and logged then. */
 export function redisBackend(): Promise<RedisBackend> {
@@ -155,6 +208,8 @@ export function redisBackend(): Promise<RedisBackend> {
 async function decideBackend(): Promise<RedisBackend> {
   const e = env();
   if (e.UPSTASH_REDIS_REST_URL) return { kind: "upstash", url: e.UPSTASH_REDIS_REST_URL };
+  const nodes = redisClusterNodes();
+  if (nodes.length) return { kind: "cluster", nodes };
   if (e.REDIS_URL) return { kind: "tcp", url: e.REDIS_URL, configured: true };
   if (e.REDIS_BACKEND === "memory") return { kind: "memory", reason: "REDIS_BACKEND=memory" };
   if (e.NODE_ENV === "production") throw new Error(NO_REDIS_IN_PRODUCTION);
@@ -193,13 +248,14 @@ export function scriptRedis(backend: Exclude<RedisBackend, { kind: "memory" }>):
   g.__scriptRedis =
     backend.kind === "upstash"
       ? (new UpstashRedis({ url: backend.url, token: e.UPSTASH_REDIS_REST_TOKEN! }) as unknown as ScriptRedis)
-      : new TcpScriptRedis(createTcpRedis(backend.url));
+      : new TcpScriptRedis(backend.kind === "cluster" ? createClusterRedis(backend.nodes) : createTcpRedis(backend.url));
   return g.__scriptRedis;
 }
 
 /** How the backend is described in logs (no credentials: the URL's password is dropped). */
 export function describeBackend(b: RedisBackend): string {
   if (b.kind === "memory") return `in-process (${b.reason}); limits hold per process`;
+  if (b.kind === "cluster") return `Redis Cluster at ${b.nodes.join(",")} (REDIS_CLUSTER_NODES)`;
   const u = new URL(b.url);
   u.password = "";
   u.username = "";
@@ -207,9 +263,9 @@ export function describeBackend(b: RedisBackend): string {
 }
 
 /** Where rate limits are counted, as readiness reports it. */
-export async function rateLimitBackend(): Promise<"upstash" | "redis" | "memory"> {
+export async function rateLimitBackend(): Promise<"upstash" | "redis" | "redis-cluster" | "memory"> {
   const kind = (await redisBackend()).kind;
-  return kind === "tcp" ? "redis" : kind;
+  return kind === "tcp" ? "redis" : kind === "cluster" ? "redis-cluster" : kind;
 }
 
 /** PING the rate limiter's store (readiness); rejects when it cannot answer. The in-process store always answers. */

@@ -11,10 +11,11 @@ vi.hoisted(() => {
 
 import { signSessionToken } from "../../lib/auth/sign";
 import { DEFAULT_REDIS_URL } from "../../lib/env";
-import { createLimiter, createMemoryLimiter, type Limiter } from "../../lib/http/rate-limit";
+import { createLimiter, createMemoryLimiter } from "../../lib/http/rate-limit";
 import { route } from "../../lib/http/route";
 import { createTcpRedis, redisAnswers, TcpScriptRedis } from "../../lib/redis/client";
 import { awayFromWindowEdge } from "../rate-window";
+import { limiterBehaviour } from "../redis-behaviours";
 
 // The Redis tests need a Redis (REDIS_URL, or the local one); without one they are skipped, saying so, and the
 // same assertions run on the in-process store the server then uses.
@@ -28,30 +29,6 @@ afterAll(() => {
   live.disconnect();
   dead.disconnect();
 });
-
-/** Runs one limiter's behaviour tests over a store. */
-function limiterBehaviour(make: (policy: "public" | "earn") => Limiter) {
-  it("allows the policy's tokens, then blocks with a reset in the future", async () => {
-    const limit = make("public");
-    const id = "ip:203.0.113.7";
-    // The sliding window weighs the previous 60 s window by how much of it is left, so 301 calls that cross a window
-    // edge can find one more token: start well inside a window (windows are aligned to the epoch).
-    const intoWindow = Date.now() % 60_000;
-    if (intoWindow > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 100));
-    const results = [];
-    for (let i = 0; i < 301; i++) results.push(await limit(id));
-    expect(results.slice(0, 300).every((r) => r.allowed)).toBe(true);
-    expect(results[300]).toMatchObject({ allowed: false, limit: 300, remaining: 0, degraded: false });
-    expect(results[300]!.reset).toBeGreaterThan(Date.now());
-    expect((await limit("ip:198.51.100.1")).allowed).toBe(true); // other identifiers are unaffected
-  });
-
-  it("concurrent requests never pass more than the limit", async () => {
-    const limit = make("earn");
-    const results = await Promise.all(Array.from({ length: 80 }, () => limit("u:concurrent")));
-    expect(results.filter((r) => r.allowed).length).toBe(30);
-  });
-}
 
 describe.skipIf(!redisUp)(
   `rate limiter over real Redis (@upstash/ratelimit through the TCP adapter)${redisUp ? "" : `: skipped, no Redis answers at ${redisUrl}`}`,

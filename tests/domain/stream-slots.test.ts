@@ -12,6 +12,7 @@ import { DomainError } from "../../lib/kernel/errors";
 import { acquireStreamSlot, MIN_SLOT_TTL_MS, streamKey } from "../../lib/http/streams";
 import { createTcpRedis, redisAnswers, TcpScriptRedis } from "../../lib/redis/client";
 import { memorySlotStore, redisSlotStore, type SlotStore } from "../../lib/redis/stream-slots";
+import { slotStoreBehaviour } from "../redis-behaviours";
 
 // Stream slots (lib/redis/stream-slots.ts): the cap per key, expiry of slots nobody refreshes, release; and the guard
 // every live stream takes them through (lib/http/streams.ts): 429 TOO_MANY_STREAMS, release on abort, failing open.
@@ -26,50 +27,8 @@ afterAll(() => {
   dead.disconnect();
 });
 
-function storeBehaviour(make: () => SlotStore) {
-  const TTL = 10_000;
-
-  it("holds at most `cap` slots per key, even when asked at once; other keys have their own", async () => {
-    const store = make();
-    const now = Date.now();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => store.acquire("user:a", `s${i}`, 5, TTL, now + i)));
-    expect(answers.filter((a) => a.acquired)).toHaveLength(5);
-    // Full: the answer says when the soonest slot lapses unless refreshed.
-    const full = await store.acquire("user:a", "late", 5, TTL, now + 100);
-    expect(full.acquired).toBe(false);
-    expect(full.acquired ? 0 : full.freeAt).toBeGreaterThanOrEqual(now + TTL);
-    expect(full.acquired ? 0 : full.freeAt).toBeLessThanOrEqual(now + 7 + TTL);
-    expect((await store.acquire("ip:203.0.113.1", "other", 5, TTL, now)).acquired).toBe(true);
-  });
-
-  it("a released slot is free at once", async () => {
-    const store = make();
-    const now = Date.now();
-    expect((await store.acquire("k", "one", 1, TTL, now)).acquired).toBe(true);
-    expect((await store.acquire("k", "two", 1, TTL, now)).acquired).toBe(false);
-    await store.release("k", "one");
-    expect((await store.acquire("k", "two", 1, TTL, now)).acquired).toBe(true);
-  });
-
-  it("a slot nobody refreshes lapses after its TTL; a refreshed one does not", async () => {
-    const store = make();
-    const t = Date.now();
-    expect((await store.acquire("k", "kept", 2, TTL, t)).acquired).toBe(true);
-    expect((await store.acquire("k", "crashed", 2, TTL, t)).acquired).toBe(true);
-    await store.refresh("k", "kept", TTL, t + TTL - 1);
-    expect((await store.acquire("k", "new", 2, TTL, t + TTL - 1)).acquired).toBe(false);
-    // Past the TTL: "crashed" lapsed, "kept" (refreshed) holds on.
-    expect((await store.acquire("k", "new", 2, TTL, t + TTL + 1)).acquired).toBe(true);
-    expect((await store.acquire("k", "newer", 2, TTL, t + TTL + 2)).acquired).toBe(false);
-    // A lapsed slot is not brought back by a late refresh.
-    await store.refresh("k", "crashed", TTL, t + TTL + 3);
-    await store.release("k", "new");
-    expect((await store.acquire("k", "newer", 2, TTL, t + TTL + 4)).acquired).toBe(true);
-  });
-}
-
 describe.skipIf(!redisUp)(`stream slots over real Redis${redisUp ? "" : `: skipped, no Redis answers at ${redisUrl}`}`, () => {
-  storeBehaviour(() => redisSlotStore(new TcpScriptRedis(live), `t:slots:${randomUUID()}`));
+  slotStoreBehaviour(() => redisSlotStore(new TcpScriptRedis(live), `t:slots:${randomUUID()}`));
 
   it("the key itself expires a TTL after its last write, so a crashed instance leaves nothing behind", async () => {
     const prefix = `t:slots:${randomUUID()}`;
@@ -83,7 +42,7 @@ describe.skipIf(!redisUp)(`stream slots over real Redis${redisUp ? "" : `: skipp
 });
 
 describe("stream slots in process (no Redis)", () => {
-  storeBehaviour(() => memorySlotStore());
+  slotStoreBehaviour(() => memorySlotStore());
 });
 
 describe("the stream guard (lib/http/streams.ts)", () => {

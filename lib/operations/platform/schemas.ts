@@ -14,9 +14,9 @@ export const readiness = z
       database: check.meta({ description: "PostgreSQL: `SELECT 1` on the server's pool (2 s limit). Always `ok` here: unavailable is a 503." }),
       rateLimiter: check
         .extend({
-          backend: z.enum(["redis", "upstash", "memory"]).meta({
+          backend: z.enum(["redis", "redis-cluster", "upstash", "memory"]).meta({
             description:
-              "Redis (REDIS_URL or the local one), Upstash's REST API when configured, or the in-process store (development without Redis, REDIS_BACKEND=memory).",
+              "Redis (REDIS_URL or the local one), a Redis Cluster (REDIS_CLUSTER_NODES), Upstash's REST API when configured, or the in-process store (development without Redis, REDIS_BACKEND=memory).",
           }),
         })
         .meta({ description: "The rate limiter's store: `PING` (1 s limit)." }),

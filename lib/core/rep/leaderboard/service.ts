@@ -280,7 +280,7 @@ const ERASURE_BOARD_TIMEOUT_MS = 5_000;
  * An erased account (lib/core/accounts) comes off every board in the store, current and past periods (the closed seasons'
  * winners, rows in the database, stay), and live streams hear it left. Best effort, like every board write, but the
  * erasure cron waits for it up to ERASURE_BOARD_TIMEOUT_MS rather than a request's Redis budget (a loaded Redis may
- * take longer than that to list the boards).
+ * take longer than that to go through every board).
  */
 export async function takeOffBoards(userId: string): Promise<void> {
   try {
@@ -373,6 +373,10 @@ export async function rebuildBoards(db: DbTx = appDb, actor: StaffActor | null =
     written.add(boardKey(b.board, b.period));
     result.push({ board: b.board, period: b.period, entries });
   }
+  // Boards written before the store kept its registry of boards (docs/decisions/0073-redis-cluster.md): the previous
+  // season's are still served, so takeOffBoards must find them too.
+  const previous = previousSeason(season).id;
+  await store.register(result.filter((b) => b.period === season.id).map((b) => boardKey(b.board, previous)));
   for (const key of await store.keys(`${prefix()}:`)) {
     if (!written.has(key) && (key.endsWith(":all") || key.endsWith(`:${season.id}`))) await store.replace(key, once([]));
   }

@@ -1,9 +1,16 @@
-import { redisBackend, scriptRedis, scriptRunner, type ScriptRedis } from "../../../redis/client";
+import { env } from "../../../env";
+import { redisBackend, sameSlotKey, scriptRedis, scriptRunner, type ScriptRedis } from "../../../redis/client";
 
 // The rank index: one sorted set per board (member: user id, score: packScore). Redis (Upstash or TCP) answers
 // every read in one round trip through a Lua script (Upstash's REST API has no MULTI, and a script is atomic);
 // without Redis (development), an in-process store with the same answers. PostgreSQL's ledger stays the truth:
 // rebuildBoards() (service.ts) rewrites every board from it.
+//
+// Redis Cluster (docs/decisions/0073-redis-cluster.md): every script names its keys, all in one hash slot. Boards keep
+// their plain names (each board hashes whole, so boards spread over the masters); a write to many boards runs one
+// script per board, sent together (one round trip with auto-pipelining). A rebuild's scratch key shares its board's
+// slot (sameSlotKey), so it can be renamed over it. The boards in use are listed in a registry set (`registry`), added to
+// before every write: takeOffBoards reads it instead of scanning the keyspace.
 
 export interface Scored {
   member: string;
@@ -49,8 +56,13 @@ export interface BoardStore {
   stats(key: string, floors: number[]): Promise<{ size: number; top: number | null; atLeast: number[] }>;
   /** Replaces the whole board with `chunks` of entries (a rebuild): written under a scratch key, then renamed over it. */
   replace(key: string, chunks: AsyncIterable<Scored[]>): Promise<void>;
-  /** Every board key (a sorted set: the live feed and other keys under the prefix are left out) starting with `prefix`. */
+  /**
+   * Every board key starting with `prefix` that the store has held entries under (Redis: its registry of boards, kept
+   * by set and replace, so a board emptied since may still be listed; no keyspace scan).
+   */
   keys(prefix: string): Promise<string[]>;
+  /** Lists boards in keys()'s answer (boards written before the registry existed: rebuildBoards names them). */
+  register(keys: string[]): Promise<void>;
 }
 
 // Ranks inside a run of entries: the first needs a ZCOUNT; after it, an entry scoring less than the one before has
@@ -84,8 +96,8 @@ const SCRIPTS = {
       end
     end
     return { redis.call('ZCARD', key), ranked(key, tonumber(ARGV[1]), tonumber(ARGV[2])), me, around }`,
-  set: `for i, key in ipairs(KEYS) do redis.call('ZADD', key, ARGV[2 * i - 1], ARGV[2 * i]) end return 1`,
-  remove: `local out = {} for i, key in ipairs(KEYS) do if redis.call('ZREM', key, ARGV[i]) == 1 then out[#out + 1] = i end end return out`,
+  // One board's removes (ARGV: members); answers the 1-based indexes of those that were on it.
+  remove: `local out = {} for i, m in ipairs(ARGV) do if redis.call('ZREM', KEYS[1], m) == 1 then out[#out + 1] = i end end return out`,
   range: `return redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')`,
   standings: `local out = {}
     for i, m in ipairs(ARGV) do
@@ -103,22 +115,19 @@ const SCRIPTS = {
   fill: `for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end return 1`,
   clear: `redis.call('DEL', KEYS[1]) return 1`,
   swap: `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('RENAME', KEYS[1], KEYS[2]) else redis.call('DEL', KEYS[2]) end return 1`,
-  keys: `local out, cursor = {}, '0'
-    repeat
-      local r = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
-      cursor = r[1]
-      for _, k in ipairs(r[2]) do
-        if redis.call('TYPE', k).ok == 'zset' then out[#out + 1] = k end
-      end
-    until cursor == '0'
-    return out`,
+  register: `for _, k in ipairs(ARGV) do redis.call('SADD', KEYS[1], k) end return 1`,
+  registered: `return redis.call('SMEMBERS', KEYS[1])`,
 } as const;
 
 const FILL_CHUNK = 1_000;
 
-class RedisBoardStore implements BoardStore {
+export class RedisBoardStore implements BoardStore {
   private script: ReturnType<typeof scriptRunner>;
-  constructor(redis: ScriptRedis) {
+  /** `registry`: the set listing the boards this store writes (keys() answers from it). */
+  constructor(
+    redis: ScriptRedis,
+    private registry: string,
+  ) {
     this.script = scriptRunner(redis);
   }
 
@@ -127,22 +136,42 @@ class RedisBoardStore implements BoardStore {
   }
 
   async set(writes: (Scored & { key: string })[]) {
-    if (writes.length)
-      await this.run(
-        "set",
-        writes.map((w) => w.key),
-        writes.flatMap((w) => [w.score, w.member]),
-      );
+    if (!writes.length) return;
+    const boards = byKey(writes);
+    // Registered before (on one Redis, in the same pipeline ahead of) the writes: a board with entries is always listed.
+    const registered = this.register([...boards.keys()]);
+    await Promise.all([
+      registered,
+      ...[...boards].map(([key, w]) =>
+        this.run(
+          "fill",
+          [key],
+          w.flatMap((e) => [e.score, e.member]),
+        ),
+      ),
+    ]);
   }
 
   async remove(removes: { key: string; member: string }[]) {
     if (!removes.length) return [];
-    const removed = await this.run<number[]>(
-      "remove",
-      removes.map((r) => r.key),
-      removes.map((r) => r.member),
+    const removed = await Promise.all(
+      [...byKey(removes)].map(async ([key, r]) =>
+        (
+          await this.run<number[]>(
+            "remove",
+            [key],
+            r.map((e) => e.member),
+          )
+        ).map((i) => r[Number(i) - 1]!),
+      ),
     );
-    return removed.map((i) => removes[Number(i) - 1]!);
+    // In the order asked (a board's removes keep their order; boards come in their first remove's order).
+    const found = new Set(removed.flat());
+    return removes.filter((r) => found.has(r));
+  }
+
+  async register(keys: string[]) {
+    if (keys.length) await this.run("register", [this.registry], keys);
   }
 
   async range(key: string, position: number, count: number) {
@@ -191,8 +220,8 @@ class RedisBoardStore implements BoardStore {
   }
 
   async replace(key: string, chunks: AsyncIterable<Scored[]>) {
-    const scratch = `${key}:rebuild`;
-    await this.run("clear", [scratch], []); // a scratch key a failed rebuild left
+    const scratch = sameSlotKey(key, ":rebuild"); // RENAME needs both keys in one slot
+    await Promise.all([this.register([key]), this.run("clear", [scratch], [])]); // and a scratch key a failed rebuild left
     for await (const chunk of chunks) {
       for (let i = 0; i < chunk.length; i += FILL_CHUNK) {
         await this.run(
@@ -206,9 +235,20 @@ class RedisBoardStore implements BoardStore {
   }
 
   async keys(prefix: string) {
-    const found = await this.run<string[]>("keys", [], [`${prefix}*`]);
-    return found.map(String).filter((k) => !k.endsWith(":rebuild"));
+    const found = await this.run<string[]>("registered", [this.registry], []);
+    return found.map(String).filter((k) => k.startsWith(prefix));
   }
+}
+
+/** Entries grouped by their `key`, in first-seen order. */
+function byKey<T extends { key: string }>(entries: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const e of entries) {
+    const list = out.get(e.key);
+    if (list) list.push(e);
+    else out.set(e.key, [e]);
+  }
+  return out;
 }
 
 /** The same answers in process memory: development without Redis, boards per process. */
@@ -277,11 +317,18 @@ export class MemoryBoardStore implements BoardStore {
   async keys(prefix: string) {
     return [...this.boards.keys()].filter((k) => k.startsWith(prefix) && this.boards.get(k)!.size > 0);
   }
+
+  async register() {} // keys() looks at the boards themselves
 }
+
+/** The registry of the boards under `prefix` (a set; no board is named "boards"). */
+export const boardRegistryKey = (prefix: string) => `${prefix}:boards`;
 
 const g = globalThis as unknown as { __boardStore?: Promise<BoardStore> };
 
 /** The process's board store, on the same Redis as rate limits (decided once). */
 export function boardStore(): Promise<BoardStore> {
-  return (g.__boardStore ??= redisBackend().then((b) => (b.kind === "memory" ? new MemoryBoardStore() : new RedisBoardStore(scriptRedis(b)))));
+  return (g.__boardStore ??= redisBackend().then((b) =>
+    b.kind === "memory" ? new MemoryBoardStore() : new RedisBoardStore(scriptRedis(b), boardRegistryKey(env().LEADERBOARD_PREFIX)),
+  ));
 }
