@@ -119,38 +119,44 @@ interface Streams {
   close(): void;
 }
 
-/** `count` anonymous clients, half on the game's stream and half on the global board's, each from its own address. */
+/**
+ * `count` anonymous clients, half on the game's stream and half on the global board's, each from its own address. Like
+ * EventSource, a client whose stream ends (streams close themselves after a while) reconnects with Last-Event-ID.
+ */
 async function openStreams(base: string, gameId: string, count: number): Promise<Streams> {
   const streams: Streams = { opened: 0, arrivals: new Map(), boardEvents: 0, close: () => aborts.forEach((a) => a.abort()) };
   const aborts: AbortController[] = [];
-  await Promise.all(
-    Array.from({ length: count }, (_, i) => {
-      const abort = new AbortController();
-      aborts.push(abort);
-      const path = i % 2 === 0 ? `/api/events/${gameId}/stream` : "/api/leaderboard/stream?board=global&period=all";
-      const headers = { "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` };
-      return new Promise<void>((opened) => {
-        const req = http.get(`${base}${path}`, { signal: abort.signal, headers, agent: false }, (res) => {
-          if (res.statusCode !== 200) return void (res.resume(), opened());
-          streams.opened++;
-          opened();
-          res.setEncoding("utf8");
-          let buffer = "";
-          res.on("data", (text: string) => {
-            buffer += text;
-            for (let k; (k = buffer.indexOf("\n\n")) >= 0; buffer = buffer.slice(k + 2)) {
-              const block = buffer.slice(0, k);
-              const live = block.includes("\nevent: timeline\n") ? /"event":\{"id":"([^"]+)"/.exec(block) : null;
-              if (live) streams.arrivals.set(live[1]!, [...(streams.arrivals.get(live[1]!) ?? []), performance.now()]);
-              else if (block.includes("\nevent: score\n")) streams.boardEvents++;
-            }
-          });
-          res.on("error", () => {});
+  const client = (i: number) => {
+    const abort = new AbortController();
+    aborts.push(abort);
+    const path = i % 2 === 0 ? `/api/events/${gameId}/stream` : "/api/leaderboard/stream?board=global&period=all";
+    const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+    let lastId: string | null = null;
+    const connect = (opened: (ok: boolean) => void) => {
+      const headers: Record<string, string> = { "x-forwarded-for": address, ...(lastId ? { "last-event-id": lastId } : {}) };
+      const req = http.get(`${base}${path}`, { signal: abort.signal, headers, agent: false }, (res) => {
+        if (res.statusCode !== 200) return void (res.resume(), opened(false));
+        opened(true);
+        res.setEncoding("utf8");
+        let buffer = "";
+        res.on("data", (text: string) => {
+          buffer += text;
+          for (let k; (k = buffer.indexOf("\n\n")) >= 0; buffer = buffer.slice(k + 2)) {
+            const block = buffer.slice(0, k);
+            if (block.startsWith("id: ")) lastId = block.slice(4, block.indexOf("\n"));
+            const live = block.includes("\nevent: timeline\n") ? /"event":\{"id":"([^"]+)"/.exec(block) : null;
+            if (live) streams.arrivals.set(live[1]!, [...(streams.arrivals.get(live[1]!) ?? []), performance.now()]);
+            else if (block.includes("\nevent: score\n")) streams.boardEvents++;
+          }
         });
-        req.on("error", () => opened());
+        res.on("end", () => !abort.signal.aborted && setTimeout(() => connect(() => {}), 200));
+        res.on("error", () => {});
       });
-    }),
-  );
+      req.on("error", () => opened(false));
+    };
+    return new Promise<boolean>((resolve) => connect(resolve));
+  };
+  streams.opened = (await Promise.all(Array.from({ length: count }, (_, i) => client(i)))).filter(Boolean).length;
   return streams;
 }
 

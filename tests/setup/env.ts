@@ -6,3 +6,5 @@ process.env.DB_POOL_SIZE = "4";
 process.env.CLERK_JWT_KEY = inject("publicKey");
 process.env.LOG_LEVEL = "silent";
 process.env.LEADERBOARD_PREFIX = `lb:${inject("redisPrefix")}`;
+// The servers' Redis (one, or the fleet's cluster), for tests that read or write boards and limits themselves.
+Object.assign(process.env, inject("redisEnv"));

@@ -90,6 +90,8 @@ declare module "vitest" {
     privateKey: string;
     publicKey: string;
     redisPrefix: string;
+    /** The servers' Redis settings (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_BACKEND). */
+    redisEnv: Record<string, string>;
     /** Values fixtures hand to tests (e.g. a stand-in's URL), by fixture file name. */
     fixtures: Record<string, Record<string, string>>;
   }

@@ -194,6 +194,8 @@ export async function startTestServer(o: TestServerOptions) {
     baseUrl: baseUrls[0]!,
     /** Every server, in start order (one entry unless `instances` was given). */
     baseUrls,
+    /** Where the servers keep rate limits and boards: the tests' own lib code uses the same (tests/setup/env.ts). */
+    redisEnv: Object.fromEntries(["REDIS_URL", "REDIS_CLUSTER_NODES", "REDIS_BACKEND"].flatMap((k) => (serverEnv[k] ? [[k, serverEnv[k]!]] : []))),
     /** The servers' process ids, in the same order (the bench reads their CPU time). */
     pids: servers.map((s) => s.pid!),
     databaseUrl,
@@ -235,5 +237,6 @@ export function provideServer(project: TestProject, server: Awaited<ReturnType<t
   project.provide("privateKey", server.privateKey);
   project.provide("publicKey", server.publicKey);
   project.provide("redisPrefix", redisPrefix);
+  project.provide("redisEnv", server.redisEnv);
   project.provide("fixtures", server.provided);
 }
