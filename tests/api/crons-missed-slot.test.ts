@@ -17,10 +17,11 @@ const dayAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString().slice
 describe("after a skipped slot, one run does the missed work", () => {
   it("console-rollups: every day since the last one computed after it ended is recomputed", async () => {
     expect((await cron("console-rollups?days=7")).status).toBe(200); // days 6 ago … yesterday are final
-    // As if the runs of the last five days stopped before each day ended: their values are stale.
+    // As if the runs of the last five days stopped an hour into each day: their values are stale.
     await db().$executeRaw`
-      UPDATE console_daily_metrics SET value = -1, computed_at = day::timestamp AT TIME ZONE 'UTC' + interval '1 hour'
-      WHERE day >= ${dayAgo(5)}::date AND day < ${dayAgo(0)}::date AND metric = ANY(ARRAY['fans.signups', 'rep.issued'])`;
+      UPDATE console_daily_metrics SET computed_at = day::timestamp AT TIME ZONE 'UTC' + interval '1 hour',
+        value = CASE WHEN metric IN ('fans.signups', 'rep.issued') THEN -1 ELSE value END
+      WHERE day >= ${dayAgo(5)}::date AND day < ${dayAgo(0)}::date`;
     const res = await cron("console-rollups");
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toMatchObject({ from: dayAgo(5), to: dayAgo(0) });
@@ -66,10 +67,14 @@ describe("after a skipped slot, one run does the missed work", () => {
       },
     });
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: payments.webhookSecret });
-    const credited = await api("POST", "/api/webhooks/stripe", { headers: { "content-type": "application/json", "stripe-signature": signature }, body: payload });
+    const credited = await api("POST", "/api/webhooks/stripe", {
+      headers: { "content-type": "application/json", "stripe-signature": signature },
+      body: payload,
+    });
     expect(credited.body.data.outcome).toBe("credited");
     await db().$executeRaw`UPDATE coin_purchases SET credited_at = now() - interval '5 days' WHERE provider_txn_id = ${ghost}`;
     // The last run that read Stripe was six days ago: the daily runs since never came.
+    expect((await cron("payments-reconciliation")).status).toBe(200);
     await db().$executeRaw`UPDATE payment_reconciliations SET started_at = started_at - interval '6 days' WHERE provider = 'stripe'`;
 
     const res = await cron("payments-reconciliation");

@@ -90,17 +90,38 @@ describe("twice at once, the work done once", () => {
       const key = `profile/${f.id}/${randomUUID()}.webp`;
       mkdirSync(path.dirname(path.join(dir, key)), { recursive: true });
       writeFileSync(path.join(dir, key), "x");
-      return { userId: f.id, kind: "profile", key, url: `/uploads/${key}`, contentType: "image/webp", bytes: 1, width: 1, height: 1, thumbhash: "", createdAt: daysAgo(3) };
+      return {
+        userId: f.id,
+        kind: "profile",
+        key,
+        url: `/uploads/${key}`,
+        contentType: "image/webp",
+        bytes: 1,
+        width: 1,
+        height: 1,
+        thumbhash: "",
+        createdAt: daysAgo(3),
+      };
     });
     await db().mediaUpload.createMany({ data: images });
-    const directs = Array.from({ length: 60 }, () => ({ userId: f.id, kind: "profile", pathname: `direct/${f.id}/${randomUUID()}`, maxBytes: 1, expiresAt: daysAgo(3) }));
+    const directs = Array.from({ length: 60 }, () => ({
+      userId: f.id,
+      kind: "profile",
+      pathname: `direct/${f.id}/${randomUUID()}`,
+      maxBytes: 1,
+      expiresAt: daysAgo(3),
+    }));
     await db().directUpload.createMany({ data: directs });
     // Every row either table holds now: a run may also sweep other files' rows, never one it did not find here.
-    const snapshot = new Set([...(await db().mediaUpload.findMany({ select: { id: true } })), ...(await db().directUpload.findMany({ select: { id: true } }))].map((r) => r.id));
+    const snapshot = new Set(
+      [...(await db().mediaUpload.findMany({ select: { id: true } })), ...(await db().directUpload.findMany({ select: { id: true } }))].map((r) => r.id),
+    );
     const runs = await twice("uploads-sweep");
     expect(await db().mediaUpload.count({ where: { userId: f.id } })).toBe(0);
     expect(await db().directUpload.count({ where: { userId: f.id } })).toBe(0);
-    const left = new Set([...(await db().mediaUpload.findMany({ select: { id: true } })), ...(await db().directUpload.findMany({ select: { id: true } }))].map((r) => r.id));
+    const left = new Set(
+      [...(await db().mediaUpload.findMany({ select: { id: true } })), ...(await db().directUpload.findMany({ select: { id: true } }))].map((r) => r.id),
+    );
     const gone = [...snapshot].filter((id) => !left.has(id)).length;
     expect(runs.reduce((n, r) => n + (r.deleted as number), 0)).toBe(gone);
   });
