@@ -131,8 +131,11 @@ export function lockPendingLockerMedia(tx: DbTx, cutoff: Date, after: { createdA
           FOR UPDATE SKIP LOCKED`;
 }
 
-/** Replaced images (avatar, banner, binder cover) created before `cutoff` that no user or binder row references. */
-export function unreferencedImages(db: RawDb | DbTx, cutoff: Date, after: { createdAt: Date; id: string }, take: number) {
+/**
+ * Replaced images (avatar, banner, binder cover) created before `cutoff` that no user or binder row references, locked
+ * for the caller's transaction (SKIP LOCKED: a concurrent sweep takes other rows).
+ */
+export function lockUnreferencedImages(db: RawDb | DbTx, cutoff: Date, after: { createdAt: Date; id: string }, take: number) {
   return raw(db).$queryRaw<SweepCandidate[]>`
       SELECT m.id::text AS id, m.key, m.created_at AS "createdAt" FROM media_uploads m
       WHERE m.kind IN ('profile', 'banner', 'binder-cover') AND m.created_at < ${cutoff}
@@ -140,14 +143,19 @@ export function unreferencedImages(db: RawDb | DbTx, cutoff: Date, after: { crea
         AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND (u.avatar_key = m.key OR u.banner_key = m.key))
         AND NOT EXISTS (SELECT 1 FROM binders b WHERE b.user_id = m.user_id AND b.cover_key = m.key)
       ORDER BY m.created_at, m.id
-      LIMIT ${take}`;
+      LIMIT ${take}
+      FOR UPDATE OF m SKIP LOCKED`;
 }
 
-/** Direct-upload grants whose window closed before `cutoff`, walked by expiry (their `createdAt` is the expiry). */
-export function expiredDirectUploads(db: RawDb | DbTx, cutoff: Date, after: { createdAt: Date; id: string }, take: number) {
+/**
+ * Direct-upload grants whose window closed before `cutoff`, walked by expiry (their `createdAt` is the expiry), locked
+ * for the caller's transaction (SKIP LOCKED: a concurrent sweep takes other rows).
+ */
+export function lockExpiredDirectUploads(db: RawDb | DbTx, cutoff: Date, after: { createdAt: Date; id: string }, take: number) {
   return raw(db).$queryRaw<SweepCandidate[]>`
       SELECT id::text AS id, pathname AS key, expires_at AS "createdAt" FROM direct_uploads -- walked by expiry (its index)
       WHERE expires_at < ${cutoff} AND (expires_at, id) > (${after.createdAt}, ${after.id}::uuid)
       ORDER BY expires_at, id
-      LIMIT ${take}`;
+      LIMIT ${take}
+      FOR UPDATE SKIP LOCKED`;
 }

@@ -3,7 +3,7 @@ import { txOptions } from "../../db/tx";
 import { log } from "../../kernel/log";
 import { storage, type Storage } from "../../storage";
 import { LOCKER_MEDIA_GRACE_MS } from "./kinds";
-import { expiredDirectUploads, lockPendingLockerMedia, unreferencedImages, type SweepCandidate } from "./queries";
+import { lockExpiredDirectUploads, lockPendingLockerMedia, lockUnreferencedImages, type SweepCandidate } from "./queries";
 
 // The uploads sweep (GET /api/cron/uploads-sweep, Vercel Cron). Two kinds of stored files nothing uses:
 //   1. pending locker media (attached_at null) older than the grace period: uploaded for a post that never came;
@@ -17,8 +17,9 @@ import { expiredDirectUploads, lockPendingLockerMedia, unreferencedImages, type 
 //
 // Pending locker media is locked (FOR UPDATE SKIP LOCKED) for the batch's transaction while its files are deleted:
 // a post attaching one of these uploads (attachLockerMedia) waits and then finds the row gone, or, if it got there
-// first, the row is skipped; two sweeps never work on the same rows. Replaced images need no lock: an image that
-// no row references never becomes referenced again (every upload has a fresh key).
+// first, the row is skipped. Replaced images and expired direct uploads are locked the same way, not because anything
+// else could use them (an image no row references never becomes referenced again: every upload has a fresh key) but
+// so that two sweeps at once (Vercel Cron may fire twice) never delete one file twice nor count one row twice.
 
 export const SWEEP_BATCH = 50;
 export const SWEEP_MAX_BATCHES = 20;
@@ -88,21 +89,29 @@ export async function sweepUploads(
     maxBatches,
   );
 
-  const replaced = await sweepPass(async (after) => {
-    const rows = await unreferencedImages(db, cutoff, after, SWEEP_BATCH);
-    return removeCandidates(db, files, rows);
-  }, maxBatches);
+  const replaced = await sweepPass(
+    (after) =>
+      db.$transaction(async (tx) => {
+        const rows = await lockUnreferencedImages(tx, cutoff, after, SWEEP_BATCH);
+        return removeCandidates(tx, files, rows);
+      }, txOptions(60_000)),
+    maxBatches,
+  );
 
-  const direct = await sweepPass(async (after) => {
-    const rows = await expiredDirectUploads(db, cutoff, after, SWEEP_BATCH);
-    const ok = await deleteFiles(
-      files,
-      rows.map((r) => r.key),
-    );
-    const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
-    if (gone.length) await db.directUpload.deleteMany({ where: { id: { in: gone } } });
-    return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
-  }, maxBatches);
+  const direct = await sweepPass(
+    (after) =>
+      db.$transaction(async (tx) => {
+        const rows = await lockExpiredDirectUploads(tx, cutoff, after, SWEEP_BATCH);
+        const ok = await deleteFiles(
+          files,
+          rows.map((r) => r.key),
+        );
+        const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
+        if (gone.length) await tx.directUpload.deleteMany({ where: { id: { in: gone } } });
+        return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
+      }, txOptions(60_000)),
+    maxBatches,
+  );
 
   const result = {
     deleted: pending.deleted + replaced.deleted + direct.deleted,

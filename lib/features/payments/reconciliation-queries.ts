@@ -17,6 +17,13 @@ export async function insertReconciliation(
     VALUES (${r.id}::uuid, ${r.provider}, ${r.since}, ${r.now}, ${r.checked}, ${r.status}, ${r.error})`;
 }
 
+/** When the provider's last run that could read it started (failed runs read nothing), or null. */
+export async function lastReadRunAt(db: Db, provider: string): Promise<Date | null> {
+  const [row] = await raw(db).$queryRaw<{ at: Date | null }[]>`
+    SELECT max(started_at) AS at FROM payment_reconciliations WHERE provider = ${provider} AND status <> 'failed'`;
+  return row?.at ?? null;
+}
+
 /** One difference the run `reconciliationId` found. */
 export async function insertDiscrepancy(
   tx: DbTx,

@@ -1,3 +1,4 @@
+import { unlessRunning } from "../../db/alone";
 import type { Db } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
 import { txOptions } from "../../db/tx";
@@ -7,7 +8,7 @@ import { appStoreReconciliation } from "./app-store-api";
 import { googlePlayReconciliation } from "./google-play-orders";
 import type { ProviderReconciliation, Settled } from "./provider";
 import { deleteOldEvents, type CreditedPurchase } from "./queries";
-import { insertDiscrepancy, insertReconciliation, type DiscrepancyKind } from "./reconciliation-queries";
+import { insertDiscrepancy, insertReconciliation, lastReadRunAt, type DiscrepancyKind } from "./reconciliation-queries";
 import { stripeReconciliation } from "./stripe";
 
 // The daily reconciliation (GET /api/cron/payments-reconciliation): each configured provider's transactions of the
@@ -17,6 +18,8 @@ import { stripeReconciliation } from "./stripe";
 // record are here.
 
 export const WINDOW_DAYS = 3;
+/** How far back a run after missed ones reaches: WINDOW_DAYS before the provider's last run that read it, at most. */
+export const CATCH_UP_DAYS = 14;
 /** How long a provider event is kept to recognise a re-delivery: past every provider's retries (Pub/Sub's 7 days). */
 export const EVENT_RETENTION_DAYS = 30;
 
@@ -55,14 +58,29 @@ export function compare(theirs: Settled[], ours: CreditedPurchase[], now: number
 
 /**
  * One run per configured provider (compares, records the run and its differences in one transaction), then deletes
- * provider events past their retention.
+ * provider events past their retention. One run at a time: a second one started meanwhile (Vercel Cron may fire
+ * twice) does nothing and answers no runs.
  */
 export async function reconcilePayments(db: Db, now = new Date()) {
-  const since = new Date(now.getTime() - WINDOW_DAYS * 86_400_000);
-  const runs = [];
-  for (const p of PROVIDERS.filter((x) => x.configured())) runs.push(await reconcileProvider(db, p, since, now));
-  const eventsDeleted = await deleteOldEvents(db, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000));
-  return { runs, eventsDeleted };
+  const done = await unlessRunning(db, "payments-reconciliation", async () => {
+    const runs = [];
+    for (const p of PROVIDERS.filter((x) => x.configured())) runs.push(await reconcileProvider(db, p, await windowFrom(db, p.provider, now), now));
+    const eventsDeleted = await deleteOldEvents(db, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000));
+    return { runs, eventsDeleted };
+  });
+  return done ?? { runs: [], eventsDeleted: 0 };
+}
+
+/**
+ * Where a provider's window starts: WINDOW_DAYS back, or a day before its last run that read it when that is earlier
+ * (slots were missed: the days since are checked too, and what that run left as too young to judge, at most a day
+ * old), never more than CATCH_UP_DAYS back.
+ */
+async function windowFrom(db: Db, provider: string, now: Date): Promise<Date> {
+  const day = 86_400_000;
+  const last = await lastReadRunAt(db, provider);
+  const from = Math.min(now.getTime() - WINDOW_DAYS * day, (last?.getTime() ?? now.getTime()) - day);
+  return new Date(Math.max(from, now.getTime() - CATCH_UP_DAYS * day));
 }
 
 async function reconcileProvider(db: Db, p: ProviderReconciliation, since: Date, now: Date) {

@@ -13,6 +13,7 @@ import { lockUser, txOptions } from "../../db/tx";
 import { DomainError, notFound } from "../../kernel/errors";
 import { errors as followsErrors } from "../../core/follows/errors";
 import { targetOf } from "../../core/follows/service";
+import { previousSeason, seasonOf } from "../../core/rep/leaderboard/service";
 import type { UserRef } from "../../core/follows/schemas";
 import type { AuthUser } from "../../auth/users";
 import { errors as progressErrors } from "./errors";
@@ -37,9 +38,15 @@ export async function grantKeepsakes(db: Db, userId?: string): Promise<number> {
   });
 }
 
-/** The badges cron: the current season's peaks, every missing grant, then the keepsakes. */
+/**
+ * The badges cron: the season peaks, every missing grant, then the keepsakes. The previous season's peaks are refreshed
+ * too: a run after the season ended records what its last hours earned, however many hourly slots were missed
+ * before the boundary (its ledger no longer changes, so this is a no-op once done).
+ */
 export async function runBadgesCron(db: Db, now = new Date()) {
-  await refreshSeasonPeaks(db, now);
+  const current = seasonOf(now);
+  await refreshSeasonPeaks(db, previousSeason(current));
+  await refreshSeasonPeaks(db, current);
   const granted = await grantBadges(db);
   return { granted, keepsakes: await grantKeepsakes(db) };
 }

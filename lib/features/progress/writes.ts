@@ -4,7 +4,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { DbTx } from "../../db/client";
 import { UUIDV7_SQL } from "../../db/ids";
 import { raw, type RawDb } from "../../db/raw";
-import { seasonOf, type Season } from "../../core/rep/leaderboard/service";
+import { type Season } from "../../core/rep/leaderboard/service";
 import { SPENDING_KINDS } from "../../core/rep/service";
 import { insertNotifications } from "../../core/notifications/service";
 import { addUtcDays, utcDay } from "../../time";
@@ -31,11 +31,10 @@ export async function recordSeasonPeak(db: RawDb | DbTx, userId: string, season:
 }
 
 /**
- * Records the current season's peak for every user who earned in it (the badges cron, before the tier badges): one
- * statement, rising only.
+ * Records `season`'s peak for every user who earned in it (the badges cron, before the tier badges): one statement,
+ * rising only.
  */
-export function refreshSeasonPeaks(db: RawDb | DbTx, now: Date): Promise<number> {
-  const season = seasonOf(now);
+export function refreshSeasonPeaks(db: RawDb | DbTx, season: Season): Promise<number> {
   return raw(db).$executeRaw`
     INSERT INTO user_season_peaks (user_id, season, peak_earned)
     SELECT user_id, ${season.id}, sum(amount)::int8 FROM rep_entries

@@ -1,14 +1,28 @@
 import { z } from "zod";
-import { intQuery, isoDateTime } from "../../kernel/schemas";
+import { isoDateTime, sentAs } from "../../kernel/schemas";
 
-/** How many UTC days, ending today, a run recomputes: 2 (today and yesterday) by default, a backfill up to 400. */
+/** How many UTC days, ending today, a run recomputes when told: a backfill up to 400. */
 export const ROLLUP_MAX_DAYS = 400;
+/**
+ * Without `days`, a run catches up: every day from the first one not computed after it ended (a missed slot's day),
+ * at least today and yesterday, at most this many days (a longer gap is a backfill's job).
+ */
+export const ROLLUP_CATCH_UP_DAYS = 35;
 
-export const rollupQuery = z.object({
-  days: intQuery(1, ROLLUP_MAX_DAYS, 2).meta({
-    description: `UTC days to recompute, ending today: 1..${ROLLUP_MAX_DAYS}, default 2 (today and yesterday). A larger value backfills.`,
-  }),
-});
+const daysQuery = z
+  .string()
+  .regex(/^-?\d+$/, "Expected an integer")
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(ROLLUP_MAX_DAYS))
+  .optional()
+  .meta({
+    description:
+      `UTC days to recompute, ending today: 1..${ROLLUP_MAX_DAYS} (a backfill). Without it, the days since the last one computed after it ended, ` +
+      `at least today and yesterday, at most ${ROLLUP_CATCH_UP_DAYS}.`,
+  });
+sentAs.add(daysQuery, { type: "integer", minimum: 1, maximum: ROLLUP_MAX_DAYS });
+
+export const rollupQuery = z.object({ days: daysQuery });
 
 export const rollupResult = z
   .object({

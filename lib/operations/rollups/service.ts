@@ -1,6 +1,7 @@
-import { rawTransaction } from "../../db/raw";
+import { raw, rawTransaction } from "../../db/raw";
 import type { Db } from "../../db/client";
-import { takeRollupsLock, upsertDailyMetrics, upsertSnapshotMetrics } from "./writes";
+import { ROLLUP_CATCH_UP_DAYS } from "./schemas";
+import { lastFinalDay, takeRollupsLock, upsertDailyMetrics, upsertSnapshotMetrics } from "./writes";
 
 // The console-rollups cron: each daily metric of a range of UTC days recomputed from its raw table and upserted, so a
 // run can be repeated and a late write (a reversal, a post published later today) is counted by the next run. Every
@@ -16,10 +17,13 @@ export const dayString = (d: Date) => d.toISOString().slice(0, 10);
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
 const addDays = (day: string, n: number) => dayString(new Date(dayStart(day).getTime() + n * DAY_MS));
 
-/** Recompute the `days` UTC days ending today (1 = today); today's snapshot metrics are read now. */
-export async function runRollups(db: Db, { days, now = new Date() }: { days: number; now?: Date }) {
+/**
+ * Recompute the `days` UTC days ending today (1 = today); without `days`, catch up from the state (catchUpFrom).
+ * Today's snapshot metrics are read now.
+ */
+export async function runRollups(db: Db, { days, now = new Date() }: { days?: number; now?: Date }) {
   const today = dayString(now);
-  const from = addDays(today, 1 - days);
+  const from = days === undefined ? await catchUpFrom(db, today) : addDays(today, 1 - days);
   let rows = 0;
   for (let start = from; start <= today; start = addDays(start, CHUNK_DAYS)) {
     const last = addDays(start, CHUNK_DAYS - 1) < today ? addDays(start, CHUNK_DAYS - 1) : today;
@@ -37,4 +41,18 @@ export async function runRollups(db: Db, { days, now = new Date() }: { days: num
     );
   }
   return { from, to: today, rows, computedAt: now.toISOString() };
+}
+
+/**
+ * The first day a scheduled run recomputes: the day after the last one computed after it ended (Vercel Cron may skip
+ * slots, and a day last computed before midnight misses its evening), never later than yesterday and never more than
+ * ROLLUP_CATCH_UP_DAYS back.
+ */
+async function catchUpFrom(db: Db, today: string): Promise<string> {
+  const last = await lastFinalDay(raw(db));
+  const yesterday = addDays(today, -1);
+  const floor = addDays(today, 1 - ROLLUP_CATCH_UP_DAYS);
+  if (!last) return yesterday;
+  const next = addDays(last, 1);
+  return next > yesterday ? yesterday : next < floor ? floor : next;
 }

@@ -9,6 +9,17 @@ export async function takeRollupsLock(tx: RawDb): Promise<void> {
 }
 
 /**
+ * The last UTC day (YYYY-MM-DD) whose daily metrics were computed after the day ended, so final; null before any.
+ * Every daily metric is written by the same statement: the first one stands for all.
+ */
+export async function lastFinalDay(db: RawDb): Promise<string | null> {
+  const [row] = await db.$queryRaw<{ day: string | null }[]>`
+    SELECT to_char(max(day), 'YYYY-MM-DD') AS day FROM console_daily_metrics
+    WHERE metric = ${metricNames("daily")[0]} AND computed_at >= (day + 1)::timestamp AT TIME ZONE 'UTC'`;
+  return row?.day ?? null;
+}
+
+/**
  * Every daily metric of the days first..last (UTC), zero where nothing happened. `from` and `to` bound them in time:
  * the start of `first` and of the day after `last`.
  */

@@ -30,7 +30,7 @@ import { boardStore, type Ranked, type Scored } from "./store";
 import { errors as leaderboardErrors } from "./errors";
 
 // For other modules (the leaderboard's public face, inside Rep's: decision 0070).
-export { seasonOf, type Season } from "./seasons";
+export { previousSeason, seasonOf, type Season } from "./seasons";
 
 // Boards: `global` (every fan with Rep earned in the period) and `team:<teamId>` (the team's joined fans, whatever
 // their points), each all time and per season. Redis holds them; the ledger is the truth (rebuildBoards, checkBoards).
