@@ -92,6 +92,8 @@ declare module "vitest" {
     redisPrefix: string;
     /** The servers' Redis settings (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_BACKEND). */
     redisEnv: Record<string, string>;
+    /** How many server processes answer baseUrl (the fleet's HAProxy spreads requests over several). */
+    instances: number;
     /** Values fixtures hand to tests (e.g. a stand-in's URL), by fixture file name. */
     fixtures: Record<string, Record<string, string>>;
   }

@@ -238,5 +238,6 @@ export function provideServer(project: TestProject, server: Awaited<ReturnType<t
   project.provide("publicKey", server.publicKey);
   project.provide("redisPrefix", redisPrefix);
   project.provide("redisEnv", server.redisEnv);
+  project.provide("instances", server.baseUrls.length);
   project.provide("fixtures", server.provided);
 }
