@@ -21,7 +21,10 @@ const schema = z.object({
   DATABASE_REPLICA_URL: z
     .string()
     .optional()
-    .refine((v) => v === undefined || replicaList(v).every((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol)), "comma-separated postgresql:// URLs"),
+    .refine(
+      (v) => v === undefined || replicaList(v).every((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol)),
+      "comma-separated postgresql:// URLs",
+    ),
   REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   REPLICA_READ_YOUR_WRITES_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   // Unset (and no Upstash): the local Redis if one answers, else in-process rate limits, outside production only
@@ -280,7 +283,9 @@ export function env(): Env {
   }
   const lag = parsed.data.REPLICA_MAX_LAG_MS;
   if (parsed.data.REPLICA_READ_YOUR_WRITES_MS !== undefined && parsed.data.REPLICA_READ_YOUR_WRITES_MS < lag + REPLICA_LAG_CHECK_MS) {
-    throw new Error(`Invalid environment: REPLICA_READ_YOUR_WRITES_MS must be at least REPLICA_MAX_LAG_MS + ${REPLICA_LAG_CHECK_MS} (${lag + REPLICA_LAG_CHECK_MS})`);
+    throw new Error(
+      `Invalid environment: REPLICA_READ_YOUR_WRITES_MS must be at least REPLICA_MAX_LAG_MS + ${REPLICA_LAG_CHECK_MS} (${lag + REPLICA_LAG_CHECK_MS})`,
+    );
   }
   // `next build` evaluates modules with NODE_ENV=production but serves nothing: the server checks at its start.
   if (parsed.data.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build") {

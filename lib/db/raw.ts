@@ -62,8 +62,7 @@ export function registerReplicaDirect(client: object, direct: RawDb): void {
 }
 
 /** `direct` for the app's own client (or a replica's); a transaction or any other client as given (its statements stay in it). */
-export const raw = (client: RawDb | DbTx): RawDb =>
-  app && client === app.client ? app.direct : (replicaDirects.get(client) ?? (client as RawDb));
+export const raw = (client: RawDb | DbTx): RawDb => (app && client === app.client ? app.direct : (replicaDirects.get(client) ?? (client as RawDb)));
 
 /**
  * A transaction whose work sends only raw statements: on the app's client, on one of its pool's connections without

@@ -135,18 +135,21 @@ async function freshReplica(): Promise<Replica | null> {
  * charts, exports, leaderboard rebuilds): `read` gets a client on a fresh replica, or the primary's (see above). Pass
  * the fan reading (their user id) where there is one, so that their own recent writes are seen; null for staff,
  * crons and anonymous callers. Only reads: never a write, nor a read a write in the same transaction depends on.
+ * `read` learns whether it runs on a replica (a read that also stores may then split its work). `on` is the primary: the app's client unless a caller (a script, a test) passes its own, which is then read as is.
  */
-export async function readMayLag<T>(viewerId: string | null, read: (db: Db) => Promise<T>): Promise<T> {
-  if (replicaUrls().length === 0) return read(primary);
+export async function readMayLag<T>(viewerId: string | null, read: (db: Db, replica: boolean) => Promise<T>, on: Db = primary): Promise<T> {
+  // A script's or a test's own client (`on`) is read as given: replicas stand behind the app's client only.
+  if (on !== primary || replicaUrls().length === 0) return read(on, false);
   const [wrote, replica] = await Promise.all([viewerId === null ? false : wroteRecently(viewerId), freshReplica()]);
-  if (wrote || !replica) return read(primary);
+  if (wrote || !replica) return read(primary, false);
   try {
-    return await read(replica.db);
+    return await read(replica.db, true);
   } catch (error) {
     // The replica went away, or cancelled the read for a conflict with the WAL it replays: the primary answers.
     if (!isDatabaseUnavailable(error) && !isTransactionConflict(error)) throw error;
-    if (isDatabaseUnavailable(error)) update(replica, { status: "down", lagMs: null, lagBytes: null, checkedAt: new Date().toISOString(), error: String(error) });
-    return read(primary);
+    if (isDatabaseUnavailable(error))
+      update(replica, { status: "down", lagMs: null, lagBytes: null, checkedAt: new Date().toISOString(), error: String(error) });
+    return read(primary, false);
   }
 }
 

@@ -85,7 +85,21 @@ export async function startPostgresPair(opts: { replica?: boolean } = {}): Promi
     primaryUp = true;
     if (withReplica) {
       // -R writes standby.signal and primary_conninfo; -X stream copies the WAL written meanwhile.
-      await postgresRun("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", replicaDir, "-R", "-X", "stream", "-c", "fast"]);
+      await postgresRun("pg_basebackup", [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(primaryPort),
+        "-U",
+        "postgres",
+        "-D",
+        replicaDir,
+        "-R",
+        "-X",
+        "stream",
+        "-c",
+        "fast",
+      ]);
       await pgCtl(replicaDir, replicaPort, "start");
       replicaUp = true;
     }

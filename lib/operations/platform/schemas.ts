@@ -8,7 +8,10 @@ const check = z.object({
 });
 
 const replicaStatus = z.enum(["ok", "lagging", "down"]);
-const lagMs = z.number().nullable().meta({ description: "How far behind in time (0: it had replayed everything the primary had written); null when unknown or down." });
+const lagMs = z
+  .number()
+  .nullable()
+  .meta({ description: "How far behind in time (0: it had replayed everything the primary had written); null when unknown or down." });
 const replicaCheck = z
   .object({
     status: z.enum(["ok", "lagging", "down", "none"]).meta({
@@ -21,7 +24,10 @@ const replicaCheck = z
         z.object({
           status: replicaStatus,
           lagMs,
-          lagBytes: z.number().nullable().meta({ description: "How far behind in WAL bytes (the primary's write position minus its replay position); null when down." }),
+          lagBytes: z
+            .number()
+            .nullable()
+            .meta({ description: "How far behind in WAL bytes (the primary's write position minus its replay position); null when down." }),
           checkedAt: z.string().meta({ description: "When this process last measured it (at most once a second)." }),
         }),
       )
