@@ -65,13 +65,14 @@ beforeAll(async () => {
   replica = new pg.Client({ connectionString: pair.replicaUrl(dbName)! });
   // The standby is stopped in a test: its connection's end must not be an unhandled error.
   replica.on("error", () => {});
+  primary.on("error", () => {}); // (its database is dropped when the server stops)
   await primary.connect();
   await replica.connect();
   await primary.query("CREATE TABLE replica_probe (n serial PRIMARY KEY)");
 });
 
 afterAll(async () => {
-  await primary?.end();
+  await primary?.end().catch(() => {});
   await replica?.end().catch(() => {});
   await plain?.stop();
   if (!serverStopped) await server?.stop();
@@ -165,6 +166,22 @@ describe("read replicas", () => {
     }
   });
 
+  it("ranks the for-you feed on the replica and stores the snapshot on the primary", async () => {
+    const { rows } = await primary.query<{ id: string }>("SELECT id FROM users WHERE external_id = $1", [fanA]);
+    const posts = await primary.query<{ id: string }>(
+      `INSERT INTO posts (id, author_id, content, publish_at) SELECT gen_random_uuid(), $1, 'post ' || i, now() - make_interval(mins => i) FROM generate_series(1, 3) i RETURNING id`,
+      [rows[0]!.id],
+    );
+    await caughtUp();
+    const feed = await call(server, "GET", "/api/v1/feeds/for-you", fanB);
+    expect(feed.status).toBe(200);
+    expect(feed.body.data.order).toBe("ranked");
+    // Ranked by freshness: newest first; the snapshot they were read from is on the primary.
+    expect(feed.body.data.posts.map((p: { id: string }) => p.id)).toEqual(posts.rows.map((p) => p.id));
+    const { rows: snaps } = await primary.query("SELECT size FROM feed_snapshots s JOIN users u ON u.id = s.user_id WHERE u.external_id = $1", [fanB]);
+    expect(snaps).toEqual([{ size: 3 }]);
+  });
+
   it("falls back to the primary when the replica is further behind than REPLICA_MAX_LAG_MS; readiness says lagging", async () => {
     await caughtUp();
     phases.lagging.from = new Date().toISOString();
@@ -241,6 +258,7 @@ describe("read replicas", () => {
 
   it("writes one log line per change of a replica's state, not one per read", async () => {
     serverStopped = true;
+    await primary.end();
     await server.stop();
     const within = (l: string, p: { from: string; to: string }) => {
       const { time } = JSON.parse(l) as { time: string };
