@@ -13,6 +13,20 @@ const schema = z.object({
   DATABASE_POOLER: z.enum(["auto", "session", "transaction"]).default("auto"),
   // A direct (unpooled) URL for what needs the session: migrations (their advisory lock). Unset: DATABASE_URL.
   DATABASE_DIRECT_URL: z.string().url().optional(),
+  // Read replicas (hot standbys), comma-separated URLs: the named heavy reads that tolerate lag (readMayLag,
+  // lib/db/replica.ts) go to them in turn; unset, everything reads the primary. A replica more than REPLICA_MAX_LAG_MS
+  // behind, or not answering, is left out (reads go to the primary) until it catches up. A signed-in fan's reads go to
+  // the primary for REPLICA_READ_YOUR_WRITES_MS after each of their writes (default: the lag limit + 2 s; it must be at
+  // least the lag limit + 1 s, the lag check's interval). docs/decisions/0072-read-replicas.md.
+  DATABASE_REPLICA_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || replicaList(v).every((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol)),
+      "comma-separated postgresql:// URLs",
+    ),
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  REPLICA_READ_YOUR_WRITES_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   // Unset (and no Upstash): the local Redis if one answers, else in-process rate limits, outside production only
   // (lib/redis/client.ts redisBackend). REDIS_BACKEND=memory chooses the in-process store explicitly, also in production.
   REDIS_URL: z.string().url().optional(),
@@ -252,6 +266,14 @@ const schema = z.object({
   PUSH_EXPO_RECEIPT_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
 });
 
+/** The URLs of a comma-separated list, trimmed, empty entries left out. */
+function replicaList(v: string): string[] {
+  return v
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
+}
+
 export type Env = z.infer<typeof schema>;
 let cached: Env | undefined;
 
@@ -264,6 +286,12 @@ export function env(): Env {
   }
   if (parsed.data.UPSTASH_REDIS_REST_URL && !parsed.data.UPSTASH_REDIS_REST_TOKEN) {
     throw new Error("Invalid environment: UPSTASH_REDIS_REST_TOKEN is required with UPSTASH_REDIS_REST_URL");
+  }
+  const lag = parsed.data.REPLICA_MAX_LAG_MS;
+  if (parsed.data.REPLICA_READ_YOUR_WRITES_MS !== undefined && parsed.data.REPLICA_READ_YOUR_WRITES_MS < lag + REPLICA_LAG_CHECK_MS) {
+    throw new Error(
+      `Invalid environment: REPLICA_READ_YOUR_WRITES_MS must be at least REPLICA_MAX_LAG_MS + ${REPLICA_LAG_CHECK_MS} (${lag + REPLICA_LAG_CHECK_MS})`,
+    );
   }
   // `next build` evaluates modules with NODE_ENV=production but serves nothing: the server checks at its start.
   if (parsed.data.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build") {
@@ -290,10 +318,20 @@ export const dbPoolSize = () => env().DB_POOL_SIZE;
 /** DATABASE_DIRECT_URL, else DATABASE_URL: what migrations (a session's advisory lock) connect to. */
 export const directDatabaseUrl = () => env().DATABASE_DIRECT_URL ?? databaseUrl();
 
-/** Whether DATABASE_URL lends a connection per transaction (DATABASE_POOLER, or recognised from the URL when "auto"). */
-export function transactionPooled(): boolean {
+/** How often a process measures each replica's lag (lib/db/replica.ts); reads between two checks use the last one. */
+export const REPLICA_LAG_CHECK_MS = 1_000;
+/** DATABASE_REPLICA_URL's URLs (none when unset). */
+export const replicaUrls = (): string[] => replicaList(env().DATABASE_REPLICA_URL ?? "");
+/** How long a fan's reads stay on the primary after their write: REPLICA_READ_YOUR_WRITES_MS, else the lag limit + 2 s. */
+export const readYourWritesMs = () => env().REPLICA_READ_YOUR_WRITES_MS ?? env().REPLICA_MAX_LAG_MS + 2 * REPLICA_LAG_CHECK_MS;
+
+/**
+ * Whether `url` (DATABASE_URL unless given: a replica's too) lends a connection per transaction: DATABASE_POOLER
+ * when set to session or transaction (it then describes every URL), else recognised from the URL ("auto").
+ */
+export function transactionPooled(of = databaseUrl()): boolean {
   const mode = env().DATABASE_POOLER;
   if (mode !== "auto") return mode === "transaction";
-  const url = new URL(databaseUrl());
+  const url = new URL(of);
   return url.hostname.includes("-pooler.") || (url.hostname.endsWith("pooler.supabase.com") && url.port === "6543");
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client";
-import { databaseUrl, dbPoolSize } from "../env";
+import { databaseUrl, dbPoolSize, transactionPooled } from "../env";
 import { namedStatements, registerDirect, type RawDb } from "./raw";
 import { retryingConflicts } from "./tx";
 
@@ -46,19 +46,25 @@ export const createPool = (url = databaseUrl(), max = dbPoolSize()) => new pg.Po
 // hash of the SQL text; the texts are the code's own (values are always parameters), so their number is bounded.
 const statementNames = new Map<string, string>();
 const STATEMENT_NAMES_MAX = 5_000;
-// None behind a transaction pooler (namedStatements, lib/db/raw.ts).
-function statementName({ sql }: { sql: string }): string | undefined {
-  if (!namedStatements()) return undefined;
-  let name = statementNames.get(sql);
-  if (name === undefined) {
-    if (statementNames.size >= STATEMENT_NAMES_MAX) return undefined; // unforeseen variety: leave the rest unprepared
-    name = `p_${createHash("sha1").update(sql).digest("base64url")}`;
-    statementNames.set(sql, name);
-  }
-  return name;
-}
+/** The statement namer of a pool: none behind a transaction pooler (`named` false: namedStatements, lib/db/raw.ts). */
+const statementNamer =
+  (named: () => boolean) =>
+  ({ sql }: { sql: string }): string | undefined => {
+    if (!named()) return undefined;
+    let name = statementNames.get(sql);
+    if (name === undefined) {
+      if (statementNames.size >= STATEMENT_NAMES_MAX) return undefined; // unforeseen variety: leave the rest unprepared
+      name = `p_${createHash("sha1").update(sql).digest("base64url")}`;
+      statementNames.set(sql, name);
+    }
+    return name;
+  };
+const statementName = statementNamer(namedStatements);
 // (pg runs a statement without a name unprepared; the adapter's type wants a string.)
-const adapterOptions = { statementNameGenerator: statementName as (query: { sql: string }) => string };
+const adapterOptionsOf = (name: (query: { sql: string }) => string | undefined) => ({
+  statementNameGenerator: name as (query: { sql: string }) => string,
+});
+const adapterOptions = adapterOptionsOf(statementName);
 
 /**
  * The client with its interactive transactions (`$transaction(fn, options)`) run again once when PostgreSQL aborts
@@ -76,8 +82,8 @@ export function createDb(url = databaseUrl(), max = dbPoolSize()): PrismaClient 
   return retryingTransactions(new PrismaClient({ adapter: new PrismaPg(poolConfig(url, max), adapterOptions) }));
 }
 
-function createAppPool(): pg.Pool {
-  const pool = new pg.Pool(poolConfig(databaseUrl(), dbPoolSize()));
+function createAppPool(url = databaseUrl()): pg.Pool {
+  const pool = new pg.Pool(poolConfig(url, dbPoolSize()));
   // An idle connection dropped by the server (restart, failover) must not crash the process; the pool replaces it.
   pool.on("error", (error) => process.stderr.write(JSON.stringify({ level: "warn", msg: "idle database connection lost", error: error.message }) + "\n"));
   return pool;
@@ -122,10 +128,10 @@ const directValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 const statementOf = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) =>
   query instanceof Prisma.Sql ? query : Prisma.sql(query, ...(values as Prisma.Sql[]));
 /** RawDb over a pool (each statement on its own, autocommit) or one checked-out connection (a transaction's). */
-function rawOn(on: pg.Pool | pg.PoolClient): RawDb {
+function rawOn(on: pg.Pool | pg.PoolClient, name = statementName): RawDb {
   const run = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
     const { text, values: params } = statementOf(query, values);
-    return on.query({ name: statementName({ sql: text }), text, values: params.map(directValue), types: directTypes });
+    return on.query({ name: name({ sql: text }), text, values: params.map(directValue), types: directTypes });
   };
   return {
     $queryRaw: async <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rows as T,
@@ -165,3 +171,16 @@ async function directAttempt<T>(work: (tx: RawDb) => Promise<T>): Promise<T> {
   }
 }
 registerDirect(db, direct, directTransaction);
+
+/**
+ * A read replica's pool, Prisma client and direct path, as the app's (lib/db/replica.ts makes one per replica URL,
+ * on first use): the same values and the same named/unnamed rule, judged on the replica's own URL (a replica may be
+ * pooled too). Writes fail there (a hot standby is read-only).
+ */
+export function createReplica(url: string): { pool: pg.Pool; db: PrismaClient; direct: RawDb } {
+  const replicaPool = createAppPool(url);
+  const pooled = transactionPooled(url);
+  const name = statementNamer(() => !pooled);
+  const client = new PrismaClient({ adapter: new PrismaPg(replicaPool, adapterOptionsOf(name)) });
+  return { pool: replicaPool, db: client, direct: rawOn(replicaPool, name) };
+}

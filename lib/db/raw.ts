@@ -54,8 +54,15 @@ export function registerDirect(client: unknown, direct: RawDb, transaction: Tran
   app = { client, direct, transaction };
 }
 
-/** `direct` for the app's own client; a transaction or any other client as given (its statements stay in it). */
-export const raw = (client: RawDb | DbTx): RawDb => (app && client === app.client ? app.direct : (client as RawDb));
+// A read replica's client and its direct path (lib/db/replica.ts registers each), so raw(db) skips Prisma there too.
+const replicaDirects = new WeakMap<object, RawDb>();
+/** Called by lib/db/replica.ts for each replica's client. */
+export function registerReplicaDirect(client: object, direct: RawDb): void {
+  replicaDirects.set(client, direct);
+}
+
+/** `direct` for the app's own client (or a replica's); a transaction or any other client as given (its statements stay in it). */
+export const raw = (client: RawDb | DbTx): RawDb => (app && client === app.client ? app.direct : (replicaDirects.get(client) ?? (client as RawDb)));
 
 /**
  * A transaction whose work sends only raw statements: on the app's client, on one of its pool's connections without

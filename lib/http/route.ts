@@ -1,10 +1,11 @@
 import type { ZodType } from "zod";
 import { processCache } from "../db/cache";
 import { REPLAYED_HEADER, type Idempotent, type IdempotencyKey } from "../db/idempotency";
-import { env } from "../env";
+import { env, replicaUrls } from "../env";
 import { DomainError, sharedErrors } from "../kernel/errors";
 import { log } from "../kernel/log";
 import { inRequestScope } from "../kernel/request-scope";
+import { markRecentWriter } from "../redis/recent-writers";
 import {
   baseHeaders,
   conditionalResponse,
@@ -59,6 +60,9 @@ export type {
 export { apiHeaders, conditionalCacheControl, deprecationHeaders, errorResponse, ifNoneMatches, requestIdOf, routeLabel } from "./answers";
 
 // The one request pipeline: auth → rate limit → parse & validate → handler → serialize → errors.
+
+/** Methods that write nothing (a write is any other: it marks the fan for read-your-writes). */
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** A success answer as anonymous callers share it: built (and validated) once, sent with each request's own headers. */
 interface SharedAnswer {
@@ -144,6 +148,9 @@ export function route<
       const base = { ...baseHeaders(requestId, req, rate), ...deprecation };
       const response = c.conditional ? conditionalResponse(c, answer, req, base, serialized) : successResponse(c, answer, base);
       status = response.status;
+      // Read-your-writes with read replicas: the fan's next reads (on any instance) go to the primary for a while.
+      // Awaited, so the mark is stored before the client can send its next request (one auto-pipelined SET).
+      if (user && !READ_METHODS.has(req.method) && status >= 200 && status < 300 && replicaUrls().length > 0) await markRecentWriter(user.id);
       return response;
     } catch (caught) {
       const error = unavailableError(caught, requestId, req);

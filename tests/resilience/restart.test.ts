@@ -110,7 +110,11 @@ describe("resilience", () => {
       success: true,
       data: {
         status: "ok",
-        checks: { database: { status: "ok", latencyMs: expect.any(Number) }, rateLimiter: { status: "ok", latencyMs: expect.any(Number), backend: "redis" } },
+        checks: {
+          database: { status: "ok", latencyMs: expect.any(Number) },
+          rateLimiter: { status: "ok", latencyMs: expect.any(Number), backend: "redis" },
+          replica: { status: "none", lagMs: null, replicas: [] },
+        },
         providers: {
           stripe: { status: "unavailable", mode: "unconfigured" },
           appStore: { status: "unavailable", mode: "unconfigured" },
@@ -191,6 +195,7 @@ describe("resilience", () => {
         checks: {
           database: { status: "ok", latencyMs: expect.any(Number) },
           rateLimiter: { status: "unavailable", latencyMs: expect.any(Number), backend: "redis" },
+          replica: { status: "none", lagMs: null, replicas: [] },
         },
         providers: expect.any(Object),
       });

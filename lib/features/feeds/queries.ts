@@ -139,6 +139,13 @@ const UUID_RE = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0
  */
 export function rankIntoSnapshotSql(viewer: Viewer & object, snapshotId: string, ttlMinutes: number): Prisma.Sql {
   const me = Prisma.sql`${viewer.id}::uuid`;
+  return Prisma.sql`${rankedSql(viewer)},
+    ${storeSql(me, snapshotId, Prisma.sql`SELECT count(*)::int FROM ranked`, Prisma.sql`SELECT chunk, string_agg(uuid_send(id), ''::bytea ORDER BY pos) FROM ranked GROUP BY chunk`, ttlMinutes)}`;
+}
+
+/** The ranking's CTEs, up to `ranked` (id, pos, chunk): reads only, so a replica can run them (rankedChunks). */
+function rankedSql(viewer: Viewer & object): Prisma.Sql {
+  const me = Prisma.sql`${viewer.id}::uuid`;
   const live = Prisma.sql`${visiblePostSql(viewer)} AND p.deleted_at IS NULL AND p.hidden_at IS NULL AND p.publish_at <= now()
     AND NOT ${mutedAuthorSql(viewer.id, Prisma.sql`p.author_id`)}`;
   const since = Prisma.sql`now() - make_interval(days => ${POOL_MAX_AGE_DAYS})`;
@@ -176,15 +183,34 @@ export function rankIntoSnapshotSql(viewer: Viewer & object, snapshotId: string,
       WHERE p.id NOT IN (SELECT hidden_post FROM sig WHERE hidden_post IS NOT NULL)
     ),
     ranked AS (SELECT id, pos, pos / ${SNAPSHOT_CHUNK}::int AS chunk
-               FROM (SELECT id, (row_number() OVER (ORDER BY score DESC, id DESC) - 1)::int AS pos FROM scored) r),
-    snap AS (INSERT INTO feed_snapshots (id, user_id, size) SELECT ${snapshotId}::uuid, ${me}, count(*)::int FROM ranked RETURNING size),
-    chunks AS (
-      INSERT INTO feed_snapshot_chunks (snapshot_id, chunk, post_ids)
-      SELECT ${snapshotId}::uuid, chunk, string_agg(uuid_send(id), ''::bytea ORDER BY pos) FROM ranked GROUP BY chunk),
+               FROM (SELECT id, (row_number() OVER (ORDER BY score DESC, id DESC) - 1)::int AS pos FROM scored) r)`;
+}
+
+/** Stores snapshot `snapshotId` of `size` posts (a statement) from `chunks` (rows of chunk, ids), deleting up to 20 expired snapshots. */
+const storeSql = (me: Prisma.Sql, snapshotId: string, size: Prisma.Sql, chunks: Prisma.Sql, ttlMinutes: number) => Prisma.sql`
+    snap AS (INSERT INTO feed_snapshots (id, user_id, size) SELECT ${snapshotId}::uuid, ${me}, (${size}) RETURNING size),
+    chunks AS (INSERT INTO feed_snapshot_chunks (snapshot_id, chunk, post_ids) SELECT ${snapshotId}::uuid, c.* FROM (${chunks}) c),
     expired AS (
       DELETE FROM feed_snapshots WHERE id IN (
         SELECT id FROM feed_snapshots WHERE created_at < now() - make_interval(mins => ${ttlMinutes}) ORDER BY created_at LIMIT 20 FOR UPDATE SKIP LOCKED))
     SELECT size FROM snap`;
+
+/** A ranking read on its own (on a replica): each chunk of ids in rank order, as hex; stored by storeRankedSnapshot. */
+export type RankedChunk = { chunk: number; ids: string };
+
+/** The for-you ranking of the pool for `viewer` without storing it (reads only: a replica can run it). */
+export function rankedChunks(db: RawDb | DbTx, viewer: Viewer & object): Promise<RankedChunk[]> {
+  return raw(db).$queryRaw<RankedChunk[]>`${rankedSql(viewer)}
+    SELECT chunk, encode(string_agg(uuid_send(id), ''::bytea ORDER BY pos), 'hex') AS ids FROM ranked GROUP BY chunk ORDER BY chunk`;
+}
+
+/** Stores a ranking read elsewhere (rankedChunks) as snapshot `snapshotId` (one statement); answers its size. */
+export async function storeRankedSnapshot(db: RawDb | DbTx, viewer: Viewer & object, snapshotId: string, chunks: RankedChunk[], ttlMinutes: number) {
+  const me = Prisma.sql`${viewer.id}::uuid`;
+  const size = chunks.reduce((n, c) => n + c.ids.length / 32, 0);
+  const rows = Prisma.sql`SELECT chunk, decode(ids, 'hex') FROM unnest(${chunks.map((c) => c.chunk)}::int[], ${chunks.map((c) => c.ids)}::text[]) AS r(chunk, ids)`;
+  const [row] = await raw(db).$queryRaw<{ size: number }[]>`WITH ${storeSql(me, snapshotId, Prisma.sql`SELECT ${size}::int`, rows, ttlMinutes)}`;
+  return row?.size ?? 0;
 }
 
 /**

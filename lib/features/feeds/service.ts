@@ -1,6 +1,7 @@
 import type { AuthUser } from "../../auth/users";
 import type { Db } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
+import { readMayLag } from "../../db/replica";
 import { DomainError, notFound, sharedErrors } from "../../kernel/errors";
 import { decodeCursor, decodeUuidTimeCursor, encodeCursor, invalidCursor } from "../../kernel/cursor";
 import { UUID_PATTERN } from "../../kernel/schemas";
@@ -9,7 +10,18 @@ import { feed as lockerRoomFeed, newestPostsPage, postListView } from "../locker
 import { liveTeamIdOrThrow, toTeamSummary } from "../../core/teams/service";
 import { teamSummaries } from "../../core/teams/service";
 import { errors as feedsErrors } from "./errors";
-import { createSnapshot, followedOrJoinedTeams, followingPage, personalizationOn, snapshotPage, type FeedRow, type SnapshotPageRow } from "./queries";
+import {
+  createSnapshot,
+  followedOrJoinedTeams,
+  followingPage,
+  personalizationOn,
+  rankedChunks,
+  snapshotPage,
+  storeRankedSnapshot,
+  type FeedRow,
+  type RankedChunk,
+  type SnapshotPageRow,
+} from "./queries";
 
 // The feeds a fan can open (GET /api/v1/feeds) and their pages (GET /api/v1/feeds/{feedId}). Rules:
 // docs/domains/feeds.md. Every page serializes posts with the locker room's toPost, and reads them under its
@@ -129,7 +141,7 @@ function rankOnce(db: Db, viewer: AuthUser, lookedAt: number): Promise<string> {
   if (current && (current.doneAt === undefined || current.doneAt >= lookedAt)) return current.snapshot;
   const snapshotId = uuidv7();
   const entry: { snapshot: Promise<string>; doneAt?: number } = {
-    snapshot: createSnapshot(db, viewer, snapshotId, SNAPSHOT_TTL_MINUTES).then(() => snapshotId),
+    snapshot: rankSnapshot(db, viewer, snapshotId).then(() => snapshotId),
   };
   const forget = () => {
     if (ranking.get(viewer.id) === entry) ranking.delete(viewer.id);
@@ -140,6 +152,20 @@ function rankOnce(db: Db, viewer: AuthUser, lookedAt: number): Promise<string> {
   }, forget);
   ranking.set(viewer.id, entry);
   return entry.snapshot;
+}
+
+/**
+ * Ranks the fan's pool into snapshot `snapshotId`. The ranking is a heavy read that tolerates lag: on a fresh replica
+ * (readMayLag; not right after the fan's own write) it is read there and stored on the primary by a second statement;
+ * on the primary it stays the one statement that ranks and stores.
+ */
+async function rankSnapshot(db: Db, viewer: AuthUser, snapshotId: string): Promise<void> {
+  const ranked = await readMayLag<number | RankedChunk[]>(
+    viewer.id,
+    (rankDb, replica) => (replica ? rankedChunks(rankDb, viewer) : createSnapshot(rankDb, viewer, snapshotId, SNAPSHOT_TTL_MINUTES)),
+    db,
+  );
+  if (Array.isArray(ranked)) await storeRankedSnapshot(db, viewer, snapshotId, ranked, SNAPSHOT_TTL_MINUTES);
 }
 
 /** The page of positions [from, from + limit): visible posts in rank order, mutes and filters left out (short pages). */

@@ -1,6 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import type { Db } from "../../db/client";
 import { uuidv7 } from "../../db/ids";
+import { readMayLag } from "../../db/replica";
 import { rawTransaction, raw, type RawDb } from "../../db/raw";
 import { lockUser } from "../../db/tx";
 import { DomainError, notFound } from "../../kernel/errors";
@@ -151,7 +152,8 @@ export interface ExportRun {
 async function buildOne(db: Db, files: Storage, c: Claim): Promise<"built" | "failed" | "skipped"> {
   const key = `${EXPORT_PREFIX}/${c.userId}/${c.id}.zip`;
   try {
-    const zip = await buildExportZip(db, c.userId, c.id);
+    // The export reads a replica when one is fresh (the fan's own recent writes excepted): the zip is one snapshot.
+    const zip = await readMayLag(c.userId, (snapshotDb) => buildExportZip(snapshotDb, c.userId, c.id), db);
     if (!zip) return "skipped"; // the user is gone, and the row with them (cascade)
     await files.put(key, zip, "application/zip");
     if (await markReady(raw(db), c, key, zip.byteLength)) return "built";

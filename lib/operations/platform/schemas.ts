@@ -7,6 +7,34 @@ const check = z.object({
   latencyMs: z.number().meta({ description: "How long the check took (at most its time limit)." }),
 });
 
+const replicaStatus = z.enum(["ok", "lagging", "down"]);
+const lagMs = z
+  .number()
+  .nullable()
+  .meta({ description: "How far behind in time (0: it had replayed everything the primary had written); null when unknown or down." });
+const replicaCheck = z
+  .object({
+    status: z.enum(["ok", "lagging", "down", "none"]).meta({
+      description:
+        "`none`: no DATABASE_REPLICA_URL. `ok`: every replica is within REPLICA_MAX_LAG_MS. `lagging` or `down`: the worst replica's state; reads that may lag then go to the primary instead, so this never makes the process unready.",
+    }),
+    lagMs: lagMs.meta({ description: "The largest known lag among the replicas (ms); null when none is known." }),
+    replicas: z
+      .array(
+        z.object({
+          status: replicaStatus,
+          lagMs,
+          lagBytes: z
+            .number()
+            .nullable()
+            .meta({ description: "How far behind in WAL bytes (the primary's write position minus its replay position); null when down." }),
+          checkedAt: z.string().meta({ description: "When this process last measured it (at most once a second)." }),
+        }),
+      )
+      .meta({ description: "Each replica of DATABASE_REPLICA_URL, in its order." }),
+  })
+  .meta({ description: "Read replicas (lag measured against the primary's WAL position, 1 s limit per check); reported, never required." });
+
 export const readiness = z
   .object({
     status: z.enum(["ok", "degraded"]).meta({ description: "`degraded`: the rate limiter's store is unavailable; requests proceed without rate limits." }),
@@ -20,6 +48,7 @@ export const readiness = z
           }),
         })
         .meta({ description: "The rate limiter's store: `PING` (1 s limit)." }),
+      replica: replicaCheck,
     }),
     providers: z
       .object({

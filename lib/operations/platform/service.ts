@@ -1,3 +1,4 @@
+import { replicaHealth } from "../../db/replica";
 import { DATABASE_RETRY_AFTER_S } from "../../db/unavailable";
 import { DomainError, sharedErrors } from "../../kernel/errors";
 import { pingRateLimitStore, rateLimitBackend } from "../../redis/client";
@@ -132,7 +133,8 @@ export const ACCESSIBILITY_MATRIX: AccessibilityMatrix = {
 // Readiness: can this process serve requests that need its dependencies? Each check only asks the dependency to
 // answer (PostgreSQL `SELECT 1` on the app's own pool, Redis `PING`), touching no data, within a time limit.
 // PostgreSQL is required (down → 503); the rate limiter's Redis is not (down → 200 "degraded": requests proceed
-// without limits, as the limiter fails open).
+// without limits, as the limiter fails open). Read replicas are reported, never required: one lagging or down sends
+// the reads that may lag to the primary (lib/db/replica.ts), so it changes neither the status code nor `status`.
 
 /** Longest a check may take before its dependency counts as unavailable. */
 export const READINESS_TIMEOUT_MS = { database: 2_000, rateLimiter: 1_000 } as const;
@@ -154,17 +156,18 @@ async function timed(probe: () => Promise<unknown>, timeoutMs: number): Promise<
 }
 
 async function runChecks(): Promise<Readiness> {
-  const [database, rateLimiter, backend] = await Promise.all([
+  const [database, rateLimiter, backend, replica] = await Promise.all([
     timed(() => pingDatabase(), READINESS_TIMEOUT_MS.database),
     timed(() => pingRateLimitStore(), READINESS_TIMEOUT_MS.rateLimiter),
     rateLimitBackend(),
+    replicaHealth(),
   ]);
   const stripe = stripeMode();
   const appStore = appStoreMode();
   const googlePlay = googlePlayMode();
   return {
     status: rateLimiter.status === "ok" ? "ok" : "degraded",
-    checks: { database, rateLimiter: { ...rateLimiter, backend } },
+    checks: { database, rateLimiter: { ...rateLimiter, backend }, replica },
     providers: {
       stripe: { status: stripe === "unconfigured" ? "unavailable" : "configured", mode: stripe },
       appStore: { status: appStore === "unconfigured" ? "unavailable" : "configured", mode: appStore },
@@ -176,12 +179,16 @@ async function runChecks(): Promise<Readiness> {
 // Concurrent probes share one round of checks, so a burst of them costs the database one `SELECT 1`.
 let inflight: Promise<Readiness> | null = null;
 
+/** The read replicas' state (the console shows it): see replicaHealth, lib/db/replica.ts. */
+export const replicaState = () => replicaHealth();
+
 /** The dependencies' states, or 503 SERVICE_UNAVAILABLE (each check in `details`) when the database is down. */
 export async function checkReadiness(): Promise<Readiness> {
   inflight ??= runChecks().finally(() => (inflight = null));
   const result = await inflight;
   if (result.checks.database.status === "ok") return result;
-  const details = Object.entries(result.checks).map(([name, c]) => ({ path: `checks.${name}`, message: `${c.status} (${c.latencyMs} ms)` }));
+  const { database, rateLimiter } = result.checks;
+  const details = Object.entries({ database, rateLimiter }).map(([name, c]) => ({ path: `checks.${name}`, message: `${c.status} (${c.latencyMs} ms)` }));
   throw new DomainError(sharedErrors.SERVICE_UNAVAILABLE, "Not ready: the database is unavailable.", details, {
     "Retry-After": String(DATABASE_RETRY_AFTER_S),
   });

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { readMayLag } from "@/lib/db/replica";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { Q_MAX, searchQuery, searchResult, STACKED_NOTS_MAX } from "@/lib/features/search/schemas";
@@ -25,6 +25,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: searchResult,
       rateLimit: "search",
     },
-    ({ user, query }) => search(db, user, query),
+    // Search tolerates a replica's lag; a fan who just wrote reads the primary.
+    ({ user, query }) => readMayLag(user?.id ?? null, (db) => search(db, user, query)),
   ),
 });

@@ -1,5 +1,6 @@
 import { batchConcurrentCalls } from "../../../db/batch";
-import { db as appDb, type DbTx } from "../../../db/client";
+import { db as appDb, type Db, type DbTx } from "../../../db/client";
+import { readMayLag } from "../../../db/replica";
 import { env } from "../../../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../../../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../../../kernel/errors";
@@ -359,20 +360,29 @@ export async function rebuildBoards(db: DbTx = appDb, actor: StaffActor | null =
   const store = await boardStore();
   const season = seasonOf(now);
   if (actor) await recordAudit(db, actor, { action: "leaderboard.rebuild", targetType: "leaderboard", targetId: "all", after: { season: season.id } });
-  const result: { board: string; period: string; entries: number }[] = [];
-  const written = new Set<string>();
-  for (const b of await expectedBoards(db, now)) {
-    let entries = 0;
-    const counted = async function* () {
-      for await (const chunk of b.chunks()) {
-        entries += chunk.length;
-        yield chunk;
+  // The ledger may be read on a replica (readMayLag): a rebuild tolerates its lag as it tolerates the moves that land
+  // while it runs; a replica failing mid-way runs the whole rewrite again on the primary (each board is replaced).
+  const { result, written } = await readMayLag(
+    null,
+    async (ledger) => {
+      const result: { board: string; period: string; entries: number }[] = [];
+      const written = new Set<string>();
+      for (const b of await expectedBoards(ledger, now)) {
+        let entries = 0;
+        const counted = async function* () {
+          for await (const chunk of b.chunks()) {
+            entries += chunk.length;
+            yield chunk;
+          }
+        };
+        await store.replace(boardKey(b.board, b.period), counted());
+        written.add(boardKey(b.board, b.period));
+        result.push({ board: b.board, period: b.period, entries });
       }
-    };
-    await store.replace(boardKey(b.board, b.period), counted());
-    written.add(boardKey(b.board, b.period));
-    result.push({ board: b.board, period: b.period, entries });
-  }
+      return { result, written };
+    },
+    db as Db,
+  );
   // Boards written before the store kept its registry of boards (docs/decisions/0073-redis-cluster.md): the previous
   // season's are still served, so takeOffBoards must find them too.
   const previous = previousSeason(season).id;

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { readMayLag } from "@/lib/db/replica";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { allSalesQuery, salePage } from "@/lib/core/market-data/schemas";
@@ -15,6 +15,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       query: allSalesQuery,
       response: salePage,
     },
-    ({ query }) => listSales(db, query),
+    ({ query, user }) => readMayLag(user?.id ?? null, (db) => listSales(db, query)),
   ),
 });

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { readMayLag } from "@/lib/db/replica";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -19,6 +19,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: cardMarket,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ params }) => getCardMarket(db, params.cardId),
+    ({ params, user }) => readMayLag(user?.id ?? null, (db) => getCardMarket(db, params.cardId)),
   ),
 });

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { readMayLag } from "@/lib/db/replica";
 import { sharedErrors } from "@/lib/kernel/errors";
 import { methods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
@@ -18,6 +18,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       response: salePage,
       errors: [sharedErrors.NOT_FOUND],
     },
-    ({ params, query }) => listSales(db, { ...query, cardId: params.cardId }, true),
+    ({ params, query, user }) => readMayLag(user?.id ?? null, (db) => listSales(db, { ...query, cardId: params.cardId }, true)),
   ),
 });
