@@ -132,7 +132,7 @@ async function freshReplica(): Promise<Replica | null> {
 
 /**
  * The one read path for reads that tolerate lag (search, the for-you ranking, market data, the console's rollups and
- * charts, exports, leaderboard rebuilds): `read` gets a client on a fresh replica, or the primary's (see above). Pass
+ * charts, exports; leaderboard rebuilds use readCaughtUp below): `read` gets a client on a fresh replica, or the primary's (see above). Pass
  * the fan reading (their user id) where there is one, so that their own recent writes are seen; null for staff,
  * crons and anonymous callers. Only reads: never a write, nor a read a write in the same transaction depends on.
  * `read` learns whether it runs on a replica (a read that also stores may then split its work). `on` is the primary: the app's client unless a caller (a script, a test) passes its own, which is then read as is.
@@ -142,6 +142,34 @@ export async function readMayLag<T>(viewerId: string | null, read: (db: Db, repl
   if (on !== primary || replicaUrls().length === 0) return read(on, false);
   const [wrote, replica] = await Promise.all([viewerId === null ? false : wroteRecently(viewerId), freshReplica()]);
   if (wrote || !replica) return read(primary, false);
+  return readOn(replica, read);
+}
+
+/** How long readCaughtUp waits for a replica to replay up to the primary's position before reading the primary. */
+const CATCH_UP_MS = 2_000;
+
+/**
+ * A heavy read that must see every write committed before it starts (a leaderboard rebuild: what it writes replaces
+ * the boards), on a replica once it has replayed up to the primary's WAL position taken now (waited for up to
+ * CATCH_UP_MS), else on the primary. As fresh as a read on the primary at its start, without the primary's load.
+ */
+export async function readCaughtUp<T>(read: (db: Db, replica: boolean) => Promise<T>, on: Db = primary): Promise<T> {
+  if (on !== primary || replicaUrls().length === 0) return read(on, false);
+  const replica = await freshReplica();
+  if (!replica) return read(primary, false);
+  const { rows } = await primaryPool.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn");
+  for (const deadline = Date.now() + CATCH_UP_MS; ; await new Promise((r) => setTimeout(r, 20))) {
+    const replayed = await replica.pool.query<{ ok: boolean }>("SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok", [rows[0]!.lsn]).then(
+      (r) => r.rows[0]!.ok,
+      () => false,
+    );
+    if (replayed) return readOn(replica, read);
+    if (Date.now() > deadline) return read(primary, false);
+  }
+}
+
+/** `read` on `replica`; on the primary when the replica fails it for its own reasons. */
+async function readOn<T>(replica: Replica, read: (db: Db, replica: boolean) => Promise<T>): Promise<T> {
   try {
     return await read(replica.db, true);
   } catch (error) {

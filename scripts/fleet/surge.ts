@@ -34,13 +34,14 @@ export async function prepareSurge(databaseUrl: string, fans: number): Promise<S
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`INSERT INTO leagues (id, slug, name, sport, updated_at) VALUES ($1, $2, $3, 'football', now())`, [
+    // The league and the rival archived, so lists show no more than the surge's own team (a check-in needs it live).
+    await client.query(`INSERT INTO leagues (id, slug, name, sport, archived_at, updated_at) VALUES ($1, $2, $3, 'football', now(), now())`, [
       leagueId,
       `surge-${key}`,
       `Surge ${key}`,
     ]);
     await client.query(
-      `INSERT INTO teams (id, slug, name, league_id, updated_at) VALUES ($1, $2, 'Surge United', $5, now()), ($3, $4, 'Surge Rovers', $5, now())`,
+      `INSERT INTO teams (id, slug, name, league_id, archived_at, updated_at) VALUES ($1, $2, 'Surge United', $5, NULL, now()), ($3, $4, 'Surge Rovers', $5, now(), now())`,
       [teamId, `surge-${key}`, rivalId, `surge-rival-${key}`, leagueId],
     );
     await client.query(

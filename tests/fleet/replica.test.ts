@@ -182,6 +182,31 @@ describe("read replicas", () => {
     expect(snaps).toEqual([{ size: 3 }]);
   });
 
+  it("a leaderboard rebuild reads the ledger on the replica only once it has replayed every earlier write, else the primary", async () => {
+    const { rows } = await primary.query<{ id: string }>("SELECT id FROM users WHERE external_id = $1", [fanB]);
+    await caughtUp();
+    await pair.pauseReplay();
+    try {
+      // Rep the standby has not replayed: a rebuild from the fresh-enough replica would leave it off the boards.
+      await primary.query(
+        `INSERT INTO rep_entries (id, user_id, source, amount, reason, earn_kind, grant_key) VALUES (gen_random_uuid(), $1, 'club', 40, 'Replica test', 'test', $2)`,
+        [rows[0]!.id, `replica-test:${randomUUID()}`],
+      );
+      const admin = `user_admin_${randomUUID().slice(0, 8)}`;
+      const headers = { authorization: `Bearer ${signSessionToken(server.privateKey, admin, { admin: true })}` };
+      const rebuilt = await fetch(`${server.baseUrl}/api/admin/leaderboard/rebuild`, { method: "POST", headers });
+      expect(rebuilt.status).toBe(200);
+      const checked = await (await fetch(`${server.baseUrl}/api/admin/leaderboard/check`, { headers })).json();
+      expect(checked.data.drift).toBe(false);
+      expect(checked.data.boards.find((b: { board: string; period: string }) => b.board === "global" && b.period === "all")).toMatchObject({
+        missing: 0,
+        wrong: 0,
+      });
+    } finally {
+      await pair.resumeReplay();
+    }
+  });
+
   it("falls back to the primary when the replica is further behind than REPLICA_MAX_LAG_MS; readiness says lagging", async () => {
     await caughtUp();
     phases.lagging.from = new Date().toISOString();

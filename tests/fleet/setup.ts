@@ -9,6 +9,7 @@ import { provideServer } from "../setup/test-server";
 // chosen in vitest.config.ts run against HAProxy's address with the api project's settings, so every request may land
 // on another instance and every database statement crosses the pooler.
 export default async function setup(project: TestProject) {
+  // FLEET_REDIS_CLUSTER=0: the local Redis instead of the cluster (to tell a cluster fault from another).
   const fleet = await startFleet({
     dbPrefix: "fan_fleet",
     seed: true,
@@ -22,6 +23,10 @@ export default async function setup(project: TestProject) {
       ...apiServerEnv(run),
       // HAProxy adds one more X-Forwarded-For entry in front of the instances.
       TRUSTED_PROXY_HOPS: String(Number(apiServerEnv(run).TRUSTED_PROXY_HOPS) + 1),
+      // The suites read their writes at once, and the next request may reach another instance, whose per-process
+      // caches would answer from before the write for their TTL (a documented delay: tests/multi times it).
+      USER_CACHE_TTL_MS: "0",
+      TEAM_CACHE_TTL_MS: "0",
     }),
   });
   provideServer(project, { ...fleet, baseUrl: fleet.url }, `test:${fleet.run}`);

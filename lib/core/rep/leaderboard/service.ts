@@ -1,6 +1,6 @@
 import { batchConcurrentCalls } from "../../../db/batch";
 import { db as appDb, type Db, type DbTx } from "../../../db/client";
-import { readMayLag } from "../../../db/replica";
+import { readCaughtUp } from "../../../db/replica";
 import { env } from "../../../env";
 import { decodeCursor, encodeCursor, invalidCursor } from "../../../kernel/cursor";
 import { DomainError, notFound, sharedErrors } from "../../../kernel/errors";
@@ -360,10 +360,10 @@ export async function rebuildBoards(db: DbTx = appDb, actor: StaffActor | null =
   const store = await boardStore();
   const season = seasonOf(now);
   if (actor) await recordAudit(db, actor, { action: "leaderboard.rebuild", targetType: "leaderboard", targetId: "all", after: { season: season.id } });
-  // The ledger may be read on a replica (readMayLag): a rebuild tolerates its lag as it tolerates the moves that land
-  // while it runs; a replica failing mid-way runs the whole rewrite again on the primary (each board is replaced).
-  const { result, written } = await readMayLag(
-    null,
+  // The ledger may be read on a replica, once it has replayed every write committed before the rebuild began
+  // (readCaughtUp): the boards it writes are as fresh as a read on the primary; the moves that land while it runs are
+  // as before. A replica failing mid-way runs the whole rewrite again on the primary (each board is replaced).
+  const { result, written } = await readCaughtUp(
     async (ledger) => {
       const result: { board: string; period: string; entries: number }[] = [];
       const written = new Set<string>();
