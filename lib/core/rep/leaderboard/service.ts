@@ -363,26 +363,23 @@ export async function rebuildBoards(db: DbTx = appDb, actor: StaffActor | null =
   // The ledger may be read on a replica, once it has replayed every write committed before the rebuild began
   // (readCaughtUp): the boards it writes are as fresh as a read on the primary; the moves that land while it runs are
   // as before. A replica failing mid-way runs the whole rewrite again on the primary (each board is replaced).
-  const { result, written } = await readCaughtUp(
-    async (ledger) => {
-      const result: { board: string; period: string; entries: number }[] = [];
-      const written = new Set<string>();
-      for (const b of await expectedBoards(ledger, now)) {
-        let entries = 0;
-        const counted = async function* () {
-          for await (const chunk of b.chunks()) {
-            entries += chunk.length;
-            yield chunk;
-          }
-        };
-        await store.replace(boardKey(b.board, b.period), counted());
-        written.add(boardKey(b.board, b.period));
-        result.push({ board: b.board, period: b.period, entries });
-      }
-      return { result, written };
-    },
-    db as Db,
-  );
+  const { result, written } = await readCaughtUp(async (ledger) => {
+    const result: { board: string; period: string; entries: number }[] = [];
+    const written = new Set<string>();
+    for (const b of await expectedBoards(ledger, now)) {
+      let entries = 0;
+      const counted = async function* () {
+        for await (const chunk of b.chunks()) {
+          entries += chunk.length;
+          yield chunk;
+        }
+      };
+      await store.replace(boardKey(b.board, b.period), counted());
+      written.add(boardKey(b.board, b.period));
+      result.push({ board: b.board, period: b.period, entries });
+    }
+    return { result, written };
+  }, db as Db);
   // Boards written before the store kept its registry of boards (docs/decisions/0073-redis-cluster.md): the previous
   // season's are still served, so takeOffBoards must find them too.
   const previous = previousSeason(season).id;
