@@ -66,7 +66,8 @@ export async function benchSurge(): Promise<void> {
       [
         `\nsurge: ${plan.fans.toLocaleString()} fans over ${plan.seconds} s (burst ${plan.burst.rate}/s for ${plan.burst.seconds} s) on ${fleet.instanceUrls.length} instances, took ${r.seconds} s`,
         `  5xx (and unanswered): ${r.fiveHundreds} ${r.fiveHundreds === 0 ? "(ok)" : "(BROKEN)"}`,
-        `  check-ins: ${JSON.stringify(r.checkIns.statuses)}, p50 ${r.checkIns.p50} ms, p99 ${r.checkIns.p99} ms`,
+        `  throughput: ${(requests / r.seconds).toFixed(0)} requests/s served on average (${requests.toLocaleString()} in ${r.seconds} s; the plan's arrivals averaged ${(requests / plan.seconds).toFixed(0)}/s); ${r.resent} sent again after a kept-alive connection closed under them`,
+        `  check-ins: ${JSON.stringify(r.checkIns.statuses)}, p50 ${r.checkIns.p50} ms, p99 ${r.checkIns.p99} ms (from when the client issued it: waiting for one of its 512 connections counts)`,
         `  dashboard: ${JSON.stringify(r.dashboard.statuses)}, p50 ${r.dashboard.p50} ms, p99 ${r.dashboard.p99} ms`,
         `  locker room: ${JSON.stringify(r.feed.statuses)}, p50 ${r.feed.p50} ms, p99 ${r.feed.p99} ms`,
         `  ledger: ${r.ledger.checkIns} check-ins, ${r.ledger.repEntries} Rep entries for ${r.succeeded} successes ${exact ? "(exact)" : "(BROKEN)"}; boards ${check.data.drift ? "DRIFT from the ledger" : "equal the ledger"}`,

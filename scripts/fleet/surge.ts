@@ -83,17 +83,29 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
 
 type Answer = { status: number; ms: number; error?: string };
 
-/** One request; status 0 and the error's code when it could not be sent or answered. */
-function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+/** Requests sent again because a kept-alive connection was closed under them (see send). */
+let resent = 0;
+
+/**
+ * One request; status 0 and the error's code when it could not be sent or answered. A request that fails on a reused
+ * keep-alive connection before any answer (HAProxy closed it idle as the request left) is sent once more on a new
+ * one, as browsers and mobile HTTP clients do and as Node's documentation advises (`request.reusedSocket`).
+ */
+function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string, retry = true): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const failed = (error: NodeJS.ErrnoException) => resolve({ status: 0, ms: performance.now() - started, error: error.code ?? error.message });
     const req = http.request(`${base}${path}`, { method, agent, headers: body ? { ...headers, "content-type": "application/json" } : headers }, (res) => {
       res.resume();
       res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-      res.on("error", failed);
+      res.on("error", (error: NodeJS.ErrnoException) => resolve({ status: 0, ms: performance.now() - started, error: error.code ?? error.message }));
     });
-    req.on("error", failed);
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (retry && req.reusedSocket && error.code === "ECONNRESET") {
+        resent++;
+        return void send(base, method, path, headers, body, false).then((r) => resolve({ ...r, ms: performance.now() - started }));
+      }
+      resolve({ status: 0, ms: performance.now() - started, error: error.code ?? error.message });
+    });
     req.end(body);
   });
 }
@@ -244,6 +256,8 @@ export async function runSurge(o: SurgeOptions) {
     checkIns: checked,
     succeeded: checkIns.count(201),
     fiveHundreds: checkIns.failures() + dashboard.failures() + feed.failures(),
+    /** Requests sent again after a kept-alive connection closed under them before any answer. */
+    resent,
     dashboard: dashboard.summary(),
     feed: feed.summary(),
     ledger,
