@@ -123,7 +123,10 @@ describe("twice at once, the work done once", () => {
       [...(await db().mediaUpload.findMany({ select: { id: true } })), ...(await db().directUpload.findMany({ select: { id: true } }))].map((r) => r.id),
     );
     const gone = [...snapshot].filter((id) => !left.has(id)).length;
-    expect(runs.reduce((n, r) => n + (r.deleted as number), 0)).toBe(gone);
+    // Never a row counted by both runs (other files' sweeps and deletes may take some of the rest meanwhile).
+    const deleted = runs.reduce((n, r) => n + (r.deleted as number), 0);
+    expect(deleted).toBeGreaterThanOrEqual(images.length + directs.length);
+    expect(deleted).toBeLessThanOrEqual(gone);
   });
 
   it("referrals-settle: a referee qualified unseen is rewarded once on both sides", async () => {
@@ -142,7 +145,8 @@ describe("twice at once, the work done once", () => {
     expect(await db().referralReward.count({ where: { refereeId } })).toBe(1);
     expect(await db().repEntry.count({ where: { userId: refereeId, grantKey: "referral:referee" } })).toBe(1);
     expect(await db().repEntry.count({ where: { userId: referrerId, grantKey: `referral:${refereeId}` } })).toBe(1);
-    expect(runs.reduce((n, x) => n + (x.settled as number), 0)).toBe(1);
+    // (Other suites' referees may be settled by these runs too: the counts above are this referee's rule.)
+    expect(runs.reduce((n, x) => n + (x.settled as number), 0)).toBeGreaterThanOrEqual(1);
   });
 
   it("leagues-sync: both runs succeed (serialised), rows not duplicated", async () => {
