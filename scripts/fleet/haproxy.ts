@@ -6,8 +6,11 @@ import { freePort, portAnswers } from "../../lib/ports";
 
 // HAProxy (Debian's `haproxy` package) in front of the fleet's `next start` instances: one address, requests spread
 // round-robin, an instance whose /api/health stops answering taken out of rotation, as a platform's load balancer
-// does. It appends the client's address to X-Forwarded-For (one more trusted hop for the instances) and keeps
-// long-lived streams open (timeout tunnel) so server-sent events pass through.
+// does. It appends the client's address to X-Forwarded-For (one more trusted hop for the instances). Each instance
+// takes at most `perInstance` requests at a time; more wait in HAProxy's queue (as a platform queues requests for a
+// busy function instance) instead of piling up inside the instance, where they would wait for a pool connection past
+// its 5 s and answer 503. Server-sent event streams (paths ending in /stream) hold their connection for minutes: they
+// have a backend of their own, without that cap, kept open (timeout tunnel).
 
 const BINARY = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].find((p) => existsSync(p));
 
@@ -16,7 +19,7 @@ export interface Haproxy {
   stop(): Promise<void>;
 }
 
-export async function startHaproxy(backends: string[]): Promise<Haproxy> {
+export async function startHaproxy(backends: string[], { perInstance = 32 }: { perInstance?: number } = {}): Promise<Haproxy> {
   if (!BINARY) throw new Error("HAProxy is not installed (apt-get install haproxy)");
   const dir = mkdtempSync(path.join(os.tmpdir(), "fan-haproxy-"));
   const port = await freePort();
@@ -34,10 +37,17 @@ export async function startHaproxy(backends: string[]): Promise<Haproxy> {
       "  timeout server 60s",
       "  timeout tunnel 1h",
       "  timeout http-keep-alive 30s",
+      "  timeout queue 300s",
       "frontend app",
       `  bind 127.0.0.1:${port}`,
+      "  acl stream path_end /stream",
+      "  use_backend streams if stream",
       "  default_backend instances",
       "backend instances",
+      "  balance roundrobin",
+      "  option httpchk GET /api/health",
+      ...backends.map((b, i) => `  server app${i + 1} ${new URL(b).host} check inter 2s fall 2 rise 1 maxconn ${perInstance}`),
+      "backend streams",
       "  balance roundrobin",
       "  option httpchk GET /api/health",
       ...backends.map((b, i) => `  server app${i + 1} ${new URL(b).host} check inter 2s fall 2 rise 1`),
