@@ -46,26 +46,30 @@ async function deleteFiles(files: Storage, keys: string[]): Promise<boolean[]> {
   return ok;
 }
 
-/** Deletes the rows' files, then the rows whose file is gone; a row whose file could not be deleted stays. */
-async function removeCandidates(q: Pick<DbTx, "mediaUpload">, files: Storage, rows: SweepCandidate[]) {
+/** Deletes the rows' files, then (deleteRows) the rows whose file is gone; a row whose file could not be deleted stays. */
+async function removeCandidates(files: Storage, rows: SweepCandidate[], deleteRows: (ids: string[]) => Promise<unknown>) {
   const ok = await deleteFiles(
     files,
     rows.map((r) => r.key),
   );
   const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
-  if (gone.length) await q.mediaUpload.deleteMany({ where: { id: { in: gone } } });
+  if (gone.length) await deleteRows(gone);
   return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
 }
 
-/** Runs batches until one comes back short or the batch budget is spent. */
+/**
+ * Runs batches until one comes back short or the batch budget is spent, each in a transaction of its own: the rows a
+ * batch locks (FOR UPDATE SKIP LOCKED) stay its own while their files are deleted.
+ */
 async function sweepPass(
-  batch: (after: { createdAt: Date; id: string }) => Promise<SweepResult & { last?: SweepCandidate; size: number }>,
+  db: Db,
+  batch: (tx: DbTx, after: { createdAt: Date; id: string }) => Promise<SweepResult & { last?: SweepCandidate; size: number }>,
   maxBatches: number,
 ) {
   const total: SweepResult = { deleted: 0, failed: 0 };
   let after = START;
   for (let i = 0; i < maxBatches; i++) {
-    const r = await batch(after);
+    const r = await db.$transaction((tx) => batch(tx, after), txOptions(60_000));
     total.deleted += r.deleted;
     total.failed += r.failed;
     if (!r.last || r.size < SWEEP_BATCH) break;
@@ -80,36 +84,23 @@ export async function sweepUploads(
 ): Promise<SweepResult> {
   const cutoff = new Date(now.getTime() - LOCKER_MEDIA_GRACE_MS);
 
+  const mediaRows = (tx: DbTx) => (ids: string[]) => tx.mediaUpload.deleteMany({ where: { id: { in: ids } } });
   const pending = await sweepPass(
-    (after) =>
-      db.$transaction(async (tx) => {
-        const rows = await lockPendingLockerMedia(tx, cutoff, after, SWEEP_BATCH);
-        return removeCandidates(tx, files, rows);
-      }, txOptions(60_000)),
+    db,
+    async (tx, after) => removeCandidates(files, await lockPendingLockerMedia(tx, cutoff, after, SWEEP_BATCH), mediaRows(tx)),
     maxBatches,
   );
-
   const replaced = await sweepPass(
-    (after) =>
-      db.$transaction(async (tx) => {
-        const rows = await lockUnreferencedImages(tx, cutoff, after, SWEEP_BATCH);
-        return removeCandidates(tx, files, rows);
-      }, txOptions(60_000)),
+    db,
+    async (tx, after) => removeCandidates(files, await lockUnreferencedImages(tx, cutoff, after, SWEEP_BATCH), mediaRows(tx)),
     maxBatches,
   );
-
   const direct = await sweepPass(
-    (after) =>
-      db.$transaction(async (tx) => {
-        const rows = await lockExpiredDirectUploads(tx, cutoff, after, SWEEP_BATCH);
-        const ok = await deleteFiles(
-          files,
-          rows.map((r) => r.key),
-        );
-        const gone = rows.filter((_, i) => ok[i]).map((r) => r.id);
-        if (gone.length) await tx.directUpload.deleteMany({ where: { id: { in: gone } } });
-        return { deleted: gone.length, failed: rows.length - gone.length, last: rows.at(-1), size: rows.length };
-      }, txOptions(60_000)),
+    db,
+    async (tx, after) =>
+      removeCandidates(files, await lockExpiredDirectUploads(tx, cutoff, after, SWEEP_BATCH), (ids) =>
+        tx.directUpload.deleteMany({ where: { id: { in: ids } } }),
+      ),
     maxBatches,
   );
 
