@@ -22,7 +22,7 @@ const schema = z.object({
     .string()
     .optional()
     .refine(
-      (v) => v === undefined || replicaList(v).every((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol)),
+      (v) => v === undefined || commaList(v).every((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol)),
       "comma-separated postgresql:// URLs",
     ),
   REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
@@ -266,8 +266,8 @@ const schema = z.object({
   PUSH_EXPO_RECEIPT_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
 });
 
-/** The URLs of a comma-separated list, trimmed, empty entries left out. */
-function replicaList(v: string): string[] {
+/** The entries of a comma-separated list (replica URLs, cluster nodes), trimmed, empty ones left out. */
+function commaList(v: string): string[] {
   return v
     .split(",")
     .map((u) => u.trim())
@@ -307,11 +307,7 @@ const PRODUCTION_REQUIRED = ["CLERK_JWT_KEY", "CLERK_SECRET_KEY", "CLERK_ISSUER"
 export const DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/fan_engagement";
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 /** REDIS_CLUSTER_NODES as "host:port" strings (none when unset). */
-export const redisClusterNodes = (): string[] =>
-  (env().REDIS_CLUSTER_NODES ?? "")
-    .split(",")
-    .map((n) => n.trim())
-    .filter(Boolean);
+export const redisClusterNodes = (): string[] => commaList(env().REDIS_CLUSTER_NODES ?? "");
 /** DATABASE_URL, or the local PostgreSQL when it is unset (production refuses to start without it: lib/startup.ts). */
 export const databaseUrl = () => env().DATABASE_URL ?? DEFAULT_DATABASE_URL;
 export const dbPoolSize = () => env().DB_POOL_SIZE;
@@ -321,7 +317,7 @@ export const directDatabaseUrl = () => env().DATABASE_DIRECT_URL ?? databaseUrl(
 /** How often a process measures each replica's lag (lib/db/replica.ts); reads between two checks use the last one. */
 export const REPLICA_LAG_CHECK_MS = 1_000;
 /** DATABASE_REPLICA_URL's URLs (none when unset). */
-export const replicaUrls = (): string[] => replicaList(env().DATABASE_REPLICA_URL ?? "");
+export const replicaUrls = (): string[] => commaList(env().DATABASE_REPLICA_URL ?? "");
 /** How long a fan's reads stay on the primary after their write: REPLICA_READ_YOUR_WRITES_MS, else the lag limit + 2 s. */
 export const readYourWritesMs = () => env().REPLICA_READ_YOUR_WRITES_MS ?? env().REPLICA_MAX_LAG_MS + 2 * REPLICA_LAG_CHECK_MS;
 

@@ -10,17 +10,30 @@ import { z } from "zod";
  */
 export const sentAs = z.registry<Record<string, unknown>>();
 
-/** An integer query parameter in [min, max]; absent → fallback. Rejects "1.5", "abc", "" and out-of-range values. */
-export const intQuery = (min: number, max: number, fallback: number) => {
-  const schema = z
+/** An integer sent as a query string, in [min, max]. Rejects "1.5", "abc", "" and out-of-range values. */
+const integerString = (min: number, max: number) =>
+  z
     .string()
     .regex(/^-?\d+$/, "Expected an integer")
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
+    .pipe(z.number().int().min(min).max(max));
+
+/** An integer query parameter in [min, max]; absent → fallback. */
+export const intQuery = (min: number, max: number, fallback: number) => {
+  const schema = integerString(min, max)
     .optional()
     .transform((v) => v ?? fallback)
     .meta({ description: `Integer ${min}..${max}, default ${fallback}.` });
   sentAs.add(schema, { type: "integer", minimum: min, maximum: max, default: fallback });
+  return schema;
+};
+
+/** An integer query parameter in [min, max]; absent → undefined (the caller decides what absence means). */
+export const optionalIntQuery = (min: number, max: number) => {
+  const schema = integerString(min, max)
+    .optional()
+    .meta({ description: `Integer ${min}..${max}.` });
+  sentAs.add(schema, { type: "integer", minimum: min, maximum: max });
   return schema;
 };
 

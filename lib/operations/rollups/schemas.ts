@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime, sentAs } from "../../kernel/schemas";
+import { isoDateTime, optionalIntQuery } from "../../kernel/schemas";
 
 /** How many UTC days, ending today, a run recomputes when told: a backfill up to 400. */
 export const ROLLUP_MAX_DAYS = 400;
@@ -9,18 +9,11 @@ export const ROLLUP_MAX_DAYS = 400;
  */
 export const ROLLUP_CATCH_UP_DAYS = 35;
 
-const daysQuery = z
-  .string()
-  .regex(/^-?\d+$/, "Expected an integer")
-  .transform(Number)
-  .pipe(z.number().int().min(1).max(ROLLUP_MAX_DAYS))
-  .optional()
-  .meta({
-    description:
-      `UTC days to recompute, ending today: 1..${ROLLUP_MAX_DAYS} (a backfill). Without it, the days since the last one computed after it ended, ` +
-      `at least today and yesterday, at most ${ROLLUP_CATCH_UP_DAYS}.`,
-  });
-sentAs.add(daysQuery, { type: "integer", minimum: 1, maximum: ROLLUP_MAX_DAYS });
+const daysQuery = optionalIntQuery(1, ROLLUP_MAX_DAYS).meta({
+  description:
+    `UTC days to recompute, ending today: 1..${ROLLUP_MAX_DAYS} (a backfill). Without it, the days since the last one computed after it ended, ` +
+    `at least today and yesterday, at most ${ROLLUP_CATCH_UP_DAYS}.`,
+});
 
 export const rollupQuery = z.object({ days: daysQuery });
 
