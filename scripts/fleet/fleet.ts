@@ -43,7 +43,8 @@ export async function startFleet(o: FleetOptions) {
         return {
           DB_POOL_SIZE: String(o.poolSize ?? 10),
           ...(replicaUrl ? { DATABASE_REPLICA_URL: replicaUrl } : {}),
-          ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes.join(","), REDIS_URL: "" } : {}),
+          // (REDIS_CLUSTER_NODES wins over the local REDIS_URL the test server sets.)
+          ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes.join(",") } : {}),
           ...o.env(ctx),
         };
       },

@@ -164,8 +164,6 @@ export async function startTestServer(o: TestServerOptions) {
     ...o.env({ run }),
     ...fixtures.env,
   };
-  // An empty value unsets a variable (the fleet's cluster replaces the local REDIS_URL with REDIS_CLUSTER_NODES).
-  for (const [name, value] of Object.entries(serverEnv)) if (value === "") delete serverEnv[name];
   const servers: ChildProcess[] = [];
   const outputs: string[] = []; // one per server, so lines of two processes never interleave
   const baseUrls: string[] = [];
